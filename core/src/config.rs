@@ -1,0 +1,287 @@
+//! Configuration from `LEADGEN_*` environment variables (plus `DATABASE_URL` and
+//! `REDIS_URL`), validated once at start with a message that names the bad variable.
+//! Every variable is documented in `.env.example`.
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use secrecy::SecretString;
+use url::Url;
+
+/// Google's issuer, used when an OIDC client id is set without an issuer.
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+/// Google Places API (New) base URL.
+pub const GOOGLE_PLACES_BASE_URL: &str = "https://places.googleapis.com";
+
+/// A configuration value that cannot be used; the message names the variable.
+#[derive(Debug, thiserror::Error)]
+#[error("{variable}: {problem}")]
+pub struct ConfigError {
+    /// The environment variable at fault.
+    pub variable: &'static str,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl ConfigError {
+    fn new(variable: &'static str, problem: impl Into<String>) -> Self {
+        Self {
+            variable,
+            problem: problem.into(),
+        }
+    }
+}
+
+/// Sign-in through an external OpenID Connect provider.
+#[derive(Debug, Clone)]
+pub struct OidcConfig {
+    /// `LEADGEN_OIDC_ISSUER`: issuer URL, discovered at `/.well-known/openid-configuration`.
+    /// Default: Google (`https://accounts.google.com`).
+    pub issuer: String,
+    /// `LEADGEN_OIDC_CLIENT_ID`: the client id registered with the provider. Setting it is
+    /// what turns OIDC sign-in on.
+    pub client_id: String,
+    /// `LEADGEN_OIDC_CLIENT_SECRET`: client secret, if the provider issued one.
+    pub client_secret: Option<SecretString>,
+}
+
+/// Everything the API and the workers need to start.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `LEADGEN_LISTEN`: socket address to listen on. Default `127.0.0.1:8080`.
+    pub listen: SocketAddr,
+    /// `LEADGEN_PUBLIC_URL`: the address browsers use to reach the app, for redirects.
+    /// Default `http://{LEADGEN_LISTEN}`.
+    pub public_url: Url,
+    /// `LEADGEN_DATA_DIR`: embedded mode's SQLite file and generated secrets. Default `./data`.
+    pub data_dir: PathBuf,
+    /// `DATABASE_URL`: Postgres (`postgres://...`) or SQLite (`sqlite://...`) store. Unset:
+    /// SQLite at `{data dir}/leadgen.db`.
+    pub database_url: Option<String>,
+    /// `REDIS_URL`: queue and event bus. Unset: in-process queue and bus (one process only).
+    pub redis_url: Option<String>,
+    /// `LEADGEN_PLACES_BASE_URL`: Google Places API (New) base URL; tests and demos point
+    /// it at the simulator. Default `https://places.googleapis.com`.
+    pub places_base_url: Url,
+    /// OIDC sign-in; `None` means local single-operator sign-in (loopback only).
+    pub oidc: Option<OidcConfig>,
+    /// `LEADGEN_ENCRYPTION_KEY`: base64 of 32 random bytes, the master key for secrets at
+    /// rest. Required when `DATABASE_URL` is set; generated into the data dir otherwise.
+    pub encryption_key: Option<SecretString>,
+    /// `LEADGEN_PREVIOUS_ENCRYPTION_KEYS`: comma-separated base64 keys still accepted for
+    /// decryption during a key rotation. Default none.
+    pub previous_encryption_keys: Vec<SecretString>,
+    /// `LEADGEN_JWT_SECRET`: HMAC secret for session tokens, at least 32 bytes. Required
+    /// when `DATABASE_URL` is set; generated into the data dir otherwise.
+    pub jwt_secret: Option<SecretString>,
+    /// `LEADGEN_SESSION_TTL_SECS`: lifetime of a session token in seconds. Default 3600.
+    pub session_ttl: Duration,
+    /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
+    pub web_dir: PathBuf,
+}
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads configuration through `lookup` (tests pass a map). Empty values count as unset.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+
+        let listen: SocketAddr = match get("LEADGEN_LISTEN") {
+            Some(v) => v.parse().map_err(|_| {
+                ConfigError::new("LEADGEN_LISTEN", format!("'{v}' is not a socket address such as 127.0.0.1:8080"))
+            })?,
+            None => SocketAddr::from(([127, 0, 0, 1], 8080)),
+        };
+        let public_url = match get("LEADGEN_PUBLIC_URL") {
+            Some(v) => parse_http_url("LEADGEN_PUBLIC_URL", &v)?,
+            None => parse_http_url("LEADGEN_LISTEN", &format!("http://{listen}"))?,
+        };
+        let places_base_url = parse_http_url(
+            "LEADGEN_PLACES_BASE_URL",
+            &get("LEADGEN_PLACES_BASE_URL").unwrap_or_else(|| GOOGLE_PLACES_BASE_URL.to_owned()),
+        )?;
+
+        let database_url = get("DATABASE_URL");
+        if let Some(url) = &database_url {
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://") || url.starts_with("sqlite:")) {
+                return Err(ConfigError::new("DATABASE_URL", "must start with postgres://, postgresql:// or sqlite:"));
+            }
+        }
+        let redis_url = get("REDIS_URL");
+        if let Some(url) = &redis_url {
+            if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
+                return Err(ConfigError::new("REDIS_URL", "must start with redis:// or rediss://"));
+            }
+        }
+
+        let oidc = match (get("LEADGEN_OIDC_CLIENT_ID"), get("LEADGEN_OIDC_ISSUER")) {
+            (Some(client_id), issuer) => Some(OidcConfig {
+                // Kept as typed: ID tokens' `iss` must match it exactly (no added slash).
+                issuer: {
+                    let issuer = issuer.unwrap_or_else(|| GOOGLE_ISSUER.to_owned());
+                    parse_http_url("LEADGEN_OIDC_ISSUER", &issuer)?;
+                    issuer
+                },
+                client_id,
+                client_secret: get("LEADGEN_OIDC_CLIENT_SECRET").map(SecretString::from),
+            }),
+            (None, Some(_)) => {
+                return Err(ConfigError::new(
+                    "LEADGEN_OIDC_CLIENT_ID",
+                    "is required when LEADGEN_OIDC_ISSUER is set",
+                ));
+            }
+            (None, None) => None,
+        };
+        if oidc.is_none() && !listen.ip().is_loopback() {
+            return Err(ConfigError::new(
+                "LEADGEN_LISTEN",
+                format!(
+                    "local sign-in (no LEADGEN_OIDC_CLIENT_ID) is only allowed on a loopback address, not {listen}; configure an identity provider or listen on 127.0.0.1"
+                ),
+            ));
+        }
+
+        let encryption_key = get("LEADGEN_ENCRYPTION_KEY").map(SecretString::from);
+        let previous_encryption_keys = get("LEADGEN_PREVIOUS_ENCRYPTION_KEYS")
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|k| !k.is_empty())
+                    .map(|k| SecretString::from(k.to_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let jwt_secret = get("LEADGEN_JWT_SECRET").map(SecretString::from);
+        if database_url.is_some() {
+            if encryption_key.is_none() {
+                return Err(ConfigError::new(
+                    "LEADGEN_ENCRYPTION_KEY",
+                    "is required with DATABASE_URL (base64 of 32 random bytes: openssl rand -base64 32)",
+                ));
+            }
+            if jwt_secret.is_none() {
+                return Err(ConfigError::new(
+                    "LEADGEN_JWT_SECRET",
+                    "is required with DATABASE_URL (at least 32 random bytes)",
+                ));
+            }
+        }
+        if let Some(secret) = &jwt_secret {
+            use secrecy::ExposeSecret;
+            if secret.expose_secret().len() < 32 {
+                return Err(ConfigError::new("LEADGEN_JWT_SECRET", "must be at least 32 characters"));
+            }
+        }
+
+        let session_ttl = match get("LEADGEN_SESSION_TTL_SECS") {
+            Some(v) => match v.parse::<u64>() {
+                Ok(secs) if (60..=86_400).contains(&secs) => Duration::from_secs(secs),
+                _ => {
+                    return Err(ConfigError::new(
+                        "LEADGEN_SESSION_TTL_SECS",
+                        format!("'{v}' must be a whole number of seconds from 60 to 86400"),
+                    ));
+                }
+            },
+            None => Duration::from_secs(3600),
+        };
+
+        Ok(Self {
+            listen,
+            public_url,
+            data_dir: get("LEADGEN_DATA_DIR").unwrap_or_else(|| "./data".to_owned()).into(),
+            database_url,
+            redis_url,
+            places_base_url,
+            oidc,
+            encryption_key,
+            previous_encryption_keys,
+            jwt_secret,
+            session_ttl,
+            web_dir: get("LEADGEN_WEB_DIR").unwrap_or_else(|| "frontend/dist".to_owned()).into(),
+        })
+    }
+
+    /// The store's URL: `DATABASE_URL`, or the embedded SQLite file.
+    pub fn store_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!("sqlite://{}?mode=rwc", self.data_dir.join("leadgen.db").display()),
+        }
+    }
+
+    /// True when neither `DATABASE_URL` nor `REDIS_URL` is set: one process does it all.
+    pub fn is_embedded(&self) -> bool {
+        self.database_url.is_none() && self.redis_url.is_none()
+    }
+
+    /// Where the browser lands after sign-in, with `/auth/success` or `/auth/error` added.
+    pub fn public_path(&self, path: &str) -> Url {
+        let mut url = self.public_url.clone();
+        url.set_path(path);
+        url.set_query(None);
+        url
+    }
+}
+
+fn parse_http_url(variable: &'static str, value: &str) -> Result<Url, ConfigError> {
+    let url = Url::parse(value).map_err(|e| ConfigError::new(variable, format!("'{value}' is not a URL: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(ConfigError::new(variable, format!("'{value}' must be an http or https URL")));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_are_embedded_local_on_loopback() {
+        let c = config(&[]).expect("defaults");
+        assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.public_url.as_str(), "http://127.0.0.1:8080/");
+        assert!(c.is_embedded());
+        assert!(c.oidc.is_none());
+        assert!(c.store_url().starts_with("sqlite://"));
+        assert_eq!(c.session_ttl, Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn bad_values_name_their_variable() {
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (&[("LEADGEN_LISTEN", "nonsense")], "LEADGEN_LISTEN"),
+            (&[("LEADGEN_PUBLIC_URL", "ftp://x")], "LEADGEN_PUBLIC_URL"),
+            (&[("DATABASE_URL", "mysql://x")], "DATABASE_URL"),
+            (&[("REDIS_URL", "http://x")], "REDIS_URL"),
+            (&[("LEADGEN_OIDC_ISSUER", "https://id.example")], "LEADGEN_OIDC_CLIENT_ID"),
+            (&[("DATABASE_URL", "postgres://x/db")], "LEADGEN_ENCRYPTION_KEY"),
+            (&[("LEADGEN_JWT_SECRET", "short")], "LEADGEN_JWT_SECRET"),
+            (&[("LEADGEN_SESSION_TTL_SECS", "5")], "LEADGEN_SESSION_TTL_SECS"),
+        ];
+        for (vars, variable) in cases {
+            let err = config(vars).expect_err(variable);
+            assert_eq!(err.variable, *variable, "{err}");
+            assert!(err.to_string().starts_with(variable));
+        }
+    }
+
+    #[test]
+    fn local_sign_in_refuses_a_public_address() {
+        let err = config(&[("LEADGEN_LISTEN", "0.0.0.0:8080")]).expect_err("must refuse");
+        assert_eq!(err.variable, "LEADGEN_LISTEN");
+        let ok = config(&[("LEADGEN_LISTEN", "0.0.0.0:8080"), ("LEADGEN_OIDC_CLIENT_ID", "abc")]).expect("oidc");
+        assert_eq!(ok.oidc.expect("oidc").issuer, "https://accounts.google.com");
+    }
+}

@@ -1,0 +1,104 @@
+//! Users' Places API keys: validated, sealed by the vault, stored with a masked preview,
+//! opened only to call Google.
+
+use std::sync::Arc;
+
+use secrecy::{ExposeSecret, SecretString};
+
+use crate::{
+    CoreError, CoreResult, api_key,
+    store::{SecretKind, Store},
+    vault::Vault,
+};
+
+/// What the settings screen shows about a user's key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyStatus {
+    /// A key is stored.
+    pub has_key: bool,
+    /// First 4 and last 4 characters, when stored.
+    pub key_preview: Option<String>,
+    /// Result of the last test: `None` until tested.
+    pub is_valid: Option<bool>,
+    /// When the key was last saved (Unix seconds).
+    pub updated_at: Option<i64>,
+}
+
+/// An opened key together with the sealed value it came from (to record test results
+/// against exactly that value).
+pub struct OpenedKey {
+    /// The plaintext key; never logged.
+    pub key: SecretString,
+    sealed: crate::vault::Sealed,
+}
+
+/// Saves, reads and deletes users' keys.
+#[derive(Debug, Clone)]
+pub struct KeyService {
+    store: Store,
+    vault: Arc<Vault>,
+}
+
+impl KeyService {
+    /// A service over this store and vault.
+    pub fn new(store: Store, vault: Arc<Vault>) -> Self {
+        Self { store, vault }
+    }
+
+    /// Validates and stores `raw` (trimmed) as the user's key. Returns the new status.
+    pub async fn save(&self, user_id: &str, raw: &str) -> CoreResult<KeyStatus> {
+        let key = raw.trim();
+        api_key::validate_format(key)?;
+        let kind = SecretKind::PlacesApiKey;
+        let sealed = self.vault.seal(key.as_bytes(), &kind.context(user_id))?;
+        self.store.put_secret(user_id, kind, &sealed, &api_key::mask(key)).await?;
+        self.status(user_id).await
+    }
+
+    /// Deletes the user's key. Returns whether one existed.
+    pub async fn delete(&self, user_id: &str) -> CoreResult<bool> {
+        self.store.delete_secret(user_id, SecretKind::PlacesApiKey).await
+    }
+
+    /// What may be shown about the user's key.
+    pub async fn status(&self, user_id: &str) -> CoreResult<KeyStatus> {
+        let stored = self.store.secret(user_id, SecretKind::PlacesApiKey).await?;
+        Ok(match stored {
+            Some(s) => KeyStatus {
+                has_key: true,
+                key_preview: Some(s.preview),
+                is_valid: s.is_valid,
+                updated_at: Some(s.updated_at),
+            },
+            None => KeyStatus {
+                has_key: false,
+                key_preview: None,
+                is_valid: None,
+                updated_at: None,
+            },
+        })
+    }
+
+    /// The user's key in plaintext, to call Google with; `None` if not configured.
+    pub async fn open(&self, user_id: &str) -> CoreResult<Option<OpenedKey>> {
+        let kind = SecretKind::PlacesApiKey;
+        let Some(stored) = self.store.secret(user_id, kind).await? else {
+            return Ok(None);
+        };
+        let plain = self.vault.open(&stored.sealed, &kind.context(user_id))?;
+        let text = String::from_utf8(plain.expose_secret().clone())
+            .map_err(|_| CoreError::Crypto("stored key is not text".into()))?;
+        Ok(Some(OpenedKey {
+            key: SecretString::from(text),
+            sealed: stored.sealed,
+        }))
+    }
+
+    /// Records whether the opened key worked, unless it was replaced meanwhile.
+    pub async fn record_check(&self, user_id: &str, opened: &OpenedKey, valid: bool) -> CoreResult<()> {
+        self.store
+            .record_secret_check(user_id, SecretKind::PlacesApiKey, &opened.sealed, valid)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,93 @@
+//! The store: users, encrypted secrets, sessions and pending sign-ins, on Postgres
+//! (distributed mode) or SQLite (embedded mode).
+//!
+//! One implementation serves both through sqlx's `Any` driver: every statement is written
+//! once in the SQL both dialects share (`$n` parameters, `ON CONFLICT`, `RETURNING`),
+//! with integers for flags and Unix seconds for times. Migrations differ per backend
+//! (`migrations/postgres`, `migrations/sqlite`). Every query about a user's data takes
+//! that user's id: there is no unscoped finder (rotation's listing is the one
+//! operator-only exception, named as such).
+
+mod login_attempts;
+mod secrets;
+mod sessions;
+mod users;
+
+use std::time::Duration;
+
+use sqlx::{
+    AnyPool, Executor,
+    any::AnyPoolOptions,
+    migrate::Migrator,
+};
+
+pub use login_attempts::LoginAttempt;
+pub use secrets::{SecretKind, StoredSecret};
+
+use crate::CoreResult;
+
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// Which database is behind the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Distributed mode.
+    Postgres,
+    /// Embedded mode.
+    Sqlite,
+}
+
+/// Handle to the database; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Store {
+    /// Connects to `url` (`postgres://...` or `sqlite://...`). Does not migrate.
+    pub async fn connect(url: &str) -> CoreResult<Self> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") { Backend::Sqlite } else { Backend::Postgres };
+        let options = match backend {
+            // SQLite allows one writer at a time: WAL lets readers run beside it, and a
+            // busy timeout makes writers queue instead of failing.
+            Backend::Sqlite => AnyPoolOptions::new().max_connections(8).after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;")
+                        .await?;
+                    Ok(())
+                })
+            }),
+            Backend::Postgres => AnyPoolOptions::new().max_connections(16),
+        };
+        let pool = options.acquire_timeout(Duration::from_secs(10)).connect(url).await?;
+        Ok(Self { pool, backend })
+    }
+
+    /// Applies pending migrations for this backend.
+    pub async fn migrate(&self) -> CoreResult<()> {
+        match self.backend {
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    /// Round-trips a trivial query (readiness).
+    pub async fn ping(&self) -> CoreResult<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes every connection.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}

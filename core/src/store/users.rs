@@ -1,0 +1,61 @@
+//! Users: created or updated at sign-in, read by id.
+
+use super::Store;
+use crate::{
+    CoreResult,
+    time::now_unix,
+    user::{ProviderIdentity, User},
+};
+
+impl Store {
+    /// Creates the user for this provider identity, or refreshes its profile, and counts
+    /// the sign-in.
+    #[tracing::instrument(skip_all, fields(issuer = %identity.issuer))]
+    pub async fn upsert_user_on_sign_in(&self, identity: &ProviderIdentity) -> CoreResult<User> {
+        let now = now_unix();
+        let user = sqlx::query_as::<_, User>(
+            "INSERT INTO users (id, issuer, subject, email, name, picture, onboarded, login_count, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, 0, 1, $7, $7)
+             ON CONFLICT (issuer, subject) DO UPDATE SET
+                 email = excluded.email,
+                 name = excluded.name,
+                 picture = excluded.picture,
+                 login_count = users.login_count + 1,
+                 updated_at = excluded.updated_at
+             RETURNING id, issuer, subject, email, name, picture, onboarded, login_count, created_at",
+        )
+        .bind(uuid::Uuid::new_v4().to_string())
+        .bind(&identity.issuer)
+        .bind(&identity.subject)
+        .bind(&identity.email)
+        .bind(&identity.name)
+        .bind(&identity.picture)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(user)
+    }
+
+    /// The user with this id, if any.
+    #[tracing::instrument(skip(self))]
+    pub async fn user(&self, user_id: &str) -> CoreResult<Option<User>> {
+        Ok(sqlx::query_as::<_, User>(
+            "SELECT id, issuer, subject, email, name, picture, onboarded, login_count, created_at
+             FROM users WHERE id = $1",
+        )
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// Marks the user's onboarding as finished. Returns false if no such user.
+    #[tracing::instrument(skip(self))]
+    pub async fn complete_onboarding(&self, user_id: &str) -> CoreResult<bool> {
+        let done = sqlx::query("UPDATE users SET onboarded = 1, updated_at = $2 WHERE id = $1")
+            .bind(user_id)
+            .bind(now_unix())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

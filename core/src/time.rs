@@ -1,0 +1,7 @@
+//! Wall-clock helpers. Timestamps are stored as Unix seconds so that one SQL text serves
+//! both Postgres and SQLite (see `store`).
+
+/// Seconds since the Unix epoch, now.
+pub fn now_unix() -> i64 {
+    chrono::Utc::now().timestamp()
+}

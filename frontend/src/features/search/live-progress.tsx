@@ -1,0 +1,52 @@
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { LIVE_NAMES_NOTE_THRESHOLD } from './search-reducer';
+
+export interface LiveProgressProps {
+  typeLabel: string;
+  location: string;
+  names: string[];
+  found: number;
+  total: number;
+}
+
+/** The running search: spinner, count and the latest names (spec section 4). */
+export function LiveProgress({ typeLabel, location, names, found, total }: LiveProgressProps) {
+  const percent = total > 0 ? Math.min(100, Math.round((found / total) * 100)) : 0;
+  return (
+    <Card aria-live="polite" aria-busy="true">
+      <div className="flex items-start gap-3">
+        <Spinner className="mt-1 size-5 text-indigo-600" />
+        <div className="min-w-0 flex-1">
+          <h2 className="text-lg font-semibold text-slate-900">
+            Searching for {typeLabel} in {location}...
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {found > 0 ? `Found ${found}${total > 0 ? ` of ${total}` : ''} businesses so far` : 'Connecting to Google Places...'}
+          </p>
+          <div className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
+            <div
+              className={total > 0 ? 'h-full rounded-full bg-indigo-600 transition-all' : 'h-full w-1/3 animate-pulse rounded-full bg-indigo-300'}
+              style={total > 0 ? { width: `${percent}%` } : undefined}
+            />
+          </div>
+        </div>
+      </div>
+      {names.length > 0 && (
+        <div className="mt-5">
+          {names.length > LIVE_NAMES_NOTE_THRESHOLD && (
+            <p className="mb-2 text-xs font-medium tracking-wide text-slate-500 uppercase">Showing latest businesses found</p>
+          )}
+          <ul className="grid gap-1.5 sm:grid-cols-2" aria-label="Businesses found">
+            {names.map((name, index) => (
+              <li key={`${index}-${name}`} className="flex items-center gap-2 truncate rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-800">
+                <span className="size-1.5 shrink-0 rounded-full bg-green-500" aria-hidden="true" />
+                <span className="truncate">{name}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Lead, SearchQuery } from '../../lib/lead';
+import type { SearchEvent } from './search-events';
+
+/** How many streamed names stay visible (spec section 9). */
+export const MAX_LIVE_NAMES = 10;
+/** Above this many names the 'Showing latest businesses found' note appears. */
+export const LIVE_NAMES_NOTE_THRESHOLD = 5;
+
+export type SearchStatus = 'idle' | 'searching' | 'complete' | 'error';
+
+export interface SearchState {
+  status: SearchStatus;
+  /** The request being run or last run. */
+  query: SearchQuery | null;
+  /** Latest streamed business names, oldest first, at most {@link MAX_LIVE_NAMES}. */
+  names: string[];
+  found: number;
+  total: number;
+  results: Lead[] | null;
+  /** The search the results belong to, as the server echoed it. */
+  search: SearchQuery | null;
+  error: string | null;
+}
+
+export const initialSearchState: SearchState = {
+  status: 'idle',
+  query: null,
+  names: [],
+  found: 0,
+  total: 0,
+  results: null,
+  search: null,
+  error: null,
+};
+
+export type SearchAction =
+  | { type: 'begin'; query: SearchQuery }
+  | { type: 'event'; event: SearchEvent }
+  | { type: 'fail'; message: string }
+  | { type: 'clear' };
+
+/** Search state machine: idle -> searching -> complete | error (spec section 4). */
+export function searchReducer(state: SearchState, action: SearchAction): SearchState {
+  switch (action.type) {
+    case 'begin':
+      // Starting a search clears the earlier result, error and names.
+      return { ...initialSearchState, status: 'searching', query: action.query };
+    case 'fail':
+      return { ...state, status: 'error', error: action.message, names: [] };
+    case 'clear':
+      return initialSearchState;
+    case 'event': {
+      if (state.status !== 'searching') return state;
+      const event = action.event;
+      switch (event.type) {
+        case 'start':
+          return state;
+        case 'business_found':
+          return {
+            ...state,
+            names: [...state.names, event.name].slice(-MAX_LIVE_NAMES),
+            found: event.found,
+            total: event.total,
+          };
+        case 'complete':
+          return {
+            ...state,
+            status: 'complete',
+            results: event.results,
+            search: event.search.businessType ? event.search : state.query,
+            found: event.results.length,
+          };
+        case 'error':
+          return { ...state, status: 'error', error: event.message, names: [] };
+      }
+    }
+  }
+  return state;
+}

@@ -1,0 +1,227 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Hint, Input, Label } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { apiKeyStatusQueryKey, deleteApiKey, fetchApiKeyStatus, saveApiKey, testApiKey } from './api-key-api';
+import { apiKeySaveError, canSaveApiKey, canTestApiKey, MESSAGE_CLEAR_MS } from './api-key-rules';
+
+type Message = { tone: 'success' | 'error'; text: string };
+
+function errorText(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
+/** A message that clears itself after {@link MESSAGE_CLEAR_MS}. */
+function useTransientMessage() {
+  const [message, setMessage] = useState<Message | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  function show(next: Message, autoClear: boolean) {
+    window.clearTimeout(timer.current);
+    setMessage(next);
+    if (autoClear) timer.current = window.setTimeout(() => setMessage(null), MESSAGE_CLEAR_MS);
+  }
+  return { message, show, clear: () => setMessage(null) };
+}
+
+/** Settings > API Keys (spec sections 2, 4 and 5). */
+export function ApiKeysTab() {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const status = useQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
+  const preview = status.data?.key_preview ?? null;
+  const hasKey = status.data?.has_key ?? false;
+
+  const [value, setValue] = useState('');
+  const [visible, setVisible] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const { message, show } = useTransientMessage();
+
+  // The field shows the stored key's masked preview whenever the status (re)loads.
+  useEffect(() => {
+    setValue(preview ?? '');
+  }, [preview, status.dataUpdatedAt]);
+
+  async function refetchStatus() {
+    await queryClient.invalidateQueries({ queryKey: apiKeyStatusQueryKey });
+  }
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = apiKeySaveError(value);
+    setFieldError(problem);
+    if (problem || !canSaveApiKey({ value, preview, saving })) return;
+    setSaving(true);
+    try {
+      const answer = await saveApiKey(value.trim());
+      await refetchStatus();
+      setVisible(false);
+      show({ tone: 'success', text: answer.message || 'API key saved successfully' }, true);
+    } catch (error) {
+      show({ tone: 'error', text: errorText(error, 'Failed to save API key') }, false);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function test() {
+    setTesting(true);
+    try {
+      const answer = await testApiKey();
+      show({ tone: answer.valid ? 'success' : 'error', text: answer.message || (answer.valid ? 'API key is valid' : 'API key test failed') }, true);
+    } catch (error) {
+      show({ tone: 'error', text: errorText(error, 'API key test failed') }, true);
+    } finally {
+      await refetchStatus();
+      setTesting(false);
+    }
+  }
+
+  async function remove() {
+    setConfirmDelete(false);
+    setSaving(true);
+    try {
+      const answer = await deleteApiKey();
+      await refetchStatus();
+      show({ tone: 'success', text: answer.message || 'API key removed' }, true);
+    } catch (error) {
+      show({ tone: 'error', text: errorText(error, 'Failed to delete API key') }, false);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const saveEnabled = canSaveApiKey({ value, preview, saving });
+  const testEnabled = canTestApiKey({ hasKey, testing, saving });
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">Google Places API key</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Searches run on your own Google Cloud account. Your key is encrypted before it is stored.
+        </p>
+
+        {status.isError && (
+          <Banner tone="error" className="mt-4">
+            {errorText(status.error, 'Failed to load API key status')}
+          </Banner>
+        )}
+
+        <form onSubmit={save} noValidate className="mt-5">
+          <Label htmlFor={`${id}-key`}>Places API key</Label>
+          <div className="mt-1.5 flex gap-2">
+            <Input
+              id={`${id}-key`}
+              type={visible ? 'text' : 'password'}
+              value={value}
+              onChange={(event) => {
+                setValue(event.target.value);
+                setFieldError(null);
+              }}
+              placeholder="AIza..."
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+              disabled={status.isPending}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={`${id}-key-hint${fieldError ? ` ${id}-key-error` : ''}`}
+            />
+            <Button
+              variant="secondary"
+              onClick={() => setVisible((shown) => !shown)}
+              aria-pressed={visible}
+              aria-label={visible ? 'Hide API key' : 'Show API key'}
+              className="shrink-0"
+            >
+              {visible ? 'Hide' : 'Show'}
+            </Button>
+          </div>
+          <Hint id={`${id}-key-hint`}>
+            {hasKey ? 'The saved key is shown masked. Replace it to save a new one.' : 'Paste the key you created in the Google Cloud console.'}
+          </Hint>
+          {fieldError && (
+            <p id={`${id}-key-error`} role="alert" className="mt-1.5 text-sm text-red-700">
+              {fieldError}
+            </p>
+          )}
+          <div className="mt-4 flex flex-wrap items-center gap-2">
+            <Button type="submit" disabled={!saveEnabled}>
+              {saving && <Spinner />}
+              {saving ? 'Saving...' : 'Save Changes'}
+            </Button>
+            {hasKey && (
+              <Button variant="secondary" onClick={test} disabled={!testEnabled}>
+                {testing && <Spinner />}
+                {testing ? 'Testing...' : 'Test API Key'}
+              </Button>
+            )}
+            {hasKey &&
+              (confirmDelete ? (
+                <span className="flex items-center gap-2 text-sm text-slate-700">
+                  Remove the saved key?
+                  <Button variant="danger" size="sm" onClick={remove} disabled={saving}>
+                    Remove
+                  </Button>
+                  <Button variant="ghost" size="sm" onClick={() => setConfirmDelete(false)}>
+                    Cancel
+                  </Button>
+                </span>
+              ) : (
+                <Button variant="ghost" onClick={() => setConfirmDelete(true)} disabled={saving || testing}>
+                  Remove key
+                </Button>
+              ))}
+          </div>
+        </form>
+
+        {message && (
+          <Banner tone={message.tone} className="mt-4">
+            {message.text}
+          </Banner>
+        )}
+
+        {hasKey && (
+          <div className="mt-5 rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="api-key-status">
+            {status.data?.is_valid === true ? (
+              <p className="flex items-center gap-2 text-sm font-semibold text-green-800">
+                <span className="size-2.5 rounded-full bg-green-500" aria-hidden="true" />
+                API Key Active
+              </p>
+            ) : (
+              <>
+                <p className="flex items-center gap-2 text-sm font-semibold text-slate-800">
+                  <span className="size-2.5 rounded-full bg-yellow-400" aria-hidden="true" />
+                  API Key Status Unknown
+                </p>
+                <p className="mt-1 text-sm text-slate-600">Click Test API Key to check that your key works.</p>
+              </>
+            )}
+          </div>
+        )}
+      </Card>
+
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">How to get a Google Places API key</h2>
+        <ol className="mt-4 list-decimal space-y-2 pl-5 text-sm text-slate-700">
+          <li>
+            Create a project in the{' '}
+            <a href="https://console.cloud.google.com/" target="_blank" rel="noreferrer noopener" className="font-medium text-indigo-700 underline">
+              Google Cloud console
+            </a>
+            .
+          </li>
+          <li>Enable the Places API for that project.</li>
+          <li>Under APIs &amp; Services → Credentials, create an API key.</li>
+          <li>Restrict the key to the Places API, then paste it above.</li>
+        </ol>
+      </Card>
+    </div>
+  );
+}

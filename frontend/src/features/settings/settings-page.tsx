@@ -1,0 +1,83 @@
+import { Link } from '@tanstack/react-router';
+import { useState, type ReactNode } from 'react';
+import { cn } from '../../components/ui/cn';
+import { Logo } from '../../components/ui/logo';
+import { useAuth } from '../../lib/session/auth-context';
+import { ApiKeysTab } from './api-keys-tab';
+import { ProfileTab } from './profile-tab';
+import { SecurityTab } from './security-tab';
+import { SETTINGS_NAV, type SettingsTab } from './settings-tabs';
+import { SpreadsheetTab } from './spreadsheet-tab';
+import { WebhooksTab } from './webhooks-tab';
+
+export interface SettingsPageProps {
+  /** Tab to open on arrival (from `?tab=`); API Keys otherwise. */
+  initialTab?: SettingsTab;
+  /** Content of the Billing tab, supplied by the page (billing feature). */
+  billingTab: ReactNode;
+}
+
+/** /settings (spec section 2). The active tab is local state after arrival. */
+export function SettingsPage({ initialTab = 'api-keys', billingTab }: SettingsPageProps) {
+  const { user } = useAuth();
+  const [tab, setTab] = useState<SettingsTab>(initialTab);
+
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+          <div className="flex min-w-0 items-center gap-4">
+            <Link to="/dashboard" className="inline-flex shrink-0 items-center gap-1 rounded-md text-sm font-medium text-slate-600 hover:text-slate-900">
+              <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
+                <path fillRule="evenodd" d="M12.7 4.3a1 1 0 0 1 0 1.4L8.4 10l4.3 4.3a1 1 0 0 1-1.4 1.4l-5-5a1 1 0 0 1 0-1.4l5-5a1 1 0 0 1 1.4 0z" clipRule="evenodd" />
+              </svg>
+              Back to Dashboard
+            </Link>
+            <span className="hidden sm:block"><Logo /></span>
+          </div>
+          <span className="truncate text-sm text-slate-600">{user?.email}</span>
+        </div>
+      </header>
+
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
+        <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
+        <div className="mt-6 flex flex-col gap-6 md:flex-row">
+          <nav aria-label="Settings" className="md:w-56 md:shrink-0">
+            <div className="flex gap-6 overflow-x-auto pb-2 md:flex-col md:overflow-visible md:pb-0">
+              {SETTINGS_NAV.map((section) => (
+                <div key={section.heading} className="shrink-0">
+                  <h2 className="px-3 text-xs font-semibold tracking-wider text-slate-500">{section.heading}</h2>
+                  <ul className="mt-2 flex gap-1 md:flex-col">
+                    {section.items.map((item) => (
+                      <li key={item.tab}>
+                        <button
+                          type="button"
+                          onClick={() => setTab(item.tab)}
+                          aria-current={tab === item.tab ? 'page' : undefined}
+                          className={cn(
+                            'w-full rounded-lg px-3 py-2 text-left text-sm font-medium whitespace-nowrap',
+                            tab === item.tab ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-white hover:text-slate-900',
+                          )}
+                        >
+                          {item.label}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ))}
+            </div>
+          </nav>
+          <section className="min-w-0 flex-1" aria-live="polite">
+            {tab === 'api-keys' && <ApiKeysTab />}
+            {tab === 'security' && <SecurityTab />}
+            {tab === 'spreadsheet' && <SpreadsheetTab />}
+            {tab === 'webhooks' && <WebhooksTab />}
+            {tab === 'profile' && <ProfileTab />}
+            {tab === 'billing' && billingTab}
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}

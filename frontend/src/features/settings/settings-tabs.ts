@@ -1,0 +1,31 @@
+/** Settings tabs, in navigation order. */
+export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'profile', 'billing'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+export function isSettingsTab(value: unknown): value is SettingsTab {
+  return typeof value === 'string' && (SETTINGS_TABS as readonly string[]).includes(value);
+}
+
+export const SETTINGS_NAV: Array<{ heading: string; items: Array<{ tab: SettingsTab; label: string }> }> = [
+  {
+    heading: 'CONFIGURATION',
+    items: [
+      { tab: 'api-keys', label: 'API Keys' },
+      { tab: 'security', label: 'Security & Privacy' },
+    ],
+  },
+  {
+    heading: 'INTEGRATIONS',
+    items: [
+      { tab: 'spreadsheet', label: 'Spreadsheet' },
+      { tab: 'webhooks', label: 'Webhooks' },
+    ],
+  },
+  {
+    heading: 'ACCOUNT',
+    items: [
+      { tab: 'profile', label: 'Profile' },
+      { tab: 'billing', label: 'Billing' },
+    ],
+  },
+];

@@ -1,0 +1,58 @@
+import { apiFetch, callWithDefault } from '../api-fetch';
+import type { SessionUser } from './session-types';
+
+// The session's calls in one place. Each passes the token explicitly because at
+// start-up the token from the address bar is checked before it is stored.
+
+function bearer(token: string): RequestInit {
+  return { headers: { Authorization: `Bearer ${token}` } };
+}
+
+/** `GET /api/auth/me`; failure uses the server's text, else 'Failed to get user info'. */
+export function fetchCurrentUser(token: string): Promise<SessionUser> {
+  return callWithDefault(
+    () => apiFetch<SessionUser>('/api/auth/me', { ...bearer(token), method: 'GET' }),
+    'Failed to get user info',
+  );
+}
+
+/** `POST /api/auth/refresh`; failure uses the server's text, else 'Failed to refresh token'. */
+export function refreshSessionToken(token: string): Promise<{ token: string; user: SessionUser }> {
+  return callWithDefault(
+    () =>
+      apiFetch<{ token: string; user: SessionUser }>('/api/auth/refresh', {
+        ...bearer(token),
+        method: 'POST',
+      }),
+    'Failed to refresh token',
+  );
+}
+
+/**
+ * `POST /api/auth/logout`. The token is sent so the server can revoke the session
+ * (see DECISIONS-frontend.md); the answer is ignored.
+ */
+export async function endServerSession(token: string | null): Promise<void> {
+  await apiFetch<void>('/api/auth/logout', {
+    ...(token ? bearer(token) : {}),
+    method: 'POST',
+  });
+}
+
+/** Where the browser goes to sign in (full-page redirect, spec section 4). */
+export const SIGN_IN_PATH = '/api/auth/google';
+
+/** Sign-in path that also asks for spreadsheet access (re-authentication for export). */
+export const SHEETS_SIGN_IN_PATH = '/api/auth/google?feature=sheets';
+
+/** `GET /api/auth/config`: whether sign-in is the local single-operator account. */
+export interface AuthConfig {
+  localMode: boolean;
+  issuer: string | null;
+}
+
+export function fetchAuthConfig(): Promise<AuthConfig> {
+  return apiFetch<AuthConfig>('/api/auth/config', { method: 'GET' });
+}
+
+export const authConfigQueryKey = ['/api/auth/config'] as const;

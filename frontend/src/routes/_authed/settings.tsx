@@ -1,0 +1,34 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { SubscriptionCard } from '../../features/billing/subscription-card';
+import { UsageWidget } from '../../features/billing/usage-card';
+import { apiKeyStatusQueryKey, fetchApiKeyStatus } from '../../features/settings/api-key-api';
+import { SettingsPage } from '../../features/settings/settings-page';
+import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
+
+export const Route = createFileRoute('/_authed/settings')({
+  // `?tab=billing` (from the billing cancel page) opens that tab on arrival.
+  validateSearch: (search: Record<string, unknown>): { tab?: SettingsTab } =>
+    isSettingsTab(search.tab) ? { tab: search.tab } : {},
+  loader: ({ context }) => {
+    if (context.auth?.isAuthenticated) {
+      void context.queryClient.prefetchQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
+    }
+  },
+  component: SettingsRoute,
+});
+
+function SettingsRoute() {
+  const { tab } = Route.useSearch();
+  return (
+    <SettingsPage
+      key={tab ?? 'default'}
+      initialTab={tab}
+      billingTab={
+        <div className="space-y-6">
+          <SubscriptionCard />
+          <UsageWidget />
+        </div>
+      }
+    />
+  );
+}

@@ -1,0 +1,8 @@
+//! Test peers and helpers for Leadgen: a fresh database per test, and fakes that speak
+//! vendors' documented wire formats (Google Places API (New) so far).
+//!
+//! This crate deliberately does not depend on `leadgen-core`: it stands in for the outside
+//! world, so it must not share the code it checks.
+
+pub mod db;
+pub mod places_sim;
