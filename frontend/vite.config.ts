@@ -5,6 +5,9 @@ import { defineConfig } from 'vite';
 
 // The Rust API serves `dist/` with an SPA fallback; in development Vite proxies
 // every `/api` call (including the SSE search stream) to the API on port 8080.
+// LEADGEN_API_URL points the proxy elsewhere (e.g. the mock API in scripts/).
+const apiTarget = process.env.LEADGEN_API_URL ?? 'http://127.0.0.1:8080';
+
 export default defineConfig({
   plugins: [
     // The router plugin must run before the React plugin so generated route code is
@@ -16,15 +19,12 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': {
-        target: 'http://127.0.0.1:8080',
-        changeOrigin: false,
-      },
+      '/api': { target: apiTarget },
     },
   },
   preview: {
     proxy: {
-      '/api': 'http://127.0.0.1:8080',
+      '/api': { target: apiTarget },
     },
   },
   build: {

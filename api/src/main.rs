@@ -1,1 +1,107 @@
-fn main() {}
+//! `leadgen-api`: the HTTP API (and, in embedded mode, everything else).
+
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use leadgen_api::{app, commands, state::AppState};
+use leadgen_core::config::Config;
+use poem::{Server, listener::TcpListener};
+use tracing_subscriber::EnvFilter;
+
+/// Command line.
+#[derive(Parser)]
+#[command(version, about = "Leadgen API server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API and the web app (default).
+    Serve,
+    /// Print the OpenAPI document.
+    Openapi,
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Re-encrypt every stored secret under a new master key.
+    RotateKey {
+        /// Embedded mode: remove previous keys from the secrets file once unused.
+        #[arg(long)]
+        retire_previous: bool,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    leadgen_core::install_crypto_provider();
+    let cli = Cli::parse();
+    if let Some(Command::Openapi) = cli.command {
+        println!("{}", app::openapi_json());
+        return Ok(());
+    }
+    init_tracing();
+    let config = match Config::from_env() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("configuration error: {e}");
+            std::process::exit(2);
+        }
+    };
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(config).await,
+        Command::Migrate => {
+            commands::migrate(&config).await?;
+            println!("migrations applied");
+            Ok(())
+        }
+        Command::RotateKey { retire_previous } => {
+            println!("{}", commands::rotate_key(&config, retire_previous).await?);
+            Ok(())
+        }
+        Command::Openapi => Ok(()),
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let listen = config.listen;
+    let public_url = config.public_url.clone();
+    let mode = if config.is_embedded() { "embedded" } else { "distributed" };
+    let sign_in = if config.oidc.is_some() { "OIDC" } else { "local operator (loopback only)" };
+    let state = AppState::build(config).await?;
+    tracing::info!(%listen, %public_url, mode, sign_in, "Leadgen is starting");
+    println!("Leadgen ({mode} mode, sign-in: {sign_in}) at {public_url}  (API docs: {public_url}api/docs)");
+    Server::new(TcpListener::bind(listen))
+        .run_with_graceful_shutdown(app::build(state), shutdown_signal(), Some(Duration::from_secs(20)))
+        .await
+        .with_context(|| format!("serving on {listen}"))
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(term) => term,
+            Err(_) => return ctrl_c.await.unwrap_or(()),
+        };
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+fn init_tracing() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let json = std::env::var("LEADGEN_LOG_FORMAT").is_ok_and(|f| f == "json");
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if json {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}

@@ -16,3 +16,10 @@ pub mod user;
 pub mod vault;
 
 pub use error::{CoreError, CoreResult};
+
+/// Installs rustls' ring crypto provider for the process (reqwest and sqlx use rustls
+/// without a built-in provider). Call first in every `main` and test; repeat calls are
+/// harmless.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}

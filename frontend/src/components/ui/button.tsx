@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes } from 'react';
 import { cn } from './cn';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'light';
-export type ButtonSize = 'sm' | 'md' | 'lg';
+export type ButtonSize = 'sm' | 'md' | 'field' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
   primary:
@@ -17,6 +17,8 @@ const variants: Record<ButtonVariant, string> = {
 const sizes: Record<ButtonSize, string> = {
   sm: 'px-3 py-1.5 text-sm',
   md: 'px-4 py-2 text-sm',
+  /** Same height as a text field, for buttons beside inputs. */
+  field: 'px-5 py-2.5 text-sm',
   lg: 'px-6 py-3 text-base',
 };
 

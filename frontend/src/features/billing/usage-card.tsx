@@ -124,7 +124,7 @@ function Recommendations({ items }: { items: string[] }) {
     <ul className="mt-3 space-y-1 text-xs text-slate-600">
       {items.map((tip) => (
         <li key={tip} className="flex gap-1.5">
-          <span aria-hidden="true">💡</span>
+          <span aria-hidden="true" className="mt-1 size-1.5 shrink-0 rounded-full bg-indigo-400" />
           {tip}
         </li>
       ))}

@@ -46,9 +46,7 @@ export function LandingHeader() {
           ))}
         </nav>
         <div className="hidden items-center gap-2 md:flex">
-          <div className="flex flex-col items-end">
-            <div className="flex items-center gap-2">{actions}</div>
-          </div>
+          {actions}
         </div>
         <button
           type="button"
@@ -63,7 +61,6 @@ export function LandingHeader() {
           </svg>
         </button>
       </div>
-      <LocalModeNote className="mx-auto hidden max-w-7xl px-8 pb-1 text-right md:block" />
       {menuOpen && (
         <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
           <nav aria-label="Mobile" className="flex flex-col py-2">

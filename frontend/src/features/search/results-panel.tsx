@@ -34,7 +34,7 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice }: 
   }
 
   return (
-    <Card className="p-0">
+    <Card padded={false} className="overflow-hidden">
       <div className="flex flex-col gap-4 border-b border-slate-200 p-6 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex items-start gap-3">
           <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-green-100 text-green-700">

@@ -73,7 +73,7 @@ export function SearchForm({ groups, hasApiKey, isSearching, onSearch }: SearchF
           <Hint id={`${id}-location-hint`}>Enter a city, state, ZIP code or full address</Hint>
         </div>
         <div className="md:pt-[1.625rem]">
-          <Button type="submit" size="lg" className="w-full md:w-auto" disabled={!enabled}>
+          <Button type="submit" size="field" className="w-full md:w-auto" disabled={!enabled}>
             {isSearching ? (
               <>
                 <Spinner />

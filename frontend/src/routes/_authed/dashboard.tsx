@@ -1,5 +1,148 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
+import { useCallback, useState } from 'react';
+import { Banner } from '../../components/ui/banner';
+import { fetchUsage, usageQueryKey } from '../../features/billing/usage-api';
+import { UsageWidget } from '../../features/billing/usage-card';
+import { DashboardHeader } from '../../features/dashboard/dashboard-header';
+import { greetingName } from '../../features/dashboard/greeting';
+import { TutorialCard } from '../../features/dashboard/tutorial-card';
+import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
+import { ExportActions } from '../../features/export/export-actions';
+import { businessTypeLabel, FALLBACK_BUSINESS_TYPES } from '../../features/search/business-types';
+import { LiveProgress } from '../../features/search/live-progress';
+import { ResultsPanel } from '../../features/search/results-panel';
+import { businessTypesQueryKey, fetchBusinessTypes } from '../../features/search/search-api';
+import { SearchForm } from '../../features/search/search-form';
+import { useLeadSearch } from '../../features/search/use-lead-search';
+import { apiKeyStatusQueryKey, fetchApiKeyStatus } from '../../features/settings/api-key-api';
+import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
+import { useAuth } from '../../lib/session/auth-context';
+
+/** Remembers 'Skip for now' on the Welcome back card for this browser tab. */
+const SKIP_KEY = 'leadgen:onboardingSkipped';
+
+function needsFirstOnboarding(user: { needsOnboarding: boolean; isFirstLogin: boolean } | null | undefined) {
+  return Boolean(user?.needsOnboarding && user.isFirstLogin);
+}
 
 export const Route = createFileRoute('/_authed/dashboard')({
-  component: () => <div>dashboard</div>,
+  beforeLoad: ({ context }) => {
+    // First login with setup unfinished: straight to onboarding (spec section 2).
+    if (needsFirstOnboarding(context.auth?.user)) throw redirect({ to: '/onboarding', replace: true });
+  },
+  loader: ({ context }) => {
+    if (!context.auth?.isAuthenticated) return;
+    void context.queryClient.prefetchQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
+    void context.queryClient.prefetchQuery({ queryKey: usageQueryKey, queryFn: fetchUsage });
+  },
+  component: DashboardRoute,
 });
+
+function DashboardRoute() {
+  const { user } = useAuth();
+  const [skipped, setSkipped] = useState(() => {
+    try {
+      return window.sessionStorage.getItem(SKIP_KEY) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const navigate = useNavigate();
+
+  if (needsFirstOnboarding(user)) return <Navigate to="/onboarding" replace />;
+  if (user?.needsOnboarding && !skipped) {
+    return (
+      <WelcomeBackCard
+        name={greetingName(user)}
+        onSkip={() => {
+          try {
+            window.sessionStorage.setItem(SKIP_KEY, '1');
+          } catch {
+            // Not remembered; skipping still works for this visit.
+          }
+          setSkipped(true);
+          void navigate({ to: '/dashboard' });
+        }}
+      />
+    );
+  }
+  return <Dashboard />;
+}
+
+function Dashboard() {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const apiKey = useQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
+  const businessTypes = useQuery({
+    queryKey: businessTypesQueryKey,
+    queryFn: fetchBusinessTypes,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const groups = businessTypes.data?.length ? businessTypes.data : FALLBACK_BUSINESS_TYPES;
+  const hasApiKey = apiKey.data?.has_key ?? false;
+
+  const onComplete = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: usageQueryKey });
+  }, [queryClient]);
+  const { state, start } = useLeadSearch({ onComplete });
+
+  async function handleLogout() {
+    await logout();
+    queryClient.clear();
+    await navigate({ to: '/' });
+  }
+
+  const query = state.search ?? state.query;
+  const typeLabel = query ? businessTypeLabel(groups, query.businessType) : '';
+
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <DashboardHeader user={user} onLogout={handleLogout} />
+      <main className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Hello, {greetingName(user)}</h1>
+          <p className="mt-1 text-slate-600">Find local businesses and turn them into leads.</p>
+        </div>
+
+        {apiKey.isSuccess && !hasApiKey && <ApiKeyRequiredNotice />}
+
+        <SearchForm groups={groups} hasApiKey={hasApiKey} isSearching={state.status === 'searching'} onSearch={(q) => void start(q)} />
+
+        {state.status === 'error' && state.error && (
+          <Banner tone="error" title="Search Failed">
+            {state.error}
+          </Banner>
+        )}
+
+        {state.status === 'searching' && query && (
+          <LiveProgress typeLabel={typeLabel} location={query.location} names={state.names} found={state.found} total={state.total} />
+        )}
+
+        {state.status === 'complete' && state.results && query && (
+          <ResultsPanel
+            results={state.results}
+            typeLabel={typeLabel}
+            location={query.location}
+            actions={<ExportActions results={state.results} search={query} />}
+          />
+        )}
+
+        <div className="grid gap-6 md:grid-cols-3">
+          <ApiKeyStatusCard configured={hasApiKey} loading={apiKey.isPending} preview={apiKey.data?.key_preview} />
+          <UsageWidget
+            footer={
+              <Link to="/settings" className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+                View Details →
+              </Link>
+            }
+          />
+          <TutorialCard />
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { OnboardingPage } from '../../features/onboarding/onboarding-page';
 
 export const Route = createFileRoute('/_authed/onboarding')({
-  component: () => <div>onboarding</div>,
+  component: () => <OnboardingPage />,
 });

@@ -1,0 +1,42 @@
+//! Builds the HTTP application: the OpenAPI service under `/api`, its spec and docs, and
+//! the web app with SPA fallback.
+
+use poem::{Endpoint, EndpointExt, Route, middleware::Tracing};
+use poem_openapi::OpenApiService;
+
+use crate::{error, routes, state::AppState, web};
+
+/// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
+pub fn openapi_service() -> OpenApiService<
+    (routes::auth::AuthApi, routes::user::UserApi, routes::leads::LeadsApi, routes::health::HealthApi),
+    (),
+> {
+    OpenApiService::new(routes::api(), "Leadgen API", env!("CARGO_PKG_VERSION"))
+        .description(
+            "Find local businesses through Google Places API (New) with your own key, and export them. \
+             Every operation except sign-in, the public plan list, health and these docs needs \
+             `Authorization: Bearer <token>`. Errors share one envelope: `{\"error\": code, \"message\": text}`.",
+        )
+        .url_prefix("/api")
+}
+
+/// The spec as JSON, as committed in `openapi.json`.
+pub fn openapi_json() -> String {
+    openapi_service().spec()
+}
+
+/// The whole application.
+pub fn build(state: AppState) -> impl Endpoint {
+    let api = openapi_service();
+    let spec = api.spec_endpoint();
+    let docs = api.swagger_ui();
+    let web_dir = state.config.web_dir.clone();
+    Route::new()
+        .at("/api/openapi.json", spec)
+        .nest("/api/docs", docs)
+        .nest("/api", api)
+        .nest("/", web::spa(&web_dir))
+        .data(state)
+        .catch_all_error(error::render)
+        .with(Tracing)
+}

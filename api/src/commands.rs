@@ -1,0 +1,80 @@
+//! Operator commands besides `serve`: `migrate` and `rotate-key`.
+
+use anyhow::Context;
+use leadgen_core::{
+    config::Config,
+    rotation::{RotationReport, rotate_secrets},
+    secrets_file::{self, SecretsFile},
+    store::Store,
+    vault::{self, KeySource, Vault},
+};
+use secrecy::ExposeSecret;
+
+/// Applies pending migrations.
+pub async fn migrate(config: &Config) -> anyhow::Result<()> {
+    let store = Store::connect(&config.store_url()).await.context("connecting to the store")?;
+    store.migrate().await.context("applying migrations")?;
+    store.close().await;
+    Ok(())
+}
+
+/// Re-encrypts every stored secret under a new master key, while servers keep running.
+///
+/// Distributed mode (`LEADGEN_ENCRYPTION_KEY` set): the new key is
+/// `LEADGEN_ENCRYPTION_KEY` and the old ones are in `LEADGEN_PREVIOUS_ENCRYPTION_KEYS`;
+/// roll out servers with both first, then run this, then drop the old keys.
+/// Embedded mode: a new key is generated into the secrets file ahead of the old one,
+/// which running servers pick up on their own; `retire_previous` then removes old keys
+/// once no secret uses them.
+pub async fn rotate_key(config: &Config, retire_previous: bool) -> anyhow::Result<String> {
+    let store = Store::connect(&config.store_url()).await.context("connecting to the store")?;
+    store.migrate().await.context("applying migrations")?;
+    let summary = if config.encryption_key.is_some() {
+        let secrets = secrets_file::resolve(config)?;
+        let report = rotate_secrets(&store, &secrets.vault).await?;
+        format!(
+            "{}\nEvery secret is now under key {}. Remove LEADGEN_PREVIOUS_ENCRYPTION_KEYS once every process runs with the new key.",
+            describe(&report),
+            secrets.vault.primary_key_id()
+        )
+    } else {
+        rotate_file_key(config, &store, retire_previous).await?
+    };
+    store.close().await;
+    Ok(summary)
+}
+
+async fn rotate_file_key(config: &Config, store: &Store, retire_previous: bool) -> anyhow::Result<String> {
+    let path = secrets_file::path(config);
+    let mut file: SecretsFile = secrets_file::load_or_create(&config.data_dir)?;
+    if !retire_previous {
+        file.encryption_keys.insert(0, vault::encode_key(&vault::generate_key()));
+        secrets_file::write(&path, &file)?;
+    }
+    let keys = secrets_file::read_encryption_keys(&path)?;
+    let (primary, previous) = keys.split_first().context("the secrets file holds no key")?;
+    let vault = Vault::new(primary, previous, KeySource::File(path.clone()));
+    let report = rotate_secrets(store, &vault).await?;
+    let mut summary = format!("{}\nPrimary key is now {}.", describe(&report), vault.primary_key_id());
+    if retire_previous {
+        let left = store.secrets_not_under_key_for_rotation(&vault.primary_key_id()).await?;
+        anyhow::ensure!(left.is_empty(), "{} secrets still use an old key; run rotate-key again", left.len());
+        file.encryption_keys.truncate(1);
+        secrets_file::write(&path, &file)?;
+        summary.push_str(&format!("\nRetired {} previous key(s).", previous.len()));
+    } else if !previous.is_empty() {
+        summary.push_str(&format!(
+            "\n{} previous key(s) kept for processes still running with them; restart them, then run `rotate-key --retire-previous`.",
+            previous.len()
+        ));
+    }
+    let _ = primary.expose_secret();
+    Ok(summary)
+}
+
+fn describe(report: &RotationReport) -> String {
+    format!(
+        "Re-encrypted {} secret(s); {} changed by their owner meanwhile and were left as written.",
+        report.resealed, report.skipped_changed
+    )
+}

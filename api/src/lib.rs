@@ -1,0 +1,10 @@
+//! Leadgen's HTTP API: sign-in, users' keys, searches, and the web app, on poem and
+//! poem-openapi. `main.rs` is the command line around it.
+
+pub mod app;
+pub mod auth;
+pub mod commands;
+pub mod error;
+pub mod routes;
+pub mod state;
+pub mod web;

@@ -1,0 +1,215 @@
+//! Sign-in and sessions: `/api/auth/*`.
+
+use leadgen_core::user::User;
+use poem::{Request, web::Data};
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
+
+use super::ApiTags;
+use crate::{
+    auth::{self, BearerAuth, local, oidc::FEATURE_SHEETS},
+    error::ApiError,
+    state::AppState,
+};
+
+/// The signed-in user, as the spec's `User`.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UserInfo {
+    /// Our user id.
+    pub id: String,
+    /// Display name, if the identity provider gave one.
+    pub name: Option<String>,
+    /// E-mail address.
+    pub email: String,
+    /// Picture URL, if any.
+    pub picture: Option<String>,
+    /// Onboarding (adding a Places API key) is not finished.
+    pub needs_onboarding: bool,
+    /// This is the account's first sign-in.
+    pub is_first_login: bool,
+}
+
+impl From<&User> for UserInfo {
+    fn from(user: &User) -> Self {
+        Self {
+            id: user.id.clone(),
+            name: user.name.clone(),
+            email: user.email.clone(),
+            picture: user.picture.clone(),
+            needs_onboarding: user.needs_onboarding(),
+            is_first_login: user.is_first_login(),
+        }
+    }
+}
+
+/// How sign-in works on this server.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AuthConfig {
+    /// No identity provider is configured: sign-in opens the local operator account.
+    pub local_mode: bool,
+    /// The identity provider's issuer, when one is configured.
+    pub issuer: Option<String>,
+}
+
+/// A new session token.
+#[derive(Debug, Object)]
+pub struct SessionResponse {
+    /// Bearer token (JWT) for the `Authorization` header.
+    pub token: String,
+    /// The signed-in user.
+    pub user: UserInfo,
+}
+
+/// Answer of `GET /api/auth/google` and `GET /api/auth/callback`.
+#[derive(ApiResponse)]
+pub enum RedirectResponse {
+    /// Go to the identity provider, or back to the app (`/auth/success?token=...` or
+    /// `/auth/error?reason=...`).
+    #[oai(status = 302)]
+    Found(#[oai(header = "Location")] String),
+}
+
+/// Answer of `POST /api/auth/logout`.
+#[derive(ApiResponse)]
+pub enum LogoutResponse {
+    /// Signed out; the token presented (if any) no longer works.
+    #[oai(status = 204)]
+    Done,
+}
+
+/// Sign-in and session operations.
+pub struct AuthApi;
+
+#[OpenApi(tag = "ApiTags::Auth", prefix_path = "/auth")]
+impl AuthApi {
+    /// Start sign-in
+    ///
+    /// Sends the browser to the identity provider (OIDC with PKCE). With
+    /// `feature=sheets` it also asks for Google Sheets access. In local mode (no provider
+    /// configured) it signs in the local operator at once.
+    #[oai(path = "/google", method = "get", operation_id = "start_sign_in")]
+    async fn start_sign_in(&self, state: Data<&AppState>, feature: Query<Option<String>>) -> Result<RedirectResponse, ApiError> {
+        let feature = feature.0.filter(|f| !f.is_empty());
+        if let Some(f) = &feature {
+            if f != FEATURE_SHEETS {
+                return Err(ApiError::bad_request("invalid_feature", format!("Unknown feature '{f}'. The only feature is 'sheets'.")));
+            }
+        }
+        let Some(oidc) = &state.oidc else {
+            let user = state.store.upsert_user_on_sign_in(&local::operator_identity()).await?;
+            let token = auth::start_session(&state, &user.id).await?;
+            return Ok(success_redirect(&state, &token));
+        };
+        match oidc.begin(&state.store, feature.as_deref()).await {
+            Ok(url) => Ok(RedirectResponse::Found(url.to_string())),
+            Err(e) => {
+                tracing::warn!(error = %e, "sign-in could not start");
+                Ok(error_redirect(&state, e.code()))
+            }
+        }
+    }
+
+    /// Finish sign-in
+    ///
+    /// The identity provider's redirect target. Verifies state, exchanges the code with
+    /// the PKCE verifier, checks the ID token (issuer, audience, signature, nonce), then
+    /// redirects to `/auth/success?token=...`; any failure redirects to `/auth/error`.
+    #[oai(path = "/callback", method = "get", operation_id = "finish_sign_in")]
+    async fn finish_sign_in(
+        &self,
+        state: Data<&AppState>,
+        code: Query<Option<String>>,
+        #[oai(name = "state")] sign_in_state: Query<Option<String>>,
+        error: Query<Option<String>>,
+    ) -> Result<RedirectResponse, ApiError> {
+        let Some(oidc) = &state.oidc else {
+            return Ok(error_redirect(&state, "not_configured"));
+        };
+        if let Some(error) = error.0 {
+            tracing::info!(%error, "identity provider refused sign-in");
+            // Consume the state so it cannot be replayed.
+            if let Some(s) = &sign_in_state.0 {
+                let _ = state.store.take_login_attempt(s).await;
+            }
+            return Ok(error_redirect(&state, "access_denied"));
+        }
+        let (Some(code), Some(sign_in_state)) = (code.0, sign_in_state.0) else {
+            return Ok(error_redirect(&state, "invalid_request"));
+        };
+        let signed_in = match oidc.finish(&state.store, &code, &sign_in_state).await {
+            Ok(signed_in) => signed_in,
+            Err(e) => {
+                tracing::warn!(error = %e, "sign-in rejected");
+                return Ok(error_redirect(&state, e.code()));
+            }
+        };
+        let user = state.store.upsert_user_on_sign_in(&signed_in.identity).await?;
+        let token = auth::start_session(&state, &user.id).await?;
+        Ok(success_redirect(&state, &token))
+    }
+
+    /// How sign-in works here
+    ///
+    /// Public. Tells the web app whether an identity provider is configured.
+    #[oai(path = "/config", method = "get", operation_id = "get_auth_config")]
+    async fn get_auth_config(&self, state: Data<&AppState>) -> Json<AuthConfig> {
+        Json(AuthConfig {
+            local_mode: state.oidc.is_none(),
+            issuer: state.oidc.as_ref().map(|o| o.issuer().to_owned()),
+        })
+    }
+
+    /// The signed-in user
+    #[oai(path = "/me", method = "get", operation_id = "get_me")]
+    async fn get_me(&self, auth: BearerAuth) -> Json<UserInfo> {
+        Json(UserInfo::from(&auth.0.user))
+    }
+
+    /// Refresh the session token
+    ///
+    /// Issues a new token and revokes the one presented.
+    #[oai(path = "/refresh", method = "post", operation_id = "refresh_session")]
+    async fn refresh_session(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<SessionResponse>, ApiError> {
+        let caller = auth.0;
+        if !state.store.revoke_session(&caller.user.id, &caller.claims.jti).await? {
+            return Err(ApiError::session_invalid());
+        }
+        let token = auth::start_session(&state, &caller.user.id).await?;
+        Ok(Json(SessionResponse {
+            token,
+            user: UserInfo::from(&caller.user),
+        }))
+    }
+
+    /// Sign out
+    ///
+    /// Revokes the bearer token if one is sent; always answers 204, so a client can
+    /// clear its state whatever happened.
+    #[oai(path = "/logout", method = "post", operation_id = "logout")]
+    async fn logout(&self, state: Data<&AppState>, req: &Request) -> LogoutResponse {
+        let token = req
+            .header("authorization")
+            .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")));
+        if let Some(token) = token {
+            if let Ok(caller) = auth::authenticate(&state, token.trim()).await {
+                if let Err(e) = state.store.revoke_session(&caller.user.id, &caller.claims.jti).await {
+                    tracing::error!(error = %e, "could not revoke session at logout");
+                }
+            }
+        }
+        LogoutResponse::Done
+    }
+}
+
+fn success_redirect(state: &AppState, token: &str) -> RedirectResponse {
+    let mut url = state.config.public_path("/auth/success");
+    url.query_pairs_mut().append_pair("token", token);
+    RedirectResponse::Found(url.to_string())
+}
+
+fn error_redirect(state: &AppState, reason: &str) -> RedirectResponse {
+    let mut url = state.config.public_path("/auth/error");
+    url.query_pairs_mut().append_pair("reason", reason);
+    RedirectResponse::Found(url.to_string())
+}

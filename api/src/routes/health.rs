@@ -1,0 +1,78 @@
+//! Liveness and readiness: `/api/health`, `/api/ready`.
+
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
+
+use super::ApiTags;
+use crate::state::AppState;
+
+/// Liveness.
+#[derive(Debug, Object)]
+pub struct Health {
+    /// `ok`.
+    pub status: String,
+    /// Server version.
+    pub version: String,
+}
+
+/// Readiness of each dependency.
+#[derive(Debug, Object)]
+pub struct Readiness {
+    /// `ready` or `not_ready`.
+    pub status: String,
+    /// The store answers.
+    pub store: bool,
+    /// The job queue answers (Redis, or in-process in embedded mode).
+    pub queue: bool,
+    /// The event bus answers (Redis, or in-process in embedded mode).
+    pub bus: bool,
+}
+
+/// Answer of `GET /api/ready`.
+#[derive(ApiResponse)]
+pub enum ReadyResponse {
+    /// Every dependency answers.
+    #[oai(status = 200)]
+    Ready(Json<Readiness>),
+    /// At least one dependency does not answer.
+    #[oai(status = 503)]
+    NotReady(Json<Readiness>),
+}
+
+/// Health operations.
+pub struct HealthApi;
+
+#[OpenApi(tag = "ApiTags::Health")]
+impl HealthApi {
+    /// Liveness
+    #[oai(path = "/health", method = "get", operation_id = "get_health")]
+    async fn get_health(&self) -> Json<Health> {
+        Json(Health {
+            status: "ok".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        })
+    }
+
+    /// Readiness: store, queue and bus reachable
+    #[oai(path = "/ready", method = "get", operation_id = "get_ready")]
+    async fn get_ready(&self, state: Data<&AppState>) -> ReadyResponse {
+        let store = state.store.ping().await.is_ok();
+        // Queue and bus share the Redis connection in distributed mode; in embedded mode
+        // both live in this process and are reachable whenever it answers.
+        let redis_ok = match &state.redis {
+            Some(conn) => {
+                let mut conn = conn.clone();
+                redis::cmd("PING").query_async::<String>(&mut conn).await.is_ok()
+            }
+            None => true,
+        };
+        let all = store && redis_ok;
+        let body = Json(Readiness {
+            status: if all { "ready" } else { "not_ready" }.into(),
+            store,
+            queue: redis_ok,
+            bus: redis_ok,
+        });
+        if all { ReadyResponse::Ready(body) } else { ReadyResponse::NotReady(body) }
+    }
+}

@@ -1,0 +1,26 @@
+//! The API's operations, one module per OpenAPI tag.
+
+pub mod auth;
+pub mod health;
+pub mod leads;
+pub mod user;
+
+use poem_openapi::Tags;
+
+/// OpenAPI tags, one per domain.
+#[derive(Tags)]
+pub enum ApiTags {
+    /// Sign-in, session tokens and the current user.
+    Auth,
+    /// The user's account: onboarding and their Places API key.
+    User,
+    /// Lead searches and the Places API key check.
+    Leads,
+    /// Liveness and readiness.
+    Health,
+}
+
+/// Every operation, composed.
+pub fn api() -> (auth::AuthApi, user::UserApi, leads::LeadsApi, health::HealthApi) {
+    (auth::AuthApi, user::UserApi, leads::LeadsApi, health::HealthApi)
+}

@@ -1,0 +1,56 @@
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Logo } from '../../components/ui/logo';
+import { Spinner } from '../../components/ui/spinner';
+import type { SessionUser } from '../../lib/session/session-types';
+
+/** Dashboard header: picture, name or email, settings and logout (spec section 2). */
+export function DashboardHeader({ user, onLogout }: { user: SessionUser | null; onLogout: () => Promise<void> }) {
+  const [leaving, setLeaving] = useState(false);
+  const display = user?.name?.trim() || user?.email || '';
+  const [pictureFailed, setPictureFailed] = useState(false);
+
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
+        <Link to="/dashboard" className="rounded-md" aria-label="Leadgen dashboard">
+          <Logo />
+        </Link>
+        <div className="flex min-w-0 items-center gap-2 sm:gap-4">
+          <div className="flex min-w-0 items-center gap-2">
+            {user?.picture && !pictureFailed ? (
+              <img
+                src={user.picture}
+                alt=""
+                referrerPolicy="no-referrer"
+                onError={() => setPictureFailed(true)}
+                className="size-8 shrink-0 rounded-full object-cover ring-1 ring-slate-200"
+              />
+            ) : (
+              <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700">
+                {(display.charAt(0) || '?').toUpperCase()}
+              </span>
+            )}
+            <span className="hidden max-w-[12rem] truncate text-sm font-medium text-slate-800 sm:inline">{display}</span>
+          </div>
+          <Link to="/settings" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            Settings
+          </Link>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={leaving}
+            onClick={async () => {
+              setLeaving(true);
+              await onLogout();
+            }}
+          >
+            {leaving && <Spinner />}
+            Log out
+          </Button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,46 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+
+/** A fresh query client that never retries, so failures show at once. */
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: 0 }, mutations: { retry: false } } });
+}
+
+/**
+ * Renders a component inside a QueryClientProvider and a memory router (so
+ * <Link> works). `wrap` adds outer providers such as the auth context.
+ */
+export async function renderWithProviders(
+  ui: ReactElement,
+  { queryClient = testQueryClient(), wrap }: { queryClient?: QueryClient; wrap?: (node: ReactNode) => ReactNode } = {},
+) {
+  const rootRoute = createRootRoute({ component: Outlet });
+  const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => ui });
+  const catchAll = createRoute({ getParentRoute: () => rootRoute, path: '$', component: () => <p>elsewhere</p> });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([indexRoute, catchAll]),
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  const tree = (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+  const result = render(<>{wrap ? wrap(tree) : tree}</>);
+  await router.load();
+  return { ...result, router, queryClient };
+}
+
+/** A JSON Response. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
