@@ -16,9 +16,10 @@ use leadgen_core::{
     user::ProviderIdentity,
 };
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl,
-    Nonce, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
-    core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
+    AccessToken, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl,
+    Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, SubjectIdentifier,
+    TokenResponse,
+    core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata, CoreUserInfoClaims},
 };
 use secrecy::ExposeSecret;
 use tokio::sync::Mutex;
@@ -189,15 +190,48 @@ impl Oidc {
         let claims = id_token
             .claims(&client.id_token_verifier(), &Nonce::new(attempt.nonce))
             .map_err(|e| SignInError::BadIdToken(e.to_string()))?;
+        let mut identity = ProviderIdentity {
+            issuer: claims.issuer().to_string(),
+            subject: claims.subject().to_string(),
+            email: claims.email().map(|e| e.to_string()).unwrap_or_default(),
+            name: claims.name().and_then(|n| n.get(None)).map(|n| n.to_string()),
+            picture: claims.picture().and_then(|p| p.get(None)).map(|p| p.to_string()),
+        };
+        // Google puts profile claims in the ID token; providers that follow the core spec
+        // strictly return them from UserInfo only (for the code flow). Ask UserInfo then.
+        if identity.email.is_empty() {
+            self.fill_from_user_info(&client, token.access_token(), claims.subject(), &mut identity)
+                .await?;
+        }
         Ok(SignedIn {
-            identity: ProviderIdentity {
-                issuer: claims.issuer().to_string(),
-                subject: claims.subject().to_string(),
-                email: claims.email().map(|e| e.to_string()).unwrap_or_default(),
-                name: claims.name().and_then(|n| n.get(None)).map(|n| n.to_string()),
-                picture: claims.picture().and_then(|p| p.get(None)).map(|p| p.to_string()),
-            },
+            identity,
             feature: attempt.feature,
         })
+    }
+
+    async fn fill_from_user_info(
+        &self,
+        client: &DiscoveredClient,
+        access_token: &AccessToken,
+        subject: &SubjectIdentifier,
+        identity: &mut ProviderIdentity,
+    ) -> Result<(), SignInError> {
+        let Ok(request) = client.user_info(access_token.clone(), Some(subject.clone())) else {
+            return Ok(()); // The provider offers no UserInfo endpoint.
+        };
+        let info: CoreUserInfoClaims = request
+            .request_async(&self.http)
+            .await
+            .map_err(|e| SignInError::BadIdToken(format!("UserInfo failed: {e}")))?;
+        if let Some(email) = info.email() {
+            identity.email = email.to_string();
+        }
+        if identity.name.is_none() {
+            identity.name = info.name().and_then(|n| n.get(None)).map(|n| n.to_string());
+        }
+        if identity.picture.is_none() {
+            identity.picture = info.picture().and_then(|p| p.get(None)).map(|p| p.to_string());
+        }
+        Ok(())
     }
 }

@@ -44,3 +44,5 @@ export async function renderWithProviders(
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
+
+export { fakeAuth } from './fake-auth';

@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 /// Faults a key can ask for by containing a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyFault {
+    /// Marker `INVALIDKEY`: 400 `API_KEY_INVALID` (a well-formed key Google does not know).
+    Invalid,
     /// Marker `SERVICEDISABLED`: 403 `SERVICE_DISABLED` with an activation URL.
     ServiceDisabled,
     /// Marker `BILLINGDISABLED`: 403 `BILLING_DISABLED`.
@@ -21,6 +23,7 @@ impl KeyFault {
     /// The fault a key asks for, if any.
     pub fn of(key: &str) -> Option<Self> {
         [
+            ("INVALIDKEY", Self::Invalid),
             ("SERVICEDISABLED", Self::ServiceDisabled),
             ("BILLINGDISABLED", Self::BillingDisabled),
             ("QUOTAZERO", Self::QuotaZero),
@@ -33,6 +36,7 @@ impl KeyFault {
     /// Google's answer for this fault.
     pub fn response(self) -> Response {
         match self {
+            Self::Invalid => invalid_key(),
             Self::ServiceDisabled => google_error(
                 StatusCode::FORBIDDEN,
                 "PERMISSION_DENIED",

@@ -1,0 +1,9 @@
+//! Integration tests of the HTTP API, in process (`poem::test::TestClient`) against real
+//! databases (each case on SQLite and on Postgres), the Places simulator, and a real OIDC
+//! provider from npm.
+
+mod keys;
+mod oidc;
+mod rotate_key;
+mod sessions;
+mod support;

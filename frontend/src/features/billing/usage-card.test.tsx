@@ -1,0 +1,69 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { UsageCard } from './usage-card';
+import type { UsageStats } from './usage-types';
+
+function stats(overrides: { percentage?: number; current?: number; limit?: number | null; status?: Partial<UsageStats['status']>; tier?: UsageStats['tier'] } = {}): UsageStats {
+  return {
+    usage: { current: overrides.current ?? 100, limit: overrides.limit === undefined ? 1000 : overrides.limit, remaining: 900, percentage: overrides.percentage ?? 10 },
+    period: { resetDate: '2025-02-01', daysUntilReset: 9 },
+    apiKey: { configured: true, lastUpdated: null },
+    tier: overrides.tier ?? { current: 'free', name: 'Free' },
+    status: { isOverLimit: false, isNearLimit: false, isApproachingLimit: false, ...overrides.status },
+    recommendations: [],
+  };
+}
+
+const bar = () => screen.getByTestId('usage-bar');
+
+describe('UsageCard', () => {
+  it('shows no warning below the thresholds', () => {
+    render(<UsageCard stats={stats()} />);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(bar()).toHaveStyle({ width: '10%' });
+    expect(bar()).toHaveClass('bg-indigo-600');
+  });
+
+  it('approaching: yellow with the percent used', () => {
+    render(<UsageCard stats={stats({ percentage: 76.4, status: { isApproachingLimit: true } })} />);
+    const warning = screen.getByRole('status');
+    expect(warning).toHaveTextContent('76%');
+    expect(warning).toHaveAttribute('data-level', 'approaching');
+    expect(warning.className).toContain('yellow');
+    expect(bar()).toHaveClass('bg-yellow-400');
+  });
+
+  it("near: orange 'Nearly at your limit' (wins over approaching)", () => {
+    render(<UsageCard stats={stats({ percentage: 92, status: { isApproachingLimit: true, isNearLimit: true } })} />);
+    const warning = screen.getByRole('status');
+    expect(warning).toHaveTextContent('Nearly at your limit');
+    expect(warning.className).toContain('orange');
+    expect(screen.queryByText('Limit Exceeded')).not.toBeInTheDocument();
+  });
+
+  it("over: red 'Monthly limit exceeded', the 'Limit Exceeded' badge, and the bar capped at 100%", () => {
+    render(<UsageCard stats={stats({ percentage: 135, current: 1350, status: { isApproachingLimit: true, isNearLimit: true, isOverLimit: true } })} />);
+    const warning = screen.getByRole('status');
+    expect(warning).toHaveTextContent('Monthly limit exceeded');
+    expect(warning.className).toContain('red');
+    expect(screen.getByText('Limit Exceeded')).toBeInTheDocument();
+    expect(bar()).toHaveStyle({ width: '100%' });
+  });
+
+  it('uses the default limit of 10,000 when the server gives none', () => {
+    render(<UsageCard stats={stats({ limit: null })} />);
+    expect(screen.getByText(/10,000 leads/)).toBeInTheDocument();
+  });
+
+  it('paid tier shows leads this month without a limit bar', () => {
+    render(<UsageCard stats={stats({ current: 4321, tier: { current: 'pro', name: 'Pro' } })} />);
+    expect(screen.getByText('4,321')).toBeInTheDocument();
+    expect(screen.getByText('leads this month')).toBeInTheDocument();
+    expect(screen.queryByTestId('usage-bar')).not.toBeInTheDocument();
+  });
+
+  it("shows 'Failed to load usage data' on error", () => {
+    render(<UsageCard stats={undefined} error />);
+    expect(screen.getByText('Failed to load usage data')).toBeInTheDocument();
+  });
+});

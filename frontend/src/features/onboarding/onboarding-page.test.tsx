@@ -1,0 +1,92 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthContext } from '../../lib/session/auth-context';
+import { fakeAuth } from '../../test/fake-auth';
+import { jsonResponse, renderWithProviders } from '../../test/render';
+import { OnboardingPage } from './onboarding-page';
+
+const KEY = 'AIzaSyD-0123456789abcdefghijklmnopqrstu';
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  fetchMock = vi.fn(async (url: string) => {
+    if (url === '/api/user/api-key') return jsonResponse({ message: 'API key saved' });
+    if (url === '/api/user/complete-onboarding') return jsonResponse({ success: true, message: 'done' });
+    return jsonResponse({}, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+async function setup(delay: number | 'default' = 20) {
+  const auth = fakeAuth({ user: { ...fakeAuth().user!, needsOnboarding: true, isFirstLogin: true } });
+  const view = await renderWithProviders(delay === 'default' ? <OnboardingPage /> : <OnboardingPage checkDelayMs={delay} />, {
+    wrap: (node) => <AuthContext.Provider value={auth}>{node}</AuthContext.Provider>,
+  });
+  return { ...view, auth, user: userEvent.setup() };
+}
+
+describe('OnboardingPage', () => {
+  it('shows the empty-key and format messages without calling the API', async () => {
+    const { user } = await setup();
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter your Google Places API key');
+    await user.type(screen.getByLabelText('Google Places API key'), 'AIza-too-short');
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid API key format.');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('toggles the key between hidden and shown', async () => {
+    const { user } = await setup();
+    const field = screen.getByLabelText('Google Places API key');
+    expect(field).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(field).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Hide API key' }));
+    expect(field).toHaveAttribute('type', 'password');
+  });
+
+  it('validates, saves the trimmed key, completes onboarding and goes to /dashboard', async () => {
+    const { user, router, auth } = await setup();
+    await user.type(screen.getByLabelText('Google Places API key'), `  ${KEY} `);
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(screen.getByRole('button', { name: /Validating your API key/ })).toBeDisabled();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(fetchMock.mock.calls.map((call) => call[0])).toEqual(['/api/user/api-key', '/api/user/complete-onboarding']);
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ api_key: KEY });
+    expect(auth.reloadUser).toHaveBeenCalled();
+  });
+
+  it('waits about 2 seconds before saving by default', async () => {
+    await setup('default');
+    fireEvent.change(screen.getByLabelText('Google Places API key'), { target: { value: KEY } });
+    vi.useFakeTimers();
+    fireEvent.submit(screen.getByLabelText('Google Places API key').closest('form')!);
+    await vi.advanceTimersByTimeAsync(1900);
+    expect(fetchMock).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(fetchMock).toHaveBeenCalledWith('/api/user/api-key', expect.anything());
+  });
+
+  it('shows the server message when saving fails and lets the user retry', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse({ error: 'invalid_key', message: 'Google rejected this key' }, 400));
+    const { user } = await setup();
+    await user.type(screen.getByLabelText('Google Places API key'), KEY);
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Google rejected this key');
+    expect(screen.getByRole('button', { name: 'Save and Continue' })).toBeEnabled();
+  });
+
+  it("shows 'coming soon' alerts for Help Center and Live Chat", async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    const { user } = await setup();
+    await user.click(screen.getByRole('button', { name: 'Help Center' }));
+    await user.click(screen.getByRole('button', { name: 'Live Chat' }));
+    expect(alert.mock.calls.map((c) => c[0])).toEqual(['Help Center is coming soon!', 'Live Chat is coming soon!']);
+  });
+});

@@ -1,0 +1,53 @@
+import { act, renderHook } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { StreamError } from '../../lib/sse-stream';
+import { useLeadSearch, type StreamFn } from './use-lead-search';
+
+const query = { businessType: 'cafe', location: 'Paris' };
+
+function run(stream: StreamFn, onComplete = vi.fn()) {
+  const hook = renderHook(() => useLeadSearch({ stream, onComplete }));
+  return { hook, onComplete };
+}
+
+describe('useLeadSearch', () => {
+  it('streams names then completes and refreshes usage once', async () => {
+    const stream: StreamFn = async (_q, onData) => {
+      onData({ type: 'start', businessType: 'cafe', location: 'Paris' });
+      onData({ type: 'business_found', name: 'Cafe A', found: 1, total: 2 });
+      onData({ type: 'complete', results: [{ name: 'Cafe A', address: 'x', placeId: 'a' }], search: query });
+    };
+    const { hook, onComplete } = run(stream);
+    await act(() => hook.result.current.start(query));
+    expect(hook.result.current.state.status).toBe('complete');
+    expect(hook.result.current.state.results).toHaveLength(1);
+    expect(onComplete).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a stream error event message', async () => {
+    const { hook, onComplete } = run(async (_q, onData) => onData({ type: 'error', message: 'Invalid API key' }));
+    await act(() => hook.result.current.start(query));
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: 'Invalid API key' });
+    expect(onComplete).not.toHaveBeenCalled();
+  });
+
+  it("reports 'Stream processing failed' when the stream ends without an outcome", async () => {
+    const { hook } = run(async (_q, onData) => onData({ type: 'business_found', name: 'A', found: 1, total: 5 }));
+    await act(() => hook.result.current.start(query));
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: 'Stream processing failed', names: [] });
+  });
+
+  it('uses the HTTP error message, or the start failure text for network errors', async () => {
+    const http = run(async () => {
+      throw new StreamError('Please add your Google Places API key in Settings before searching', 400);
+    });
+    await act(() => http.hook.result.current.start(query));
+    expect(http.hook.result.current.state.error).toBe('Please add your Google Places API key in Settings before searching');
+
+    const network = run(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await act(() => network.hook.result.current.start(query));
+    expect(network.hook.result.current.state.error).toBe('Failed to start streaming search');
+  });
+});

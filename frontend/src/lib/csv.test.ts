@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { buildLeadsCsv, leadsCsvFilename, quoteCsvValue } from './csv';
+import type { Lead } from './lead';
+
+const lead = (overrides: Partial<Lead> = {}): Lead => ({
+  name: 'Joe’s Diner',
+  address: '1 Main St',
+  phone: '555-0100',
+  website: 'https://joes.example',
+  placeId: 'p1',
+  rating: 4.5,
+  reviewCount: 120,
+  ...overrides,
+});
+
+describe('buildLeadsCsv', () => {
+  it('writes the header row with the spec columns, every value quoted', () => {
+    expect(buildLeadsCsv([]).split('\r\n')[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews"');
+  });
+
+  it('quotes every value and keeps commas inside the field', () => {
+    const rows = buildLeadsCsv([lead({ address: '1 Main St, Springfield, IL' })]).split('\r\n');
+    expect(rows[1]).toBe('"Joe’s Diner","1 Main St, Springfield, IL","555-0100","https://joes.example","4.5","120"');
+  });
+
+  it('doubles inner quotes', () => {
+    const rows = buildLeadsCsv([lead({ name: 'The "Best" Pizza' })]).split('\r\n');
+    expect(rows[1].startsWith('"The ""Best"" Pizza",')).toBe(true);
+  });
+
+  it('keeps line breaks inside the quoted value', () => {
+    const csv = buildLeadsCsv([lead({ address: 'Unit 4\nHarbor Rd' })]);
+    expect(csv).toContain('"Unit 4\nHarbor Rd"');
+    // Header + one record: the record separator is CRLF, the inner break is LF only.
+    expect(csv.split('\r\n')).toHaveLength(2);
+  });
+
+  it('writes empty quoted fields for missing phone, website, rating and reviews', () => {
+    const rows = buildLeadsCsv([lead({ phone: '', website: null, rating: undefined, reviewCount: null })]).split('\r\n');
+    expect(rows[1]).toBe('"Joe’s Diner","1 Main St","","","",""');
+  });
+
+  it('keeps a zero rating rather than blanking it', () => {
+    expect(quoteCsvValue(0)).toBe('"0"');
+  });
+});
+
+describe('leadsCsvFilename', () => {
+  it('is leads-{businessType}-{timestamp}.csv', () => {
+    expect(leadsCsvFilename('dentist', new Date('2025-03-04T09:15:30.123Z'))).toBe('leads-dentist-2025-03-04T09-15-30.csv');
+  });
+});
