@@ -8,7 +8,12 @@ use crate::{error, routes, state::AppState, web};
 
 /// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
 pub fn openapi_service() -> OpenApiService<
-    (routes::auth::AuthApi, routes::user::UserApi, routes::leads::LeadsApi, routes::health::HealthApi),
+    (
+        routes::auth::AuthApi,
+        routes::user::UserApi,
+        routes::leads::LeadsApi,
+        routes::health::HealthApi,
+    ),
     (),
 > {
     OpenApiService::new(routes::api(), "Leadgen API", env!("CARGO_PKG_VERSION"))

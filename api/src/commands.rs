@@ -12,7 +12,9 @@ use secrecy::ExposeSecret;
 
 /// Applies pending migrations.
 pub async fn migrate(config: &Config) -> anyhow::Result<()> {
-    let store = Store::connect(&config.store_url()).await.context("connecting to the store")?;
+    let store = Store::connect(&config.store_url())
+        .await
+        .context("connecting to the store")?;
     store.migrate().await.context("applying migrations")?;
     store.close().await;
     Ok(())
@@ -27,7 +29,9 @@ pub async fn migrate(config: &Config) -> anyhow::Result<()> {
 /// which running servers pick up on their own; `retire_previous` then removes old keys
 /// once no secret uses them.
 pub async fn rotate_key(config: &Config, retire_previous: bool) -> anyhow::Result<String> {
-    let store = Store::connect(&config.store_url()).await.context("connecting to the store")?;
+    let store = Store::connect(&config.store_url())
+        .await
+        .context("connecting to the store")?;
     store.migrate().await.context("applying migrations")?;
     let summary = if config.encryption_key.is_some() {
         let secrets = secrets_file::resolve(config)?;
@@ -48,7 +52,8 @@ async fn rotate_file_key(config: &Config, store: &Store, retire_previous: bool) 
     let path = secrets_file::path(config);
     let mut file: SecretsFile = secrets_file::load_or_create(&config.data_dir)?;
     if !retire_previous {
-        file.encryption_keys.insert(0, vault::encode_key(&vault::generate_key()));
+        file.encryption_keys
+            .insert(0, vault::encode_key(&vault::generate_key()));
         secrets_file::write(&path, &file)?;
     }
     let keys = secrets_file::read_encryption_keys(&path)?;
@@ -57,8 +62,14 @@ async fn rotate_file_key(config: &Config, store: &Store, retire_previous: bool) 
     let report = rotate_secrets(store, &vault).await?;
     let mut summary = format!("{}\nPrimary key is now {}.", describe(&report), vault.primary_key_id());
     if retire_previous {
-        let left = store.secrets_not_under_key_for_rotation(&vault.primary_key_id()).await?;
-        anyhow::ensure!(left.is_empty(), "{} secrets still use an old key; run rotate-key again", left.len());
+        let left = store
+            .secrets_not_under_key_for_rotation(&vault.primary_key_id())
+            .await?;
+        anyhow::ensure!(
+            left.is_empty(),
+            "{} secrets still use an old key; run rotate-key again",
+            left.len()
+        );
         file.encryption_keys.truncate(1);
         secrets_file::write(&path, &file)?;
         summary.push_str(&format!("\nRetired {} previous key(s).", previous.len()));

@@ -82,7 +82,6 @@ impl ApiError {
         tracing::error!(error = %cause, "internal error");
         Self::Internal(body("internal_error", INTERNAL))
     }
-
 }
 
 impl From<CoreError> for ApiError {
@@ -93,7 +92,10 @@ impl From<CoreError> for ApiError {
             CoreError::NotFound(message) => Self::not_found(message),
             CoreError::Redis(e) => {
                 tracing::error!(error = %e, "redis unavailable");
-                Self::unavailable("unavailable", "A backing service is unavailable. Please try again shortly.")
+                Self::unavailable(
+                    "unavailable",
+                    "A backing service is unavailable. Please try again shortly.",
+                )
             }
             other => Self::internal(&other),
         }

@@ -67,8 +67,16 @@ async fn main() -> anyhow::Result<()> {
 async fn serve(config: Config) -> anyhow::Result<()> {
     let listen = config.listen;
     let public_url = config.public_url.clone();
-    let mode = if config.is_embedded() { "embedded" } else { "distributed" };
-    let sign_in = if config.oidc.is_some() { "OIDC" } else { "local operator (loopback only)" };
+    let mode = if config.is_embedded() {
+        "embedded"
+    } else {
+        "distributed"
+    };
+    let sign_in = if config.oidc.is_some() {
+        "OIDC"
+    } else {
+        "local operator (loopback only)"
+    };
     let state = AppState::build(config).await?;
     tracing::info!(%listen, %public_url, mode, sign_in, "Leadgen is starting");
     println!("Leadgen ({mode} mode, sign-in: {sign_in}) at {public_url}  (API docs: {public_url}api/docs)");

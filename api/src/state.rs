@@ -4,12 +4,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use leadgen_core::{
-    config::Config,
-    keys::KeyService,
-    places::PlacesClient,
-    secrets_file,
-    session::SessionKeys,
-    store::Store,
+    config::Config, keys::KeyService, places::PlacesClient, secrets_file, session::SessionKeys, store::Store,
     vault::Vault,
 };
 

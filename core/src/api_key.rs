@@ -3,7 +3,8 @@
 use crate::{CoreError, CoreResult};
 
 /// The spec's message for a value that cannot be a Google API key.
-pub const INVALID_FORMAT: &str = "Invalid API key format. Google Places API keys typically start with \"AIza\" and are around 39 characters long.";
+pub const INVALID_FORMAT: &str =
+    "Invalid API key format. Google Places API keys typically start with \"AIza\" and are around 39 characters long.";
 
 /// Google API keys start with this prefix.
 const PREFIX: &str = "AIza";
@@ -16,9 +17,7 @@ const MAX_LEN: usize = 64;
 pub fn validate_format(key: &str) -> CoreResult<()> {
     let plausible = key.starts_with(PREFIX)
         && (MIN_LEN..=MAX_LEN).contains(&key.len())
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if plausible {
         Ok(())
     } else {

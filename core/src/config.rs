@@ -91,7 +91,10 @@ impl Config {
 
         let listen: SocketAddr = match get("LEADGEN_LISTEN") {
             Some(v) => v.parse().map_err(|_| {
-                ConfigError::new("LEADGEN_LISTEN", format!("'{v}' is not a socket address such as 127.0.0.1:8080"))
+                ConfigError::new(
+                    "LEADGEN_LISTEN",
+                    format!("'{v}' is not a socket address such as 127.0.0.1:8080"),
+                )
             })?,
             None => SocketAddr::from(([127, 0, 0, 1], 8080)),
         };
@@ -105,16 +108,19 @@ impl Config {
         )?;
 
         let database_url = get("DATABASE_URL");
-        if let Some(url) = &database_url {
-            if !(url.starts_with("postgres://") || url.starts_with("postgresql://") || url.starts_with("sqlite:")) {
-                return Err(ConfigError::new("DATABASE_URL", "must start with postgres://, postgresql:// or sqlite:"));
-            }
+        if let Some(url) = &database_url
+            && !(url.starts_with("postgres://") || url.starts_with("postgresql://") || url.starts_with("sqlite:"))
+        {
+            return Err(ConfigError::new(
+                "DATABASE_URL",
+                "must start with postgres://, postgresql:// or sqlite:",
+            ));
         }
         let redis_url = get("REDIS_URL");
-        if let Some(url) = &redis_url {
-            if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-                return Err(ConfigError::new("REDIS_URL", "must start with redis:// or rediss://"));
-            }
+        if let Some(url) = &redis_url
+            && !(url.starts_with("redis://") || url.starts_with("rediss://"))
+        {
+            return Err(ConfigError::new("REDIS_URL", "must start with redis:// or rediss://"));
         }
 
         let oidc = match (get("LEADGEN_OIDC_CLIENT_ID"), get("LEADGEN_OIDC_ISSUER")) {
@@ -202,7 +208,9 @@ impl Config {
             previous_encryption_keys,
             jwt_secret,
             session_ttl,
-            web_dir: get("LEADGEN_WEB_DIR").unwrap_or_else(|| "frontend/dist".to_owned()).into(),
+            web_dir: get("LEADGEN_WEB_DIR")
+                .unwrap_or_else(|| "frontend/dist".to_owned())
+                .into(),
         })
     }
 
@@ -231,7 +239,10 @@ impl Config {
 fn parse_http_url(variable: &'static str, value: &str) -> Result<Url, ConfigError> {
     let url = Url::parse(value).map_err(|e| ConfigError::new(variable, format!("'{value}' is not a URL: {e}")))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(ConfigError::new(variable, format!("'{value}' must be an http or https URL")));
+        return Err(ConfigError::new(
+            variable,
+            format!("'{value}' must be an http or https URL"),
+        ));
     }
     Ok(url)
 }
@@ -265,7 +276,10 @@ mod tests {
             (&[("LEADGEN_PUBLIC_URL", "ftp://x")], "LEADGEN_PUBLIC_URL"),
             (&[("DATABASE_URL", "mysql://x")], "DATABASE_URL"),
             (&[("REDIS_URL", "http://x")], "REDIS_URL"),
-            (&[("LEADGEN_OIDC_ISSUER", "https://id.example")], "LEADGEN_OIDC_CLIENT_ID"),
+            (
+                &[("LEADGEN_OIDC_ISSUER", "https://id.example")],
+                "LEADGEN_OIDC_CLIENT_ID",
+            ),
             (&[("DATABASE_URL", "postgres://x/db")], "LEADGEN_ENCRYPTION_KEY"),
             (&[("LEADGEN_JWT_SECRET", "short")], "LEADGEN_JWT_SECRET"),
             (&[("LEADGEN_SESSION_TTL_SECS", "5")], "LEADGEN_SESSION_TTL_SECS"),

@@ -51,7 +51,9 @@ impl KeyService {
         api_key::validate_format(key)?;
         let kind = SecretKind::PlacesApiKey;
         let sealed = self.vault.seal(key.as_bytes(), &kind.context(user_id))?;
-        self.store.put_secret(user_id, kind, &sealed, &api_key::mask(key)).await?;
+        self.store
+            .put_secret(user_id, kind, &sealed, &api_key::mask(key))
+            .await?;
         self.status(user_id).await
     }
 

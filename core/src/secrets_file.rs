@@ -55,7 +55,11 @@ pub fn resolve(config: &Config) -> CoreResult<ResolvedSecrets> {
         .map(|k| vault::decode_key(k.expose_secret(), "LEADGEN_PREVIOUS_ENCRYPTION_KEYS"))
         .collect::<CoreResult<Vec<_>>>()?;
     let needs_file = config.encryption_key.is_none() || config.jwt_secret.is_none();
-    let file = if needs_file { Some(load_or_create(&config.data_dir)?) } else { None };
+    let file = if needs_file {
+        Some(load_or_create(&config.data_dir)?)
+    } else {
+        None
+    };
     let file_path = needs_file.then(|| path(config));
 
     let (vault, vault_from_file) = match &config.encryption_key {
@@ -73,11 +77,11 @@ pub fn resolve(config: &Config) -> CoreResult<ResolvedSecrets> {
     };
     let jwt_secret = match (&config.jwt_secret, &file) {
         (Some(secret), _) => SecretBox::new(Box::new(secret.expose_secret().as_bytes().to_vec())),
-        (None, Some(file)) => SecretBox::new(Box::new(
-            BASE64
-                .decode(&file.jwt_secret)
-                .map_err(|_| CoreError::Internal(format!("{}: jwt_secret is not base64", path(config).display())))?,
-        )),
+        (None, Some(file)) => {
+            SecretBox::new(Box::new(BASE64.decode(&file.jwt_secret).map_err(|_| {
+                CoreError::Internal(format!("{}: jwt_secret is not base64", path(config).display()))
+            })?))
+        }
         (None, None) => return Err(CoreError::Internal("no session secret".into())),
     };
     Ok(ResolvedSecrets {
@@ -145,7 +149,10 @@ fn create_private_dir(dir: &Path) -> CoreResult<()> {
 }
 
 fn decode_keys(texts: &[String]) -> CoreResult<Vec<MasterKey>> {
-    texts.iter().map(|t| vault::decode_key(t, "secrets file encryption key")).collect()
+    texts
+        .iter()
+        .map(|t| vault::decode_key(t, "secrets file encryption key"))
+        .collect()
 }
 
 fn split_keys<'a>(keys: &'a [MasterKey], path: &Path) -> CoreResult<(&'a MasterKey, &'a [MasterKey])> {
@@ -154,7 +161,9 @@ fn split_keys<'a>(keys: &'a [MasterKey], path: &Path) -> CoreResult<(&'a MasterK
 }
 
 fn clone_keys(keys: &[MasterKey]) -> Vec<MasterKey> {
-    keys.iter().map(|k| SecretBox::new(Box::new(*k.expose_secret()))).collect()
+    keys.iter()
+        .map(|k| SecretBox::new(Box::new(*k.expose_secret())))
+        .collect()
 }
 
 #[cfg(test)]

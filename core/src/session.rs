@@ -103,7 +103,11 @@ mod tests {
         let mut forged = claims.clone();
         forged.sub = "user-2".into();
         let forged_payload = B64.encode(serde_json::to_vec(&forged).expect("json"));
-        assert!(k.verify(&format!("{}.{}.{}", parts[0], forged_payload, parts[2])).is_err(), "tampered");
+        assert!(
+            k.verify(&format!("{}.{}.{}", parts[0], forged_payload, parts[2]))
+                .is_err(),
+            "tampered"
+        );
 
         let none_header = B64.encode(br#"{"alg":"none","typ":"JWT"}"#);
         assert!(k.verify(&format!("{none_header}.{}.", parts[1])).is_err(), "alg none");

@@ -58,13 +58,18 @@ pub struct Vault {
 
 impl std::fmt::Debug for Vault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Vault").field("primary_key_id", &self.primary_key_id()).finish_non_exhaustive()
+        f.debug_struct("Vault")
+            .field("primary_key_id", &self.primary_key_id())
+            .finish_non_exhaustive()
     }
 }
 
 /// A stable, non-secret identifier of a master key: 16 hex digits of a hash of it.
 pub fn key_id(key: &[u8; KEY_LEN]) -> String {
-    let digest = Sha256::new().chain_update(b"leadgen-master-key-id:").chain_update(key).finalize();
+    let digest = Sha256::new()
+        .chain_update(b"leadgen-master-key-id:")
+        .chain_update(key)
+        .finalize();
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -86,10 +91,12 @@ pub fn decode_key(text: &str, what: &str) -> CoreResult<MasterKey> {
     let bytes = BASE64
         .decode(text.trim())
         .map_err(|_| CoreError::Invalid(format!("{what} is not valid base64")))?;
-    let raw: [u8; KEY_LEN] = bytes
-        .as_slice()
-        .try_into()
-        .map_err(|_| CoreError::Invalid(format!("{what} must be base64 of exactly 32 bytes, not {}", bytes.len())))?;
+    let raw: [u8; KEY_LEN] = bytes.as_slice().try_into().map_err(|_| {
+        CoreError::Invalid(format!(
+            "{what} must be base64 of exactly 32 bytes, not {}",
+            bytes.len()
+        ))
+    })?;
     Ok(SecretBox::new(Box::new(raw)))
 }
 
@@ -113,7 +120,13 @@ impl Vault {
         let cipher = &ring.ciphers[&ring.primary_id];
         let nonce = Nonce::generate();
         let ciphertext = cipher
-            .encrypt(&nonce, Payload { msg: plaintext, aad: context.as_bytes() })
+            .encrypt(
+                &nonce,
+                Payload {
+                    msg: plaintext,
+                    aad: context.as_bytes(),
+                },
+            )
             .map_err(|_| CoreError::Crypto("encryption failed".into()))?;
         Ok(Sealed {
             key_id: ring.primary_id.clone(),
@@ -132,9 +145,16 @@ impl Vault {
             .ciphers
             .get(&sealed.key_id)
             .ok_or_else(|| CoreError::Crypto(format!("master key {} is not configured", sealed.key_id)))?;
-        let nonce = Nonce::try_from(sealed.nonce.as_slice()).map_err(|_| CoreError::Crypto("bad nonce length".into()))?;
+        let nonce =
+            Nonce::try_from(sealed.nonce.as_slice()).map_err(|_| CoreError::Crypto("bad nonce length".into()))?;
         let plaintext = cipher
-            .decrypt(&nonce, Payload { msg: &sealed.ciphertext, aad: context.as_bytes() })
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: &sealed.ciphertext,
+                    aad: context.as_bytes(),
+                },
+            )
             .map_err(|_| CoreError::Crypto(format!("value does not open under key {}", sealed.key_id)))?;
         Ok(SecretBox::new(Box::new(plaintext)))
     }
@@ -165,8 +185,10 @@ impl KeyRing {
             Aes256Gcm::new_from_slice(key.expose_secret()).expect("32-byte key")
         };
         let primary_id = key_id(primary.expose_secret());
-        let mut ciphers: HashMap<String, Aes256Gcm> =
-            previous.iter().map(|k| (key_id(k.expose_secret()), cipher(k))).collect();
+        let mut ciphers: HashMap<String, Aes256Gcm> = previous
+            .iter()
+            .map(|k| (key_id(k.expose_secret()), cipher(k)))
+            .collect();
         ciphers.insert(primary_id.clone(), cipher(primary));
         Self { primary_id, ciphers }
     }
@@ -212,7 +234,10 @@ mod tests {
         let new = generate_key();
         let sealed_old = vault(&old, &[]).seal(b"x", "c").expect("seal");
         let both = vault(&new, &[decode_key(&encode_key(&old), "old").expect("decode")]);
-        assert_eq!(both.open(&sealed_old, "c").expect("open").expose_secret().as_slice(), b"x");
+        assert_eq!(
+            both.open(&sealed_old, "c").expect("open").expose_secret().as_slice(),
+            b"x"
+        );
         assert_eq!(both.seal(b"y", "c").expect("seal").key_id, key_id(new.expose_secret()));
     }
 

@@ -14,7 +14,8 @@ pub const TEST_DB_PREFIX: &str = "leadgen_t_";
 
 /// The Postgres server the tests use.
 pub fn postgres_admin_url() -> String {
-    std::env::var("LEADGEN_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+    std::env::var("LEADGEN_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
 }
 
 /// The Redis server the tests use.
@@ -88,7 +89,9 @@ impl Drop for TestDatabase {
                     rt.block_on(async {
                         if let Ok(mut admin) = PgConnection::connect(&admin_url).await {
                             let _ = admin
-                                .execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+                                .execute(sqlx::AssertSqlSafe(format!(
+                                    "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                                )))
                                 .await;
                         }
                     });
@@ -100,7 +103,9 @@ impl Drop for TestDatabase {
 }
 
 fn url_with_database(admin_url: &str, name: &str) -> String {
-    let (base, query) = admin_url.split_once('?').map_or((admin_url, None), |(b, q)| (b, Some(q)));
+    let (base, query) = admin_url
+        .split_once('?')
+        .map_or((admin_url, None), |(b, q)| (b, Some(q)));
     let base = base.rsplit_once('/').map_or(base, |(server, _db)| server);
     match query {
         Some(q) => format!("{base}/{name}?{q}"),

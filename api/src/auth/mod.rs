@@ -39,7 +39,11 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, Api
     if !state.store.is_session_active(&claims.sub, &claims.jti).await? {
         return Err(ApiError::session_invalid());
     }
-    let user = state.store.user(&claims.sub).await?.ok_or_else(ApiError::session_invalid)?;
+    let user = state
+        .store
+        .user(&claims.sub)
+        .await?
+        .ok_or_else(ApiError::session_invalid)?;
     Ok(AuthUser { user, claims })
 }
 

@@ -16,8 +16,8 @@ use leadgen_core::{
     user::ProviderIdentity,
 };
 use openidconnect::{
-    AccessToken, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl,
-    Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, SubjectIdentifier,
+    AccessToken, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet,
+    IssuerUrl, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, SubjectIdentifier,
     TokenResponse,
     core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata, CoreUserInfoClaims},
 };
@@ -110,13 +110,13 @@ impl Oidc {
 
     async fn client(&self) -> Result<Arc<DiscoveredClient>, SignInError> {
         let mut cached = self.discovered.lock().await;
-        if let Some((at, client)) = cached.as_ref() {
-            if at.elapsed() < DISCOVERY_TTL {
-                return Ok(client.clone());
-            }
+        if let Some((at, client)) = cached.as_ref()
+            && at.elapsed() < DISCOVERY_TTL
+        {
+            return Ok(client.clone());
         }
-        let issuer = IssuerUrl::new(self.config.issuer.clone())
-            .map_err(|e| SignInError::ProviderUnavailable(e.to_string()))?;
+        let issuer =
+            IssuerUrl::new(self.config.issuer.clone()).map_err(|e| SignInError::ProviderUnavailable(e.to_string()))?;
         let metadata = CoreProviderMetadata::discover_async(issuer, &self.http)
             .await
             .map_err(|e| SignInError::ProviderUnavailable(format!("discovery failed: {e}")))?;
@@ -140,7 +140,11 @@ impl Oidc {
         let client = self.client().await?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let mut request = client
-            .authorize_url(CoreAuthenticationFlow::AuthorizationCode, CsrfToken::new_random, Nonce::new_random)
+            .authorize_url(
+                CoreAuthenticationFlow::AuthorizationCode,
+                CsrfToken::new_random,
+                Nonce::new_random,
+            )
             .add_scope(Scope::new("email".into()))
             .add_scope(Scope::new("profile".into()))
             .set_pkce_challenge(challenge);

@@ -89,12 +89,17 @@ impl AuthApi {
     /// `feature=sheets` it also asks for Google Sheets access. In local mode (no provider
     /// configured) it signs in the local operator at once.
     #[oai(path = "/google", method = "get", operation_id = "start_sign_in")]
-    async fn start_sign_in(&self, state: Data<&AppState>, feature: Query<Option<String>>) -> Result<RedirectResponse, ApiError> {
+    async fn start_sign_in(
+        &self,
+        state: Data<&AppState>,
+        feature: Query<Option<String>>,
+    ) -> Result<RedirectResponse, ApiError> {
         let feature = feature.0.filter(|f| !f.is_empty());
-        if let Some(f) = &feature {
-            if f != FEATURE_SHEETS {
-                return Err(ApiError::bad_request("invalid_feature", format!("Unknown feature '{f}'. The only feature is 'sheets'.")));
-            }
+        if let Some(f) = feature.as_deref().filter(|f| *f != FEATURE_SHEETS) {
+            return Err(ApiError::bad_request(
+                "invalid_feature",
+                format!("Unknown feature '{f}'. The only feature is 'sheets'."),
+            ));
         }
         let Some(oidc) = &state.oidc else {
             let user = state.store.upsert_user_on_sign_in(&local::operator_identity()).await?;
@@ -170,7 +175,11 @@ impl AuthApi {
     ///
     /// Issues a new token and revokes the one presented.
     #[oai(path = "/refresh", method = "post", operation_id = "refresh_session")]
-    async fn refresh_session(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<SessionResponse>, ApiError> {
+    async fn refresh_session(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+    ) -> Result<Json<SessionResponse>, ApiError> {
         let caller = auth.0;
         if !state.store.revoke_session(&caller.user.id, &caller.claims.jti).await? {
             return Err(ApiError::session_invalid());
@@ -191,12 +200,11 @@ impl AuthApi {
         let token = req
             .header("authorization")
             .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")));
-        if let Some(token) = token {
-            if let Ok(caller) = auth::authenticate(&state, token.trim()).await {
-                if let Err(e) = state.store.revoke_session(&caller.user.id, &caller.claims.jti).await {
-                    tracing::error!(error = %e, "could not revoke session at logout");
-                }
-            }
+        if let Some(token) = token
+            && let Ok(caller) = auth::authenticate(&state, token.trim()).await
+            && let Err(e) = state.store.revoke_session(&caller.user.id, &caller.claims.jti).await
+        {
+            tracing::error!(error = %e, "could not revoke session at logout");
         }
         LogoutResponse::Done
     }

@@ -73,6 +73,10 @@ impl HealthApi {
             queue: redis_ok,
             bus: redis_ok,
         });
-        if all { ReadyResponse::Ready(body) } else { ReadyResponse::NotReady(body) }
+        if all {
+            ReadyResponse::Ready(body)
+        } else {
+            ReadyResponse::NotReady(body)
+        }
     }
 }

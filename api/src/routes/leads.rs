@@ -29,7 +29,11 @@ impl LeadsApi {
     /// 400 with Google's reason in plain words; a passing upstream fault answers 502 or
     /// 503 and leaves the recorded status unchanged.
     #[oai(path = "/test-api-key", method = "post", operation_id = "test_api_key")]
-    async fn test_api_key(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<TestApiKeyResponse>, ApiError> {
+    async fn test_api_key(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+    ) -> Result<Json<TestApiKeyResponse>, ApiError> {
         let user_id = &auth.0.user.id;
         let Some(opened) = state.keys.open(user_id).await? else {
             return Err(ApiError::bad_request(

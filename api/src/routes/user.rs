@@ -69,7 +69,11 @@ pub struct UserApi;
 impl UserApi {
     /// Finish onboarding
     #[oai(path = "/complete-onboarding", method = "post", operation_id = "complete_onboarding")]
-    async fn complete_onboarding(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<OnboardingResponse>, ApiError> {
+    async fn complete_onboarding(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+    ) -> Result<Json<OnboardingResponse>, ApiError> {
         if !state.store.complete_onboarding(&auth.0.user.id).await? {
             return Err(ApiError::session_invalid());
         }
@@ -81,9 +85,15 @@ impl UserApi {
 
     /// The Places API key's status
     #[oai(path = "/api-key/status", method = "get", operation_id = "get_api_key_status")]
-    async fn get_api_key_status(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<ApiKeyStatusResponse>, ApiError> {
+    async fn get_api_key_status(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+    ) -> Result<Json<ApiKeyStatusResponse>, ApiError> {
         let status = state.keys.status(&auth.0.user.id).await?;
-        Ok(Json(ApiKeyStatusResponse { api_key_status: status.into() }))
+        Ok(Json(ApiKeyStatusResponse {
+            api_key_status: status.into(),
+        }))
     }
 
     /// Save or delete the Places API key
@@ -91,11 +101,20 @@ impl UserApi {
     /// Stores the key encrypted (AES-256-GCM). An empty `api_key` deletes it. A value that
     /// cannot be a Google API key is refused with 400.
     #[oai(path = "/api-key", method = "post", operation_id = "save_api_key")]
-    async fn save_api_key(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<SaveApiKeyRequest>) -> Result<Json<SaveApiKeyResponse>, ApiError> {
+    async fn save_api_key(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        body: Json<SaveApiKeyRequest>,
+    ) -> Result<Json<SaveApiKeyResponse>, ApiError> {
         let user_id = &auth.0.user.id;
         let key = body.0.api_key.trim();
         let message = if key.is_empty() {
-            if state.keys.delete(user_id).await? { "API key deleted" } else { "No API key was stored" }
+            if state.keys.delete(user_id).await? {
+                "API key deleted"
+            } else {
+                "No API key was stored"
+            }
         } else {
             state.keys.save(user_id, key).await.map_err(|e| match e {
                 leadgen_core::CoreError::Invalid(m) => ApiError::bad_request("invalid_api_key", m),

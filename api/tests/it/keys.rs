@@ -14,7 +14,9 @@ use crate::{
 const KEY: &str = "AIzaSyA_alice_0123456789abcdefghijklmno";
 
 async fn app_with_sim(backend: Backend) -> (TestApp, PlacesSim) {
-    let sim = PlacesSim::start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
+    let sim = PlacesSim::start(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("sim");
     let app = TestApp::start(backend, vec![("LEADGEN_PLACES_BASE_URL", sim.base_url.clone())]).await;
     (app, sim)
 }
@@ -24,29 +26,55 @@ both_backends!(save_status_and_delete, |backend: Backend| async move {
     let (_, token) = app.sign_in("alice").await;
     let (status, body) = app.get("/api/user/api-key/status", Some(&token)).await;
     assert_eq!(status, 200);
-    assert_eq!(body, json!({"api_key_status": {"has_key": false, "key_preview": null, "is_valid": null}}));
+    assert_eq!(
+        body,
+        json!({"api_key_status": {"has_key": false, "key_preview": null, "is_valid": null}})
+    );
 
-    let (status, body) = app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": format!("  {KEY} ")}))).await;
+    let (status, body) = app
+        .post(
+            "/api/user/api-key",
+            Some(&token),
+            Some(json!({"api_key": format!("  {KEY} ")})),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "API key saved successfully");
     let preview = body["api_key_status"]["key_preview"].as_str().expect("preview");
     assert!(preview.starts_with("AIza") && preview.ends_with("lmno"));
-    assert!(!body.to_string().contains("0123456789"), "the key is never returned in full");
+    assert!(
+        !body.to_string().contains("0123456789"),
+        "the key is never returned in full"
+    );
 
-    let (status, body) = app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": ""}))).await;
+    let (status, body) = app
+        .post("/api/user/api-key", Some(&token), Some(json!({"api_key": ""})))
+        .await;
     assert_eq!((status, body["message"].clone()), (200, json!("API key deleted")));
-    assert_eq!(app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["has_key"], false);
+    assert_eq!(
+        app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["has_key"],
+        false
+    );
 });
 
 both_backends!(bad_input_gets_clear_errors, |backend: Backend| async move {
     let (app, _sim) = app_with_sim(backend).await;
     let (_, token) = app.sign_in("alice").await;
-    let (status, body) = app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": "hello"}))).await;
+    let (status, body) = app
+        .post("/api/user/api-key", Some(&token), Some(json!({"api_key": "hello"})))
+        .await;
     assert_eq!(status, 400);
     assert_eq!(body["error"], "invalid_api_key");
-    assert!(body["message"].as_str().expect("message").starts_with("Invalid API key format."));
+    assert!(
+        body["message"]
+            .as_str()
+            .expect("message")
+            .starts_with("Invalid API key format.")
+    );
 
-    let (status, body) = app.post("/api/user/api-key", Some(&token), Some(json!({"key": KEY}))).await;
+    let (status, body) = app
+        .post("/api/user/api-key", Some(&token), Some(json!({"key": KEY})))
+        .await;
     assert_eq!(status, 400, "a body without api_key is refused: {body}");
     assert_eq!(body["error"], "invalid_request");
 
@@ -55,51 +83,89 @@ both_backends!(bad_input_gets_clear_errors, |backend: Backend| async move {
     assert_eq!(body["error"], "no_api_key");
 });
 
-both_backends!(one_user_cannot_touch_another_users_key_or_profile, |backend: Backend| async move {
-    let (app, _sim) = app_with_sim(backend).await;
-    let (_, alice) = app.sign_in("alice").await;
-    let (_, bob) = app.sign_in("bob").await;
-    app.post("/api/user/api-key", Some(&alice), Some(json!({"api_key": KEY}))).await;
+both_backends!(
+    one_user_cannot_touch_another_users_key_or_profile,
+    |backend: Backend| async move {
+        let (app, _sim) = app_with_sim(backend).await;
+        let (_, alice) = app.sign_in("alice").await;
+        let (_, bob) = app.sign_in("bob").await;
+        app.post("/api/user/api-key", Some(&alice), Some(json!({"api_key": KEY})))
+            .await;
 
-    assert_eq!(app.get("/api/user/api-key/status", Some(&bob)).await.1["api_key_status"]["has_key"], false);
-    let (_, deleted) = app.post("/api/user/api-key", Some(&bob), Some(json!({"api_key": ""}))).await;
-    assert_eq!(deleted["message"], "No API key was stored");
-    assert_eq!(app.get("/api/user/api-key/status", Some(&alice)).await.1["api_key_status"]["has_key"], true);
-    assert_eq!(app.post("/api/leads/test-api-key", Some(&bob), None).await.1["error"], "no_api_key");
-    assert_eq!(app.get("/api/auth/me", Some(&bob)).await.1["email"], "bob@example.com");
-    app.post("/api/user/complete-onboarding", Some(&bob), None).await;
-    assert_eq!(app.get("/api/auth/me", Some(&alice)).await.1["needsOnboarding"], true, "bob's onboarding is not alice's");
-});
-
-both_backends!(test_api_key_calls_places_and_records_validity, |backend: Backend| async move {
-    let (app, sim) = app_with_sim(backend).await;
-    let (_, token) = app.sign_in("alice").await;
-    app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": KEY}))).await;
-    let (status, body) = app.post("/api/leads/test-api-key", Some(&token), None).await;
-    assert_eq!((status, body["valid"].clone()), (200, json!(true)), "{body}");
-    assert_eq!(app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["is_valid"], true);
-    assert_eq!(sim.stats().search_text_requests, 1, "one upstream call per test");
-
-    for (key, expected) in [
-        ("AIzaSyA_INVALIDKEY_456789abcdefghijklmno", "is not valid"),
-        ("AIzaSyA_SERVICEDISABLED_9abcdefghijklmno", "overview?project=1234567"),
-        ("AIzaSyA_BILLINGDISABLED_9abcdefghijklmno", "Billing is not enabled"),
-        ("AIzaSyA_BLOCKED_0123456789abcdefghijklmno", "restricted"),
-    ] {
-        app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": key}))).await;
-        let (status, body) = app.post("/api/leads/test-api-key", Some(&token), None).await;
-        assert_eq!(status, 400, "{key}: {body}");
-        assert!(body["message"].as_str().expect("message").contains(expected), "{key}: {body}");
-        assert_eq!(app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["is_valid"], false);
+        assert_eq!(
+            app.get("/api/user/api-key/status", Some(&bob)).await.1["api_key_status"]["has_key"],
+            false
+        );
+        let (_, deleted) = app
+            .post("/api/user/api-key", Some(&bob), Some(json!({"api_key": ""})))
+            .await;
+        assert_eq!(deleted["message"], "No API key was stored");
+        assert_eq!(
+            app.get("/api/user/api-key/status", Some(&alice)).await.1["api_key_status"]["has_key"],
+            true
+        );
+        assert_eq!(
+            app.post("/api/leads/test-api-key", Some(&bob), None).await.1["error"],
+            "no_api_key"
+        );
+        assert_eq!(app.get("/api/auth/me", Some(&bob)).await.1["email"], "bob@example.com");
+        app.post("/api/user/complete-onboarding", Some(&bob), None).await;
+        assert_eq!(
+            app.get("/api/auth/me", Some(&alice)).await.1["needsOnboarding"],
+            true,
+            "bob's onboarding is not alice's"
+        );
     }
+);
 
-    app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": "AIzaSyA_QUOTAZERO_0123456789abcdefghijklm"}))).await;
-    let (status, body) = app.post("/api/leads/test-api-key", Some(&token), None).await;
-    assert_eq!(status, 503, "{body}");
-    assert_eq!(body["error"], "quota_exhausted");
-    assert_eq!(
-        app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["is_valid"],
-        json!(null),
-        "a passing quota problem says nothing about the key"
-    );
-});
+both_backends!(
+    test_api_key_calls_places_and_records_validity,
+    |backend: Backend| async move {
+        let (app, sim) = app_with_sim(backend).await;
+        let (_, token) = app.sign_in("alice").await;
+        app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": KEY})))
+            .await;
+        let (status, body) = app.post("/api/leads/test-api-key", Some(&token), None).await;
+        assert_eq!((status, body["valid"].clone()), (200, json!(true)), "{body}");
+        assert_eq!(
+            app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["is_valid"],
+            true
+        );
+        assert_eq!(sim.stats().search_text_requests, 1, "one upstream call per test");
+
+        for (key, expected) in [
+            ("AIzaSyA_INVALIDKEY_456789abcdefghijklmno", "is not valid"),
+            ("AIzaSyA_SERVICEDISABLED_9abcdefghijklmno", "overview?project=1234567"),
+            ("AIzaSyA_BILLINGDISABLED_9abcdefghijklmno", "Billing is not enabled"),
+            ("AIzaSyA_BLOCKED_0123456789abcdefghijklmno", "restricted"),
+        ] {
+            app.post("/api/user/api-key", Some(&token), Some(json!({"api_key": key})))
+                .await;
+            let (status, body) = app.post("/api/leads/test-api-key", Some(&token), None).await;
+            assert_eq!(status, 400, "{key}: {body}");
+            assert!(
+                body["message"].as_str().expect("message").contains(expected),
+                "{key}: {body}"
+            );
+            assert_eq!(
+                app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["is_valid"],
+                false
+            );
+        }
+
+        app.post(
+            "/api/user/api-key",
+            Some(&token),
+            Some(json!({"api_key": "AIzaSyA_QUOTAZERO_0123456789abcdefghijklm"})),
+        )
+        .await;
+        let (status, body) = app.post("/api/leads/test-api-key", Some(&token), None).await;
+        assert_eq!(status, 503, "{body}");
+        assert_eq!(body["error"], "quota_exhausted");
+        assert_eq!(
+            app.get("/api/user/api-key/status", Some(&token)).await.1["api_key_status"]["is_valid"],
+            json!(null),
+            "a passing quota problem says nothing about the key"
+        );
+    }
+);

@@ -59,7 +59,10 @@ struct Browser {
 impl Browser {
     fn new() -> Self {
         Self {
-            http: reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client"),
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("client"),
             cookies: HashMap::new(),
         }
     }
@@ -67,8 +70,19 @@ impl Browser {
     /// Follows redirects from `url` until one points at our callback; returns that URL.
     async fn until_callback(&mut self, mut url: Url) -> Url {
         for _ in 0..10 {
-            let cookie = self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-            let resp = self.http.get(url.clone()).header("cookie", cookie).send().await.expect("provider request");
+            let cookie = self
+                .cookies
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let resp = self
+                .http
+                .get(url.clone())
+                .header("cookie", cookie)
+                .send()
+                .await
+                .expect("provider request");
             for set in resp.headers().get_all("set-cookie") {
                 let pair = set.to_str().expect("cookie").split(';').next().unwrap_or_default();
                 if let Some((k, v)) = pair.split_once('=') {
@@ -76,8 +90,15 @@ impl Browser {
                 }
             }
             let status = resp.status();
-            let Some(location) = resp.headers().get("location").map(|l| l.to_str().expect("loc").to_owned()) else {
-                panic!("provider answered {status} without a redirect: {}", resp.text().await.unwrap_or_default());
+            let Some(location) = resp
+                .headers()
+                .get("location")
+                .map(|l| l.to_str().expect("loc").to_owned())
+            else {
+                panic!(
+                    "provider answered {status} without a redirect: {}",
+                    resp.text().await.unwrap_or_default()
+                );
             };
             let next = url.join(&location).expect("location");
             if next.as_str().starts_with(CALLBACK) {
@@ -123,12 +144,18 @@ fn with_param(url: &Url, name: &str, value: &str) -> Url {
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     let mut out = url.clone();
-    out.query_pairs_mut().clear().extend_pairs(pairs).append_pair(name, value);
+    out.query_pairs_mut()
+        .clear()
+        .extend_pairs(pairs)
+        .append_pair(name, value);
     out
 }
 
 fn param(url: &Url, name: &str) -> String {
-    url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned()).unwrap_or_default()
+    url.query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
 }
 
 both_backends!(sign_in_end_to_end, |backend: Backend| async move {
@@ -140,9 +167,13 @@ both_backends!(sign_in_end_to_end, |backend: Backend| async move {
     assert!(!param(&authorize, "state").is_empty() && !param(&authorize, "nonce").is_empty());
     assert_eq!(param(&authorize, "redirect_uri"), CALLBACK);
 
-    let cb = Browser::new().until_callback(with_param(&authorize, "login_hint", "carol")).await;
+    let cb = Browser::new()
+        .until_callback(with_param(&authorize, "login_hint", "carol"))
+        .await;
     let landing = callback(&app, &cb).await;
-    let token = landing.strip_prefix("http://127.0.0.1:8080/auth/success?token=").expect("success redirect");
+    let token = landing
+        .strip_prefix("http://127.0.0.1:8080/auth/success?token=")
+        .expect("success redirect");
     let (status, me) = app.get("/api/auth/me", Some(token)).await;
     assert_eq!(status, 200);
     assert_eq!(me["email"], "carol@example.com");
@@ -150,9 +181,13 @@ both_backends!(sign_in_end_to_end, |backend: Backend| async move {
     assert_eq!(me["picture"], "https://pictures.example/carol.png");
     assert_eq!(me["isFirstLogin"], true);
 
-    let again = Browser::new().until_callback(with_param(&begin(&app).await, "login_hint", "carol")).await;
+    let again = Browser::new()
+        .until_callback(with_param(&begin(&app).await, "login_hint", "carol"))
+        .await;
     let landing = callback(&app, &again).await;
-    let token2 = landing.strip_prefix("http://127.0.0.1:8080/auth/success?token=").expect("success");
+    let token2 = landing
+        .strip_prefix("http://127.0.0.1:8080/auth/success?token=")
+        .expect("success");
     let (_, me2) = app.get("/api/auth/me", Some(token2)).await;
     assert_eq!(me2["id"], me["id"], "same issuer and subject: same account");
     assert_eq!(me2["isFirstLogin"], false);
@@ -166,7 +201,10 @@ both_backends!(a_wrong_state_is_rejected, |backend: Backend| async move {
     let authorize = begin(&app).await;
     let cb = Browser::new().until_callback(authorize).await;
     let forged = with_param(&cb, "state", "not-the-state-we-sent");
-    assert_eq!(callback(&app, &forged).await, "http://127.0.0.1:8080/auth/error?reason=invalid_state");
+    assert_eq!(
+        callback(&app, &forged).await,
+        "http://127.0.0.1:8080/auth/error?reason=invalid_state"
+    );
 });
 
 both_backends!(a_wrong_nonce_is_rejected, |backend: Backend| async move {
@@ -175,7 +213,10 @@ both_backends!(a_wrong_nonce_is_rejected, |backend: Backend| async move {
     // An attacker's authorization request: our state and PKCE challenge, another nonce.
     let authorize = with_param(&begin(&app).await, "nonce", "attacker-nonce");
     let cb = Browser::new().until_callback(authorize).await;
-    assert_eq!(callback(&app, &cb).await, "http://127.0.0.1:8080/auth/error?reason=invalid_id_token");
+    assert_eq!(
+        callback(&app, &cb).await,
+        "http://127.0.0.1:8080/auth/error?reason=invalid_id_token"
+    );
 });
 
 both_backends!(a_reused_code_is_rejected, |backend: Backend| async move {
@@ -191,22 +232,41 @@ both_backends!(a_reused_code_is_rejected, |backend: Backend| async move {
     // The spent code under a fresh, genuine state: the provider refuses the code.
     let second = begin(&app).await;
     let replay = with_param(&cb, "state", &param(&second, "state"));
-    assert_eq!(callback(&app, &replay).await, "http://127.0.0.1:8080/auth/error?reason=exchange_failed");
+    assert_eq!(
+        callback(&app, &replay).await,
+        "http://127.0.0.1:8080/auth/error?reason=exchange_failed"
+    );
 });
 
-both_backends!(an_id_token_from_another_issuer_is_rejected, |backend: Backend| async move {
-    let provider = Provider::start().await;
-    // We trust ".../mixup", whose discovery points at the real provider: its ID tokens
-    // carry the real provider's issuer, not the one we trust.
-    let app = app_for(backend, &format!("{}/mixup", provider.issuer)).await;
-    let cb = Browser::new().until_callback(begin(&app).await).await;
-    assert_eq!(callback(&app, &cb).await, "http://127.0.0.1:8080/auth/error?reason=invalid_id_token");
-});
+both_backends!(
+    an_id_token_from_another_issuer_is_rejected,
+    |backend: Backend| async move {
+        let provider = Provider::start().await;
+        // We trust ".../mixup", whose discovery points at the real provider: its ID tokens
+        // carry the real provider's issuer, not the one we trust.
+        let app = app_for(backend, &format!("{}/mixup", provider.issuer)).await;
+        let cb = Browser::new().until_callback(begin(&app).await).await;
+        assert_eq!(
+            callback(&app, &cb).await,
+            "http://127.0.0.1:8080/auth/error?reason=invalid_id_token"
+        );
+    }
+);
 
-both_backends!(a_provider_refusal_lands_on_the_error_page, |backend: Backend| async move {
-    let provider = Provider::start().await;
-    let app = app_for(backend, &provider.issuer).await;
-    let authorize = begin(&app).await;
-    let refusal = Url::parse(&format!("{CALLBACK}?error=access_denied&state={}", param(&authorize, "state"))).expect("url");
-    assert_eq!(callback(&app, &refusal).await, "http://127.0.0.1:8080/auth/error?reason=access_denied");
-});
+both_backends!(
+    a_provider_refusal_lands_on_the_error_page,
+    |backend: Backend| async move {
+        let provider = Provider::start().await;
+        let app = app_for(backend, &provider.issuer).await;
+        let authorize = begin(&app).await;
+        let refusal = Url::parse(&format!(
+            "{CALLBACK}?error=access_denied&state={}",
+            param(&authorize, "state")
+        ))
+        .expect("url");
+        assert_eq!(
+            callback(&app, &refusal).await,
+            "http://127.0.0.1:8080/auth/error?reason=access_denied"
+        );
+    }
+);

@@ -42,7 +42,15 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
     assert!(summary.contains("Re-encrypted 1 secret"), "{summary}");
     // The running server's vault still has only the old key as primary; it finds the new
     // key in the file when it meets a value sealed under it.
-    assert_eq!(keys.open(&user.id).await.expect("open").expect("some").key.expose_secret(), key);
+    assert_eq!(
+        keys.open(&user.id)
+            .await
+            .expect("open")
+            .expect("some")
+            .key
+            .expose_secret(),
+        key
+    );
     let new_keys = secrets_file::read_encryption_keys(&secrets_file::path(&config)).expect("keys");
     assert_eq!(new_keys.len(), 2);
 
@@ -50,8 +58,20 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
     assert!(summary.contains("Retired 1 previous key"), "{summary}");
     let remaining = secrets_file::read_encryption_keys(&secrets_file::path(&config)).expect("keys");
     assert_eq!(remaining.len(), 1);
-    let only_new = KeyService::new(store.clone(), Arc::new(Vault::new(&remaining[0], &[], KeySource::Fixed)));
-    assert_eq!(only_new.open(&user.id).await.expect("open").expect("some").key.expose_secret(), key);
+    let only_new = KeyService::new(
+        store.clone(),
+        Arc::new(Vault::new(&remaining[0], &[], KeySource::Fixed)),
+    );
+    assert_eq!(
+        only_new
+            .open(&user.id)
+            .await
+            .expect("open")
+            .expect("some")
+            .key
+            .expose_secret(),
+        key
+    );
     assert_ne!(leadgen_core::vault::key_id(remaining[0].expose_secret()), old_id);
     store.close().await;
     std::fs::remove_dir_all(dir).ok();

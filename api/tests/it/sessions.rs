@@ -17,7 +17,10 @@ both_backends!(missing_token_gets_the_spec_message, |backend: Backend| async mov
     for path in ["/api/auth/me", "/api/user/api-key/status"] {
         let (status, body) = app.get(path, None).await;
         assert_eq!(status, 401, "{path}");
-        assert_eq!(body, json!({"error": "unauthorized", "message": "Authorization header required - no token provided"}));
+        assert_eq!(
+            body,
+            json!({"error": "unauthorized", "message": "Authorization header required - no token provided"})
+        );
     }
 });
 
@@ -35,50 +38,62 @@ both_backends!(a_good_token_reads_its_own_profile, |backend: Backend| async move
     assert_eq!(app.get("/api/auth/me", Some(&token)).await.1["needsOnboarding"], false);
 });
 
-both_backends!(tampered_expired_none_and_foreign_tokens_are_refused, |backend: Backend| async move {
-    let app = TestApp::start(backend, vec![]).await;
-    let (user_id, token) = app.sign_in("alice").await;
-    let parts: Vec<&str> = token.split('.').collect();
-    let claims: Claims = serde_json::from_slice(&B64.decode(parts[1]).expect("b64")).expect("claims");
+both_backends!(
+    tampered_expired_none_and_foreign_tokens_are_refused,
+    |backend: Backend| async move {
+        let app = TestApp::start(backend, vec![]).await;
+        let (user_id, token) = app.sign_in("alice").await;
+        let parts: Vec<&str> = token.split('.').collect();
+        let claims: Claims = serde_json::from_slice(&B64.decode(parts[1]).expect("b64")).expect("claims");
 
-    let mut forged = claims.clone();
-    forged.sub = "someone-else".into();
-    let tampered = format!("{}.{}.{}", parts[0], B64.encode(serde_json::to_vec(&forged).expect("json")), parts[2]);
+        let mut forged = claims.clone();
+        forged.sub = "someone-else".into();
+        let tampered = format!(
+            "{}.{}.{}",
+            parts[0],
+            B64.encode(serde_json::to_vec(&forged).expect("json")),
+            parts[2]
+        );
 
-    let none = format!("{}.{}.", B64.encode(br#"{"alg":"none","typ":"JWT"}"#), parts[1]);
+        let none = format!("{}.{}.", B64.encode(br#"{"alg":"none","typ":"JWT"}"#), parts[1]);
 
-    let sign = |c: &Claims, secret: &[u8]| {
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), c, &EncodingKey::from_secret(secret)).expect("sign")
-    };
-    let mut old = claims.clone();
-    old.iat -= 7200;
-    old.exp = claims.iat - 3600;
-    let expired = sign(&old, TEST_JWT_SECRET.as_bytes());
-    let other_secret = sign(&claims, b"another-secret-that-is-long-enough-0000");
-    // Correctly signed, but for a session never recorded: a token minted outside sign-in.
-    let mut unrecorded = claims.clone();
-    unrecorded.jti = "never-issued".into();
-    let unrecorded = sign(&unrecorded, TEST_JWT_SECRET.as_bytes());
-    let mut wrong_issuer = claims.clone();
-    wrong_issuer.iss = "someone-else".into();
-    let wrong_issuer = sign(&wrong_issuer, TEST_JWT_SECRET.as_bytes());
+        let sign = |c: &Claims, secret: &[u8]| {
+            jsonwebtoken::encode(&Header::new(Algorithm::HS256), c, &EncodingKey::from_secret(secret)).expect("sign")
+        };
+        let mut old = claims.clone();
+        old.iat -= 7200;
+        old.exp = claims.iat - 3600;
+        let expired = sign(&old, TEST_JWT_SECRET.as_bytes());
+        let other_secret = sign(&claims, b"another-secret-that-is-long-enough-0000");
+        // Correctly signed, but for a session never recorded: a token minted outside sign-in.
+        let mut unrecorded = claims.clone();
+        unrecorded.jti = "never-issued".into();
+        let unrecorded = sign(&unrecorded, TEST_JWT_SECRET.as_bytes());
+        let mut wrong_issuer = claims.clone();
+        wrong_issuer.iss = "someone-else".into();
+        let wrong_issuer = sign(&wrong_issuer, TEST_JWT_SECRET.as_bytes());
 
-    for (what, bad) in [
-        ("tampered", tampered),
-        ("alg none", none),
-        ("expired", expired),
-        ("other secret", other_secret),
-        ("unrecorded jti", unrecorded),
-        ("wrong issuer", wrong_issuer),
-        ("garbage", "a.b.c".to_owned()),
-    ] {
-        let (status, body) = app.get("/api/auth/me", Some(&bad)).await;
-        assert_eq!(status, 401, "{what}");
-        assert_eq!(body["message"], SESSION_INVALID, "{what}");
+        for (what, bad) in [
+            ("tampered", tampered),
+            ("alg none", none),
+            ("expired", expired),
+            ("other secret", other_secret),
+            ("unrecorded jti", unrecorded),
+            ("wrong issuer", wrong_issuer),
+            ("garbage", "a.b.c".to_owned()),
+        ] {
+            let (status, body) = app.get("/api/auth/me", Some(&bad)).await;
+            assert_eq!(status, 401, "{what}");
+            assert_eq!(body["message"], SESSION_INVALID, "{what}");
+        }
+        assert_eq!(
+            app.get("/api/auth/me", Some(&token)).await.0,
+            200,
+            "the genuine token still works"
+        );
+        assert!(!user_id.is_empty());
     }
-    assert_eq!(app.get("/api/auth/me", Some(&token)).await.0, 200, "the genuine token still works");
-    assert!(!user_id.is_empty());
-});
+);
 
 both_backends!(logout_and_refresh_revoke_the_old_token, |backend: Backend| async move {
     let app = TestApp::start(backend, vec![]).await;
@@ -88,13 +103,25 @@ both_backends!(logout_and_refresh_revoke_the_old_token, |backend: Backend| async
     let new_token = refreshed["token"].as_str().expect("token").to_owned();
     assert_eq!(new_token.split('.').count(), 3);
     assert_eq!(refreshed["user"]["email"], "alice@example.com");
-    assert_eq!(app.get("/api/auth/me", Some(&token)).await.0, 401, "refresh revokes the old token");
-    assert_eq!(app.post("/api/auth/refresh", Some(&token), None).await.0, 401, "and it cannot refresh again");
+    assert_eq!(
+        app.get("/api/auth/me", Some(&token)).await.0,
+        401,
+        "refresh revokes the old token"
+    );
+    assert_eq!(
+        app.post("/api/auth/refresh", Some(&token), None).await.0,
+        401,
+        "and it cannot refresh again"
+    );
 
     let (status, _) = app.post("/api/auth/logout", Some(&new_token), None).await;
     assert_eq!(status, 204);
     assert_eq!(app.get("/api/auth/me", Some(&new_token)).await.0, 401, "logout revokes");
-    assert_eq!(app.post("/api/auth/logout", None, None).await.0, 204, "logout without a token still answers 204");
+    assert_eq!(
+        app.post("/api/auth/logout", None, None).await.0,
+        204,
+        "logout without a token still answers 204"
+    );
 });
 
 both_backends!(local_mode_signs_in_the_operator, |backend: Backend| async move {

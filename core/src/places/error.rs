@@ -10,22 +10,32 @@ use serde::Deserialize;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlacesError {
     /// 400 `API_KEY_INVALID`: the key does not exist or was deleted.
-    #[error("Your Google Places API key is not valid. Check that you copied the whole key from the Google Cloud console.")]
+    #[error(
+        "Your Google Places API key is not valid. Check that you copied the whole key from the Google Cloud console."
+    )]
     InvalidKey,
     /// 403 `SERVICE_DISABLED`: Places API (New) is not enabled in the key's project.
-    #[error("Places API (New) is not enabled for your Google Cloud project. Enable it at {activation_url} and try again in a few minutes.")]
+    #[error(
+        "Places API (New) is not enabled for your Google Cloud project. Enable it at {activation_url} and try again in a few minutes."
+    )]
     ApiNotEnabled {
         /// Google's link to enable the API for this project.
         activation_url: String,
     },
     /// 403 `BILLING_DISABLED`: the project has no billing account.
-    #[error("Billing is not enabled for your Google Cloud project. Google requires a billing account for the Places API: add one in the Cloud console (Billing) and try again.")]
+    #[error(
+        "Billing is not enabled for your Google Cloud project. Google requires a billing account for the Places API: add one in the Cloud console (Billing) and try again."
+    )]
     BillingDisabled,
     /// 403 `API_KEY_SERVICE_BLOCKED` and similar: the key's restrictions forbid this call.
-    #[error("Your API key is restricted and may not call Places API (New). In the Cloud console, edit the key's API restrictions to allow 'Places API (New)'.")]
+    #[error(
+        "Your API key is restricted and may not call Places API (New). In the Cloud console, edit the key's API restrictions to allow 'Places API (New)'."
+    )]
     KeyRestricted,
     /// 429 `RESOURCE_EXHAUSTED`: quota used up, for now.
-    #[error("Your Google Places API quota is exhausted for now. Wait a minute and try again, or raise the quota in the Google Cloud console.")]
+    #[error(
+        "Your Google Places API quota is exhausted for now. Wait a minute and try again, or raise the quota in the Google Cloud console."
+    )]
     QuotaExhausted {
         /// Google's `RetryInfo.retryDelay`, when given.
         retry_after: Option<Duration>,
@@ -84,18 +94,26 @@ impl PlacesError {
                 activation_url: reasons
                     .iter()
                     .find_map(|d| d.metadata.as_ref()?.activation_url.clone())
-                    .unwrap_or_else(|| "https://console.cloud.google.com/apis/library/places.googleapis.com".to_owned()),
+                    .unwrap_or_else(|| {
+                        "https://console.cloud.google.com/apis/library/places.googleapis.com".to_owned()
+                    }),
             },
             (_, "BILLING_DISABLED") => Self::BillingDisabled,
             (_, r) if r.starts_with("API_KEY_") && r.ends_with("_BLOCKED") => Self::KeyRestricted,
             (429, _) => Self::QuotaExhausted {
-                retry_after: reasons.iter().find_map(|d| d.retry_delay.as_deref().and_then(parse_duration)),
+                retry_after: reasons
+                    .iter()
+                    .find_map(|d| d.retry_delay.as_deref().and_then(parse_duration)),
             },
             // Google answers a key it cannot parse with a bare 400 "API key not valid".
             (400, _) if detail.contains("API key not valid") => Self::InvalidKey,
             _ => Self::Upstream {
                 status,
-                detail: if detail.is_empty() { format!("HTTP {status}") } else { detail },
+                detail: if detail.is_empty() {
+                    format!("HTTP {status}")
+                } else {
+                    detail
+                },
             },
         }
     }
@@ -151,7 +169,9 @@ mod tests {
         let quota = br#"{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED"},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"2.5s"}]}}"#;
         assert_eq!(
             PlacesError::from_response(429, quota),
-            PlacesError::QuotaExhausted { retry_after: Some(Duration::from_millis(2500)) }
+            PlacesError::QuotaExhausted {
+                retry_after: Some(Duration::from_millis(2500))
+            }
         );
 
         let billing = br#"{"error":{"code":403,"message":"This API method requires billing to be enabled.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"BILLING_DISABLED"}]}}"#;

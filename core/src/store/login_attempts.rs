@@ -30,14 +30,16 @@ impl Store {
             .bind(now_unix() - LOGIN_ATTEMPT_TTL_SECS)
             .execute(&self.pool)
             .await?;
-        sqlx::query("INSERT INTO login_attempts (state, pkce_verifier, nonce, feature, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(&attempt.state)
-            .bind(&attempt.pkce_verifier)
-            .bind(&attempt.nonce)
-            .bind(&attempt.feature)
-            .bind(attempt.created_at)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO login_attempts (state, pkce_verifier, nonce, feature, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&attempt.state)
+        .bind(&attempt.pkce_verifier)
+        .bind(&attempt.nonce)
+        .bind(&attempt.feature)
+        .bind(attempt.created_at)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 

@@ -15,11 +15,7 @@ mod users;
 
 use std::time::Duration;
 
-use sqlx::{
-    AnyPool, Executor,
-    any::AnyPoolOptions,
-    migrate::Migrator,
-};
+use sqlx::{AnyPool, Executor, any::AnyPoolOptions, migrate::Migrator};
 
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
@@ -49,7 +45,11 @@ impl Store {
     /// Connects to `url` (`postgres://...` or `sqlite://...`). Does not migrate.
     pub async fn connect(url: &str) -> CoreResult<Self> {
         sqlx::any::install_default_drivers();
-        let backend = if url.starts_with("sqlite:") { Backend::Sqlite } else { Backend::Postgres };
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        };
         let options = match backend {
             // SQLite allows one writer at a time: WAL lets readers run beside it, and a
             // busy timeout makes writers queue instead of failing.

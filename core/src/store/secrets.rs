@@ -128,7 +128,13 @@ impl Store {
     /// Records the outcome of checking the secret upstream, if it is still the one checked
     /// (`key_id` and `nonce` identify the exact sealed value).
     #[tracing::instrument(skip(self, checked))]
-    pub async fn record_secret_check(&self, user_id: &str, kind: SecretKind, checked: &Sealed, valid: bool) -> CoreResult<bool> {
+    pub async fn record_secret_check(
+        &self,
+        user_id: &str,
+        kind: SecretKind,
+        checked: &Sealed,
+        valid: bool,
+    ) -> CoreResult<bool> {
         let done = sqlx::query(
             "UPDATE user_secrets SET is_valid = $4, checked_at = $5
              WHERE user_id = $1 AND kind = $2 AND nonce = $3",
@@ -145,7 +151,10 @@ impl Store {
 
     /// Operator-only (key rotation): every sealed secret not under `key_id`, with its owner.
     #[tracing::instrument(skip(self))]
-    pub async fn secrets_not_under_key_for_rotation(&self, key_id: &str) -> CoreResult<Vec<(String, SecretKind, Sealed)>> {
+    pub async fn secrets_not_under_key_for_rotation(
+        &self,
+        key_id: &str,
+    ) -> CoreResult<Vec<(String, SecretKind, Sealed)>> {
         let rows = sqlx::query_as::<_, RotationRow>(
             "SELECT user_id, kind, key_id, nonce, ciphertext FROM user_secrets WHERE key_id <> $1",
         )

@@ -43,9 +43,9 @@ impl Store {
             "SELECT id, issuer, subject, email, name, picture, onboarded, login_count, created_at
              FROM users WHERE id = $1",
         )
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?)
     }
 
     /// Marks the user's onboarding as finished. Returns false if no such user.

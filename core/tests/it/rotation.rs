@@ -17,15 +17,30 @@ both_backends!(rotation_moves_every_secret_to_the_new_key, |store: Store| async 
     let old_keys = KeyService::new(store.clone(), old_vault);
     let mut users = Vec::new();
     for i in 0..5 {
-        let id = store.upsert_user_on_sign_in(&identity(&format!("u{i}"))).await.expect("user").id;
-        old_keys.save(&id, &KEY_A.replace("alice", &format!("user{i}"))).await.expect("save");
+        let id = store
+            .upsert_user_on_sign_in(&identity(&format!("u{i}")))
+            .await
+            .expect("user")
+            .id;
+        old_keys
+            .save(&id, &KEY_A.replace("alice", &format!("user{i}")))
+            .await
+            .expect("save");
         users.push(id);
     }
 
-    let both = Vault::new(&new, &[secrecy::SecretBox::new(Box::new(*old.expose_secret()))], KeySource::Fixed);
+    let both = Vault::new(
+        &new,
+        &[secrecy::SecretBox::new(Box::new(*old.expose_secret()))],
+        KeySource::Fixed,
+    );
     let report = rotate_secrets(&store, &both).await.expect("rotate");
     assert_eq!(report.resealed, 5);
-    assert_eq!(rotate_secrets(&store, &both).await.expect("again").resealed, 0, "idempotent");
+    assert_eq!(
+        rotate_secrets(&store, &both).await.expect("again").resealed,
+        0,
+        "idempotent"
+    );
 
     let only_new = KeyService::new(store.clone(), Arc::new(Vault::new(&new, &[], KeySource::Fixed)));
     let only_old = KeyService::new(store.clone(), Arc::new(Vault::new(&old, &[], KeySource::Fixed)));
@@ -33,7 +48,11 @@ both_backends!(rotation_moves_every_secret_to_the_new_key, |store: Store| async 
         let opened = only_new.open(id).await.expect("open under new").expect("some");
         assert_eq!(opened.key.expose_secret(), &KEY_A.replace("alice", &format!("user{i}")));
         assert!(only_old.open(id).await.is_err(), "no secret opens under the old key");
-        let row = store.secret(id, SecretKind::PlacesApiKey).await.expect("row").expect("some");
+        let row = store
+            .secret(id, SecretKind::PlacesApiKey)
+            .await
+            .expect("row")
+            .expect("some");
         assert_eq!(row.sealed.key_id, key_id(new.expose_secret()));
     }
 });

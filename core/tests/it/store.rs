@@ -44,22 +44,42 @@ both_backends!(onboarding_is_per_user, |store: Store| async move {
     assert!(!store.complete_onboarding("no-such-user").await.expect("none"));
 });
 
-both_backends!(sessions_are_active_until_revoked_or_expired, |store: Store| async move {
-    let user = store.upsert_user_on_sign_in(&identity("s")).await.expect("user");
-    let other = store.upsert_user_on_sign_in(&identity("t")).await.expect("user");
-    let now = now_unix();
-    let claims = Claims { sub: user.id.clone(), jti: "j1".into(), iat: now, exp: now + 600, iss: "leadgen".into() };
-    store.create_session(&claims).await.expect("create");
-    assert!(store.is_session_active(&user.id, "j1").await.expect("active"));
-    assert!(!store.is_session_active(&other.id, "j1").await.expect("other user"), "a jti is bound to its user");
-    assert!(!store.revoke_session(&other.id, "j1").await.expect("revoke as other"), "others cannot revoke it");
-    assert!(store.revoke_session(&user.id, "j1").await.expect("revoke"));
-    assert!(!store.is_session_active(&user.id, "j1").await.expect("revoked"));
+both_backends!(
+    sessions_are_active_until_revoked_or_expired,
+    |store: Store| async move {
+        let user = store.upsert_user_on_sign_in(&identity("s")).await.expect("user");
+        let other = store.upsert_user_on_sign_in(&identity("t")).await.expect("user");
+        let now = now_unix();
+        let claims = Claims {
+            sub: user.id.clone(),
+            jti: "j1".into(),
+            iat: now,
+            exp: now + 600,
+            iss: "leadgen".into(),
+        };
+        store.create_session(&claims).await.expect("create");
+        assert!(store.is_session_active(&user.id, "j1").await.expect("active"));
+        assert!(
+            !store.is_session_active(&other.id, "j1").await.expect("other user"),
+            "a jti is bound to its user"
+        );
+        assert!(
+            !store.revoke_session(&other.id, "j1").await.expect("revoke as other"),
+            "others cannot revoke it"
+        );
+        assert!(store.revoke_session(&user.id, "j1").await.expect("revoke"));
+        assert!(!store.is_session_active(&user.id, "j1").await.expect("revoked"));
 
-    let expired = Claims { jti: "j2".into(), iat: now - 900, exp: now - 1, ..claims };
-    store.create_session(&expired).await.expect("create expired");
-    assert!(!store.is_session_active(&user.id, "j2").await.expect("expired"));
-});
+        let expired = Claims {
+            jti: "j2".into(),
+            iat: now - 900,
+            exp: now - 1,
+            ..claims
+        };
+        store.create_session(&expired).await.expect("create expired");
+        assert!(!store.is_session_active(&user.id, "j2").await.expect("expired"));
+    }
+);
 
 both_backends!(login_attempts_are_single_use, |store: Store| async move {
     let attempt = LoginAttempt {
@@ -73,7 +93,17 @@ both_backends!(login_attempts_are_single_use, |store: Store| async move {
     assert_eq!(store.take_login_attempt("state-1").await.expect("take"), Some(attempt));
     assert_eq!(store.take_login_attempt("state-1").await.expect("again"), None);
 
-    let stale = LoginAttempt { state: "old".into(), pkce_verifier: "v".into(), nonce: "n".into(), feature: None, created_at: now_unix() - 3600 };
+    let stale = LoginAttempt {
+        state: "old".into(),
+        pkce_verifier: "v".into(),
+        nonce: "n".into(),
+        feature: None,
+        created_at: now_unix() - 3600,
+    };
     store.save_login_attempt(&stale).await.expect("save stale");
-    assert_eq!(store.take_login_attempt("old").await.expect("take stale"), None, "expired attempts are refused");
+    assert_eq!(
+        store.take_login_attempt("old").await.expect("take stale"),
+        None,
+        "expired attempts are refused"
+    );
 });

@@ -54,14 +54,20 @@ impl KeyFault {
                 StatusCode::FORBIDDEN,
                 "PERMISSION_DENIED",
                 "This API method requires billing to be enabled. Please enable billing on project #1234567 then retry.",
-                vec![error_info("BILLING_DISABLED", json!({"consumer": "projects/1234567", "service": "places.googleapis.com"}))],
+                vec![error_info(
+                    "BILLING_DISABLED",
+                    json!({"consumer": "projects/1234567", "service": "places.googleapis.com"}),
+                )],
             ),
             Self::QuotaZero => quota_exhausted(1.0),
             Self::ServiceBlocked => google_error(
                 StatusCode::FORBIDDEN,
                 "PERMISSION_DENIED",
                 "Requests to this API places.googleapis.com method google.maps.places.v1.Places.SearchText are blocked.",
-                vec![error_info("API_KEY_SERVICE_BLOCKED", json!({"service": "places.googleapis.com"}))],
+                vec![error_info(
+                    "API_KEY_SERVICE_BLOCKED",
+                    json!({"service": "places.googleapis.com"}),
+                )],
             ),
         }
     }
@@ -73,7 +79,10 @@ pub fn invalid_key() -> Response {
         StatusCode::BAD_REQUEST,
         "INVALID_ARGUMENT",
         "API key not valid. Please pass a valid API key.",
-        vec![error_info("API_KEY_INVALID", json!({"service": "places.googleapis.com"}))],
+        vec![error_info(
+            "API_KEY_INVALID",
+            json!({"service": "places.googleapis.com"}),
+        )],
     )
 }
 
@@ -83,7 +92,10 @@ pub fn missing_key() -> Response {
         StatusCode::FORBIDDEN,
         "PERMISSION_DENIED",
         "The request is missing a valid API key.",
-        vec![error_info("API_KEY_MISSING", json!({"service": "places.googleapis.com"}))],
+        vec![error_info(
+            "API_KEY_MISSING",
+            json!({"service": "places.googleapis.com"}),
+        )],
     )
 }
 
@@ -106,7 +118,10 @@ pub fn quota_exhausted(retry_secs: f64) -> Response {
         "RESOURCE_EXHAUSTED",
         "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'places.googleapis.com'.",
         vec![
-            error_info("RATE_LIMIT_EXCEEDED", json!({"service": "places.googleapis.com", "quota_metric": "places.googleapis.com/requests"})),
+            error_info(
+                "RATE_LIMIT_EXCEEDED",
+                json!({"service": "places.googleapis.com", "quota_metric": "places.googleapis.com/requests"}),
+            ),
             json!({"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": format!("{retry_secs}s")}),
         ],
     )

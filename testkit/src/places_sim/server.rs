@@ -92,7 +92,9 @@ fn stats(counters: Data<&Arc<Counters>>) -> Json<SimStats> {
 }
 
 fn well_formed_key(key: &str) -> bool {
-    key.starts_with("AIza") && key.len() >= 35 && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    key.starts_with("AIza")
+        && key.len() >= 35
+        && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 #[handler]
@@ -114,7 +116,11 @@ async fn search_text(req: &Request, body: poem::Body, counters: Data<&Arc<Counte
     let Ok(request) = serde_json::from_slice::<Value>(&body.into_vec().await.unwrap_or_default()) else {
         return errors::invalid_argument("Invalid JSON payload received.");
     };
-    let Some(query) = request.get("textQuery").and_then(Value::as_str).filter(|q| !q.trim().is_empty()) else {
+    let Some(query) = request
+        .get("textQuery")
+        .and_then(Value::as_str)
+        .filter(|q| !q.trim().is_empty())
+    else {
         return errors::invalid_argument("Empty text_query.");
     };
     counters.billable.fetch_add(1, Ordering::Relaxed);
@@ -151,7 +157,9 @@ fn copy_path(from: &Value, to: &mut Value, path: &[&str]) {
     };
     match from {
         Value::Array(items) => {
-            if !to.is_array() {
+            // First path through this array: one empty object per item, which later
+            // paths fill in further.
+            if to.as_array().is_none_or(|t| t.len() != items.len()) {
                 *to = Value::Array(items.iter().map(|_| json!({})).collect());
             }
             if let Value::Array(targets) = to {
@@ -170,7 +178,11 @@ fn copy_path(from: &Value, to: &mut Value, path: &[&str]) {
                         *slot = child.clone();
                     } else {
                         if slot.is_null() {
-                            *slot = if child.is_array() { Value::Array(vec![]) } else { json!({}) };
+                            *slot = if child.is_array() {
+                                Value::Array(vec![])
+                            } else {
+                                json!({})
+                            };
                         }
                         copy_path(child, slot, rest);
                     }
@@ -182,7 +194,9 @@ fn copy_path(from: &Value, to: &mut Value, path: &[&str]) {
 }
 
 fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]

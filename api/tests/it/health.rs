@@ -1,0 +1,58 @@
+//! Liveness, readiness in both modes, the API docs, and errors for unknown routes.
+
+use serde_json::json;
+
+use crate::support::{Backend, TestApp};
+
+#[tokio::test]
+async fn distributed_mode_is_ready_with_postgres_and_redis() {
+    let app = TestApp::start(Backend::Postgres, vec![("REDIS_URL", leadgen_testkit::db::redis_url())]).await;
+    assert!(!app.state.config.is_embedded());
+    let (status, body) = app.get("/api/ready", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body,
+        json!({"status": "ready", "store": true, "queue": true, "bus": true})
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_stops_start_up_with_a_clear_message() {
+    leadgen_core::install_crypto_provider();
+    let db = leadgen_testkit::db::TestDatabase::sqlite();
+    let vars = [
+        ("DATABASE_URL", db.url.clone()),
+        ("REDIS_URL", "redis://127.0.0.1:1".to_owned()),
+        ("LEADGEN_ENCRYPTION_KEY", crate::support::TEST_ENCRYPTION_KEY.to_owned()),
+        ("LEADGEN_JWT_SECRET", crate::support::TEST_JWT_SECRET.to_owned()),
+    ];
+    let config =
+        leadgen_core::config::Config::from_lookup(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone()))
+            .expect("config");
+    let err = leadgen_api::state::AppState::build(config)
+        .await
+        .err()
+        .expect("must fail");
+    assert!(
+        format!("{err:#}").contains("connecting to Redis at redis://127.0.0.1:1"),
+        "{err:#}"
+    );
+}
+
+#[tokio::test]
+async fn health_docs_and_unknown_routes() {
+    let app = TestApp::start(Backend::Sqlite, vec![]).await;
+    let (status, body) = app.get("/api/health", None).await;
+    assert_eq!((status, body["status"].clone()), (200, json!("ok")));
+    assert_eq!(app.get("/api/ready", None).await.1["status"], "ready");
+
+    let (status, spec) = app.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    assert!(spec["paths"]["/api/user/api-key"]["post"]["operationId"] == "save_api_key");
+    let docs = app.client.get("/api/docs/").send().await;
+    assert_eq!(docs.0.status().as_u16(), 200);
+
+    let (status, body) = app.get("/api/no-such-thing", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(body, json!({"error": "not_found", "message": "Not found"}));
+}
