@@ -77,6 +77,14 @@ pub struct Config {
     pub session_ttl: Duration,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
+    /// `LEADGEN_FREE_MONTHLY_SEARCHES` (10000), `LEADGEN_FREE_DAILY_LEADS` (1000),
+    /// `LEADGEN_PRO_MONTHLY_SEARCHES` (10000), `LEADGEN_PRO_DAILY_LEADS` (0: no daily cap).
+    pub usage_limits: crate::usage::UsageLimits,
+    /// `LEADGEN_WORKER_CONCURRENCY`: searches one worker process runs at once. Default 16.
+    pub worker_concurrency: usize,
+    /// `LEADGEN_PLACES_RPS`: upstream requests per second allowed per API key, across the
+    /// whole fleet. Default 5.
+    pub places_rps: u32,
 }
 
 impl Config {
@@ -196,6 +204,38 @@ impl Config {
             None => Duration::from_secs(3600),
         };
 
+        let number = |variable: &'static str, default: i64| -> Result<i64, ConfigError> {
+            match get(variable) {
+                Some(v) => v
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|n| *n >= 0)
+                    .ok_or_else(|| ConfigError::new(variable, format!("'{v}' must be a whole number, 0 or more"))),
+                None => Ok(default),
+            }
+        };
+        let defaults = crate::usage::UsageLimits::default();
+        let cap = |n: i64| (n > 0).then_some(n);
+        let usage_limits = crate::usage::UsageLimits {
+            free: crate::usage::TierLimits {
+                monthly_searches: number("LEADGEN_FREE_MONTHLY_SEARCHES", defaults.free.monthly_searches)?,
+                daily_leads: cap(number(
+                    "LEADGEN_FREE_DAILY_LEADS",
+                    defaults.free.daily_leads.unwrap_or(0),
+                )?),
+            },
+            pro: crate::usage::TierLimits {
+                monthly_searches: number("LEADGEN_PRO_MONTHLY_SEARCHES", defaults.pro.monthly_searches)?,
+                daily_leads: cap(number(
+                    "LEADGEN_PRO_DAILY_LEADS",
+                    defaults.pro.daily_leads.unwrap_or(0),
+                )?),
+            },
+        };
+        let worker_concurrency =
+            usize::try_from(number("LEADGEN_WORKER_CONCURRENCY", 16)?.clamp(1, 1024)).unwrap_or(16);
+        let places_rps = u32::try_from(number("LEADGEN_PLACES_RPS", 5)?.clamp(1, 10_000)).unwrap_or(5);
+
         Ok(Self {
             listen,
             public_url,
@@ -211,6 +251,9 @@ impl Config {
             web_dir: get("LEADGEN_WEB_DIR")
                 .unwrap_or_else(|| "frontend/dist".to_owned())
                 .into(),
+            usage_limits,
+            worker_concurrency,
+            places_rps,
         })
     }
 
@@ -283,6 +326,8 @@ mod tests {
             (&[("DATABASE_URL", "postgres://x/db")], "LEADGEN_ENCRYPTION_KEY"),
             (&[("LEADGEN_JWT_SECRET", "short")], "LEADGEN_JWT_SECRET"),
             (&[("LEADGEN_SESSION_TTL_SECS", "5")], "LEADGEN_SESSION_TTL_SECS"),
+            (&[("LEADGEN_FREE_DAILY_LEADS", "-3")], "LEADGEN_FREE_DAILY_LEADS"),
+            (&[("LEADGEN_PLACES_RPS", "fast")], "LEADGEN_PLACES_RPS"),
         ];
         for (vars, variable) in cases {
             let err = config(vars).expect_err(variable);

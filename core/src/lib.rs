@@ -3,15 +3,19 @@
 //! workers build on it.
 
 pub mod api_key;
+pub mod catalogue;
 pub mod config;
 pub mod error;
 pub mod keys;
+pub mod lead;
 pub mod places;
 pub mod rotation;
+pub mod search;
 pub mod secrets_file;
 pub mod session;
 pub mod store;
 pub mod time;
+pub mod usage;
 pub mod user;
 pub mod vault;
 

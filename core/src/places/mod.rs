@@ -2,6 +2,7 @@
 //! talk to the simulator in `leadgen-testkit`, which speaks the same wire format.
 
 mod error;
+mod wire;
 
 use std::time::Duration;
 
@@ -9,19 +10,46 @@ use serde::Deserialize;
 use url::Url;
 
 pub use error::PlacesError;
+pub use wire::{LocalizedText, Place, SearchTextRequest, SearchTextResponse};
 
 /// Text Search path, relative to the base URL.
 const SEARCH_TEXT_PATH: &str = "v1/places:searchText";
 /// Field mask for a key check: ids only, the free "Essentials (IDs only)" SKU.
 const KEY_CHECK_FIELD_MASK: &str = "places.id";
+/// Field mask for a lead search: exactly what a lead shows, nothing pricier. Phone,
+/// website, rating and rating count make this the Text Search Enterprise SKU.
+pub const LEAD_FIELD_MASK: &str = "places.id,places.displayName,places.formattedAddress,places.nationalPhoneNumber,\
+places.websiteUri,places.rating,places.userRatingCount,nextPageToken";
 /// Upper bound on one upstream call, so a hung connection cannot hold a request forever.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How often and how long to retry passing upstream failures.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    /// First back-off for 5xx, time-outs and network errors; doubles each retry.
+    pub base_backoff: Duration,
+    /// Longest single wait, whatever Google's `RetryInfo` asks for.
+    pub max_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            base_backoff: Duration::from_millis(250),
+            max_wait: Duration::from_secs(10),
+        }
+    }
+}
 
 /// Talks to Places API (New) with the caller's own API key.
 #[derive(Debug, Clone)]
 pub struct PlacesClient {
     http: reqwest::Client,
     search_text_url: Url,
+    retry: RetryPolicy,
 }
 
 #[derive(Deserialize)]
@@ -46,7 +74,67 @@ impl PlacesClient {
             .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| PlacesError::Network(e.to_string()))?;
-        Ok(Self { http, search_text_url })
+        Ok(Self {
+            http,
+            search_text_url,
+            retry: RetryPolicy::default(),
+        })
+    }
+
+    /// The same client with another retry policy.
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// One Text Search page with the lead field mask, retrying quota (after Google's
+    /// `RetryInfo` delay), 5xx, time-outs and network failures a bounded number of times.
+    pub async fn search_text(
+        &self,
+        api_key: &str,
+        request: &SearchTextRequest,
+    ) -> Result<SearchTextResponse, PlacesError> {
+        let mut attempt = 0;
+        loop {
+            match self.search_text_once(api_key, request).await {
+                Err(e) if e.is_transient() && attempt < self.retry.max_retries => {
+                    let wait = match &e {
+                        PlacesError::QuotaExhausted { retry_after } => retry_after.unwrap_or(Duration::from_secs(1)),
+                        _ => self.retry.base_backoff * 2u32.saturating_pow(attempt),
+                    }
+                    .min(self.retry.max_wait);
+                    tracing::debug!(error = %e, attempt, wait_ms = wait.as_millis() as u64, "retrying Places call");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn search_text_once(
+        &self,
+        api_key: &str,
+        request: &SearchTextRequest,
+    ) -> Result<SearchTextResponse, PlacesError> {
+        let response = self
+            .http
+            .post(self.search_text_url.clone())
+            .header("X-Goog-Api-Key", api_key)
+            .header("X-Goog-FieldMask", LEAD_FIELD_MASK)
+            .json(request)
+            .send()
+            .await
+            .map_err(PlacesError::from_transport)?;
+        let status = response.status();
+        let body = response.bytes().await.map_err(PlacesError::from_transport)?;
+        if !status.is_success() {
+            return Err(PlacesError::from_response(status.as_u16(), &body));
+        }
+        serde_json::from_slice(&body).map_err(|e| PlacesError::Upstream {
+            status: status.as_u16(),
+            detail: format!("unexpected response body: {e}"),
+        })
     }
 
     /// Makes the cheapest real call that proves the key works for Places API (New): one

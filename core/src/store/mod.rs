@@ -11,6 +11,7 @@
 mod login_attempts;
 mod secrets;
 mod sessions;
+mod usage;
 mod users;
 
 use std::time::Duration;
@@ -19,6 +20,7 @@ use sqlx::{AnyPool, Executor, any::AnyPoolOptions, migrate::Migrator};
 
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
+pub use usage::SearchRecord;
 
 use crate::CoreResult;
 

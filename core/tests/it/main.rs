@@ -5,3 +5,4 @@ mod backends;
 mod keys;
 mod rotation;
 mod store;
+mod usage;

@@ -1,0 +1,60 @@
+//! Request and response bodies of Text Search (New), as Google documents them.
+
+use serde::{Deserialize, Serialize};
+
+/// `POST /v1/places:searchText` body (only the fields we send).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchTextRequest {
+    /// Free text, e.g. "Restaurant in Austin, TX".
+    pub text_query: String,
+    /// A Table A place type to restrict results to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub included_type: Option<String>,
+    /// Results per page (1 to 20).
+    pub page_size: u32,
+    /// `nextPageToken` of the previous page; every other field must repeat the first request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_token: Option<String>,
+}
+
+/// `searchText` answer. Google answers `{}` when nothing matches.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchTextResponse {
+    /// Places on this page.
+    #[serde(default)]
+    pub places: Vec<Place>,
+    /// Token for the next page, if any.
+    pub next_page_token: Option<String>,
+}
+
+/// A place, with the fields our field mask asks for.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Place {
+    /// Place id.
+    #[serde(default)]
+    pub id: String,
+    /// Localized name.
+    pub display_name: Option<LocalizedText>,
+    /// Full address.
+    pub formatted_address: Option<String>,
+    /// Phone number in national format.
+    pub national_phone_number: Option<String>,
+    /// Website.
+    pub website_uri: Option<String>,
+    /// Average rating.
+    pub rating: Option<f64>,
+    /// Number of ratings.
+    pub user_rating_count: Option<u32>,
+}
+
+/// `LocalizedText` of the Places API.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalizedText {
+    /// The text.
+    #[serde(default)]
+    pub text: String,
+}

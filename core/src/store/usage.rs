@@ -1,0 +1,199 @@
+//! Usage counters and search records.
+//!
+//! A grant is one conditional `UPDATE`: it takes what is left up to the limit and records
+//! how much it took (`last_grant`), reading the row as it was before the update (as both
+//! Postgres and SQLite evaluate `SET`). Concurrent grants therefore never exceed a limit.
+
+use super::Store;
+use crate::{CoreResult, time::now_unix};
+
+/// One search's record.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SearchRecord {
+    /// Search id.
+    pub id: String,
+    /// Owner.
+    pub user_id: String,
+    /// Catalogue value searched.
+    pub business_type: String,
+    /// queued, complete, failed or cancelled.
+    pub status: String,
+    /// Leads reserved for it.
+    pub lead_budget: i64,
+    /// Leads it delivered, once finished.
+    pub leads_delivered: Option<i64>,
+    /// Day (UTC) its leads were reserved against.
+    pub day: String,
+    /// Month (UTC) it counts in.
+    pub month: String,
+}
+
+impl Store {
+    /// Takes up to `wanted` units of `metric` in `period`, never passing `limit`. Returns
+    /// how many were granted (0 when the limit is reached).
+    #[tracing::instrument(skip(self))]
+    pub async fn grant_usage(
+        &self,
+        user_id: &str,
+        period: &str,
+        metric: &str,
+        wanted: i64,
+        limit: i64,
+    ) -> CoreResult<i64> {
+        sqlx::query(
+            "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, 0, 0)
+             ON CONFLICT (user_id, period, metric) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(period)
+        .bind(metric)
+        .execute(&self.pool)
+        .await?;
+        let granted: Option<(i64,)> = sqlx::query_as(
+            "UPDATE usage_counters SET
+                 last_grant = CASE WHEN $5 - used < $4 THEN $5 - used ELSE $4 END,
+                 used = used + CASE WHEN $5 - used < $4 THEN $5 - used ELSE $4 END
+             WHERE user_id = $1 AND period = $2 AND metric = $3 AND used < $5
+             RETURNING last_grant",
+        )
+        .bind(user_id)
+        .bind(period)
+        .bind(metric)
+        .bind(wanted)
+        .bind(limit)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(granted.map_or(0, |(g,)| g))
+    }
+
+    /// Gives back `amount` units (never below zero).
+    #[tracing::instrument(skip(self))]
+    pub async fn release_usage(&self, user_id: &str, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
+        sqlx::query(
+            "UPDATE usage_counters SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
+             WHERE user_id = $1 AND period = $2 AND metric = $3",
+        )
+        .bind(user_id)
+        .bind(period)
+        .bind(metric)
+        .bind(amount)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Adds `amount` units without a limit (delivered leads this month).
+    #[tracing::instrument(skip(self))]
+    pub async fn add_usage(&self, user_id: &str, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
+        sqlx::query(
+            "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
+             ON CONFLICT (user_id, period, metric) DO UPDATE SET used = usage_counters.used + excluded.used",
+        )
+        .bind(user_id)
+        .bind(period)
+        .bind(metric)
+        .bind(amount)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Units of `metric` used in `period`.
+    #[tracing::instrument(skip(self))]
+    pub async fn usage_used(&self, user_id: &str, period: &str, metric: &str) -> CoreResult<i64> {
+        let row: Option<(i64,)> =
+            sqlx::query_as("SELECT used FROM usage_counters WHERE user_id = $1 AND period = $2 AND metric = $3")
+                .bind(user_id)
+                .bind(period)
+                .bind(metric)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map_or(0, |(u,)| u))
+    }
+
+    /// Records a queued search.
+    #[tracing::instrument(skip_all, fields(search_id = %record.id))]
+    pub async fn create_search(&self, record: &SearchRecord) -> CoreResult<()> {
+        sqlx::query(
+            "INSERT INTO searches (id, user_id, business_type, status, lead_budget, leads_delivered, day, month, created_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, NULL)",
+        )
+        .bind(&record.id)
+        .bind(&record.user_id)
+        .bind(&record.business_type)
+        .bind(&record.status)
+        .bind(record.lead_budget)
+        .bind(&record.day)
+        .bind(&record.month)
+        .bind(now_unix())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The user's search record.
+    #[tracing::instrument(skip(self))]
+    pub async fn search_record(&self, user_id: &str, search_id: &str) -> CoreResult<Option<SearchRecord>> {
+        Ok(sqlx::query_as::<_, SearchRecord>(
+            "SELECT id, user_id, business_type, status, lead_budget, leads_delivered, day, month
+             FROM searches WHERE id = $1 AND user_id = $2",
+        )
+        .bind(search_id)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Finishes a search once: records the outcome, gives back the unused lead budget and
+    /// counts delivered leads in the month. A second call (a retried job) changes nothing
+    /// and returns false.
+    #[tracing::instrument(skip(self))]
+    pub async fn settle_search(
+        &self,
+        user_id: &str,
+        search_id: &str,
+        status: &str,
+        delivered: i64,
+    ) -> CoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let row: Option<(i64, String, String)> = sqlx::query_as(
+            "UPDATE searches SET status = $3, leads_delivered = $4, finished_at = $5
+             WHERE id = $1 AND user_id = $2 AND finished_at IS NULL
+             RETURNING lead_budget, day, month",
+        )
+        .bind(search_id)
+        .bind(user_id)
+        .bind(status)
+        .bind(delivered)
+        .bind(now_unix())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((budget, day, month)) = row else {
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        let unused = (budget - delivered).max(0);
+        sqlx::query(
+            "UPDATE usage_counters SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
+             WHERE user_id = $1 AND period = $2 AND metric = $3",
+        )
+        .bind(user_id)
+        .bind(&day)
+        .bind("leads")
+        .bind(unused)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
+             ON CONFLICT (user_id, period, metric) DO UPDATE SET used = usage_counters.used + excluded.used",
+        )
+        .bind(user_id)
+        .bind(&month)
+        .bind("leads")
+        .bind(delivered)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}

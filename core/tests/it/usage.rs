@@ -1,0 +1,171 @@
+use leadgen_core::{
+    store::Store,
+    usage::{Tier, TierLimits, UsageDenied, UsageLimits, UsageService, periods},
+};
+
+use crate::{both_backends, store::identity};
+
+fn limits(monthly: i64, daily: Option<i64>) -> UsageLimits {
+    let tier = TierLimits {
+        monthly_searches: monthly,
+        daily_leads: daily,
+    };
+    UsageLimits { free: tier, pro: tier }
+}
+
+both_backends!(
+    concurrent_searches_near_the_limit_never_exceed_it,
+    |store: Store| async move {
+        let user = store.upsert_user_on_sign_in(&identity("busy")).await.expect("user").id;
+        // 7 searches left this month; 50 try at once.
+        let usage = UsageService::new(store.clone(), limits(7, None));
+        let month = periods(chrono::Utc::now()).month;
+        store.grant_usage(&user, &month, "searches", 0, 7).await.expect("row");
+        let mut tasks = Vec::new();
+        for _ in 0..50 {
+            let (usage, user) = (usage.clone(), user.clone());
+            tasks.push(tokio::spawn(
+                async move { usage.reserve(&user, Tier::Free, "cafe").await },
+            ));
+        }
+        let mut granted = 0;
+        let mut denied = 0;
+        for t in tasks {
+            match t.await.expect("join").expect("store") {
+                Ok(_) => granted += 1,
+                Err(UsageDenied::MonthlySearches { limit: 7, .. }) => denied += 1,
+                Err(other) => panic!("unexpected denial {other:?}"),
+            }
+        }
+        assert_eq!((granted, denied), (7, 43));
+        assert_eq!(store.usage_used(&user, &month, "searches").await.expect("used"), 7);
+    }
+);
+
+both_backends!(
+    daily_leads_are_shared_out_without_overdraft,
+    |store: Store| async move {
+        let user = store.upsert_user_on_sign_in(&identity("leads")).await.expect("user").id;
+        // 100 leads a day: a search reserves up to 60, so the second gets 40, the third none.
+        let usage = UsageService::new(store.clone(), limits(1000, Some(100)));
+        let first = usage
+            .reserve(&user, Tier::Free, "cafe")
+            .await
+            .expect("store")
+            .expect("granted");
+        let second = usage
+            .reserve(&user, Tier::Free, "cafe")
+            .await
+            .expect("store")
+            .expect("granted");
+        assert_eq!((first.lead_budget, second.lead_budget), (60, 40));
+        let third = usage.reserve(&user, Tier::Free, "cafe").await.expect("store");
+        assert_eq!(third, Err(UsageDenied::DailyLeads { limit: 100 }));
+        let month = periods(chrono::Utc::now()).month;
+        assert_eq!(
+            store.usage_used(&user, &month, "searches").await.expect("used"),
+            2,
+            "a denied search is given back"
+        );
+
+        // The first search delivered 12 leads: 48 come back, once, however often it settles.
+        assert!(
+            store
+                .settle_search(&user, &first.search_id, "complete", 12)
+                .await
+                .expect("settle")
+        );
+        assert!(
+            !store
+                .settle_search(&user, &first.search_id, "complete", 12)
+                .await
+                .expect("again")
+        );
+        let p = periods(chrono::Utc::now());
+        assert_eq!(store.usage_used(&user, &p.day, "leads").await.expect("day"), 52);
+        assert_eq!(store.usage_used(&user, &p.month, "leads").await.expect("month"), 12);
+        let record = store
+            .search_record(&user, &first.search_id)
+            .await
+            .expect("read")
+            .expect("some");
+        assert_eq!((record.status.as_str(), record.leads_delivered), ("complete", Some(12)));
+        let other = store.upsert_user_on_sign_in(&identity("other")).await.expect("user").id;
+        assert!(
+            store
+                .search_record(&other, &first.search_id)
+                .await
+                .expect("read")
+                .is_none(),
+            "scoped to its owner"
+        );
+        assert!(
+            !store
+                .settle_search(&other, &second.search_id, "complete", 0)
+                .await
+                .expect("other"),
+            "nor settled by another user"
+        );
+    }
+);
+
+both_backends!(the_report_has_the_specs_shape_and_levels, |store: Store| async move {
+    let user = store
+        .upsert_user_on_sign_in(&identity("report"))
+        .await
+        .expect("user")
+        .id;
+    let usage = UsageService::new(store.clone(), limits(20, Some(1000)));
+    for (searches, approaching, near, over) in [
+        (14, false, false, false),
+        (15, true, false, false),
+        (18, false, true, false),
+        (20, false, false, true),
+    ] {
+        let month = periods(chrono::Utc::now()).month;
+        let used = store.usage_used(&user, &month, "searches").await.expect("used");
+        store
+            .grant_usage(&user, &month, "searches", searches - used, 20)
+            .await
+            .expect("grant");
+        let report = usage.report(&user, Tier::Free, None).await.expect("report");
+        assert_eq!(report.usage.current, searches);
+        assert_eq!(report.usage.remaining, 20 - searches);
+        assert_eq!(
+            (
+                report.status.is_approaching_limit,
+                report.status.is_near_limit,
+                report.status.is_over_limit
+            ),
+            (approaching, near, over),
+            "at {searches} of 20"
+        );
+        assert!(!report.api_key.configured);
+    }
+    let json = serde_json::to_value(
+        usage
+            .report(&user, Tier::Free, Some(1_795_000_000))
+            .await
+            .expect("report"),
+    )
+    .expect("json");
+    for path in [
+        "/usage/current",
+        "/usage/limit",
+        "/usage/remaining",
+        "/usage/percentage",
+        "/period/resetDate",
+        "/period/daysUntilReset",
+        "/apiKey/configured",
+        "/apiKey/lastUpdated",
+        "/tier/current",
+        "/tier/name",
+        "/status/isOverLimit",
+        "/status/isNearLimit",
+        "/status/isApproachingLimit",
+        "/recommendations",
+    ] {
+        assert!(json.pointer(path).is_some(), "missing {path} in {json}");
+    }
+    assert_eq!(json["usage"]["percentage"], 100.0);
+});
