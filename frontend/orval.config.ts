@@ -7,7 +7,7 @@ export default defineConfig({
   leadgen: {
     input: {
       target: '../openapi.json',
-      filters: { mode: 'exclude', tags: ['stream'] },
+      filters: { mode: 'exclude', tags: ['stream', 'Stream'] },
     },
     output: {
       target: 'src/api/gen/leadgen.ts',

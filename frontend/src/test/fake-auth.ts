@@ -5,7 +5,6 @@ export const testUser: SessionUser = {
   id: 'u1',
   name: 'Ada Lovelace',
   email: 'ada@example.com',
-  picture: null,
   needsOnboarding: false,
   isFirstLogin: false,
 };

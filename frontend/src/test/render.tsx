@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
+  type AnyRoute,
   createMemoryHistory,
   createRootRoute,
   createRoute,
@@ -7,7 +8,7 @@ import {
   Outlet,
   RouterProvider,
 } from '@tanstack/react-router';
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 
 /** A fresh query client that never retries, so failures show at once. */
@@ -17,18 +18,29 @@ export function testQueryClient(): QueryClient {
 
 /**
  * Renders a component inside a QueryClientProvider and a memory router (so
- * <Link> works). `wrap` adds outer providers such as the auth context.
+ * <Link> works), at `path` (default /). `wrap` adds outer providers such as the
+ * auth context.
  */
 export async function renderWithProviders(
   ui: ReactElement,
-  { queryClient = testQueryClient(), wrap }: { queryClient?: QueryClient; wrap?: (node: ReactNode) => ReactNode } = {},
+  {
+    queryClient = testQueryClient(),
+    wrap,
+    path = '/',
+  }: { queryClient?: QueryClient; wrap?: (node: ReactNode) => ReactNode; path?: string } = {},
 ) {
   const rootRoute = createRootRoute({ component: Outlet });
-  const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => ui });
+  const indexRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/',
+    component: () => (path === '/' ? ui : <p>home</p>),
+  });
+  const routes: AnyRoute[] = [indexRoute];
+  if (path !== '/') routes.push(createRoute({ getParentRoute: () => rootRoute, path, component: () => ui }));
   const catchAll = createRoute({ getParentRoute: () => rootRoute, path: '$', component: () => <p>elsewhere</p> });
   const router = createRouter({
-    routeTree: rootRoute.addChildren([indexRoute, catchAll]),
-    history: createMemoryHistory({ initialEntries: ['/'] }),
+    routeTree: rootRoute.addChildren([...routes, catchAll]),
+    history: createMemoryHistory({ initialEntries: [path] }),
   });
   const tree = (
     <QueryClientProvider client={queryClient}>
@@ -36,7 +48,7 @@ export async function renderWithProviders(
     </QueryClientProvider>
   );
   const result = render(<>{wrap ? wrap(tree) : tree}</>);
-  await router.load();
+  await act(() => router.load());
   return { ...result, router, queryClient };
 }
 

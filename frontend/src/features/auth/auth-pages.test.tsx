@@ -28,8 +28,7 @@ describe('AuthSuccessPage', () => {
   it("shows 'Authentication Failed' and returns home after 3 s", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const auth = fakeAuth({ isAuthenticated: false, user: null, token: null, error: 'Authentication failed' });
-    const { router } = await renderWithProviders(<AuthSuccessPage />, withAuth(auth));
-    await act(() => router.navigate({ to: '/auth/success' }));
+    const { router } = await renderWithProviders(<AuthSuccessPage />, { ...withAuth(auth), path: '/auth/success' });
     expect(screen.getByRole('heading')).toHaveTextContent('Authentication Failed');
     await act(() => vi.advanceTimersByTimeAsync(2900));
     expect(router.state.location.pathname).toBe('/auth/success');

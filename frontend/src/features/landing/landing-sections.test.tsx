@@ -44,6 +44,6 @@ describe('FaqAccordion', () => {
     expect(screen.getByText('A1')).not.toBeVisible();
 
     await user.click(q('Q2'));
-    expect(screen.getAllByRole('button', { expanded: true })).toHaveLength(0);
+    expect(screen.queryAllByRole('button', { expanded: true })).toHaveLength(0);
   });
 });

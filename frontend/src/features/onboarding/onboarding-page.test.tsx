@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../lib/session/auth-context';
@@ -63,14 +63,16 @@ describe('OnboardingPage', () => {
   });
 
   it('waits about 2 seconds before saving by default', async () => {
-    await setup('default');
+    const { router } = await setup('default');
     fireEvent.change(screen.getByLabelText('Google Places API key'), { target: { value: KEY } });
     vi.useFakeTimers();
     fireEvent.submit(screen.getByLabelText('Google Places API key').closest('form')!);
-    await vi.advanceTimersByTimeAsync(1900);
+    await act(() => vi.advanceTimersByTimeAsync(1900));
     expect(fetchMock).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(200);
+    await act(() => vi.advanceTimersByTimeAsync(200));
     expect(fetchMock).toHaveBeenCalledWith('/api/user/api-key', expect.anything());
+    vi.useRealTimers();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
   it('shows the server message when saving fails and lets the user retry', async () => {

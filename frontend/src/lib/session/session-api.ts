@@ -1,8 +1,12 @@
-import { apiFetch, callWithDefault } from '../api-fetch';
+import { getAuthConfig, getGetAuthConfigQueryKey, getMe, logout, refreshSession } from '../../api/gen/auth/auth';
+import type { AuthConfig } from '../../api/gen/model/authConfig';
+import type { SessionResponse } from '../../api/gen/model/sessionResponse';
+import { callWithDefault } from '../api-fetch';
 import type { SessionUser } from './session-types';
 
-// The session's calls in one place. Each passes the token explicitly because at
-// start-up the token from the address bar is checked before it is stored.
+// The session's calls in one place, over the generated client. Each passes the
+// token explicitly because at start-up the token from the address bar is checked
+// before it is stored.
 
 function bearer(token: string): RequestInit {
   return { headers: { Authorization: `Bearer ${token}` } };
@@ -10,22 +14,12 @@ function bearer(token: string): RequestInit {
 
 /** `GET /api/auth/me`; failure uses the server's text, else 'Failed to get user info'. */
 export function fetchCurrentUser(token: string): Promise<SessionUser> {
-  return callWithDefault(
-    () => apiFetch<SessionUser>('/api/auth/me', { ...bearer(token), method: 'GET' }),
-    'Failed to get user info',
-  );
+  return callWithDefault(() => getMe(bearer(token)), 'Failed to get user info');
 }
 
 /** `POST /api/auth/refresh`; failure uses the server's text, else 'Failed to refresh token'. */
-export function refreshSessionToken(token: string): Promise<{ token: string; user: SessionUser }> {
-  return callWithDefault(
-    () =>
-      apiFetch<{ token: string; user: SessionUser }>('/api/auth/refresh', {
-        ...bearer(token),
-        method: 'POST',
-      }),
-    'Failed to refresh token',
-  );
+export function refreshSessionToken(token: string): Promise<SessionResponse> {
+  return callWithDefault(() => refreshSession(bearer(token)), 'Failed to refresh token');
 }
 
 /**
@@ -33,10 +27,7 @@ export function refreshSessionToken(token: string): Promise<{ token: string; use
  * (see DECISIONS-frontend.md); the answer is ignored.
  */
 export async function endServerSession(token: string | null): Promise<void> {
-  await apiFetch<void>('/api/auth/logout', {
-    ...(token ? bearer(token) : {}),
-    method: 'POST',
-  });
+  await logout(token ? bearer(token) : {});
 }
 
 /** Where the browser goes to sign in (full-page redirect, spec section 4). */
@@ -45,14 +36,9 @@ export const SIGN_IN_PATH = '/api/auth/google';
 /** Sign-in path that also asks for spreadsheet access (re-authentication for export). */
 export const SHEETS_SIGN_IN_PATH = '/api/auth/google?feature=sheets';
 
+export type { AuthConfig };
+
 /** `GET /api/auth/config`: whether sign-in is the local single-operator account. */
-export interface AuthConfig {
-  localMode: boolean;
-  issuer: string | null;
-}
+export const fetchAuthConfig = (): Promise<AuthConfig> => getAuthConfig();
 
-export function fetchAuthConfig(): Promise<AuthConfig> {
-  return apiFetch<AuthConfig>('/api/auth/config', { method: 'GET' });
-}
-
-export const authConfigQueryKey = ['/api/auth/config'] as const;
+export const authConfigQueryKey = getGetAuthConfigQueryKey();

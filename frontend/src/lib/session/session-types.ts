@@ -1,12 +1,7 @@
+import type { UserInfo } from '../../api/gen/model/userInfo';
+
 /** The signed-in user as `GET /api/auth/me` returns it (spec section 3). */
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  picture: string | null;
-  needsOnboarding: boolean;
-  isFirstLogin: boolean;
-}
+export type SessionUser = UserInfo;
 
 /** Session state (spec section 3): loading at start, nobody signed in. */
 export interface SessionState {
