@@ -33,6 +33,9 @@ pub enum ApiError {
     /// Nothing of that kind belongs to the caller.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
+    /// A usage limit is reached; `message` says which and when it resets.
+    #[oai(status = 429)]
+    TooManyRequests(Json<ErrorBody>),
     /// An unexpected failure on our side; details are logged, not returned.
     #[oai(status = 500)]
     Internal(Json<ErrorBody>),
@@ -75,6 +78,11 @@ impl ApiError {
     /// 503 with a code and message.
     pub fn unavailable(code: &str, message: impl Into<String>) -> Self {
         Self::Unavailable(body(code, message))
+    }
+
+    /// 429 with a code and message.
+    pub fn too_many(code: &str, message: impl Into<String>) -> Self {
+        Self::TooManyRequests(body(code, message))
     }
 
     /// 500; the cause is logged here and never shown.

@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod commands;
 pub mod error;
+pub mod relay;
 pub mod routes;
 pub mod state;
 pub mod web;

@@ -4,9 +4,17 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use leadgen_core::{
-    config::Config, keys::KeyService, places::PlacesClient, secrets_file, session::SessionKeys, store::Store,
+    bus::{EventBus, memory::MemoryBus, redis::RedisBus},
+    config::Config,
+    keys::KeyService,
+    places::PlacesClient,
+    secrets_file,
+    session::SessionKeys,
+    store::Store,
+    usage::UsageService,
     vault::Vault,
 };
+use leadgen_worker::{JobQueue, KeyRateGate, WorkerDeps, queue};
 
 use crate::auth::oidc::Oidc;
 
@@ -32,6 +40,12 @@ pub struct Inner {
     pub oidc: Option<Oidc>,
     /// Queue and event bus connection in distributed mode.
     pub redis: Option<redis::aio::ConnectionManager>,
+    /// Search events.
+    pub bus: EventBus,
+    /// Search jobs.
+    pub queue: JobQueue,
+    /// Usage reservations and reports.
+    pub usage: UsageService,
 }
 
 impl std::ops::Deref for AppState {
@@ -65,14 +79,49 @@ impl AppState {
             Some(oidc) => Some(Oidc::new(oidc.clone(), &config.public_url)?),
             None => None,
         };
+        let keys = KeyService::new(store.clone(), vault.clone());
+        let places = PlacesClient::new(&config.places_base_url)?;
+        let usage = UsageService::new(store.clone(), config.usage_limits);
+        let (bus, queue) = match (&config.redis_url, &redis) {
+            (Some(url), Some(conn)) => {
+                let bus = EventBus::Redis(RedisBus::connect(url, &config.redis_prefix).await?);
+                let storage = queue::redis(url, &config.redis_prefix).await?;
+                let _ = conn;
+                (bus, JobQueue::Redis(Box::new(storage)))
+            }
+            _ => {
+                // Embedded mode: the queue, the bus and one worker live in this process.
+                let bus = EventBus::Memory(MemoryBus::new());
+                let (producer, source) = queue::memory();
+                let deps = Arc::new(WorkerDeps {
+                    store: store.clone(),
+                    keys: keys.clone(),
+                    places: places.clone(),
+                    bus: bus.clone(),
+                    usage: usage.clone(),
+                    gate: KeyRateGate::local(config.places_rps),
+                });
+                let concurrency = config.worker_concurrency;
+                tokio::spawn(async move {
+                    let forever = std::future::pending::<()>();
+                    if let Err(e) = leadgen_worker::run("embedded", deps, source, concurrency, forever).await {
+                        tracing::error!(error = %e, "in-process worker stopped");
+                    }
+                });
+                (bus, producer)
+            }
+        };
         Ok(Self(Arc::new(Inner {
-            keys: KeyService::new(store.clone(), vault.clone()),
+            keys,
             sessions: SessionKeys::new(&secrets.jwt_secret, config.session_ttl),
-            places: PlacesClient::new(&config.places_base_url)?,
+            places,
             store,
             vault,
             oidc,
             redis,
+            bus,
+            queue,
+            usage,
             config,
         })))
     }

@@ -25,6 +25,17 @@ pub fn validate_format(key: &str) -> CoreResult<()> {
     }
 }
 
+/// A stable, non-secret name for a key (16 hex digits of its SHA-256), for rate limits
+/// and logs: two users sharing one key share its limit, and the key never appears.
+pub fn fingerprint(key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(b"leadgen-places-key:")
+        .chain_update(key.as_bytes())
+        .finalize();
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The only form in which a stored key is ever shown: first 4 and last 4 characters.
 pub fn mask(key: &str) -> String {
     let chars: Vec<char> = key.chars().collect();

@@ -85,6 +85,8 @@ pub struct Config {
     /// `LEADGEN_PLACES_RPS`: upstream requests per second allowed per API key, across the
     /// whole fleet. Default 5.
     pub places_rps: u32,
+    /// `LEADGEN_REDIS_PREFIX`: first part of every Redis key and queue name. Default `leadgen`.
+    pub redis_prefix: String,
 }
 
 impl Config {
@@ -254,6 +256,7 @@ impl Config {
             usage_limits,
             worker_concurrency,
             places_rps,
+            redis_prefix: get("LEADGEN_REDIS_PREFIX").unwrap_or_else(|| "leadgen".to_owned()),
         })
     }
 

@@ -3,9 +3,11 @@
 //! workers build on it.
 
 pub mod api_key;
+pub mod bus;
 pub mod catalogue;
 pub mod config;
 pub mod error;
+pub mod jobs;
 pub mod keys;
 pub mod lead;
 pub mod places;

@@ -6,7 +6,7 @@
 //! when it finishes, the leads it did not deliver are given back (`Store::settle_search`).
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{
     CoreError, CoreResult,
@@ -136,7 +136,7 @@ pub struct Reservation {
 }
 
 /// The spec's usage stats (`GET /api/leads/usage` data, and `usage` of `complete`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageReport {
     /// Monthly searches.
@@ -154,7 +154,7 @@ pub struct UsageReport {
 }
 
 /// Monthly searches, and leads.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageNumbers {
     /// Searches this month.
@@ -174,7 +174,7 @@ pub struct UsageNumbers {
 }
 
 /// When the monthly allowance resets.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PeriodInfo {
     /// `YYYY-MM-DD`.
@@ -184,7 +184,7 @@ pub struct PeriodInfo {
 }
 
 /// Whether a key is configured.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiKeyInfo {
     /// A Places key is stored.
@@ -194,7 +194,7 @@ pub struct ApiKeyInfo {
 }
 
 /// The user's plan.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TierInfo {
     /// `free` or `pro`.
@@ -204,7 +204,7 @@ pub struct TierInfo {
 }
 
 /// Warning levels for the usage card.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageStatus {
     /// At or over the monthly limit (red).

@@ -1,12 +1,38 @@
-//! Leads: `/api/leads/*`. Searching arrives with the search pipeline.
+//! Leads: `/api/leads/*`: business types, searches (streamed and whole), usage, and the
+//! Places API key check.
 
-use leadgen_core::places::PlacesError;
-use poem::web::Data;
-use poem_openapi::{Object, OpenApi, payload::Json};
+use futures_util::{StreamExt, stream::BoxStream};
+use leadgen_core::{
+    catalogue::{self, GROUPS},
+    jobs::SearchJobV1,
+    lead::SearchEvent,
+    places::PlacesError,
+    usage::Tier,
+};
+use poem::web::{Data, sse::Event};
+use poem_openapi::{
+    Object, OpenApi,
+    payload::{EventStream, Json},
+};
 use secrecy::ExposeSecret;
 
-use super::ApiTags;
-use crate::{auth::BearerAuth, error::ApiError, state::AppState};
+use super::{
+    ApiTags,
+    leads_models::{
+        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, LeadItem, SearchRequest, SearchResult,
+        StreamEvent, UsageResponse,
+    },
+};
+use crate::{auth::BearerAuth, error::ApiError, relay, state::AppState};
+
+/// The spec's message for a missing type or location.
+pub const MISSING_FIELDS: &str = "Please select a business type and enter a location";
+/// The spec's message when no key is configured.
+pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
+/// Longest location accepted.
+const MAX_LOCATION: usize = 200;
+/// Keep-alive comment interval on event streams.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// Result of testing the key against Google.
 #[derive(Debug, Object)]
@@ -22,6 +48,98 @@ pub struct LeadsApi;
 
 #[OpenApi(tag = "ApiTags::Leads", prefix_path = "/leads")]
 impl LeadsApi {
+    /// The business-type catalogue
+    ///
+    /// The spec's 13 groups of Google place types, with labels.
+    #[oai(path = "/business-types", method = "get", operation_id = "list_business_types")]
+    async fn list_business_types(&self, _auth: BearerAuth) -> Json<BusinessTypesResponse> {
+        Json(BusinessTypesResponse {
+            groups: GROUPS
+                .iter()
+                .map(|g| BusinessTypeGroupItem {
+                    label: g.label.to_owned(),
+                    types: g
+                        .types
+                        .iter()
+                        .map(|t| BusinessTypeItem {
+                            value: t.value.to_owned(),
+                            label: t.label.to_owned(),
+                            text_only: !t.is_included_type(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+    }
+
+    /// Search, streaming results as they arrive
+    ///
+    /// Answers `text/event-stream`: frames of `id:` and `data:` (a JSON event: `start`,
+    /// then one `business_found` per business, then `complete` or `error`), with
+    /// keep-alive comments. Closing the connection cancels the search. Validation and
+    /// usage failures answer before the stream starts, as JSON errors.
+    #[oai(
+        path = "/search-stream",
+        method = "post",
+        operation_id = "search_leads_stream",
+        tag = "ApiTags::Stream"
+    )]
+    async fn search_leads_stream(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        body: Json<SearchRequest>,
+    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, ApiError> {
+        let events = start_search(&state, &auth.0.user.id, body.0).await?;
+        let frames = events.map(|(id, event)| StreamEvent::frame(id, &event)).boxed();
+        Ok(EventStream::new(frames)
+            .keep_alive(KEEP_ALIVE)
+            .to_event(|frame| Event::message(frame.data).id(frame.id.to_string())))
+    }
+
+    /// Search, answering when done
+    ///
+    /// Runs the same search as the stream and returns every lead at once.
+    #[oai(path = "/search", method = "post", operation_id = "search_leads")]
+    async fn search_leads(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        body: Json<SearchRequest>,
+    ) -> Result<Json<SearchResult>, ApiError> {
+        let mut events = Box::pin(start_search(&state, &auth.0.user.id, body.0).await?);
+        while let Some((_, event)) = events.next().await {
+            match event {
+                SearchEvent::Complete { results, search, usage } => {
+                    let usage = serde_json::from_value::<leadgen_core::usage::UsageReport>(usage).ok();
+                    let usage = match usage {
+                        Some(u) => u,
+                        None => current_usage(&state, &auth.0.user.id).await?,
+                    };
+                    return Ok(Json(SearchResult {
+                        success: true,
+                        results: results.into_iter().map(LeadItem::from).collect(),
+                        search: search.into(),
+                        usage: usage.into(),
+                    }));
+                }
+                SearchEvent::Error { message } => return Err(ApiError::bad_gateway("search_failed", message)),
+                _ => {}
+            }
+        }
+        Err(ApiError::bad_gateway("search_failed", "Search failed"))
+    }
+
+    /// Usage this month
+    #[oai(path = "/usage", method = "get", operation_id = "get_usage")]
+    async fn get_usage(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<UsageResponse>, ApiError> {
+        let report = current_usage(&state, &auth.0.user.id).await?;
+        Ok(Json(UsageResponse {
+            success: true,
+            data: report.into(),
+        }))
+    }
+
     /// Test the stored Places API key
     ///
     /// Makes the cheapest real Places API (New) call (Text Search, ids only, one result)
@@ -57,4 +175,56 @@ impl LeadsApi {
             Err(e) => Err(ApiError::bad_gateway("upstream_error", e.to_string())),
         }
     }
+}
+
+async fn current_usage(state: &AppState, user_id: &str) -> Result<leadgen_core::usage::UsageReport, ApiError> {
+    let key = state.keys.status(user_id).await?;
+    Ok(state.usage.report(user_id, Tier::Free, key.updated_at).await?)
+}
+
+/// Validates, reserves usage, subscribes to the search's events, then queues it (in that
+/// order, so no event is missed).
+async fn start_search(
+    state: &AppState,
+    user_id: &str,
+    request: SearchRequest,
+) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
+    let business_type = request.business_type.map(|t| t.trim().to_owned()).unwrap_or_default();
+    let location = request.location.map(|l| l.trim().to_owned()).unwrap_or_default();
+    if business_type.is_empty() || location.is_empty() {
+        return Err(ApiError::bad_request("invalid_request", MISSING_FIELDS));
+    }
+    if location.chars().count() > MAX_LOCATION {
+        return Err(ApiError::bad_request(
+            "invalid_request",
+            format!("The location is too long: use at most {MAX_LOCATION} characters."),
+        ));
+    }
+    if catalogue::find(&business_type).is_none() {
+        return Err(ApiError::bad_request(
+            "unknown_business_type",
+            catalogue::unknown_type_message(&business_type),
+        ));
+    }
+    if !state.keys.status(user_id).await?.has_key {
+        return Err(ApiError::bad_request("no_api_key", NO_KEY));
+    }
+    let reservation = match state.usage.reserve(user_id, Tier::Free, &business_type).await? {
+        Ok(r) => r,
+        Err(denied) => return Err(ApiError::too_many("usage_limit", denied.to_string())),
+    };
+    let search_id = reservation.search_id;
+    let subscription = state.bus.subscribe(&search_id, 0).await?;
+    state
+        .queue
+        .push(SearchJobV1 {
+            search_id: search_id.clone(),
+            user_id: user_id.to_owned(),
+            business_type,
+            location,
+            lead_budget: reservation.lead_budget,
+        })
+        .await?;
+    tracing::info!(%search_id, "search queued");
+    Ok(relay::relay(state.bus.clone(), search_id, subscription))
 }

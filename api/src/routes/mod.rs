@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod health;
 pub mod leads;
+pub mod leads_models;
 pub mod user;
 
 use poem_openapi::Tags;
@@ -18,6 +19,9 @@ pub enum ApiTags {
     Leads,
     /// Liveness and readiness.
     Health,
+    /// Server-sent event streams (left out of the generated client, which cannot type
+    /// them; read them with fetch and an SSE parser).
+    Stream,
 }
 
 /// Every operation, composed.

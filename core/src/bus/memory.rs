@@ -1,0 +1,111 @@
+//! In-process event bus for embedded mode.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::Instant,
+};
+
+use tokio::sync::broadcast;
+
+use super::{Envelope, REPLAY_TTL, Subscription};
+use crate::lead::SearchEvent;
+
+/// Live channel capacity per search: a whole search (62 events) fits several times.
+const CHANNEL_CAPACITY: usize = 256;
+
+struct Channel {
+    events: Vec<Envelope>,
+    sender: broadcast::Sender<Envelope>,
+    cancelled: bool,
+    touched: Instant,
+}
+
+/// Event bus inside one process.
+#[derive(Clone, Default)]
+pub struct MemoryBus {
+    channels: Arc<Mutex<HashMap<String, Channel>>>,
+}
+
+impl MemoryBus {
+    /// An empty bus.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn with_channel<T>(&self, search_id: &str, f: impl FnOnce(&mut Channel) -> T) -> T {
+        // The lock guards plain data and is never held across an await; a panic while
+        // holding it leaves the map usable.
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels.retain(|_, c| c.touched.elapsed() < REPLAY_TTL);
+        let channel = channels.entry(search_id.to_owned()).or_insert_with(|| Channel {
+            events: Vec::new(),
+            sender: broadcast::channel(CHANNEL_CAPACITY).0,
+            cancelled: false,
+            touched: Instant::now(),
+        });
+        channel.touched = Instant::now();
+        f(channel)
+    }
+
+    /// See [`super::EventBus::publish`].
+    pub fn publish(&self, search_id: &str, event: &SearchEvent) -> u64 {
+        self.with_channel(search_id, |c| {
+            let envelope = Envelope {
+                id: c.events.len() as u64 + 1,
+                event: event.clone(),
+            };
+            c.events.push(envelope.clone());
+            let _ = c.sender.send(envelope.clone());
+            envelope.id
+        })
+    }
+
+    /// See [`super::EventBus::subscribe`]. Replay and live start under one lock, so no
+    /// event falls between them.
+    pub fn subscribe(&self, search_id: &str, after: u64) -> Subscription {
+        self.with_channel(search_id, |c| Subscription {
+            replay: c.events.iter().filter(|e| e.id > after).cloned().collect(),
+            live: c.sender.subscribe(),
+        })
+    }
+
+    /// See [`super::EventBus::cancel`].
+    pub fn cancel(&self, search_id: &str) {
+        self.with_channel(search_id, |c| c.cancelled = true);
+    }
+
+    /// See [`super::EventBus::is_cancelled`].
+    pub fn is_cancelled(&self, search_id: &str) -> bool {
+        self.with_channel(search_id, |c| c.cancelled)
+    }
+
+    /// Nothing to release: channels expire with the replay buffer.
+    pub fn release(&self, _search_id: &str) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(n: u32) -> SearchEvent {
+        SearchEvent::Error {
+            message: format!("e{n}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn late_subscribers_replay_then_follow_live() {
+        let bus = MemoryBus::new();
+        assert_eq!(bus.publish("s", &event(1)), 1);
+        assert_eq!(bus.publish("s", &event(2)), 2);
+        let mut sub = bus.subscribe("s", 1);
+        assert_eq!(sub.replay.iter().map(|e| e.id).collect::<Vec<_>>(), vec![2]);
+        bus.publish("s", &event(3));
+        assert_eq!(sub.live.recv().await.expect("live").id, 3);
+        assert!(bus.subscribe("other", 0).replay.is_empty(), "searches are separate");
+        assert!(!bus.is_cancelled("s"));
+        bus.cancel("s");
+        assert!(bus.is_cancelled("s"));
+    }
+}

@@ -1,0 +1,209 @@
+//! Redis event bus for distributed mode.
+//!
+//! Per search: a list `{prefix}:search:{id}:events` (the replay buffer; `RPUSH`'s answer
+//! numbers each event), a pub/sub channel `{prefix}:search:{id}` for live delivery, and a
+//! key `{prefix}:search:{id}:cancel`. All expire after [`REPLAY_TTL`].
+//!
+//! Each process holds one pub/sub connection for all its streams and routes messages to
+//! local subscribers by channel, so 10,000 open streams cost one Redis connection, not
+//! 10,000.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
+
+use futures_util::StreamExt;
+use redis::{AsyncCommands, aio::ConnectionManager};
+use tokio::sync::broadcast;
+
+use super::{Envelope, REPLAY_TTL, Subscription};
+use crate::{CoreError, CoreResult, lead::SearchEvent};
+
+const CHANNEL_CAPACITY: usize = 256;
+
+/// Event bus over Redis.
+#[derive(Clone)]
+pub struct RedisBus {
+    client: redis::Client,
+    conn: ConnectionManager,
+    prefix: String,
+    router: Arc<tokio::sync::Mutex<Option<Arc<Router>>>>,
+}
+
+/// The process's pub/sub connection and its local subscribers.
+struct Router {
+    sink: tokio::sync::Mutex<redis::aio::PubSubSink>,
+    routes: Mutex<HashMap<String, broadcast::Sender<Envelope>>>,
+    alive: std::sync::atomic::AtomicBool,
+}
+
+impl RedisBus {
+    /// Connects to `url`; every key starts with `prefix` (tests use their own).
+    pub async fn connect(url: &str, prefix: &str) -> CoreResult<Self> {
+        let client = redis::Client::open(url)?;
+        let conn = ConnectionManager::new(client.clone()).await?;
+        Ok(Self {
+            client,
+            conn,
+            prefix: prefix.to_owned(),
+            router: Arc::new(tokio::sync::Mutex::new(None)),
+        })
+    }
+
+    fn events_key(&self, search_id: &str) -> String {
+        format!("{}:search:{search_id}:events", self.prefix)
+    }
+
+    fn channel(&self, search_id: &str) -> String {
+        format!("{}:search:{search_id}", self.prefix)
+    }
+
+    fn cancel_key(&self, search_id: &str) -> String {
+        format!("{}:search:{search_id}:cancel", self.prefix)
+    }
+
+    /// See [`super::EventBus::publish`].
+    pub async fn publish(&self, search_id: &str, event: &SearchEvent) -> CoreResult<u64> {
+        let json = serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?;
+        let key = self.events_key(search_id);
+        let mut conn = self.conn.clone();
+        let (id, _): (u64, bool) = redis::pipe()
+            .rpush(&key, &json)
+            .expire(&key, REPLAY_TTL.as_secs() as i64)
+            .query_async(&mut conn)
+            .await?;
+        let envelope = serde_json::to_string(&Envelope {
+            id,
+            event: event.clone(),
+        })
+        .map_err(|e| CoreError::Internal(e.to_string()))?;
+        let _: i64 = conn.publish(self.channel(search_id), envelope).await?;
+        Ok(id)
+    }
+
+    /// See [`super::EventBus::subscribe`]: joins the live channel first, then reads the
+    /// replay buffer, so an event is in one or the other (or both), never neither.
+    pub async fn subscribe(&self, search_id: &str, after: u64) -> CoreResult<Subscription> {
+        let router = self.router().await?;
+        let live = router.route(&self.channel(search_id)).await?;
+        let mut conn = self.conn.clone();
+        let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
+        let replay = raw
+            .iter()
+            .enumerate()
+            .map(|(i, json)| {
+                serde_json::from_str::<SearchEvent>(json)
+                    .map(|event| Envelope {
+                        id: after + i as u64 + 1,
+                        event,
+                    })
+                    .map_err(|e| CoreError::Internal(format!("bad event in replay buffer: {e}")))
+            })
+            .collect::<CoreResult<Vec<_>>>()?;
+        Ok(Subscription { replay, live })
+    }
+
+    /// See [`super::EventBus::cancel`].
+    pub async fn cancel(&self, search_id: &str) -> CoreResult<()> {
+        let mut conn = self.conn.clone();
+        let _: () = conn.set_ex(self.cancel_key(search_id), 1, REPLAY_TTL.as_secs()).await?;
+        Ok(())
+    }
+
+    /// See [`super::EventBus::is_cancelled`].
+    pub async fn is_cancelled(&self, search_id: &str) -> CoreResult<bool> {
+        let mut conn = self.conn.clone();
+        Ok(conn.exists(self.cancel_key(search_id)).await?)
+    }
+
+    /// Drops the local route when its last subscriber is gone.
+    pub async fn release(&self, search_id: &str) {
+        let router = self.router.lock().await.clone();
+        if let Some(router) = router {
+            router.unroute(&self.channel(search_id)).await;
+        }
+    }
+
+    /// Whether Redis answers.
+    pub async fn ping(&self) -> bool {
+        let mut conn = self.conn.clone();
+        redis::cmd("PING").query_async::<String>(&mut conn).await.is_ok()
+    }
+
+    /// The live router, (re)connecting it if needed.
+    async fn router(&self) -> CoreResult<Arc<Router>> {
+        let mut slot = self.router.lock().await;
+        if let Some(router) = slot.as_ref()
+            && router.alive.load(std::sync::atomic::Ordering::Acquire)
+        {
+            return Ok(router.clone());
+        }
+        let (sink, mut stream) = self.client.get_async_pubsub().await?.split();
+        let router = Arc::new(Router {
+            sink: tokio::sync::Mutex::new(sink),
+            routes: Mutex::new(HashMap::new()),
+            alive: std::sync::atomic::AtomicBool::new(true),
+        });
+        let reader = router.clone();
+        tokio::spawn(async move {
+            while let Some(msg) = stream.next().await {
+                let channel = msg.get_channel_name().to_owned();
+                let Ok(payload) = msg.get_payload::<String>() else {
+                    continue;
+                };
+                let Ok(envelope) = serde_json::from_str::<Envelope>(&payload) else {
+                    tracing::warn!(%channel, "undecodable event on the bus");
+                    continue;
+                };
+                if let Some(sender) = reader.routes().get(&channel) {
+                    let _ = sender.send(envelope);
+                }
+            }
+            tracing::warn!("Redis pub/sub connection closed; the next subscription reconnects");
+            reader.alive.store(false, std::sync::atomic::Ordering::Release);
+            // Wake subscribers so they notice (their receivers close).
+            reader.routes().clear();
+        });
+        *slot = Some(router.clone());
+        Ok(router)
+    }
+}
+
+impl Router {
+    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<String, broadcast::Sender<Envelope>>> {
+        self.routes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    async fn route(&self, channel: &str) -> CoreResult<broadcast::Receiver<Envelope>> {
+        let (receiver, is_new) = {
+            let mut routes = self.routes();
+            match routes.get(channel) {
+                Some(sender) => (sender.subscribe(), false),
+                None => {
+                    let (sender, receiver) = broadcast::channel(CHANNEL_CAPACITY);
+                    routes.insert(channel.to_owned(), sender);
+                    (receiver, true)
+                }
+            }
+        };
+        if is_new {
+            self.sink.lock().await.subscribe(channel).await?;
+        }
+        Ok(receiver)
+    }
+
+    async fn unroute(&self, channel: &str) {
+        let unused = {
+            let mut routes = self.routes();
+            let unused = routes.get(channel).is_some_and(|s| s.receiver_count() == 0);
+            if unused {
+                routes.remove(channel);
+            }
+            unused
+        };
+        if unused && let Err(e) = self.sink.lock().await.unsubscribe(channel).await {
+            tracing::warn!(error = %e, "could not unsubscribe");
+        }
+    }
+}

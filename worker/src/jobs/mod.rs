@@ -1,0 +1,3 @@
+//! Job handlers, one file per job.
+
+pub mod search;

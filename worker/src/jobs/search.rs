@@ -1,0 +1,163 @@
+//! `SearchJobV1`: run one search and publish its events.
+//!
+//! Idempotent enough to retry: a re-run publishes the same leads again (the API relay
+//! drops place ids it already sent), and settling usage happens once per search id.
+
+use std::sync::Arc;
+
+use apalis::prelude::{BoxDynError, Data};
+use leadgen_core::{
+    api_key,
+    bus::EventBus,
+    catalogue,
+    jobs::SearchJobV1,
+    lead::{SearchEvent, SearchParams},
+    places::PlacesError,
+    search::{self, EventSink, SearchFailure, SearchPlan, SearchStopped},
+    usage::Tier,
+};
+use secrecy::ExposeSecret;
+
+use crate::WorkerDeps;
+
+/// The spec's message when no key is configured.
+pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
+
+/// Publishes a search's events on the bus and counts the leads it sent.
+struct BusSink<'a> {
+    bus: &'a EventBus,
+    search_id: &'a str,
+    delivered: u32,
+}
+
+impl EventSink for BusSink<'_> {
+    async fn emit(&mut self, event: SearchEvent) -> Result<(), SearchStopped> {
+        if matches!(event, SearchEvent::BusinessFound { .. }) {
+            self.delivered += 1;
+        }
+        self.bus
+            .publish(self.search_id, &event)
+            .await
+            .map(|_| ())
+            .map_err(|e| SearchStopped(format!("event bus: {e}")))
+    }
+
+    async fn cancelled(&mut self) -> bool {
+        self.bus.is_cancelled(self.search_id).await.unwrap_or(false)
+    }
+}
+
+/// Runs one search job.
+pub async fn handle(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(), BoxDynError> {
+    let deps: &WorkerDeps = &deps;
+    let mut sink = BusSink {
+        bus: &deps.bus,
+        search_id: &job.search_id,
+        delivered: 0,
+    };
+    let params = SearchParams {
+        business_type: job.business_type.clone(),
+        location: job.location.clone(),
+    };
+    sink.bus
+        .publish(
+            &job.search_id,
+            &SearchEvent::Start {
+                business_type: params.business_type.clone(),
+                location: params.location.clone(),
+            },
+        )
+        .await?;
+
+    let outcome = run(&job, &params, deps, &mut sink).await;
+    let delivered = i64::from(sink.delivered);
+    let (status, terminal) = match outcome {
+        Ok(results) => {
+            deps.store
+                .settle_search(&job.user_id, &job.search_id, "complete", delivered)
+                .await?;
+            let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
+            let usage = deps.usage.report(&job.user_id, Tier::Free, key_updated).await?;
+            let usage = serde_json::to_value(usage)?;
+            (
+                "complete",
+                Some(SearchEvent::Complete {
+                    results,
+                    search: params,
+                    usage,
+                }),
+            )
+        }
+        Err(Failure::Stopped(reason)) => {
+            tracing::info!(%reason, "search stopped");
+            deps.store
+                .settle_search(&job.user_id, &job.search_id, "cancelled", delivered)
+                .await?;
+            ("cancelled", None)
+        }
+        Err(Failure::Message(message)) => {
+            deps.store
+                .settle_search(&job.user_id, &job.search_id, "failed", delivered)
+                .await?;
+            ("failed", Some(SearchEvent::Error { message }))
+        }
+    };
+    if let Some(event) = terminal {
+        deps.bus.publish(&job.search_id, &event).await?;
+    }
+    tracing::info!(search_id = %job.search_id, status, delivered, "search finished");
+    Ok(())
+}
+
+enum Failure {
+    Stopped(String),
+    Message(String),
+}
+
+async fn run(
+    job: &SearchJobV1,
+    params: &SearchParams,
+    deps: &WorkerDeps,
+    sink: &mut BusSink<'_>,
+) -> Result<Vec<leadgen_core::lead::Lead>, Failure> {
+    let Some(business) = catalogue::find(&job.business_type) else {
+        return Err(Failure::Message(catalogue::unknown_type_message(&job.business_type)));
+    };
+    let opened = match deps.keys.open(&job.user_id).await {
+        Ok(Some(opened)) => opened,
+        Ok(None) => return Err(Failure::Message(NO_KEY.to_owned())),
+        Err(e) => {
+            tracing::error!(error = %e, "could not open the user's key");
+            return Err(Failure::Message(
+                "Your API key could not be read. Please save it again in Settings.".into(),
+            ));
+        }
+    };
+    let key = opened.key.expose_secret();
+    let key_id = api_key::fingerprint(key);
+    let plan = SearchPlan {
+        params,
+        business,
+        lead_budget: job.lead_budget,
+        key_id: &key_id,
+    };
+    match search::run(&deps.places, key, &plan, &deps.gate, sink).await {
+        Ok(leads) => {
+            // The key worked: the settings screen can say so.
+            let _ = deps.keys.record_check(&job.user_id, &opened, true).await;
+            Ok(leads)
+        }
+        Err(SearchFailure::Stopped(SearchStopped(reason))) => Err(Failure::Stopped(reason)),
+        Err(SearchFailure::Upstream(e)) => {
+            if e.is_key_problem() {
+                let _ = deps.keys.record_check(&job.user_id, &opened, false).await;
+            }
+            tracing::warn!(error = %e, "search failed upstream");
+            Err(Failure::Message(user_message(&e)))
+        }
+    }
+}
+
+fn user_message(error: &PlacesError) -> String {
+    error.to_string()
+}

@@ -1,0 +1,75 @@
+//! `leadgen-worker`: runs search jobs from Redis. Takes no arguments; reads the same
+//! configuration variables as the API (`DATABASE_URL`, `REDIS_URL`, ...). On SIGTERM or
+//! Ctrl-C it stops taking jobs and lets running ones finish.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use leadgen_core::{
+    bus::{EventBus, redis::RedisBus},
+    config::Config,
+    keys::KeyService,
+    places::PlacesClient,
+    secrets_file,
+    store::Store,
+    usage::UsageService,
+};
+use leadgen_worker::{JobSource, KeyRateGate, WorkerDeps, queue};
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    leadgen_core::install_crypto_provider();
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
+        .init();
+    let config = match Config::from_env() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("configuration error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let (Some(redis_url), Some(_)) = (&config.redis_url, &config.database_url) else {
+        eprintln!(
+            "configuration error: leadgen-worker needs DATABASE_URL and REDIS_URL (embedded mode runs its worker inside leadgen-api)"
+        );
+        std::process::exit(2);
+    };
+    let secrets = secrets_file::resolve(&config).context("loading secrets")?;
+    let store = Store::connect(&config.store_url())
+        .await
+        .context("connecting to the store")?;
+    store.migrate().await.context("applying migrations")?;
+    let conn = redis::aio::ConnectionManager::new(redis::Client::open(redis_url.as_str())?)
+        .await
+        .context("connecting to Redis")?;
+    let deps = Arc::new(WorkerDeps {
+        keys: KeyService::new(store.clone(), Arc::new(secrets.vault)),
+        places: PlacesClient::new(&config.places_base_url)?,
+        bus: EventBus::Redis(RedisBus::connect(redis_url, &config.redis_prefix).await?),
+        usage: UsageService::new(store.clone(), config.usage_limits),
+        gate: KeyRateGate::fleet(config.places_rps, conn, &config.redis_prefix),
+        store,
+    });
+    let source = JobSource::Redis(Box::new(queue::redis(redis_url, &config.redis_prefix).await?));
+    let name = format!("worker-{}", std::process::id());
+    tracing::info!(%name, concurrency = config.worker_concurrency, "leadgen-worker is taking jobs");
+    leadgen_worker::run(&name, deps, source, config.worker_concurrency, shutdown_signal()).await?;
+    tracing::info!("leadgen-worker stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(term) => term,
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {},
+        _ = term.recv() => {},
+    }
+}
