@@ -3,6 +3,7 @@
 //! a consumer half ([`JobSource`]).
 
 use apalis::prelude::*;
+use apalis_core::task::task_id::{RandomId, TaskId};
 use apalis_redis::{Config, RedisStorage};
 use futures_util::SinkExt;
 use leadgen_core::{
@@ -13,8 +14,10 @@ use leadgen_core::{
 /// Pushes search jobs.
 #[derive(Clone)]
 pub enum JobQueue {
-    /// Embedded mode.
-    Memory(MemorySink<SearchJobV1>),
+    /// Embedded mode: the raw channel, not apalis' `MemorySink`, whose `start_send` does
+    /// `try_lock().unwrap()` on a mutex that concurrent pushes and the worker's
+    /// `poll_ready` also take, and so fails under a multi-threaded runtime.
+    Memory(futures_channel::mpsc::UnboundedSender<Task<SearchJobV1>>),
     /// Distributed mode (boxed: the storage is large and the enum is cloned per push).
     Redis(Box<RedisStorage<SearchJobV1>>),
 }
@@ -30,11 +33,13 @@ pub enum JobSource {
 /// An in-process queue: the producer and its one consumer.
 pub fn memory() -> (JobQueue, JobSource) {
     let (sender, receiver) = futures_channel::mpsc::unbounded::<Task<SearchJobV1>>();
+    // The worker's storage gets a sink of its own (it only polls it for readiness), so
+    // nothing it locks is shared with the producer.
     let sink: Box<dyn futures_util::Sink<Task<SearchJobV1>, Error = MemoryStorageError> + Send + Sync + Unpin> =
-        Box::new(sender.sink_map_err(MemoryStorageError::SendError));
-    let producer = MemorySink::new(std::sync::Arc::new(futures_util::lock::Mutex::new(sink)));
-    let storage = MemoryStorage::new_with(producer.clone(), Box::pin(receiver));
-    (JobQueue::Memory(producer), JobSource::Memory(storage))
+        Box::new(sender.clone().sink_map_err(MemoryStorageError::SendError));
+    let worker_sink = MemorySink::new(std::sync::Arc::new(futures_util::lock::Mutex::new(sink)));
+    let storage = MemoryStorage::new_with(worker_sink, Box::pin(receiver));
+    (JobQueue::Memory(sender), JobSource::Memory(storage))
 }
 
 /// The Redis queue named `{prefix}.search.v1`. Workers that die mid-job have their jobs
@@ -54,11 +59,15 @@ impl JobQueue {
     /// Queues one search.
     pub async fn push(&self, job: SearchJobV1) -> CoreResult<()> {
         match self {
-            Self::Memory(sink) => sink
-                .clone()
-                .send(Task::new(job))
-                .await
-                .map_err(|e| CoreError::Internal(format!("in-process queue closed: {e}"))),
+            Self::Memory(sender) => {
+                // The id MemorySink would have given it.
+                let task = TaskBuilder::new(job)
+                    .task_id(TaskId::from_string(RandomId::default()))
+                    .build();
+                sender
+                    .unbounded_send(task)
+                    .map_err(|e| CoreError::Internal(format!("in-process queue closed: {e}")))
+            }
             Self::Redis(storage) => RedisStorage::clone(storage)
                 .push(job)
                 .await

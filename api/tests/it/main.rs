@@ -6,5 +6,6 @@ mod health;
 mod keys;
 mod oidc;
 mod rotate_key;
+mod search;
 mod sessions;
 mod support;

@@ -32,6 +32,13 @@ pub type Vars = Vec<(&'static str, String)>;
 impl TestApp {
     pub async fn start(backend: Backend, extra: Vars) -> Self {
         leadgen_core::install_crypto_provider();
+        // Logs only when asked for (RUST_LOG=...), shown with the failing test's output.
+        if std::env::var_os("RUST_LOG").is_some() {
+            let _ = tracing_subscriber::fmt()
+                .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+                .with_test_writer()
+                .try_init();
+        }
         let db = match backend {
             Backend::Sqlite => TestDatabase::sqlite(),
             Backend::Postgres => TestDatabase::postgres().await,

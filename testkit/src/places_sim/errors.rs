@@ -1,6 +1,8 @@
 //! Google's error bodies, as documented for Google APIs (AIP-193) and observed from
 //! Places API (New).
 
+use std::time::Duration;
+
 use poem::{Response, http::StatusCode};
 use serde_json::{Value, json};
 
@@ -13,7 +15,7 @@ pub enum KeyFault {
     ServiceDisabled,
     /// Marker `BILLINGDISABLED`: 403 `BILLING_DISABLED`.
     BillingDisabled,
-    /// Marker `QUOTAZERO`: 429 `RESOURCE_EXHAUSTED` with `RetryInfo`.
+    /// Marker `QUOTAZERO`: 429 `RESOURCE_EXHAUSTED` (a per-minute limit of 0) with `RetryInfo`.
     QuotaZero,
     /// Marker `BLOCKED`: 403 `API_KEY_SERVICE_BLOCKED`.
     ServiceBlocked,
@@ -59,7 +61,7 @@ impl KeyFault {
                     json!({"consumer": "projects/1234567", "service": "places.googleapis.com"}),
                 )],
             ),
-            Self::QuotaZero => quota_exhausted(1.0),
+            Self::QuotaZero => rate_limited(0, Duration::from_secs(1)),
             Self::ServiceBlocked => google_error(
                 StatusCode::FORBIDDEN,
                 "PERMISSION_DENIED",
@@ -111,20 +113,96 @@ pub fn invalid_argument(message: &str) -> Response {
     google_error(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", message, vec![])
 }
 
-/// 429 `RESOURCE_EXHAUSTED` with a `RetryInfo` delay in seconds.
-pub fn quota_exhausted(retry_secs: f64) -> Response {
+/// 400 for a field-mask path Google does not know (its ESF front end's wording).
+pub fn unknown_mask_path(path: &str) -> Response {
+    bad_request(&format!(
+        "Error expanding 'fields' parameter. Cannot find matching fields for path '{path}'."
+    ))
+}
+
+/// 400 for a body field the request message does not have (`at`: the enclosing field,
+/// for nested messages).
+pub fn unknown_body_field(name: &str, at: Option<&str>) -> Response {
+    let at = at.map(|a| format!(" at '{a}'")).unwrap_or_default();
+    bad_request(&format!(
+        "Invalid JSON payload received. Unknown name \"{name}\"{at}: Cannot find field."
+    ))
+}
+
+/// 400 for a body that is not JSON, or a field of the wrong JSON type.
+pub fn invalid_json(detail: &str) -> Response {
+    bad_request(&format!("Invalid JSON payload received. {detail}"))
+}
+
+/// 400 for an `includedType` outside Table A, as observed from Places API (New).
+pub fn invalid_included_type(value: &str) -> Response {
+    invalid_argument(&format!(
+        "Invalid included_type: '{value}'. See full list of supported types at https://developers.google.com/maps/documentation/places/web-service/supported_types#table1"
+    ))
+}
+
+/// 400 `INVALID_ARGUMENT` "Request contains an invalid argument." with a
+/// `google.rpc.BadRequest` detail saying which.
+fn bad_request(description: &str) -> Response {
+    google_error(
+        StatusCode::BAD_REQUEST,
+        "INVALID_ARGUMENT",
+        "Request contains an invalid argument.",
+        vec![json!({
+            "@type": "type.googleapis.com/google.rpc.BadRequest",
+            "fieldViolations": [{ "description": description }],
+        })],
+    )
+}
+
+/// 429 `RESOURCE_EXHAUSTED`: the key's project is over its per-minute `SearchTextRequest`
+/// quota. `ErrorInfo` (reason `RATE_LIMIT_EXCEEDED`) names the limit; `RetryInfo` says
+/// when a retry can succeed.
+pub fn rate_limited(limit_per_minute: u32, retry_after: Duration) -> Response {
     google_error(
         StatusCode::TOO_MANY_REQUESTS,
         "RESOURCE_EXHAUSTED",
-        "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'places.googleapis.com'.",
+        "Quota exceeded for quota metric 'SearchTextRequest' and limit 'SearchTextRequest per minute' of service 'places.googleapis.com' for consumer 'project_number:1234567'.",
         vec![
             error_info(
                 "RATE_LIMIT_EXCEEDED",
-                json!({"service": "places.googleapis.com", "quota_metric": "places.googleapis.com/requests"}),
+                json!({
+                    "service": "places.googleapis.com",
+                    "consumer": "projects/1234567",
+                    "quota_metric": "places.googleapis.com/SearchTextRequest",
+                    "quota_limit": "SearchTextRequestPerMinutePerProject",
+                    "quota_limit_value": limit_per_minute.to_string(),
+                    "quota_location": "global",
+                    "quota_unit": "1/min/{project}",
+                }),
             ),
-            json!({"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": format!("{retry_secs}s")}),
+            json!({"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": proto_duration(retry_after)}),
         ],
     )
+}
+
+/// 503 `UNAVAILABLE`, Google's answer to a passing back-end failure (retry with backoff).
+pub fn unavailable() -> Response {
+    google_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "UNAVAILABLE",
+        "The service is currently unavailable.",
+        vec![],
+    )
+}
+
+/// A duration in protobuf's JSON form: seconds with 0, 3, 6 or 9 decimals and an `s`.
+pub fn proto_duration(d: Duration) -> String {
+    let (secs, nanos) = (d.as_secs(), d.subsec_nanos());
+    if nanos == 0 {
+        format!("{secs}s")
+    } else if nanos % 1_000_000 == 0 {
+        format!("{secs}.{:03}s", nanos / 1_000_000)
+    } else if nanos % 1_000 == 0 {
+        format!("{secs}.{:06}s", nanos / 1_000)
+    } else {
+        format!("{secs}.{nanos:09}s")
+    }
 }
 
 fn error_info(reason: &str, metadata: Value) -> Value {
@@ -145,4 +223,17 @@ fn google_error(status: StatusCode, code_name: &str, message: &str, details: Vec
         .status(status)
         .content_type("application/json; charset=UTF-8")
         .body(json!({ "error": error }).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_use_protobuf_json_form() {
+        assert_eq!(proto_duration(Duration::from_secs(30)), "30s");
+        assert_eq!(proto_duration(Duration::from_millis(1500)), "1.500s");
+        assert_eq!(proto_duration(Duration::from_micros(2_000_001)), "2.000001s");
+        assert_eq!(proto_duration(Duration::from_nanos(5)), "0.000000005s");
+    }
 }

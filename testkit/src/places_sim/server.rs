@@ -1,216 +1,303 @@
-//! The simulator's HTTP server.
+//! The simulator's HTTP server: `POST /v1/places:searchText` as Google serves it, and a
+//! few `/_sim/*` routes for tests and demos to read what happened.
 
 use std::{
+    collections::HashMap,
     net::SocketAddr,
-    sync::{
-        Arc,
-        atomic::{AtomicU64, Ordering},
-    },
+    sync::Arc,
+    time::{Duration, Instant},
 };
 
 use poem::{
-    EndpointExt, Request, Response, Route, Server, handler,
+    Body, EndpointExt, Request, Response, Route, Server, handler,
     http::StatusCode,
     listener::{Acceptor, Listener, TcpListener},
     web::{Data, Json},
 };
-use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::errors::{self, KeyFault};
+use super::{
+    cities::{CITIES, City},
+    config::{PlacesSimBuilder, SimConfig},
+    errors::{self, KeyFault},
+    faults::Faults,
+    mask::apply_field_mask,
+    pagination::{PageTokens, TokenError},
+    quota::RpmQuota,
+    request,
+    sku::mask_sku,
+    stats::{Recorder, SimStats, max_in_window},
+    world::World,
+};
 
-/// Requests the simulator has answered, for tests and the billing figures.
-#[derive(Debug, Default, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct SimStats {
-    /// Every `searchText` request received.
-    pub search_text_requests: u64,
-    /// Requests answered with 200 (the ones Google would bill).
-    pub billable_requests: u64,
+/// Everything the handlers share.
+#[derive(Debug)]
+struct SimState {
+    world: Arc<World>,
+    tokens: PageTokens,
+    quota: RpmQuota,
+    faults: Faults,
+    recorder: Recorder,
 }
 
-#[derive(Default)]
-struct Counters {
-    search_text: AtomicU64,
-    billable: AtomicU64,
-}
-
-/// A running simulator.
+/// A running simulator; stops when dropped.
 pub struct PlacesSim {
-    /// Base URL to put in `LEADGEN_PLACES_BASE_URL`.
+    /// Base URL to put in `LEADGEN_PLACES_BASE_URL`, e.g. `http://127.0.0.1:41234`.
     pub base_url: String,
-    counters: Arc<Counters>,
-    _task: tokio::task::JoinHandle<()>,
+    local_addr: SocketAddr,
+    config: SimConfig,
+    state: Arc<SimState>,
+    task: tokio::task::JoinHandle<()>,
 }
 
 impl PlacesSim {
-    /// Starts a simulator on `addr` (port 0 picks a free one).
+    /// Starts a simulator with default settings on `addr` (port 0 picks a free one).
     pub async fn start(addr: SocketAddr) -> std::io::Result<Self> {
+        Self::start_with(addr, SimConfig::default()).await
+    }
+
+    /// A builder for non-default settings.
+    pub fn builder() -> PlacesSimBuilder {
+        PlacesSimBuilder::default()
+    }
+
+    pub(crate) async fn start_with(addr: SocketAddr, config: SimConfig) -> std::io::Result<Self> {
         let acceptor = TcpListener::bind(addr).into_acceptor().await?;
-        let local = acceptor
+        let local_addr = acceptor
             .local_addr()
             .first()
             .and_then(|a| a.as_socket_addr().copied())
             .ok_or_else(|| std::io::Error::other("no local address"))?;
-        let counters = Arc::new(Counters::default());
+        let state = Arc::new(SimState {
+            world: Arc::new(World::new(config.seed)),
+            tokens: PageTokens::new(config.seed),
+            quota: RpmQuota::new(config.rpm_quota),
+            faults: Faults::new(
+                config.seed,
+                config.latency,
+                config.jitter,
+                config.fault_rate,
+                config.slow_delay,
+            ),
+            recorder: Recorder::new(),
+        });
         let app = Route::new()
             .at("/v1/places:searchText", poem::post(search_text))
             .at("/_sim/stats", poem::get(stats))
-            .data(counters.clone());
+            .at("/_sim/requests", poem::get(requests))
+            .at("/_sim/reset", poem::post(reset))
+            .at("/_sim/cities", poem::get(cities))
+            .data(state.clone());
         let task = tokio::spawn(async move {
             let _ = Server::new_with_acceptor(acceptor).run(app).await;
         });
         Ok(Self {
-            base_url: format!("http://{local}"),
-            counters,
-            _task: task,
+            base_url: format!("http://{local_addr}"),
+            local_addr,
+            config,
+            state,
+            task,
         })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The settings it runs with.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
     }
 
     /// Counters so far.
     pub fn stats(&self) -> SimStats {
-        read_stats(&self.counters)
+        self.state.recorder.snapshot()
+    }
+
+    /// The world it serves, to compute expected answers.
+    pub fn world(&self) -> &World {
+        &self.state.world
+    }
+
+    /// The world's cities.
+    pub fn cities(&self) -> &'static [City] {
+        &CITIES
+    }
+
+    /// Every place the simulator returns for this query, over all pages (see
+    /// [`World::expected_places`]).
+    pub fn expected_places(&self, text_query: &str, included_type: Option<&str>) -> Vec<Value> {
+        self.state.world.expected_places(text_query, included_type)
+    }
+
+    /// When each request with `key` arrived, since the simulator started.
+    pub fn requests_for(&self, key: &str) -> Vec<Duration> {
+        self.state.recorder.arrivals(key)
+    }
+
+    /// The most requests with `key` that arrived within any `window` (for example, to
+    /// check a client's rate limiter with a 1 s window).
+    pub fn max_requests_in_window(&self, key: &str, window: Duration) -> usize {
+        max_in_window(&self.state.recorder.arrivals(key), window)
+    }
+
+    /// Clears counters, request times, quota windows and `FLAKY` memory.
+    pub fn reset(&self) {
+        self.state.reset();
     }
 }
 
 impl Drop for PlacesSim {
     fn drop(&mut self) {
-        self._task.abort();
+        self.task.abort();
     }
 }
 
-fn read_stats(c: &Counters) -> SimStats {
-    SimStats {
-        search_text_requests: c.search_text.load(Ordering::Relaxed),
-        billable_requests: c.billable.load(Ordering::Relaxed),
+impl SimState {
+    fn reset(&self) {
+        self.recorder.reset();
+        self.quota.reset();
+        self.faults.reset();
+    }
+
+    /// Google's answer to one `searchText` request, checked in the order Google's front
+    /// end checks: key, project state, quota, back end, then the request itself.
+    fn answer(&self, key: &str, mask: Option<&str>, body: &[u8], arrived: Instant) -> Response {
+        if key.is_empty() {
+            return errors::missing_key();
+        }
+        if !well_formed_key(key) {
+            return errors::invalid_key();
+        }
+        if let Some(fault) = KeyFault::of(key) {
+            return fault.response();
+        }
+        if let Err(wait) = self.quota.admit(key, arrived) {
+            return errors::rate_limited(self.quota.limit(), wait);
+        }
+        if self.faults.should_fail(key, body) {
+            return errors::unavailable();
+        }
+        let Some(mask) = mask.map(str::trim).filter(|m| !m.is_empty()) else {
+            return errors::missing_field_mask();
+        };
+        let sku = match mask_sku(mask) {
+            Ok(sku) => sku,
+            Err(path) => return errors::unknown_mask_path(&path),
+        };
+        let request = match request::parse(body) {
+            Ok(r) => r,
+            Err(rejection) => return rejection.response(),
+        };
+        let offset = match &request.page_token {
+            None => 0,
+            Some(token) => match self.tokens.redeem(token, &request.fingerprint) {
+                Ok(offset) => offset,
+                Err(TokenError::Unknown) => return errors::invalid_argument("Invalid page_token."),
+                Err(TokenError::OtherRequest) => {
+                    return errors::invalid_argument(
+                        "The request parameters do not match those of the request that returned the page_token.",
+                    );
+                }
+            },
+        };
+
+        let results = self.world.search(&request.search);
+        self.recorder.billed(sku);
+        let page: Vec<Value> = results
+            .iter()
+            .skip(offset)
+            .take(request.page_size)
+            .map(|p| p.to_json())
+            .collect();
+        if page.is_empty() {
+            // Google answers a search without results with an empty message.
+            return ok_json(&json!({}));
+        }
+        let next = offset + page.len();
+        let mut response = json!({ "places": page });
+        if next < results.len() {
+            response["nextPageToken"] = json!(self.tokens.issue(&request.fingerprint, next));
+        }
+        ok_json(&apply_field_mask(&response, mask))
     }
 }
 
-#[handler]
-fn stats(counters: Data<&Arc<Counters>>) -> Json<SimStats> {
-    Json(read_stats(&counters))
-}
-
+/// Google's key format: `AIza` and at least 31 more of `[A-Za-z0-9_-]`.
 fn well_formed_key(key: &str) -> bool {
     key.starts_with("AIza")
         && key.len() >= 35
         && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-#[handler]
-async fn search_text(req: &Request, body: poem::Body, counters: Data<&Arc<Counters>>) -> Response {
-    counters.search_text.fetch_add(1, Ordering::Relaxed);
-    let key = req.header("x-goog-api-key").unwrap_or_default().to_owned();
-    if key.is_empty() {
-        return errors::missing_key();
-    }
-    if !well_formed_key(&key) {
-        return errors::invalid_key();
-    }
-    if let Some(fault) = KeyFault::of(&key) {
-        return fault.response();
-    }
-    let Some(mask) = req.header("x-goog-fieldmask").filter(|m| !m.trim().is_empty()) else {
-        return errors::missing_field_mask();
-    };
-    let Ok(request) = serde_json::from_slice::<Value>(&body.into_vec().await.unwrap_or_default()) else {
-        return errors::invalid_argument("Invalid JSON payload received.");
-    };
-    let Some(query) = request
-        .get("textQuery")
-        .and_then(Value::as_str)
-        .filter(|q| !q.trim().is_empty())
-    else {
-        return errors::invalid_argument("Empty text_query.");
-    };
-    counters.billable.fetch_add(1, Ordering::Relaxed);
-    let place = json!({
-        "id": format!("ChIJsim{:016x}", fnv(query)),
-        "displayName": { "text": format!("{query} (simulated)"), "languageCode": "en" },
-        "formattedAddress": "1 Simulated Street, Springfield",
-    });
-    let masked = apply_field_mask(&json!({ "places": [place] }), mask);
+fn ok_json(value: &Value) -> Response {
     Response::builder()
         .status(StatusCode::OK)
         .content_type("application/json; charset=UTF-8")
-        .body(masked.to_string())
+        .body(value.to_string())
 }
 
-/// Keeps only the fields named by a Google field mask (`places.id,places.displayName`;
-/// `*` keeps all).
-pub fn apply_field_mask(response: &Value, mask: &str) -> Value {
-    let paths: Vec<Vec<&str>> = mask.split(',').map(|p| p.trim().split('.').collect()).collect();
-    if paths.iter().any(|p| p == &["*"]) {
-        return response.clone();
+/// The key and field mask travel as headers, or as the `key` and `fields`/`$fields`
+/// query parameters, which Google's system parameters also accept.
+#[handler]
+async fn search_text(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> Response {
+    let body = body.into_vec().await.unwrap_or_default();
+    let params: HashMap<String, String> = req.params().unwrap_or_default();
+    let key = req
+        .header("x-goog-api-key")
+        .or_else(|| params.get("key").map(String::as_str))
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let mask = req.header("x-goog-fieldmask").or_else(|| {
+        params
+            .get("fields")
+            .or_else(|| params.get("$fields"))
+            .map(String::as_str)
+    });
+    let arrived = state.recorder.arrival((!key.is_empty()).then_some(key.as_str()));
+    let response = state.answer(&key, mask, &body, arrived);
+    let delay = state.faults.delay(&key);
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
     }
-    let mut out = json!({});
-    for path in &paths {
-        copy_path(response, &mut out, path);
-    }
-    out
+    response
 }
 
-fn copy_path(from: &Value, to: &mut Value, path: &[&str]) {
-    let Some((head, rest)) = path.split_first() else {
-        *to = from.clone();
-        return;
+#[handler]
+fn stats(state: Data<&Arc<SimState>>) -> Json<SimStats> {
+    Json(state.recorder.snapshot())
+}
+
+/// `GET /_sim/requests?key=K`: arrival times of K's requests, in ms since start.
+#[handler]
+fn requests(req: &Request, state: Data<&Arc<SimState>>) -> Response {
+    let params: HashMap<String, String> = req.params().unwrap_or_default();
+    let Some(key) = params.get("key") else {
+        return Response::builder()
+            .status(StatusCode::BAD_REQUEST)
+            .content_type("application/json")
+            .body(json!({"error": "missing query parameter: key"}).to_string());
     };
-    match from {
-        Value::Array(items) => {
-            // First path through this array: one empty object per item, which later
-            // paths fill in further.
-            if to.as_array().is_none_or(|t| t.len() != items.len()) {
-                *to = Value::Array(items.iter().map(|_| json!({})).collect());
-            }
-            if let Value::Array(targets) = to {
-                for (item, target) in items.iter().zip(targets.iter_mut()) {
-                    copy_path(item, target, path);
-                }
-            }
-        }
-        Value::Object(map) => {
-            if let Some(child) = map.get(*head) {
-                let slot = to
-                    .as_object_mut()
-                    .map(|o| o.entry(head.to_string()).or_insert(Value::Null));
-                if let Some(slot) = slot {
-                    if rest.is_empty() {
-                        *slot = child.clone();
-                    } else {
-                        if slot.is_null() {
-                            *slot = if child.is_array() {
-                                Value::Array(vec![])
-                            } else {
-                                json!({})
-                            };
-                        }
-                        copy_path(child, slot, rest);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
+    let millis: Vec<u64> = state
+        .recorder
+        .arrivals(key)
+        .iter()
+        .map(|d| d.as_millis() as u64)
+        .collect();
+    ok_json(&json!({ "key": key, "timestampsMs": millis }))
 }
 
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// `POST /_sim/reset`: clears counters, request times, quota windows and `FLAKY` memory.
+#[handler]
+fn reset(state: Data<&Arc<SimState>>) -> StatusCode {
+    state.reset();
+    StatusCode::NO_CONTENT
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn field_mask_keeps_only_named_fields() {
-        let full = json!({"places": [{"id": "a", "displayName": {"text": "A"}, "rating": 4.5}], "nextPageToken": "t"});
-        assert_eq!(apply_field_mask(&full, "places.id"), json!({"places": [{"id": "a"}]}));
-        assert_eq!(
-            apply_field_mask(&full, "places.displayName,nextPageToken"),
-            json!({"places": [{"displayName": {"text": "A"}}], "nextPageToken": "t"})
-        );
-        assert_eq!(apply_field_mask(&full, "*"), full);
-    }
+/// `GET /_sim/cities`: the world's cities, with viewports and ZIP codes.
+#[handler]
+fn cities() -> Json<&'static [City]> {
+    Json(&CITIES)
 }

@@ -47,9 +47,34 @@ impl EventSink for BusSink<'_> {
     }
 }
 
-/// Runs one search job.
+/// What the client is told when the job fails on our side (the cause is logged).
+pub const JOB_FAILED: &str = "Search failed on our side. Please try again.";
+
+/// Runs one search job. Failures on our side (database, bus) end the client's stream with
+/// an error event rather than leaving it waiting; they are not retried, since the client
+/// has already been told.
 pub async fn handle(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(), BoxDynError> {
     let deps: &WorkerDeps = &deps;
+    if let Err(e) = run_job(&job, deps).await {
+        tracing::error!(search_id = %job.search_id, error = %e, "search job failed");
+        let _ = deps
+            .bus
+            .publish(
+                &job.search_id,
+                &SearchEvent::Error {
+                    message: JOB_FAILED.into(),
+                },
+            )
+            .await;
+        let _ = deps
+            .store
+            .settle_search(&job.user_id, &job.search_id, "failed", 0)
+            .await;
+    }
+    Ok(())
+}
+
+async fn run_job(job: &SearchJobV1, deps: &WorkerDeps) -> Result<(), BoxDynError> {
     let mut sink = BusSink {
         bus: &deps.bus,
         search_id: &job.search_id,
@@ -69,7 +94,7 @@ pub async fn handle(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(),
         )
         .await?;
 
-    let outcome = run(&job, &params, deps, &mut sink).await;
+    let outcome = run(job, &params, deps, &mut sink).await;
     let delivered = i64::from(sink.delivered);
     let (status, terminal) = match outcome {
         Ok(results) => {

@@ -1,0 +1,191 @@
+//! A search test environment: simulator, app, and (distributed) workers.
+
+use std::{net::SocketAddr, sync::Arc};
+
+use leadgen_core::{
+    bus::{EventBus, redis::RedisBus},
+    usage::UsageService,
+};
+use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder};
+use leadgen_worker::{JobSource, KeyRateGate, WorkerDeps, queue};
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+use crate::support::{Backend, TestApp};
+
+/// A well-formed key the simulator accepts.
+pub const KEY: &str = "AIzaSyTest0123456789abcdefghijklmnopqr";
+
+#[derive(Clone, Copy, Debug)]
+pub enum Mode {
+    Embedded,
+    Distributed,
+}
+
+pub struct SearchEnv {
+    pub sim: PlacesSim,
+    pub app: TestApp,
+    pub token: String,
+    prefix: String,
+    workers: std::sync::Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl SearchEnv {
+    pub async fn start(mode: Mode, sim: PlacesSimBuilder, workers: usize, extra: Vec<(&'static str, String)>) -> Self {
+        let sim = sim
+            .start(SocketAddr::from(([127, 0, 0, 1], 0)))
+            .await
+            .expect("simulator");
+        let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+        let mut vars = vec![("LEADGEN_PLACES_BASE_URL", sim.base_url.clone())];
+        vars.extend(extra);
+        let backend = match mode {
+            Mode::Embedded => Backend::Sqlite,
+            Mode::Distributed => {
+                vars.push(("REDIS_URL", leadgen_testkit::db::redis_url()));
+                vars.push(("LEADGEN_REDIS_PREFIX", prefix.clone()));
+                Backend::Postgres
+            }
+        };
+        let app = TestApp::start(backend, vars).await;
+        let (_user_id, token) = app.sign_in("searcher").await;
+        let env = Self {
+            sim,
+            app,
+            token,
+            prefix,
+            workers: std::sync::Mutex::new(Vec::new()),
+        };
+        env.save_key(KEY).await;
+        if matches!(mode, Mode::Distributed) {
+            for _ in 0..workers {
+                env.spawn_worker().await;
+            }
+        }
+        env
+    }
+
+    /// Starts one more worker with its own Redis connections, as a separate process would.
+    pub async fn spawn_worker(&self) {
+        let state = &self.app.state;
+        let url = leadgen_testkit::db::redis_url();
+        let conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
+            .await
+            .expect("redis");
+        let deps = Arc::new(WorkerDeps {
+            store: state.store.clone(),
+            keys: state.keys.clone(),
+            places: state.places.clone(),
+            bus: EventBus::Redis(RedisBus::connect(&url, &self.prefix).await.expect("bus")),
+            usage: UsageService::new(state.store.clone(), state.config.usage_limits),
+            gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
+        });
+        let source = JobSource::Redis(Box::new(queue::redis(&url, &self.prefix).await.expect("queue")));
+        let mut workers = self.workers.lock().expect("workers");
+        let name = format!("test-worker-{}", workers.len());
+        workers.push(tokio::spawn(async move {
+            let _ = leadgen_worker::run(&name, deps, source, 8, std::future::pending()).await;
+        }));
+    }
+
+    pub async fn save_key(&self, key: &str) {
+        let (status, body) = self
+            .app
+            .post("/api/user/api-key", Some(&self.token), Some(json!({"api_key": key})))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    /// Runs a streamed search to its end and returns (status, events).
+    pub async fn stream(&self, business_type: &str, location: &str) -> (u16, Vec<(u64, Value)>) {
+        let resp = self
+            .app
+            .client
+            .post("/api/leads/search-stream")
+            .header("authorization", format!("Bearer {}", self.token))
+            .body_json(&json!({"businessType": business_type, "location": location}))
+            .send()
+            .await;
+        let status = resp.0.status().as_u16();
+        let text = tokio::time::timeout(std::time::Duration::from_secs(60), resp.0.into_body().into_string())
+            .await
+            .expect("the stream ends")
+            .expect("body");
+        if status != 200 {
+            return (
+                status,
+                vec![(0, serde_json::from_str(&text).unwrap_or(Value::String(text)))],
+            );
+        }
+        (status, parse_sse(&text))
+    }
+
+    /// A city with at least `n` places of `place_type`.
+    pub fn dense_city(&self, place_type: &str, n: usize) -> String {
+        self.sim
+            .cities()
+            .iter()
+            .map(|c| c.name.to_string())
+            .find(|name| self.sim.world().places_for(name, place_type).len() >= n)
+            .expect("a city dense enough")
+    }
+}
+
+impl SearchEnv {
+    /// Workers started so far (killed ones included).
+    pub fn worker_count(&self) -> usize {
+        self.workers.lock().expect("workers").len()
+    }
+
+    /// Kills worker `i` as a crash would: its task stops wherever it is.
+    pub fn kill_worker(&self, i: usize) {
+        self.workers.lock().expect("workers")[i].abort();
+    }
+}
+
+impl Drop for SearchEnv {
+    fn drop(&mut self) {
+        for worker in self.workers.lock().expect("workers").iter() {
+            worker.abort();
+        }
+    }
+}
+
+/// Splits an SSE body into (id, data JSON) pairs; comments (keep-alives) are skipped.
+pub fn parse_sse(text: &str) -> Vec<(u64, Value)> {
+    text.split("\n\n")
+        .filter_map(|frame| {
+            let mut id = None;
+            let mut data = String::new();
+            for line in frame.lines() {
+                if let Some(v) = line.strip_prefix("id:") {
+                    id = v.trim().parse().ok();
+                } else if let Some(v) = line.strip_prefix("data:") {
+                    data.push_str(v.trim_start());
+                }
+            }
+            (!data.is_empty()).then(|| (id.unwrap_or(0), serde_json::from_str(&data).expect("event JSON")))
+        })
+        .collect()
+}
+
+/// Defines `name::embedded` and `name::distributed` from `|mode| async move { ... }`.
+#[macro_export]
+macro_rules! both_modes {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn embedded() {
+                ($body)($crate::search::env::Mode::Embedded).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn distributed() {
+                ($body)($crate::search::env::Mode::Distributed).await;
+            }
+        }
+    };
+}

@@ -1,0 +1,9 @@
+//! The search pipeline end to end: API -> queue -> worker -> Places simulator -> bus ->
+//! SSE, in embedded mode (SQLite, in-process queue and bus) and distributed mode
+//! (Postgres, Redis queue and bus, workers as separate tasks with their own connections).
+
+mod env;
+mod errors;
+mod fleet;
+mod no_lead_at_rest;
+mod stream;

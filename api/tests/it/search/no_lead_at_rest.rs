@@ -1,0 +1,89 @@
+//! Nothing of a lead is ever written to the database: after searches, every column of
+//! every table is scanned for the leads' names, phone numbers and place ids.
+
+use leadgen_testkit::places_sim::PlacesSim;
+use serde_json::Value;
+use sqlx::{Connection, Row};
+
+use super::env::{Mode, SearchEnv};
+use crate::both_modes;
+
+async fn all_stored_text(mode: Mode, url: &str) -> String {
+    let mut out = String::new();
+    match mode {
+        Mode::Embedded => {
+            let mut conn = sqlx::SqliteConnection::connect(url).await.expect("sqlite");
+            let tables: Vec<String> = sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table'")
+                .fetch_all(&mut conn)
+                .await
+                .expect("tables");
+            for table in tables {
+                let sql = format!("SELECT * FROM \"{table}\"");
+                for row in sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .fetch_all(&mut conn)
+                    .await
+                    .expect("rows")
+                {
+                    for i in 0..row.len() {
+                        if let Ok(Some(text)) = row.try_get::<Option<String>, _>(i) {
+                            out.push_str(&text);
+                        } else if let Ok(Some(bytes)) = row.try_get::<Option<Vec<u8>>, _>(i) {
+                            out.push_str(&String::from_utf8_lossy(&bytes));
+                        }
+                        out.push('|');
+                    }
+                }
+            }
+            // The file itself too, write-ahead log included.
+            let path = url.trim_start_matches("sqlite://").split('?').next().expect("path");
+            for file in [path.to_owned(), format!("{path}-wal")] {
+                if let Ok(bytes) = std::fs::read(&file) {
+                    out.push_str(&String::from_utf8_lossy(&bytes));
+                }
+            }
+        }
+        Mode::Distributed => {
+            let mut conn = sqlx::PgConnection::connect(url).await.expect("postgres");
+            let columns: Vec<(String, String)> = sqlx::query_as(
+                "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = 'public'",
+            )
+            .fetch_all(&mut conn)
+            .await
+            .expect("columns");
+            for (table, column) in columns {
+                let sql = format!("SELECT string_agg(CAST(\"{column}\" AS TEXT), '|') FROM \"{table}\"");
+                let text: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+                    .fetch_one(&mut conn)
+                    .await
+                    .expect("scan");
+                out.push_str(&text.unwrap_or_default());
+                out.push('|');
+            }
+        }
+    }
+    out
+}
+
+both_modes!(no_lead_is_ever_written_to_the_database, |mode: Mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let mut needles = Vec::new();
+    for place_type in ["restaurant", "plumber"] {
+        let city = env.dense_city(place_type, 20);
+        let (_, events) = env.stream(place_type, &city).await;
+        let complete = &events.last().expect("events").1;
+        assert_eq!(complete["type"], "complete");
+        for lead in complete["results"].as_array().expect("results") {
+            for field in ["name", "phone", "placeId", "website"] {
+                if let Some(v) = lead[field].as_str().filter(|v| v.len() > 6) {
+                    needles.push(v.to_owned());
+                }
+            }
+        }
+    }
+    assert!(needles.len() > 100, "enough to look for");
+    let stored = all_stored_text(mode, &env.app._db.url).await;
+    assert!(stored.contains("searcher@example.com"), "the scan does read the tables");
+    let leaked: Vec<&String> = needles.iter().filter(|n| stored.contains(n.as_str())).collect();
+    assert!(leaked.is_empty(), "lead data found at rest: {leaked:?}");
+    let _: Option<Value> = None;
+});

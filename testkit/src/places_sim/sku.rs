@@ -1,0 +1,239 @@
+//! Which Text Search SKU a request is billed at. Google prices a Text Search (New) request
+//! by the highest tier of any field in its field mask ("Text Search (New) FieldMask" at
+//! https://developers.google.com/maps/documentation/places/web-service/text-search and
+//! "Place Data Fields (New)"); a wildcard asks for, and is billed for, everything.
+
+use serde::Serialize;
+
+/// A Text Search (New) SKU, cheapest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sku {
+    /// "Text Search Essentials (IDs Only)": `places.attributions`, `places.id`,
+    /// `places.name`, `nextPageToken`.
+    TextSearchEssentialsIdsOnly,
+    /// "Text Search Pro": display name, address, location, types, status, Maps links...
+    TextSearchPro,
+    /// "Text Search Enterprise": phone numbers, website, rating, rating count, hours, price.
+    TextSearchEnterprise,
+    /// "Text Search Enterprise + Atmosphere": reviews, summaries, amenities, `*`.
+    TextSearchEnterpriseAtmosphere,
+}
+
+impl Sku {
+    /// Every SKU, cheapest first.
+    pub const ALL: [Sku; 4] = [
+        Sku::TextSearchEssentialsIdsOnly,
+        Sku::TextSearchPro,
+        Sku::TextSearchEnterprise,
+        Sku::TextSearchEnterpriseAtmosphere,
+    ];
+
+    /// Google's name for the SKU.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Self::TextSearchEssentialsIdsOnly => "Text Search Essentials (IDs Only)",
+            Self::TextSearchPro => "Text Search Pro",
+            Self::TextSearchEnterprise => "Text Search Enterprise",
+            Self::TextSearchEnterpriseAtmosphere => "Text Search Enterprise + Atmosphere",
+        }
+    }
+}
+
+const IDS_ONLY: &[&str] = &["attributions", "id", "name"];
+
+const PRO: &[&str] = &[
+    "accessibilityOptions",
+    "addressComponents",
+    "addressDescriptor",
+    "adrFormatAddress",
+    "businessStatus",
+    "containingPlaces",
+    "displayName",
+    "formattedAddress",
+    "googleMapsLinks",
+    "googleMapsUri",
+    "iconBackgroundColor",
+    "iconMaskBaseUri",
+    "location",
+    "photos",
+    "plusCode",
+    "postalAddress",
+    "primaryType",
+    "primaryTypeDisplayName",
+    "pureServiceAreaBusiness",
+    "shortFormattedAddress",
+    "subDestinations",
+    "types",
+    "utcOffsetMinutes",
+    "viewport",
+];
+
+const ENTERPRISE: &[&str] = &[
+    "currentOpeningHours",
+    "currentSecondaryOpeningHours",
+    "internationalPhoneNumber",
+    "nationalPhoneNumber",
+    "priceLevel",
+    "priceRange",
+    "rating",
+    "regularOpeningHours",
+    "regularSecondaryOpeningHours",
+    "userRatingCount",
+    "websiteUri",
+];
+
+const ATMOSPHERE: &[&str] = &[
+    "allowsDogs",
+    "curbsidePickup",
+    "delivery",
+    "dineIn",
+    "editorialSummary",
+    "evChargeAmenitySummary",
+    "evChargeOptions",
+    "fuelOptions",
+    "generativeSummary",
+    "goodForChildren",
+    "goodForGroups",
+    "goodForWatchingSports",
+    "liveMusic",
+    "menuForChildren",
+    "neighborhoodSummary",
+    "parkingOptions",
+    "paymentOptions",
+    "outdoorSeating",
+    "reservable",
+    "restroom",
+    "reviews",
+    "reviewSummary",
+    "servesBeer",
+    "servesBreakfast",
+    "servesBrunch",
+    "servesCocktails",
+    "servesCoffee",
+    "servesDessert",
+    "servesDinner",
+    "servesLunch",
+    "servesVegetarianFood",
+    "servesWine",
+    "takeout",
+];
+
+/// Place fields that are plain values (no sub-fields a mask could name).
+const SCALARS: &[&str] = &[
+    "id",
+    "name",
+    "adrFormatAddress",
+    "businessStatus",
+    "formattedAddress",
+    "googleMapsUri",
+    "iconBackgroundColor",
+    "iconMaskBaseUri",
+    "primaryType",
+    "pureServiceAreaBusiness",
+    "shortFormattedAddress",
+    "types",
+    "utcOffsetMinutes",
+    "internationalPhoneNumber",
+    "nationalPhoneNumber",
+    "priceLevel",
+    "rating",
+    "userRatingCount",
+    "websiteUri",
+];
+
+/// The SKU of one `Place` field (`rating`), `None` if Google has no such field.
+pub fn place_field_sku(field: &str) -> Option<Sku> {
+    [
+        (IDS_ONLY, Sku::TextSearchEssentialsIdsOnly),
+        (PRO, Sku::TextSearchPro),
+        (ENTERPRISE, Sku::TextSearchEnterprise),
+        (ATMOSPHERE, Sku::TextSearchEnterpriseAtmosphere),
+    ]
+    .into_iter()
+    .find_map(|(fields, sku)| fields.contains(&field).then_some(sku))
+    .or_else(|| {
+        // The boolean "serves"/"good for" family is open-ended; Google bills all of it
+        // as Atmosphere.
+        (field.starts_with("serves") || field.starts_with("goodFor")).then_some(Sku::TextSearchEnterpriseAtmosphere)
+    })
+}
+
+/// The SKU a field mask is billed at, or the first path Google would refuse.
+pub fn mask_sku(mask: &str) -> Result<Sku, String> {
+    let mut highest = Sku::TextSearchEssentialsIdsOnly;
+    for path in mask.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        highest = highest.max(path_sku(path).ok_or_else(|| path.to_owned())?);
+    }
+    Ok(highest)
+}
+
+fn path_sku(path: &str) -> Option<Sku> {
+    let segments: Vec<&str> = path.split('.').collect();
+    match segments.as_slice() {
+        ["*"] | ["places"] => Some(Sku::TextSearchEnterpriseAtmosphere),
+        ["nextPageToken"] => Some(Sku::TextSearchEssentialsIdsOnly),
+        ["routingSummaries", ..] => Some(Sku::TextSearchEnterpriseAtmosphere),
+        ["places", field] => place_field_sku(field),
+        ["places", field, sub @ ..] => {
+            let sku = place_field_sku(field)?;
+            let valid_sub = match *field {
+                "displayName" | "primaryTypeDisplayName" => matches!(sub, ["text"] | ["languageCode"]),
+                "location" => matches!(sub, ["latitude"] | ["longitude"]),
+                // Other messages: their inner shape is not modelled, so any sub-path is taken.
+                f => !SCALARS.contains(&f) && sub.iter().all(|s| !s.is_empty()),
+            };
+            valid_sub.then_some(sku)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_highest_field_sets_the_price() {
+        assert_eq!(mask_sku("places.id"), Ok(Sku::TextSearchEssentialsIdsOnly));
+        assert_eq!(
+            mask_sku("places.id,places.name,nextPageToken"),
+            Ok(Sku::TextSearchEssentialsIdsOnly)
+        );
+        assert_eq!(mask_sku("places.id,places.displayName"), Ok(Sku::TextSearchPro));
+        assert_eq!(
+            mask_sku("places.displayName.text,places.location.latitude"),
+            Ok(Sku::TextSearchPro)
+        );
+        assert_eq!(
+            mask_sku("places.id,places.formattedAddress,places.websiteUri,nextPageToken"),
+            Ok(Sku::TextSearchEnterprise)
+        );
+        assert_eq!(
+            mask_sku("places.rating,places.reviews"),
+            Ok(Sku::TextSearchEnterpriseAtmosphere)
+        );
+        assert_eq!(mask_sku("*"), Ok(Sku::TextSearchEnterpriseAtmosphere));
+        assert_eq!(mask_sku("places"), Ok(Sku::TextSearchEnterpriseAtmosphere));
+        assert_eq!(mask_sku("places.servesBrunch"), Ok(Sku::TextSearchEnterpriseAtmosphere));
+    }
+
+    #[test]
+    fn unknown_paths_are_named() {
+        assert_eq!(mask_sku("places.id,places.phone"), Err("places.phone".to_owned()));
+        assert_eq!(
+            mask_sku("id"),
+            Err("id".to_owned()),
+            "Text Search needs the places. prefix"
+        );
+        assert_eq!(mask_sku("places.rating.value"), Err("places.rating.value".to_owned()));
+        assert_eq!(
+            mask_sku("places.displayName.foo"),
+            Err("places.displayName.foo".to_owned())
+        );
+        assert_eq!(
+            mask_sku("places.regularOpeningHours.weekdayDescriptions"),
+            Ok(Sku::TextSearchEnterprise)
+        );
+    }
+}

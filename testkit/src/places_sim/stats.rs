@@ -1,0 +1,162 @@
+//! What the simulator has been asked and what Google would bill for it.
+
+use std::{
+    collections::BTreeMap,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use serde::Serialize;
+
+use super::sku::Sku;
+
+/// Counters so far, as `GET /_sim/stats` returns them (camelCase JSON).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct SimStats {
+    /// Every `searchText` request received, whatever the answer.
+    pub search_text_requests: u64,
+    /// Requests answered with 200: the ones Google would bill.
+    pub billable_requests: u64,
+    /// Billable requests per SKU (every SKU listed, zeros included).
+    pub billable_by_sku: BTreeMap<Sku, u64>,
+    /// Requests per API key, whatever the answer (requests without a key are not listed).
+    pub requests_by_key: BTreeMap<String, u64>,
+}
+
+impl SimStats {
+    /// Billable requests at `sku`.
+    pub fn billable(&self, sku: Sku) -> u64 {
+        self.billable_by_sku.get(&sku).copied().unwrap_or(0)
+    }
+
+    /// Requests sent with `key`.
+    pub fn requests_for(&self, key: &str) -> u64 {
+        self.requests_by_key.get(key).copied().unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    search_text: u64,
+    billable: BTreeMap<Sku, u64>,
+    /// Arrival times per key, in arrival order.
+    arrivals: BTreeMap<String, Vec<Duration>>,
+}
+
+/// The live counters.
+#[derive(Debug)]
+pub(crate) struct Recorder {
+    start: Instant,
+    inner: Mutex<Inner>,
+}
+
+impl Recorder {
+    pub(crate) fn new() -> Self {
+        Self {
+            start: Instant::now(),
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a `searchText` request and, when it carries a key, its arrival time.
+    /// Returns the arrival instant.
+    pub(crate) fn arrival(&self, key: Option<&str>) -> Instant {
+        let mut inner = self.inner();
+        // Taken under the lock, so each key's times are in order.
+        let now = Instant::now();
+        inner.search_text += 1;
+        if let Some(key) = key {
+            inner
+                .arrivals
+                .entry(key.to_owned())
+                .or_default()
+                .push(now.duration_since(self.start));
+        }
+        now
+    }
+
+    pub(crate) fn billed(&self, sku: Sku) {
+        *self.inner().billable.entry(sku).or_default() += 1;
+    }
+
+    pub(crate) fn snapshot(&self) -> SimStats {
+        let inner = self.inner();
+        let mut by_sku: BTreeMap<Sku, u64> = Sku::ALL.iter().map(|s| (*s, 0)).collect();
+        by_sku.extend(inner.billable.iter().map(|(s, n)| (*s, *n)));
+        SimStats {
+            search_text_requests: inner.search_text,
+            billable_requests: inner.billable.values().sum(),
+            billable_by_sku: by_sku,
+            requests_by_key: inner
+                .arrivals
+                .iter()
+                .map(|(k, v)| (k.clone(), v.len() as u64))
+                .collect(),
+        }
+    }
+
+    /// Arrival times of `key`'s requests since the simulator started.
+    pub(crate) fn arrivals(&self, key: &str) -> Vec<Duration> {
+        self.inner().arrivals.get(key).cloned().unwrap_or_default()
+    }
+
+    pub(crate) fn reset(&self) {
+        *self.inner() = Inner::default();
+    }
+}
+
+/// The most requests that fall in any window of length `window` (half-open: requests
+/// exactly `window` apart are in different windows).
+pub fn max_in_window(arrivals: &[Duration], window: Duration) -> usize {
+    let mut best = 0;
+    let mut first = 0;
+    for (last, t) in arrivals.iter().enumerate() {
+        while *t - arrivals[first] >= window {
+            first += 1;
+        }
+        best = best.max(last - first + 1);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sliding_window_counts_the_densest_second() {
+        let ms = |v: &[u64]| v.iter().map(|m| Duration::from_millis(*m)).collect::<Vec<_>>();
+        let one_second = Duration::from_secs(1);
+        assert_eq!(max_in_window(&[], one_second), 0);
+        assert_eq!(
+            max_in_window(&ms(&[0, 100, 200, 1500, 1600, 1700, 1800]), one_second),
+            4
+        );
+        assert_eq!(max_in_window(&ms(&[0, 1000, 2000]), one_second), 1, "half-open windows");
+        assert_eq!(max_in_window(&ms(&[0, 999]), one_second), 2);
+    }
+
+    #[test]
+    fn records_per_key_and_resets() {
+        let recorder = Recorder::new();
+        recorder.arrival(Some("a"));
+        recorder.arrival(Some("a"));
+        recorder.arrival(None);
+        recorder.billed(Sku::TextSearchPro);
+        let stats = recorder.snapshot();
+        assert_eq!(stats.search_text_requests, 3);
+        assert_eq!(stats.requests_for("a"), 2);
+        assert_eq!(stats.billable(Sku::TextSearchPro), 1);
+        assert_eq!(stats.billable(Sku::TextSearchEnterprise), 0);
+        assert_eq!(stats.billable_by_sku.len(), 4);
+        assert_eq!(stats.billable_requests, 1);
+        recorder.reset();
+        assert_eq!(recorder.snapshot().search_text_requests, 0);
+        assert!(recorder.arrivals("a").is_empty());
+    }
+}
