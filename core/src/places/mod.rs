@@ -81,6 +81,16 @@ impl PlacesClient {
         })
     }
 
+    /// The same client with another per-request time-out (default 20 s).
+    pub fn with_timeout(mut self, timeout: Duration) -> Result<Self, PlacesError> {
+        self.http = reqwest::Client::builder()
+            .timeout(timeout)
+            .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| PlacesError::Network(e.to_string()))?;
+        Ok(self)
+    }
+
     /// The same client with another retry policy.
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;

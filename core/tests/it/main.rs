@@ -3,6 +3,7 @@
 
 mod backends;
 mod keys;
+mod places;
 mod rotation;
 mod store;
 mod usage;

@@ -67,6 +67,11 @@ impl SearchEnv {
 
     /// Starts one more worker with its own Redis connections, as a separate process would.
     pub async fn spawn_worker(&self) {
+        self.spawn_worker_until(std::future::pending()).await;
+    }
+
+    /// Starts a worker that shuts down (gracefully) when `shutdown` resolves.
+    pub async fn spawn_worker_until(&self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) {
         let state = &self.app.state;
         let url = leadgen_testkit::db::redis_url();
         let conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
@@ -84,7 +89,7 @@ impl SearchEnv {
         let mut workers = self.workers.lock().expect("workers");
         let name = format!("test-worker-{}", workers.len());
         workers.push(tokio::spawn(async move {
-            let _ = leadgen_worker::run(&name, deps, source, 8, std::future::pending()).await;
+            let _ = leadgen_worker::run(&name, deps, source, 8, shutdown).await;
         }));
     }
 

@@ -92,3 +92,38 @@ async fn three_workers_sharing_a_key_stay_under_its_rate_limit() {
     let peak_1s = env.sim.max_requests_in_window(KEY, Duration::from_secs(1));
     assert!(peak_1s <= 6, "{peak_1s} calls in 1 s");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_told_to_stop_finishes_its_running_search_first() {
+    let sim = PlacesSim::builder().latency(Duration::from_millis(500));
+    let env = SearchEnv::start(Mode::Distributed, sim, 0, vec![]).await;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    env.spawn_worker_until(async move {
+        let _ = stopped.await;
+    })
+    .await;
+    let city = env.dense_city("restaurant", 60);
+    let search = env.stream("restaurant", &city);
+    let shut_down = async {
+        for _ in 0..100 {
+            if env.sim.stats().requests_for(KEY) >= 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let _ = stop.send(()); // SIGTERM, as far as the worker is concerned
+    };
+    let ((status, events), ()) = tokio::join!(search, shut_down);
+    assert_eq!(status, 200);
+    let last = &events.last().expect("events").1;
+    assert_eq!(
+        last["type"], "complete",
+        "the running search was finished, not dropped: {last}"
+    );
+    assert_eq!(last["results"].as_array().expect("results").len(), 60);
+    assert_eq!(
+        env.sim.stats().requests_for(KEY),
+        3,
+        "finished by the stopping worker alone"
+    );
+}

@@ -1,0 +1,127 @@
+//! The Places client against the simulator: pagination, field mask and SKU, retries.
+
+use std::{net::SocketAddr, time::Duration};
+
+use leadgen_core::{
+    places::{PlacesClient, PlacesError, RetryPolicy, SearchTextRequest},
+    search::lead_from_place,
+};
+use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder, Sku};
+
+const KEY: &str = "AIzaSyCore0123456789abcdefghijklmnopqr";
+
+async fn sim(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
+    leadgen_core::install_crypto_provider();
+    let sim = builder.start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
+    let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
+    (sim, client)
+}
+
+fn request(city: &str) -> SearchTextRequest {
+    SearchTextRequest {
+        text_query: format!("Restaurant in {city}"),
+        included_type: Some("restaurant".into()),
+        page_size: 20,
+        page_token: None,
+    }
+}
+
+#[tokio::test]
+async fn three_pages_of_exactly_the_lead_fields_billed_as_enterprise() {
+    let (sim, client) = sim(PlacesSim::builder()).await;
+    let city = sim.cities()[0].name.to_string();
+    let mut req = request(&city);
+    let mut ids = Vec::new();
+    for page in 1..=3 {
+        let answer = client.search_text(KEY, &req).await.expect("page");
+        assert_eq!(answer.places.len(), 20, "page {page}");
+        ids.extend(
+            answer
+                .places
+                .into_iter()
+                .filter_map(lead_from_place)
+                .map(|l| l.place_id),
+        );
+        match answer.next_page_token {
+            Some(token) => req.page_token = Some(token),
+            None => assert_eq!(page, 3, "no token before the third page"),
+        }
+    }
+    let expected: Vec<String> = sim
+        .expected_places(&format!("Restaurant in {city}"), Some("restaurant"))
+        .iter()
+        .take(60)
+        .map(|p| p["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert_eq!(ids, expected);
+    let stats = sim.stats();
+    assert_eq!(stats.billable(Sku::TextSearchEnterprise), 3);
+    assert_eq!(
+        stats.billable(Sku::TextSearchEnterpriseAtmosphere),
+        0,
+        "nothing pricier is asked for"
+    );
+}
+
+#[tokio::test]
+async fn a_503_is_retried_and_then_succeeds() {
+    let (sim, client) = sim(PlacesSim::builder()).await;
+    let key = "AIzaSyCore_FLAKY_0123456789abcdefghijklm";
+    let answer = client
+        .search_text(key, &request("Austin"))
+        .await
+        .expect("second try succeeds");
+    assert!(!answer.places.is_empty());
+    assert_eq!(sim.stats().requests_for(key), 2);
+}
+
+#[tokio::test]
+async fn time_outs_are_retried_a_bounded_number_of_times() {
+    let (sim, client) = sim(PlacesSim::builder().slow_delay(Duration::from_secs(2))).await;
+    let client = client
+        .with_timeout(Duration::from_millis(200))
+        .expect("client")
+        .with_retry(RetryPolicy {
+            max_retries: 2,
+            base_backoff: Duration::from_millis(10),
+            max_wait: Duration::from_secs(1),
+        });
+    let key = "AIzaSyCore_SLOW_01234567890abcdefghijklmn";
+    let err = client
+        .search_text(key, &request("Austin"))
+        .await
+        .expect_err("times out");
+    assert_eq!(err, PlacesError::Timeout);
+    assert_eq!(sim.stats().requests_for(key), 3, "first try and two retries");
+}
+
+#[tokio::test]
+async fn quota_errors_wait_for_google_s_retry_delay() {
+    let (sim, client) = sim(PlacesSim::builder()).await;
+    let client = client.with_retry(RetryPolicy {
+        max_retries: 1,
+        base_backoff: Duration::from_millis(10),
+        max_wait: Duration::from_secs(5),
+    });
+    let key = "AIzaSyCore_QUOTAZERO_0123456789abcdefghi";
+    let started = std::time::Instant::now();
+    let err = client.search_text(key, &request("Austin")).await.expect_err("quota");
+    assert!(
+        matches!(err, PlacesError::QuotaExhausted { retry_after: Some(_) }),
+        "{err:?}"
+    );
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "waited RetryInfo's 1 s before retrying"
+    );
+    assert_eq!(sim.stats().requests_for(key), 2);
+    let invalid = "AIzaSyCore_INVALIDKEY_0123456789abcdefgh";
+    assert_eq!(
+        client
+            .search_text(invalid, &request("Austin"))
+            .await
+            .expect_err("invalid"),
+        PlacesError::InvalidKey
+    );
+    assert_eq!(sim.stats().requests_for(invalid), 1, "a refused key is not retried");
+}
