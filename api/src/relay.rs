@@ -80,7 +80,12 @@ pub fn relay(bus: EventBus, search_id: String, mut sub: Subscription) -> impl St
                 None => match tokio::time::timeout(SILENCE_LIMIT, st.sub.live.recv()).await {
                     Ok(Ok(e)) => e,
                     Ok(Err(RecvError::Lagged(missed))) => {
-                        tracing::warn!(missed, "relay lagged behind the bus");
+                        // The live buffer is small; read what was missed from the replay buffer.
+                        tracing::debug!(missed, "relay lagged; catching up from the replay buffer");
+                        match st.guard.bus.replay(&st.guard.search_id, st.last_id).await {
+                            Ok(gap) => st.replay.extend(gap),
+                            Err(e) => tracing::warn!(error = %e, "could not read the replay buffer"),
+                        }
                         continue;
                     }
                     Ok(Err(RecvError::Closed)) | Err(_) => {

@@ -84,7 +84,7 @@ impl AppState {
         let usage = UsageService::new(store.clone(), config.usage_limits);
         let (bus, queue) = match (&config.redis_url, &redis) {
             (Some(url), Some(conn)) => {
-                let bus = EventBus::Redis(RedisBus::connect(url, &config.redis_prefix).await?);
+                let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
                 let storage = queue::redis(url, &config.redis_prefix).await?;
                 let _ = conn;
                 (bus, JobQueue::Redis(Box::new(storage)))

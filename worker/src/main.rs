@@ -14,7 +14,7 @@ use leadgen_core::{
     store::Store,
     usage::UsageService,
 };
-use leadgen_worker::{JobSource, KeyRateGate, WorkerDeps, queue};
+use leadgen_worker::{KeyRateGate, WorkerDeps, queue};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -47,12 +47,12 @@ async fn main() -> anyhow::Result<()> {
     let deps = Arc::new(WorkerDeps {
         keys: KeyService::new(store.clone(), Arc::new(secrets.vault)),
         places: PlacesClient::new(&config.places_base_url)?,
-        bus: EventBus::Redis(RedisBus::connect(redis_url, &config.redis_prefix).await?),
+        bus: EventBus::Redis(Box::new(RedisBus::connect(redis_url, &config.redis_prefix).await?)),
         usage: UsageService::new(store.clone(), config.usage_limits),
         gate: KeyRateGate::fleet(config.places_rps, conn, &config.redis_prefix),
         store,
     });
-    let source = JobSource::Redis(Box::new(queue::redis(redis_url, &config.redis_prefix).await?));
+    let source = queue::redis_source(redis_url, &config.redis_prefix).await?;
     let name = format!("worker-{}", std::process::id());
     tracing::info!(%name, concurrency = config.worker_concurrency, "leadgen-worker is taking jobs");
     leadgen_worker::run(&name, deps, source, config.worker_concurrency, shutdown_signal()).await?;

@@ -3,13 +3,21 @@
 //! a consumer half ([`JobSource`]).
 
 use apalis::prelude::*;
+use apalis_core::backend::{
+    ext::poll_strategy::{PollWith, StreamStrategy},
+    factory::BackendFactory,
+};
 use apalis_core::task::task_id::{RandomId, TaskId};
-use apalis_redis::{Config, RedisStorage};
+use apalis_redis::{
+    Config, RedisStorage,
+    factory::{Pubsub, RedisStorageFactory},
+};
 use futures_util::SinkExt;
 use leadgen_core::{
     CoreError, CoreResult,
     jobs::{SEARCH_QUEUE, SearchJobV1},
 };
+use redis::aio::MultiplexedConnection;
 
 /// Pushes search jobs.
 #[derive(Clone)]
@@ -22,12 +30,16 @@ pub enum JobQueue {
     Redis(Box<RedisStorage<SearchJobV1>>),
 }
 
+/// A Redis queue consumer that is woken by Redis pub/sub when a job is pushed, rather
+/// than at its next heartbeat (which would add up to a heartbeat interval of latency).
+pub type RedisSource = PollWith<RedisStorage<SearchJobV1, MultiplexedConnection>, StreamStrategy<Pubsub>>;
+
 /// Where a worker takes search jobs from.
 pub enum JobSource {
     /// Embedded mode.
     Memory(MemoryStorage<SearchJobV1>),
     /// Distributed mode.
-    Redis(Box<RedisStorage<SearchJobV1>>),
+    Redis(Box<RedisSource>),
 }
 
 /// An in-process queue: the producer and its one consumer.
@@ -42,17 +54,30 @@ pub fn memory() -> (JobQueue, JobSource) {
     (JobQueue::Memory(sender), JobSource::Memory(storage))
 }
 
-/// The Redis queue named `{prefix}.search.v1`. Workers that die mid-job have their jobs
-/// re-queued once their heartbeats stop.
+fn config(prefix: &str) -> Config {
+    Config::default()
+        .queue(format!("{prefix}.{SEARCH_QUEUE}"))
+        .heartbeat_interval(std::time::Duration::from_secs(2))
+        .missed_heartbeats(3)
+}
+
+/// The producer side of the Redis queue named `{prefix}.search.v1`.
 pub async fn redis(url: &str, prefix: &str) -> CoreResult<RedisStorage<SearchJobV1>> {
     let conn = apalis_redis::connect(url)
         .await
         .map_err(|e| CoreError::Internal(format!("connecting the job queue to Redis: {e}")))?;
-    let config = Config::default()
-        .queue(format!("{prefix}.{SEARCH_QUEUE}"))
-        .heartbeat_interval(std::time::Duration::from_secs(2))
-        .missed_heartbeats(3);
-    Ok(RedisStorage::new(conn).with_config(config))
+    Ok(RedisStorage::new(conn).with_config(config(prefix)))
+}
+
+/// A worker's side of the Redis queue. Workers that die mid-job have their jobs re-queued
+/// once their heartbeats stop.
+pub async fn redis_source(url: &str, prefix: &str) -> CoreResult<JobSource> {
+    // The wake-up signal arrives as a RESP3 push message on a multiplexed connection.
+    let separator = if url.contains('?') { '&' } else { '?' };
+    let client = redis::Client::open(format!("{url}{separator}protocol=resp3"))?;
+    let mut factory = RedisStorageFactory::new(client).await?;
+    let source = BackendFactory::<SearchJobV1>::create_with_config(&mut factory, config(prefix))?;
+    Ok(JobSource::Redis(Box::new(source)))
 }
 
 impl JobQueue {

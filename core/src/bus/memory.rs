@@ -8,11 +8,8 @@ use std::{
 
 use tokio::sync::broadcast;
 
-use super::{Envelope, REPLAY_TTL, Subscription};
+use super::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
 use crate::lead::SearchEvent;
-
-/// Live channel capacity per search: a whole search (62 events) fits several times.
-const CHANNEL_CAPACITY: usize = 256;
 
 struct Channel {
     events: Vec<Envelope>,
@@ -40,7 +37,7 @@ impl MemoryBus {
         channels.retain(|_, c| c.touched.elapsed() < REPLAY_TTL);
         let channel = channels.entry(search_id.to_owned()).or_insert_with(|| Channel {
             events: Vec::new(),
-            sender: broadcast::channel(CHANNEL_CAPACITY).0,
+            sender: broadcast::channel(LIVE_CAPACITY).0,
             cancelled: false,
             touched: Instant::now(),
         });

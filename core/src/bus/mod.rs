@@ -23,6 +23,11 @@ use crate::{CoreResult, lead::SearchEvent};
 /// How long a search's events stay replayable.
 pub const REPLAY_TTL: Duration = Duration::from_secs(600);
 
+/// Live events buffered per search for a subscriber. Small on purpose: each open stream
+/// holds one such buffer, and a subscriber that falls further behind catches up from the
+/// replay buffer (`EventBus::replay`) instead.
+pub const LIVE_CAPACITY: usize = 16;
+
 /// An event with its number in the search's sequence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {
@@ -36,7 +41,8 @@ pub struct Envelope {
 pub struct Subscription {
     /// Events already published (after the requested id), oldest first.
     pub replay: Vec<Envelope>,
-    /// Live events; may repeat some of `replay` (skip ids already seen).
+    /// Live events; may repeat some of `replay` (skip ids already seen). On
+    /// `RecvError::Lagged`, read the gap with `EventBus::replay`.
     pub live: broadcast::Receiver<Envelope>,
 }
 
@@ -46,7 +52,7 @@ pub enum EventBus {
     /// Embedded mode: one process.
     Memory(memory::MemoryBus),
     /// Distributed mode: Redis pub/sub plus a Redis list per search.
-    Redis(redis::RedisBus),
+    Redis(Box<redis::RedisBus>),
 }
 
 impl EventBus {
@@ -55,6 +61,24 @@ impl EventBus {
         match self {
             Self::Memory(bus) => Ok(bus.publish(search_id, event)),
             Self::Redis(bus) => bus.publish(search_id, event).await,
+        }
+    }
+
+    /// Publishes several events of `search_id` in order, in one round trip; returns the
+    /// number of the last.
+    pub async fn publish_all(&self, search_id: &str, events: &[SearchEvent]) -> CoreResult<u64> {
+        match self {
+            Self::Memory(bus) => Ok(events.iter().fold(0, |_, e| bus.publish(search_id, e))),
+            Self::Redis(bus) => bus.publish_all(search_id, events).await,
+        }
+    }
+
+    /// Events of `search_id` numbered above `after`, from the replay buffer (for a
+    /// subscriber that fell behind its live channel).
+    pub async fn replay(&self, search_id: &str, after: u64) -> CoreResult<Vec<Envelope>> {
+        match self {
+            Self::Memory(bus) => Ok(bus.subscribe(search_id, after).replay),
+            Self::Redis(bus) => bus.replay(search_id, after).await,
         }
     }
 

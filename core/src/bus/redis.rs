@@ -17,10 +17,21 @@ use futures_util::StreamExt;
 use redis::{AsyncCommands, aio::ConnectionManager};
 use tokio::sync::broadcast;
 
-use super::{Envelope, REPLAY_TTL, Subscription};
+use super::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
 use crate::{CoreError, CoreResult, lead::SearchEvent};
 
-const CHANNEL_CAPACITY: usize = 256;
+/// Appends events to a search's replay list and publishes each with its number, in one
+/// round trip. KEYS[1]: the list; KEYS[2]: the channel; ARGV[1]: TTL in seconds; ARGV[2..]:
+/// event JSON. Returns the number of the last event.
+const PUBLISH_ALL: &str = r#"
+local id = 0
+for i = 2, #ARGV do
+  id = redis.call('RPUSH', KEYS[1], ARGV[i])
+  redis.call('PUBLISH', KEYS[2], '{"id":' .. id .. ',"event":' .. ARGV[i] .. '}')
+end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return id
+"#;
 
 /// Event bus over Redis.
 #[derive(Clone)]
@@ -29,6 +40,7 @@ pub struct RedisBus {
     conn: ConnectionManager,
     prefix: String,
     router: Arc<tokio::sync::Mutex<Option<Arc<Router>>>>,
+    publish_all: redis::Script,
 }
 
 /// The process's pub/sub connection and its local subscribers.
@@ -48,6 +60,7 @@ impl RedisBus {
             conn,
             prefix: prefix.to_owned(),
             router: Arc::new(tokio::sync::Mutex::new(None)),
+            publish_all: redis::Script::new(PUBLISH_ALL),
         })
     }
 
@@ -65,21 +78,35 @@ impl RedisBus {
 
     /// See [`super::EventBus::publish`].
     pub async fn publish(&self, search_id: &str, event: &SearchEvent) -> CoreResult<u64> {
-        let json = serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?;
-        let key = self.events_key(search_id);
+        self.publish_all(search_id, std::slice::from_ref(event)).await
+    }
+
+    /// See [`super::EventBus::publish_all`].
+    pub async fn publish_all(&self, search_id: &str, events: &[SearchEvent]) -> CoreResult<u64> {
+        let mut invocation = self.publish_all.key(self.events_key(search_id));
+        invocation.key(self.channel(search_id)).arg(REPLAY_TTL.as_secs());
+        for event in events {
+            invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
+        }
         let mut conn = self.conn.clone();
-        let (id, _): (u64, bool) = redis::pipe()
-            .rpush(&key, &json)
-            .expire(&key, REPLAY_TTL.as_secs() as i64)
-            .query_async(&mut conn)
-            .await?;
-        let envelope = serde_json::to_string(&Envelope {
-            id,
-            event: event.clone(),
-        })
-        .map_err(|e| CoreError::Internal(e.to_string()))?;
-        let _: i64 = conn.publish(self.channel(search_id), envelope).await?;
-        Ok(id)
+        Ok(invocation.invoke_async(&mut conn).await?)
+    }
+
+    /// See [`super::EventBus::replay`].
+    pub async fn replay(&self, search_id: &str, after: u64) -> CoreResult<Vec<Envelope>> {
+        let mut conn = self.conn.clone();
+        let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
+        raw.iter()
+            .enumerate()
+            .map(|(i, json)| {
+                serde_json::from_str::<SearchEvent>(json)
+                    .map(|event| Envelope {
+                        id: after + i as u64 + 1,
+                        event,
+                    })
+                    .map_err(|e| CoreError::Internal(format!("bad event in replay buffer: {e}")))
+            })
+            .collect()
     }
 
     /// See [`super::EventBus::subscribe`]: joins the live channel first, then reads the
@@ -181,7 +208,7 @@ impl Router {
             match routes.get(channel) {
                 Some(sender) => (sender.subscribe(), false),
                 None => {
-                    let (sender, receiver) = broadcast::channel(CHANNEL_CAPACITY);
+                    let (sender, receiver) = broadcast::channel(LIVE_CAPACITY);
                     routes.insert(channel.to_owned(), sender);
                     (receiver, true)
                 }

@@ -31,8 +31,9 @@ pub trait RateGate: Send + Sync {
 
 /// Where a running search sends its events.
 pub trait EventSink: Send {
-    /// Delivers one event; an error means the search should stop.
-    fn emit(&mut self, event: SearchEvent) -> impl Future<Output = Result<(), SearchStopped>> + Send;
+    /// Delivers a page's events in order (one round trip for the lot); an error means the
+    /// search should stop.
+    fn emit(&mut self, events: Vec<SearchEvent>) -> impl Future<Output = Result<(), SearchStopped>> + Send;
     /// True when nobody wants the rest of this search any more.
     fn cancelled(&mut self) -> impl Future<Output = bool> + Send;
 }
@@ -93,6 +94,7 @@ pub async fn run(
         gate.until_ready(plan.key_id).await;
         let page = client.search_text(api_key, &request).await?;
         total += page.places.len() as u32;
+        let mut found = Vec::new();
         for place in page.places {
             if leads.len() as u32 >= plan.lead_budget {
                 break;
@@ -102,13 +104,15 @@ pub async fn run(
                 continue;
             }
             leads.push(lead.clone());
-            sink.emit(SearchEvent::BusinessFound {
+            found.push(SearchEvent::BusinessFound {
                 name: lead.name.clone(),
                 found: leads.len() as u32,
                 total,
                 lead,
-            })
-            .await?;
+            });
+        }
+        if !found.is_empty() {
+            sink.emit(found).await?;
         }
         match page.next_page_token {
             Some(token) if !token.is_empty() => request.page_token = Some(token),

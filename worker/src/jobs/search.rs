@@ -31,15 +31,17 @@ struct BusSink<'a> {
 }
 
 impl EventSink for BusSink<'_> {
-    async fn emit(&mut self, event: SearchEvent) -> Result<(), SearchStopped> {
-        if matches!(event, SearchEvent::BusinessFound { .. }) {
-            self.delivered += 1;
-        }
+    async fn emit(&mut self, events: Vec<SearchEvent>) -> Result<(), SearchStopped> {
+        let leads = events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::BusinessFound { .. }))
+            .count();
         self.bus
-            .publish(self.search_id, &event)
+            .publish_all(self.search_id, &events)
             .await
-            .map(|_| ())
-            .map_err(|e| SearchStopped(format!("event bus: {e}")))
+            .map_err(|e| SearchStopped(format!("event bus: {e}")))?;
+        self.delivered += leads as u32;
+        Ok(())
     }
 
     async fn cancelled(&mut self) -> bool {

@@ -7,7 +7,7 @@ use leadgen_core::{
     usage::UsageService,
 };
 use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder};
-use leadgen_worker::{JobSource, KeyRateGate, WorkerDeps, queue};
+use leadgen_worker::{KeyRateGate, WorkerDeps, queue};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
@@ -81,11 +81,11 @@ impl SearchEnv {
             store: state.store.clone(),
             keys: state.keys.clone(),
             places: state.places.clone(),
-            bus: EventBus::Redis(RedisBus::connect(&url, &self.prefix).await.expect("bus")),
+            bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &self.prefix).await.expect("bus"))),
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
         });
-        let source = JobSource::Redis(Box::new(queue::redis(&url, &self.prefix).await.expect("queue")));
+        let source = queue::redis_source(&url, &self.prefix).await.expect("queue");
         let mut workers = self.workers.lock().expect("workers");
         let name = format!("test-worker-{}", workers.len());
         workers.push(tokio::spawn(async move {

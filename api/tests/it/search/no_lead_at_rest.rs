@@ -85,6 +85,12 @@ both_modes!(no_lead_is_ever_written_to_the_database, |mode: Mode| async move {
     let leaked: Vec<&String> = needles.iter().filter(|n| stored.contains(n.as_str())).collect();
     assert!(leaked.is_empty(), "lead data found at rest: {leaked:?}");
     // The user's Places key is stored too, but only sealed: its hidden middle never appears.
-    assert!(!stored.contains(&KEY[4..KEY.len() - 4]), "a plaintext API key is at rest");
-    assert!(stored.contains(&KEY[..4]), "the masked preview is there, so the key row was scanned");
+    assert!(
+        !stored.contains(&KEY[4..KEY.len() - 4]),
+        "a plaintext API key is at rest"
+    );
+    assert!(
+        stored.contains(&KEY[..4]),
+        "the masked preview is there, so the key row was scanned"
+    );
 });
