@@ -174,9 +174,9 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-async fn overhead() -> String {
+async fn overhead(users: usize) -> String {
     let latency = Duration::from_millis(50);
-    let s = stack(latency, 4, 2, true).await;
+    let s = stack(latency, users, 2, true).await;
     let http = reqwest::Client::new();
     let city = "Austin";
     for t in &s.tokens {
@@ -208,7 +208,7 @@ async fn overhead() -> String {
     let mut v = samples.lock().await.clone();
     v.sort_by(|a, b| a.partial_cmp(b).expect("number"));
     format!(
-        "| (a) pipeline overhead to first lead (simulator first page = 50 ms; {} searches, 4 users at once) | p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms |\n",
+        "| (a) pipeline overhead to first lead (simulator first page = 50 ms; {} searches, {users} user(s) at once) | p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms |\n",
         v.len(),
         percentile(&v, 0.5),
         percentile(&v, 0.99),
@@ -409,7 +409,8 @@ fn main() {
         .expect("runtime");
     rt.block_on(async {
         let mut out = String::from("| measure | result |\n|---|---|\n");
-        out.push_str(&overhead().await);
+        out.push_str(&overhead(1).await);
+        out.push_str(&overhead(4).await);
         let (table, billing) = throughput().await;
         out.push_str(&table);
         out.push_str(&streams().await);

@@ -3,9 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { UsageCard } from './usage-card';
 import type { UsageStats } from './usage-types';
 
-function stats(overrides: { percentage?: number; current?: number; limit?: number | null; status?: Partial<UsageStats['status']>; tier?: UsageStats['tier'] } = {}): UsageStats {
+function stats(overrides: { percentage?: number; current?: number; limit?: number | null; leadsThisMonth?: number; status?: Partial<UsageStats['status']>; tier?: UsageStats['tier'] } = {}): UsageStats {
   return {
-    usage: { current: overrides.current ?? 100, limit: overrides.limit === undefined ? 1000 : overrides.limit, remaining: 900, percentage: overrides.percentage ?? 10 },
+    usage: {
+      current: overrides.current ?? 100,
+      limit: overrides.limit === undefined ? 1000 : overrides.limit,
+      remaining: 900,
+      percentage: overrides.percentage ?? 10,
+      ...(overrides.leadsThisMonth === undefined ? {} : { leadsThisMonth: overrides.leadsThisMonth }),
+    },
     period: { resetDate: '2025-02-01', daysUntilReset: 9 },
     apiKey: { configured: true, lastUpdated: null },
     tier: overrides.tier ?? { current: 'free', name: 'Free' },
@@ -52,14 +58,27 @@ describe('UsageCard', () => {
 
   it('uses the default limit of 10,000 when the server gives none', () => {
     render(<UsageCard stats={stats({ limit: null })} />);
-    expect(screen.getByText(/10,000 leads/)).toBeInTheDocument();
+    expect(screen.getByText(/10,000 searches/)).toBeInTheDocument();
+  });
+
+  it('free tier counts searches against the limit and shows the leads delivered apart', () => {
+    // The API's usage.current counts searches; leadsThisMonth counts leads.
+    render(<UsageCard stats={stats({ current: 1, limit: 10000, leadsThisMonth: 60 })} />);
+    expect(screen.getByText(/10,000 searches/)).toBeInTheDocument();
+    expect(screen.queryByText(/10,000 leads/)).not.toBeInTheDocument();
+    expect(screen.getByText('60 leads this month')).toBeInTheDocument();
   });
 
   it('paid tier shows leads this month without a limit bar', () => {
-    render(<UsageCard stats={stats({ current: 4321, tier: { current: 'pro', name: 'Pro' } })} />);
+    render(<UsageCard stats={stats({ current: 12, leadsThisMonth: 4321, tier: { current: 'pro', name: 'Pro' } })} />);
     expect(screen.getByText('4,321')).toBeInTheDocument();
     expect(screen.getByText('leads this month')).toBeInTheDocument();
     expect(screen.queryByTestId('usage-bar')).not.toBeInTheDocument();
+  });
+
+  it('paid tier falls back to current when the server sends no lead count', () => {
+    render(<UsageCard stats={stats({ current: 4321, tier: { current: 'pro', name: 'Pro' } })} />);
+    expect(screen.getByText('4,321')).toBeInTheDocument();
   });
 
   it("shows 'Failed to load usage data' on error", () => {

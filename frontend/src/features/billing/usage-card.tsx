@@ -57,10 +57,14 @@ function UsageDetails({ stats }: { stats: UsageStats }) {
   const level = usageLevel(stats.status);
   const percent = Math.round(stats.usage.percentage);
 
+  // The server counts searches against the monthly allowance and reports the leads
+  // delivered separately (older servers had only `current`).
+  const leads = stats.usage.leadsThisMonth ?? stats.usage.current;
+
   if (!isFreeTier(stats.tier)) {
     return (
       <div>
-        <p className="text-3xl font-bold text-slate-900">{number.format(stats.usage.current)}</p>
+        <p className="text-3xl font-bold text-slate-900">{number.format(leads)}</p>
         <p className="text-sm text-slate-600">leads this month</p>
         <UsageWarning level={level} percent={percent} />
         <Recommendations items={stats.recommendations} />
@@ -73,7 +77,7 @@ function UsageDetails({ stats }: { stats: UsageStats }) {
     <div>
       <p className="text-sm text-slate-600">
         <span className="text-3xl font-bold text-slate-900">{number.format(stats.usage.current)}</span> /{' '}
-        {number.format(limit)} leads
+        {number.format(limit)} searches
       </p>
       <div
         className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100"
@@ -93,6 +97,11 @@ function UsageDetails({ stats }: { stats: UsageStats }) {
         {number.format(Math.max(0, stats.usage.remaining))} remaining · resets in {stats.period.daysUntilReset}{' '}
         {stats.period.daysUntilReset === 1 ? 'day' : 'days'}
       </p>
+      {stats.usage.leadsThisMonth !== undefined && (
+        <p className="mt-1 text-xs text-slate-500">
+          {number.format(stats.usage.leadsThisMonth)} {stats.usage.leadsThisMonth === 1 ? 'lead' : 'leads'} this month
+        </p>
+      )}
       <UsageWarning level={level} percent={percent} />
       <Recommendations items={stats.recommendations} />
     </div>

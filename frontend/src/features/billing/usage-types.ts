@@ -1,6 +1,18 @@
 /** `GET /api/leads/usage` data (spec section 3, Usage stats). */
 export interface UsageStats {
-  usage: { current: number; limit?: number | null; remaining: number; percentage: number };
+  /**
+   * `current`, `limit`, `remaining` and `percentage` count searches (openapi.json
+   * UsageNumbers); `leadsThisMonth` counts the leads those searches delivered.
+   */
+  usage: {
+    current: number;
+    limit?: number | null;
+    remaining: number;
+    percentage: number;
+    leadsThisMonth?: number;
+    leadsToday?: number;
+    dailyLeadLimit?: number | null;
+  };
   period: { resetDate: string; daysUntilReset: number };
   apiKey: { configured: boolean; lastUpdated: string | null };
   tier: { current: string; name: string };

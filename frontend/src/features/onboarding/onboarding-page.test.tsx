@@ -52,11 +52,13 @@ describe('OnboardingPage', () => {
   });
 
   it('validates, saves the trimmed key, completes onboarding and goes to /dashboard', async () => {
-    const { user, router, auth } = await setup();
+    // Long enough that the 'Validating' state is still on screen when checked, even on a
+    // loaded machine (with 20 ms it sometimes was already over).
+    const { user, router, auth } = await setup(1000);
     await user.type(screen.getByLabelText('Google Places API key'), `  ${KEY} `);
     await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
     expect(screen.getByRole('button', { name: /Validating your API key/ })).toBeDisabled();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'), { timeout: 5000 });
     expect(fetchMock.mock.calls.map((call) => call[0])).toEqual(['/api/user/api-key', '/api/user/complete-onboarding']);
     expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ api_key: KEY });
     expect(auth.reloadUser).toHaveBeenCalled();
