@@ -3,21 +3,16 @@
 //! a consumer half ([`JobSource`]).
 
 use apalis::prelude::*;
-use apalis_core::backend::{
-    ext::poll_strategy::{PollWith, StreamStrategy},
-    factory::BackendFactory,
+use apalis_core::{
+    backend::ext::poll_strategy::{IntervalStrategy, PollWith},
+    task::task_id::{RandomId, TaskId},
 };
-use apalis_core::task::task_id::{RandomId, TaskId};
-use apalis_redis::{
-    Config, RedisStorage,
-    factory::{Pubsub, RedisStorageFactory},
-};
+use apalis_redis::{Config, RedisStorage};
 use futures_util::SinkExt;
 use leadgen_core::{
     CoreError, CoreResult,
     jobs::{SEARCH_QUEUE, SearchJobV1},
 };
-use redis::aio::MultiplexedConnection;
 
 /// Pushes search jobs.
 #[derive(Clone)]
@@ -30,9 +25,16 @@ pub enum JobQueue {
     Redis(Box<RedisStorage<SearchJobV1>>),
 }
 
-/// A Redis queue consumer that is woken by Redis pub/sub when a job is pushed, rather
-/// than at its next heartbeat (which would add up to a heartbeat interval of latency).
-pub type RedisSource = PollWith<RedisStorage<SearchJobV1, MultiplexedConnection>, StreamStrategy<Pubsub>>;
+/// A Redis queue consumer that looks for new jobs every [`IDLE_POLL`] while idle.
+///
+/// apalis-redis 1.0 also offers a pub/sub wake-up (`RedisStorageFactory`), but in our
+/// measurements an idle worker was not woken by it (its pattern subscription was live, yet
+/// jobs waited for the next heartbeat, about 2 s): see docs/benchmarks.md. Polling an
+/// empty list is one cheap Lua call, about 50 a second per idle worker.
+pub type RedisSource = PollWith<RedisStorage<SearchJobV1>, IntervalStrategy>;
+
+/// How often an idle worker asks Redis for a job.
+pub const IDLE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Where a worker takes search jobs from.
 pub enum JobSource {
@@ -72,12 +74,9 @@ pub async fn redis(url: &str, prefix: &str) -> CoreResult<RedisStorage<SearchJob
 /// A worker's side of the Redis queue. Workers that die mid-job have their jobs re-queued
 /// once their heartbeats stop.
 pub async fn redis_source(url: &str, prefix: &str) -> CoreResult<JobSource> {
-    // The wake-up signal arrives as a RESP3 push message on a multiplexed connection.
-    let separator = if url.contains('?') { '&' } else { '?' };
-    let client = redis::Client::open(format!("{url}{separator}protocol=resp3"))?;
-    let mut factory = RedisStorageFactory::new(client).await?;
-    let source = BackendFactory::<SearchJobV1>::create_with_config(&mut factory, config(prefix))?;
-    Ok(JobSource::Redis(Box::new(source)))
+    Ok(JobSource::Redis(Box::new(
+        redis(url, prefix).await?.poll_with_interval(IDLE_POLL),
+    )))
 }
 
 impl JobQueue {
