@@ -19,7 +19,8 @@ export const RESULTS_DIR = path.join(FRONTEND_DIR, 'test-results');
 export const LOG_DIR = path.join(RESULTS_DIR, 'e2e-logs');
 export const SCREENSHOT_DIR = path.join(RESULTS_DIR, 'screenshots');
 
-const BIN = path.join(REPO_ROOT, 'target', 'debug');
+// Cargo's output dir: CARGO_TARGET_DIR when set (a shared build cache), else <repo>/target.
+const BIN = path.join(process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(REPO_ROOT, 'target'), 'debug');
 
 /** A key marker of the simulator (testkit/src/places_sim/faults.rs): answers after `--slow-ms`. */
 export const SIM_SLOW_MS = 1200;

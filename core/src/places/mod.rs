@@ -69,11 +69,7 @@ impl PlacesClient {
         let search_text_url = base
             .join(SEARCH_TEXT_PATH)
             .map_err(|e| PlacesError::Network(format!("bad Places base URL: {e}")))?;
-        let http = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
-            .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| PlacesError::Network(e.to_string()))?;
+        let http = http_client(REQUEST_TIMEOUT)?;
         Ok(Self {
             http,
             search_text_url,
@@ -83,11 +79,7 @@ impl PlacesClient {
 
     /// The same client with another per-request time-out (default 20 s).
     pub fn with_timeout(mut self, timeout: Duration) -> Result<Self, PlacesError> {
-        self.http = reqwest::Client::builder()
-            .timeout(timeout)
-            .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| PlacesError::Network(e.to_string()))?;
+        self.http = http_client(timeout)?;
         Ok(self)
     }
 
@@ -127,21 +119,31 @@ impl PlacesClient {
         api_key: &str,
         request: &SearchTextRequest,
     ) -> Result<SearchTextResponse, PlacesError> {
+        self.post_search_text(api_key, LEAD_FIELD_MASK, request).await
+    }
+
+    /// One `searchText` call with `field_mask`; Google's error bodies become [`PlacesError`].
+    async fn post_search_text<T: serde::de::DeserializeOwned>(
+        &self,
+        api_key: &str,
+        field_mask: &str,
+        body: &impl serde::Serialize,
+    ) -> Result<T, PlacesError> {
         let response = self
             .http
             .post(self.search_text_url.clone())
             .header("X-Goog-Api-Key", api_key)
-            .header("X-Goog-FieldMask", LEAD_FIELD_MASK)
-            .json(request)
+            .header("X-Goog-FieldMask", field_mask)
+            .json(body)
             .send()
             .await
             .map_err(PlacesError::from_transport)?;
         let status = response.status();
-        let body = response.bytes().await.map_err(PlacesError::from_transport)?;
+        let bytes = response.bytes().await.map_err(PlacesError::from_transport)?;
         if !status.is_success() {
-            return Err(PlacesError::from_response(status.as_u16(), &body));
+            return Err(PlacesError::from_response(status.as_u16(), &bytes));
         }
-        serde_json::from_slice(&body).map_err(|e| PlacesError::Upstream {
+        serde_json::from_slice(&bytes).map_err(|e| PlacesError::Upstream {
             status: status.as_u16(),
             detail: format!("unexpected response body: {e}"),
         })
@@ -150,25 +152,18 @@ impl PlacesClient {
     /// Makes the cheapest real call that proves the key works for Places API (New): one
     /// Text Search result, ids only.
     pub async fn check_key(&self, api_key: &str) -> Result<(), PlacesError> {
-        let response = self
-            .http
-            .post(self.search_text_url.clone())
-            .header("X-Goog-Api-Key", api_key)
-            .header("X-Goog-FieldMask", KEY_CHECK_FIELD_MASK)
-            .json(&serde_json::json!({ "textQuery": "restaurant", "pageSize": 1 }))
-            .send()
+        let body = serde_json::json!({ "textQuery": "restaurant", "pageSize": 1 });
+        self.post_search_text::<KeyCheckResponse>(api_key, KEY_CHECK_FIELD_MASK, &body)
             .await
-            .map_err(PlacesError::from_transport)?;
-        let status = response.status();
-        let body = response.bytes().await.map_err(PlacesError::from_transport)?;
-        if !status.is_success() {
-            return Err(PlacesError::from_response(status.as_u16(), &body));
-        }
-        serde_json::from_slice::<KeyCheckResponse>(&body)
             .map(|_| ())
-            .map_err(|e| PlacesError::Upstream {
-                status: status.as_u16(),
-                detail: format!("unexpected response body: {e}"),
-            })
     }
+}
+
+/// The HTTP client for Google: a time-out per request and our user agent.
+fn http_client(timeout: Duration) -> Result<reqwest::Client, PlacesError> {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| PlacesError::Network(e.to_string()))
 }

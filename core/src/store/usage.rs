@@ -28,6 +28,14 @@ pub struct SearchRecord {
     pub month: String,
 }
 
+/// Gives back `$4` units of a counter, never below zero.
+const RELEASE_SQL: &str = "UPDATE usage_counters SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
+     WHERE user_id = $1 AND period = $2 AND metric = $3";
+/// Adds `$4` units to a counter, creating it if needed.
+const ADD_SQL: &str =
+    "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
+     ON CONFLICT (user_id, period, metric) DO UPDATE SET used = usage_counters.used + excluded.used";
+
 impl Store {
     /// Takes up to `wanted` units of `metric` in `period`, never passing `limit`. Returns
     /// how many were granted (0 when the limit is reached).
@@ -69,32 +77,26 @@ impl Store {
     /// Gives back `amount` units (never below zero).
     #[tracing::instrument(skip(self))]
     pub async fn release_usage(&self, user_id: &str, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
-        sqlx::query(
-            "UPDATE usage_counters SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
-             WHERE user_id = $1 AND period = $2 AND metric = $3",
-        )
-        .bind(user_id)
-        .bind(period)
-        .bind(metric)
-        .bind(amount)
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(RELEASE_SQL)
+            .bind(user_id)
+            .bind(period)
+            .bind(metric)
+            .bind(amount)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
     /// Adds `amount` units without a limit (delivered leads this month).
     #[tracing::instrument(skip(self))]
     pub async fn add_usage(&self, user_id: &str, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
-        sqlx::query(
-            "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
-             ON CONFLICT (user_id, period, metric) DO UPDATE SET used = usage_counters.used + excluded.used",
-        )
-        .bind(user_id)
-        .bind(period)
-        .bind(metric)
-        .bind(amount)
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(ADD_SQL)
+            .bind(user_id)
+            .bind(period)
+            .bind(metric)
+            .bind(amount)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -173,26 +175,20 @@ impl Store {
             return Ok(false);
         };
         let unused = (budget - delivered).max(0);
-        sqlx::query(
-            "UPDATE usage_counters SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
-             WHERE user_id = $1 AND period = $2 AND metric = $3",
-        )
-        .bind(user_id)
-        .bind(&day)
-        .bind("leads")
-        .bind(unused)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
-             ON CONFLICT (user_id, period, metric) DO UPDATE SET used = usage_counters.used + excluded.used",
-        )
-        .bind(user_id)
-        .bind(&month)
-        .bind("leads")
-        .bind(delivered)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(RELEASE_SQL)
+            .bind(user_id)
+            .bind(&day)
+            .bind("leads")
+            .bind(unused)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(ADD_SQL)
+            .bind(user_id)
+            .bind(&month)
+            .bind("leads")
+            .bind(delivered)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(true)
     }
