@@ -1,15 +1,13 @@
-import { apiFetch, callWithDefault } from '../../lib/api-fetch';
-import type { UsageAnswer, UsageStats } from './usage-types';
+import { getUsage } from '../../api/gen/leads/leads';
+import { callWithDefault } from '../../lib/api-fetch';
+import type { UsageStats } from './usage-types';
 
 // The usage calls of the billing feature in one place.
 
 export const usageQueryKey = ['/api/leads/usage'] as const;
 
-/** `GET /api/leads/usage`; default message 'Failed to get usage stats'. */
+/** `GET /api/leads/usage` through the generated client; default message 'Failed to get usage stats'. */
 export async function fetchUsage(): Promise<UsageStats> {
-  const answer = await callWithDefault(
-    () => apiFetch<UsageAnswer>('/api/leads/usage', { method: 'GET' }),
-    'Failed to get usage stats',
-  );
+  const answer = await callWithDefault(() => getUsage(), 'Failed to get usage stats');
   return answer.data;
 }

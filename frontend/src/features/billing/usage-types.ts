@@ -14,15 +14,10 @@ export interface UsageStats {
     dailyLeadLimit?: number | null;
   };
   period: { resetDate: string; daysUntilReset: number };
-  apiKey: { configured: boolean; lastUpdated: string | null };
+  apiKey: { configured: boolean; lastUpdated?: string | null };
   tier: { current: string; name: string };
   status: { isOverLimit: boolean; isNearLimit: boolean; isApproachingLimit: boolean };
   recommendations: string[];
-}
-
-export interface UsageAnswer {
-  success: boolean;
-  data: UsageStats;
 }
 
 /** Default monthly limit when the server gives none (spec section 9). */

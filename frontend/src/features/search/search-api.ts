@@ -1,4 +1,4 @@
-import { apiFetch } from '../../lib/api-fetch';
+import { listBusinessTypes } from '../../api/gen/leads/leads';
 import type { SearchQuery } from '../../lib/lead';
 import { postSse } from '../../lib/sse-stream';
 import type { BusinessTypeGroup } from './business-types';
@@ -7,9 +7,9 @@ import type { BusinessTypeGroup } from './business-types';
 
 export const businessTypesQueryKey = ['/api/leads/business-types'] as const;
 
-/** `GET /api/leads/business-types`. */
+/** `GET /api/leads/business-types`, through the generated client. */
 export async function fetchBusinessTypes(): Promise<BusinessTypeGroup[]> {
-  const answer = await apiFetch<{ groups: BusinessTypeGroup[] }>('/api/leads/business-types', { method: 'GET' });
+  const answer = await listBusinessTypes();
   return answer.groups;
 }
 
