@@ -82,14 +82,13 @@ impl AppState {
         let keys = KeyService::new(store.clone(), vault.clone());
         let places = PlacesClient::new(&config.places_base_url)?;
         let usage = UsageService::new(store.clone(), config.usage_limits);
-        let (bus, queue) = match (&config.redis_url, &redis) {
-            (Some(url), Some(conn)) => {
+        let (bus, queue) = match &config.redis_url {
+            Some(url) => {
                 let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
                 let storage = queue::redis(url, &config.redis_prefix).await?;
-                let _ = conn;
                 (bus, JobQueue::Redis(Box::new(storage)))
             }
-            _ => {
+            None => {
                 // Embedded mode: the queue, the bus and one worker live in this process.
                 let bus = EventBus::Memory(MemoryBus::new());
                 let (producer, source) = queue::memory();

@@ -12,7 +12,6 @@ use leadgen_core::{
     catalogue,
     jobs::SearchJobV1,
     lead::{SearchEvent, SearchParams},
-    places::PlacesError,
     search::{self, EventSink, SearchFailure, SearchPlan, SearchStopped},
     usage::Tier,
 };
@@ -180,11 +179,7 @@ async fn run(
                 let _ = deps.keys.record_check(&job.user_id, &opened, false).await;
             }
             tracing::warn!(error = %e, "search failed upstream");
-            Err(Failure::Message(user_message(&e)))
+            Err(Failure::Message(e.to_string()))
         }
     }
-}
-
-fn user_message(error: &PlacesError) -> String {
-    error.to_string()
 }
