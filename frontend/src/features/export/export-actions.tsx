@@ -22,8 +22,9 @@ export function ExportActions({ results, search }: { results: Lead[]; search: Se
         </svg>
         Download CSV
       </Button>
-      {/* FIXME: the Google Sheets export flow (auth check, sheet picker, export call)
-          waits for the backend's sheets endpoints; until then this explains it. */}
+      {/* FIXME(issue 5, Export to Google Sheets): the real flow (auth check, sheet picker,
+          export call) needs the backend's sheets endpoints, which that issue adds; until
+          then this dialog explains it and offers CSV. */}
       <Modal open={sheetsOpen} onClose={() => setSheetsOpen(false)} title="Export to Google Sheets">
         <p className="text-sm text-slate-600">
           Google Sheets export is being switched on for your workspace. In the meantime, download your{' '}
