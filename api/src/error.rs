@@ -19,6 +19,9 @@ pub struct ErrorBody {
     pub error: String,
     /// Human-readable explanation, safe to show to the user.
     pub message: String,
+    /// Present (true) when the user must grant Google Sheets access again.
+    #[oai(rename = "needsReauth", skip_serializing_if_is_none)]
+    pub needs_reauth: Option<bool>,
 }
 
 /// Every way an operation can fail.
@@ -47,10 +50,11 @@ pub enum ApiError {
     Unavailable(Json<ErrorBody>),
 }
 
-fn body(code: &str, message: impl Into<String>) -> Json<ErrorBody> {
+pub(crate) fn body(code: &str, message: impl Into<String>) -> Json<ErrorBody> {
     Json(ErrorBody {
         error: code.to_owned(),
         message: message.into(),
+        needs_reauth: None,
     })
 }
 

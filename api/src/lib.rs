@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod billing;
 pub mod commands;
 pub mod error;
 pub mod relay;

@@ -10,13 +10,14 @@ use leadgen_core::{
     places::PlacesClient,
     secrets_file,
     session::SessionKeys,
+    sheets::{SheetsService, google::GoogleClient},
     store::Store,
     usage::UsageService,
     vault::Vault,
 };
 use leadgen_worker::{JobQueue, KeyRateGate, WorkerDeps, queue};
 
-use crate::auth::oidc::Oidc;
+use crate::{auth::oidc::Oidc, billing::stripe_api::StripeApi};
 
 /// Shared application state; cheap to clone.
 #[derive(Clone)]
@@ -46,6 +47,10 @@ pub struct Inner {
     pub queue: JobQueue,
     /// Usage reservations and reports.
     pub usage: UsageService,
+    /// Google Sheets grants and exports.
+    pub sheets: SheetsService,
+    /// Stripe; `None` when billing is not configured.
+    pub stripe: Option<StripeApi>,
 }
 
 impl std::ops::Deref for AppState {
@@ -82,6 +87,17 @@ impl AppState {
         let keys = KeyService::new(store.clone(), vault.clone());
         let places = PlacesClient::new(&config.places_base_url)?;
         let usage = UsageService::new(store.clone(), config.usage_limits);
+        // Sheets access rides on Google sign-in: the same OAuth client refreshes tokens.
+        let google = match &config.oidc {
+            Some(oidc) => Some(GoogleClient::new(
+                config.google_apis.clone(),
+                oidc.client_id.clone(),
+                oidc.client_secret.clone(),
+            )?),
+            None => None,
+        };
+        let sheets = SheetsService::new(store.clone(), vault.clone(), google);
+        let stripe = config.billing.clone().map(StripeApi::new).transpose()?;
         let (bus, queue) = match &config.redis_url {
             Some(url) => {
                 let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
@@ -121,6 +137,8 @@ impl AppState {
             bus,
             queue,
             usage,
+            sheets,
+            stripe,
             config,
         })))
     }

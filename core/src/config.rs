@@ -11,6 +11,12 @@ use url::Url;
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 /// Google Places API (New) base URL.
 pub const GOOGLE_PLACES_BASE_URL: &str = "https://places.googleapis.com";
+/// Google's OAuth 2.0 token endpoint (refreshing Sheets access).
+pub const GOOGLE_TOKEN_URL: &str = "https://oauth2.googleapis.com/token";
+/// Google Sheets API base URL (paths start with `/v4/`).
+pub const GOOGLE_SHEETS_BASE_URL: &str = "https://sheets.googleapis.com";
+/// Google Drive API base URL (paths start with `/drive/v3/`).
+pub const GOOGLE_DRIVE_BASE_URL: &str = "https://www.googleapis.com";
 
 /// A configuration value that cannot be used; the message names the variable.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +68,11 @@ pub struct Config {
     /// `LEADGEN_PLACES_BASE_URL`: Google Places API (New) base URL; tests and demos point
     /// it at the simulator. Default `https://places.googleapis.com`.
     pub places_base_url: Url,
+    /// `LEADGEN_GOOGLE_TOKEN_URL`, `LEADGEN_SHEETS_BASE_URL`, `LEADGEN_DRIVE_BASE_URL`:
+    /// Google's endpoints for the Sheets export; tests point them at the fake.
+    pub google_apis: GoogleApis,
+    /// `STRIPE_*`: billing; `None` when Stripe is not configured (plans shown, no checkout).
+    pub billing: Option<BillingConfig>,
     /// OIDC sign-in; `None` means local single-operator sign-in (loopback only).
     pub oidc: Option<OidcConfig>,
     /// `LEADGEN_ENCRYPTION_KEY`: base64 of 32 random bytes, the master key for secrets at
@@ -77,7 +88,7 @@ pub struct Config {
     pub session_ttl: Duration,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
-    /// `LEADGEN_FREE_MONTHLY_SEARCHES` (10000), `LEADGEN_FREE_DAILY_LEADS` (1000),
+    /// `LEADGEN_FREE_MONTHLY_SEARCHES` (100), `LEADGEN_FREE_DAILY_LEADS` (1000),
     /// `LEADGEN_PRO_MONTHLY_SEARCHES` (10000), `LEADGEN_PRO_DAILY_LEADS` (0: no daily cap).
     pub usage_limits: crate::usage::UsageLimits,
     /// `LEADGEN_WORKER_CONCURRENCY`: searches one worker process runs at once. Default 16.
@@ -87,6 +98,46 @@ pub struct Config {
     pub places_rps: u32,
     /// `LEADGEN_REDIS_PREFIX`: first part of every Redis key and queue name. Default `leadgen`.
     pub redis_prefix: String,
+}
+
+/// Stripe's API base URL.
+pub const STRIPE_API_BASE_URL: &str = "https://api.stripe.com/";
+
+/// Stripe billing; configured when `STRIPE_SECRET_KEY` is set.
+#[derive(Clone)]
+pub struct BillingConfig {
+    /// `STRIPE_SECRET_KEY`: the secret API key (`sk_live_...` / `sk_test_...`).
+    pub secret_key: SecretString,
+    /// `STRIPE_WEBHOOK_SECRET`: the endpoint's signing secret (`whsec_...`).
+    pub webhook_secret: SecretString,
+    /// `STRIPE_PRICE_MONTHLY`: price id of Pro billed monthly.
+    pub price_monthly: String,
+    /// `STRIPE_PRICE_YEARLY`: price id of Pro billed yearly.
+    pub price_yearly: String,
+    /// `STRIPE_API_BASE_URL`: Stripe's API (default `https://api.stripe.com/`); tests
+    /// point it at a fake.
+    pub api_base_url: Url,
+}
+
+impl std::fmt::Debug for BillingConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BillingConfig")
+            .field("price_monthly", &self.price_monthly)
+            .field("price_yearly", &self.price_yearly)
+            .field("api_base_url", &self.api_base_url.as_str())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where the Sheets export talks to Google.
+#[derive(Debug, Clone)]
+pub struct GoogleApis {
+    /// OAuth 2.0 token endpoint (refresh-token grant).
+    pub token_url: Url,
+    /// Sheets API v4 base URL.
+    pub sheets_base_url: Url,
+    /// Drive API v3 base URL.
+    pub drive_base_url: Url,
 }
 
 impl Config {
@@ -116,6 +167,40 @@ impl Config {
             "LEADGEN_PLACES_BASE_URL",
             &get("LEADGEN_PLACES_BASE_URL").unwrap_or_else(|| GOOGLE_PLACES_BASE_URL.to_owned()),
         )?;
+        let google_url = |variable: &'static str, default: &str| {
+            parse_http_url(variable, &get(variable).unwrap_or_else(|| default.to_owned()))
+        };
+        let google_apis = GoogleApis {
+            token_url: google_url("LEADGEN_GOOGLE_TOKEN_URL", GOOGLE_TOKEN_URL)?,
+            sheets_base_url: google_url("LEADGEN_SHEETS_BASE_URL", GOOGLE_SHEETS_BASE_URL)?,
+            drive_base_url: google_url("LEADGEN_DRIVE_BASE_URL", GOOGLE_DRIVE_BASE_URL)?,
+        };
+
+        let billing = match get("STRIPE_SECRET_KEY") {
+            None => None,
+            Some(secret_key) => {
+                let required = |variable: &'static str| {
+                    get(variable).ok_or_else(|| ConfigError::new(variable, "is required when STRIPE_SECRET_KEY is set"))
+                };
+                let webhook_secret = required("STRIPE_WEBHOOK_SECRET")?;
+                if !webhook_secret.starts_with("whsec_") {
+                    return Err(ConfigError::new(
+                        "STRIPE_WEBHOOK_SECRET",
+                        "must be the endpoint's signing secret (whsec_...)",
+                    ));
+                }
+                Some(BillingConfig {
+                    secret_key: SecretString::from(secret_key),
+                    webhook_secret: SecretString::from(webhook_secret),
+                    price_monthly: required("STRIPE_PRICE_MONTHLY")?,
+                    price_yearly: required("STRIPE_PRICE_YEARLY")?,
+                    api_base_url: parse_http_url(
+                        "STRIPE_API_BASE_URL",
+                        &get("STRIPE_API_BASE_URL").unwrap_or_else(|| STRIPE_API_BASE_URL.to_owned()),
+                    )?,
+                })
+            }
+        };
 
         let database_url = get("DATABASE_URL");
         if let Some(url) = &database_url
@@ -245,6 +330,8 @@ impl Config {
             database_url,
             redis_url,
             places_base_url,
+            google_apis,
+            billing,
             oidc,
             encryption_key,
             previous_encryption_keys,

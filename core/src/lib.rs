@@ -3,6 +3,7 @@
 //! workers build on it.
 
 pub mod api_key;
+pub mod billing;
 pub mod bus;
 pub mod catalogue;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod rotation;
 pub mod search;
 pub mod secrets_file;
 pub mod session;
+pub mod sheets;
 pub mod store;
 pub mod time;
 pub mod usage;

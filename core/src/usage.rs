@@ -41,7 +41,7 @@ impl Default for UsageLimits {
     fn default() -> Self {
         Self {
             free: TierLimits {
-                monthly_searches: 10_000,
+                monthly_searches: 100,
                 daily_leads: Some(1_000),
             },
             pro: TierLimits {

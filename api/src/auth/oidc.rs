@@ -21,7 +21,7 @@ use openidconnect::{
     TokenResponse,
     core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata, CoreUserInfoClaims},
 };
-use secrecy::ExposeSecret;
+use secrecy::{ExposeSecret, SecretString};
 use tokio::sync::Mutex;
 use url::Url;
 
@@ -29,8 +29,8 @@ use super::http_client::OidcHttpClient;
 
 /// Extra consent a sign-in can ask for.
 pub const FEATURE_SHEETS: &str = "sheets";
-/// Google scopes for exporting to Sheets (issue: Sheets export).
-const SHEETS_SCOPES: [&str; 2] = [
+/// Google scopes for exporting to Sheets.
+pub const SHEETS_SCOPES: [&str; 2] = [
     "https://www.googleapis.com/auth/spreadsheets",
     "https://www.googleapis.com/auth/drive.file",
 ];
@@ -80,6 +80,10 @@ pub struct SignedIn {
     pub identity: ProviderIdentity,
     /// The extra feature consented to, if this was a re-authentication.
     pub feature: Option<String>,
+    /// The refresh token, when the provider issued one (offline access for Sheets).
+    pub refresh_token: Option<SecretString>,
+    /// Scopes the provider says it granted, when it says (Google lets users untick some).
+    pub granted_scopes: Option<Vec<String>>,
 }
 
 /// The OIDC relying party.
@@ -210,6 +214,8 @@ impl Oidc {
         Ok(SignedIn {
             identity,
             feature: attempt.feature,
+            refresh_token: token.refresh_token().map(|t| SecretString::from(t.secret().clone())),
+            granted_scopes: token.scopes().map(|s| s.iter().map(|s| s.to_string()).collect()),
         })
     }
 

@@ -6,7 +6,10 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
 
 use super::ApiTags;
 use crate::{
-    auth::{self, BearerAuth, local, oidc::FEATURE_SHEETS},
+    auth::{
+        self, BearerAuth, local,
+        oidc::{FEATURE_SHEETS, SHEETS_SCOPES, SignedIn},
+    },
     error::ApiError,
     state::AppState,
 };
@@ -76,6 +79,27 @@ pub enum LogoutResponse {
     /// Signed out; the token presented (if any) no longer works.
     #[oai(status = 204)]
     Done,
+}
+
+/// Keeps the refresh token of a sign-in that granted Sheets access. A provider may issue
+/// none (the user had granted before and no consent was shown) or let the user untick the
+/// Sheets scopes: then the stored grant, if any, stays as it was.
+async fn store_sheets_grant(state: &AppState, user_id: &str, signed_in: &SignedIn) -> Result<(), ApiError> {
+    let Some(refresh_token) = &signed_in.refresh_token else {
+        tracing::info!("Sheets consent returned no refresh token");
+        return Ok(());
+    };
+    if let Some(granted) = &signed_in.granted_scopes
+        && !granted.iter().any(|s| s == SHEETS_SCOPES[0])
+    {
+        tracing::info!("Sheets consent did not grant the spreadsheets scope");
+        return Ok(());
+    }
+    state
+        .sheets
+        .store_grant(user_id, refresh_token)
+        .await
+        .map_err(|e| ApiError::internal(&e))
 }
 
 /// Sign-in and session operations.
@@ -150,6 +174,9 @@ impl AuthApi {
             }
         };
         let user = state.store.upsert_user_on_sign_in(&signed_in.identity).await?;
+        if signed_in.feature.as_deref() == Some(FEATURE_SHEETS) {
+            store_sheets_grant(&state, &user.id, &signed_in).await?;
+        }
         let token = auth::start_session(&state, &user.id).await?;
         Ok(success_redirect(&state, &token))
     }

@@ -7,7 +7,6 @@ use leadgen_core::{
     jobs::SearchJobV1,
     lead::SearchEvent,
     places::PlacesError,
-    usage::Tier,
 };
 use poem::web::{Data, sse::Event};
 use poem_openapi::{
@@ -179,7 +178,10 @@ impl LeadsApi {
 
 async fn current_usage(state: &AppState, user_id: &str) -> Result<leadgen_core::usage::UsageReport, ApiError> {
     let key = state.keys.status(user_id).await?;
-    Ok(state.usage.report(user_id, Tier::Free, key.updated_at).await?)
+    Ok(state
+        .usage
+        .report(user_id, state.store.tier(user_id).await?, key.updated_at)
+        .await?)
 }
 
 /// Validates, reserves usage, subscribes to the search's events, then queues it (in that
@@ -209,7 +211,11 @@ async fn start_search(
     if !state.keys.status(user_id).await?.has_key {
         return Err(ApiError::bad_request("no_api_key", NO_KEY));
     }
-    let reservation = match state.usage.reserve(user_id, Tier::Free, &business_type).await? {
+    let reservation = match state
+        .usage
+        .reserve(user_id, state.store.tier(user_id).await?, &business_type)
+        .await?
+    {
         Ok(r) => r,
         Err(denied) => return Err(ApiError::too_many("usage_limit", denied.to_string())),
     };

@@ -1,9 +1,11 @@
 //! The API's operations, one module per OpenAPI tag.
 
 pub mod auth;
+pub mod billing;
 pub mod health;
 pub mod leads;
 pub mod leads_models;
+pub mod sheets;
 pub mod user;
 
 use poem_openapi::Tags;
@@ -17,6 +19,10 @@ pub enum ApiTags {
     User,
     /// Lead searches and the Places API key check.
     Leads,
+    /// Export to Google Sheets.
+    Sheets,
+    /// Plans, Checkout, the billing portal and subscription status.
+    Billing,
     /// Liveness and readiness.
     Health,
     /// Server-sent event streams (left out of the generated client, which cannot type
@@ -24,7 +30,24 @@ pub enum ApiTags {
     Stream,
 }
 
+/// Every group of operations.
+pub type Apis = (
+    auth::AuthApi,
+    user::UserApi,
+    leads::LeadsApi,
+    sheets::SheetsApi,
+    billing::BillingApi,
+    health::HealthApi,
+);
+
 /// Every operation, composed.
-pub fn api() -> (auth::AuthApi, user::UserApi, leads::LeadsApi, health::HealthApi) {
-    (auth::AuthApi, user::UserApi, leads::LeadsApi, health::HealthApi)
+pub fn api() -> Apis {
+    (
+        auth::AuthApi,
+        user::UserApi,
+        leads::LeadsApi,
+        sheets::SheetsApi,
+        billing::BillingApi,
+        health::HealthApi,
+    )
 }

@@ -8,9 +8,11 @@
 //! that user's id: there is no unscoped finder (rotation's listing is the one
 //! operator-only exception, named as such).
 
+mod billing;
 mod login_attempts;
 mod secrets;
 mod sessions;
+mod sheets;
 mod usage;
 mod users;
 
@@ -18,8 +20,10 @@ use std::time::Duration;
 
 use sqlx::{AnyPool, Executor, any::AnyPoolOptions, migrate::Migrator};
 
+pub use billing::EventOutcome;
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
+pub use sheets::{KnownSheet, SheetOrigin};
 pub use usage::SearchRecord;
 
 use crate::CoreResult;

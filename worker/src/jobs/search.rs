@@ -13,7 +13,6 @@ use leadgen_core::{
     jobs::SearchJobV1,
     lead::{SearchEvent, SearchParams},
     search::{self, EventSink, SearchFailure, SearchPlan, SearchStopped},
-    usage::Tier,
 };
 use secrecy::ExposeSecret;
 
@@ -103,7 +102,10 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps) -> Result<(), BoxDynError
                 .settle_search(&job.user_id, &job.search_id, "complete", delivered)
                 .await?;
             let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
-            let usage = deps.usage.report(&job.user_id, Tier::Free, key_updated).await?;
+            let usage = deps
+                .usage
+                .report(&job.user_id, deps.store.tier(&job.user_id).await?, key_updated)
+                .await?;
             let usage = serde_json::to_value(usage)?;
             (
                 "complete",
