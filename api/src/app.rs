@@ -1,10 +1,10 @@
 //! Builds the HTTP application: the OpenAPI service under `/api`, its spec and docs, and
 //! the web app with SPA fallback.
 
-use poem::{Endpoint, EndpointExt, Route, middleware::Tracing};
+use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
-use crate::{error, routes, state::AppState, web};
+use crate::{error, routes, state::AppState, telemetry, web};
 
 /// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
 pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
@@ -29,6 +29,7 @@ pub fn build(state: AppState) -> impl Endpoint {
     let docs = api.swagger_ui();
     let web_dir = state.config.web_dir.clone();
     Route::new()
+        .at("/metrics", poem::get(telemetry::metrics_endpoint))
         .at("/api/openapi.json", spec)
         // Outside the OpenAPI service: the signature covers the raw body, which a typed
         // payload would not keep byte for byte.
@@ -38,5 +39,5 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)
-        .with(Tracing)
+        .with(telemetry::RequestContext)
 }

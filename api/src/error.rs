@@ -126,6 +126,16 @@ pub fn envelope(status: StatusCode, code: &str, message: &str) -> Response {
 /// Turns every error that escaped a handler (parse failures, missing auth, unknown
 /// routes) into the envelope.
 pub async fn render(error: poem::Error) -> Response {
+    // Keep the operation id through the conversion: the HTTP metrics label by it.
+    let operation = error.data::<poem_openapi::OperationId>().map(|op| op.0);
+    let mut response = render_error(error);
+    if let Some(op) = operation {
+        response.set_data(poem_openapi::OperationId(op));
+    }
+    response
+}
+
+fn render_error(error: poem::Error) -> Response {
     // Our own errors (from handlers and the bearer checker) already carry the envelope.
     if error.is_from_response() {
         return error.into_response();

@@ -9,4 +9,5 @@ pub mod error;
 pub mod relay;
 pub mod routes;
 pub mod state;
+pub mod telemetry;
 pub mod web;

@@ -7,7 +7,6 @@ use clap::{Parser, Subcommand};
 use leadgen_api::{app, commands, state::AppState};
 use leadgen_core::config::Config;
 use poem::{Server, listener::TcpListener};
-use tracing_subscriber::EnvFilter;
 
 /// Command line.
 #[derive(Parser)]
@@ -41,7 +40,7 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", app::openapi_json());
         return Ok(());
     }
-    init_tracing();
+    let _telemetry = leadgen_core::telemetry::init("api");
     let config = match Config::from_env() {
         Ok(config) => config,
         Err(e) => {
@@ -78,13 +77,28 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         "local operator (loopback only)"
     };
     let state = AppState::build(config).await?;
-    tracing::info!(%listen, %public_url, mode, sign_in, "Leadgen is starting");
+    let release = leadgen_core::telemetry::release();
+    tracing::info!(%listen, %public_url, mode, sign_in, %release, "Leadgen is starting");
     println!("Leadgen ({mode} mode, sign-in: {sign_in}) at {public_url}  (API docs: {public_url}api/docs)");
+    let stopping = state.clone();
+    let signal = async move {
+        shutdown_signal().await;
+        tracing::info!("stopping: no new connections; ending open streams");
+        // Open event streams end with a message now, so connections drain well within
+        // the grace period instead of being cut when it runs out.
+        stopping.begin_shutdown();
+    };
     Server::new(TcpListener::bind(listen))
-        .run_with_graceful_shutdown(app::build(state), shutdown_signal(), Some(Duration::from_secs(20)))
+        .run_with_graceful_shutdown(app::build(state), signal, Some(SHUTDOWN_GRACE))
         .await
-        .with_context(|| format!("serving on {listen}"))
+        .with_context(|| format!("serving on {listen}"))?;
+    tracing::info!("stopped");
+    Ok(())
 }
+
+/// Longest the server waits for open requests after SIGTERM (Kubernetes' default grace
+/// period is 30 s; the chart leaves room above this).
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
@@ -101,15 +115,4 @@ async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
-}
-
-fn init_tracing() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
-    let json = std::env::var("LEADGEN_LOG_FORMAT").is_ok_and(|f| f == "json");
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    if json {
-        builder.json().init();
-    } else {
-        builder.init();
-    }
 }

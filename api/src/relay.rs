@@ -11,6 +11,7 @@ use std::{
 };
 
 use futures_util::{Stream, stream};
+use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     bus::{Envelope, EventBus, Subscription},
     lead::SearchEvent,
@@ -21,6 +22,9 @@ use tokio::sync::broadcast::error::RecvError;
 pub const SILENCE_LIMIT: Duration = Duration::from_secs(120);
 /// What the client is told then.
 pub const TIMED_OUT: &str = "The search did not finish in time. Please try again.";
+/// What open streams are told when this server stops (a deploy or a restart).
+pub const SERVER_STOPPING: &str =
+    "The server is restarting, so this search was stopped. Please run it again in a moment.";
 
 /// Cancels the search if the stream is dropped before its end.
 struct CancelOnDrop {
@@ -51,11 +55,24 @@ struct State {
     seen: HashSet<String>,
     found: u32,
     started: bool,
+    /// Set once the last event went out; the next poll ends the stream.
+    ended: bool,
+    /// The server is stopping (its shutdown sender is gone).
+    stopping: bool,
+    shutdown: tokio::sync::watch::Receiver<bool>,
     guard: CancelOnDrop,
+    _open: GaugeGuard,
 }
 
-/// The client's view of search `search_id`: `(event number, event)` pairs.
-pub fn relay(bus: EventBus, search_id: String, mut sub: Subscription) -> impl Stream<Item = (u64, SearchEvent)> + Send {
+/// The client's view of search `search_id`: `(event number, event)` pairs. When
+/// `shutdown` turns true the stream ends with [`SERVER_STOPPING`] and the search is
+/// cancelled (nobody would see its leads).
+pub fn relay(
+    bus: EventBus,
+    search_id: String,
+    mut sub: Subscription,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+) -> impl Stream<Item = (u64, SearchEvent)> + Send {
     let replay = std::mem::take(&mut sub.replay).into();
     let state = State {
         replay,
@@ -64,6 +81,10 @@ pub fn relay(bus: EventBus, search_id: String, mut sub: Subscription) -> impl St
         seen: HashSet::new(),
         found: 0,
         started: false,
+        ended: false,
+        stopping: false,
+        shutdown,
+        _open: GaugeGuard::new(&metrics().sse_streams_open),
         guard: CancelOnDrop {
             bus,
             search_id,
@@ -71,13 +92,26 @@ pub fn relay(bus: EventBus, search_id: String, mut sub: Subscription) -> impl St
         },
     };
     stream::unfold(state, |mut st| async move {
-        if st.guard.finished {
+        if st.guard.finished || st.ended {
             return None;
         }
         loop {
+            if st.stopping || *st.shutdown.borrow() {
+                st.ended = true;
+                let message = SERVER_STOPPING.to_owned();
+                return Some(((st.last_id + 1, SearchEvent::Error { message }), st));
+            }
             let envelope = match st.replay.pop_front() {
                 Some(e) => e,
-                None => match tokio::time::timeout(SILENCE_LIMIT, st.sub.live.recv()).await {
+                None => match tokio::select! {
+                    received = tokio::time::timeout(SILENCE_LIMIT, st.sub.live.recv()) => received,
+                    // Loop round to the shutdown check above; a dropped sender means the
+                    // server is going away too.
+                    changed = st.shutdown.changed() => {
+                        st.stopping |= changed.is_err();
+                        continue;
+                    }
+                } {
                     Ok(Ok(e)) => e,
                     Ok(Err(RecvError::Lagged(missed))) => {
                         // The live buffer is small; read what was missed from the replay buffer.

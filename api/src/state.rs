@@ -51,6 +51,8 @@ pub struct Inner {
     pub sheets: SheetsService,
     /// Stripe; `None` when billing is not configured.
     pub stripe: Option<StripeApi>,
+    /// Turns true when the server starts stopping: streams end, readiness fails.
+    pub shutdown: tokio::sync::watch::Sender<bool>,
 }
 
 impl std::ops::Deref for AppState {
@@ -139,8 +141,31 @@ impl AppState {
             usage,
             sheets,
             stripe,
+            shutdown: tokio::sync::watch::Sender::new(false),
             config,
         })))
+    }
+}
+
+impl AppState {
+    /// Starts stopping: readiness fails and every open event stream ends with a clear
+    /// message, so the server can exit within its grace period.
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    /// Search jobs waiting: the in-process queue's count, or the Redis list's length.
+    pub async fn queue_depth(&self) -> Option<i64> {
+        if let Some(pending) = self.queue.pending_in_process() {
+            return Some(pending);
+        }
+        let mut conn = self.redis.clone()?;
+        queue::redis_depth(&mut conn, &self.config.redis_prefix).await.ok()
+    }
+
+    /// Whether [`AppState::begin_shutdown`] was called.
+    pub fn is_stopping(&self) -> bool {
+        *self.shutdown.borrow()
     }
 }
 

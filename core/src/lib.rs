@@ -18,6 +18,7 @@ pub mod secrets_file;
 pub mod session;
 pub mod sheets;
 pub mod store;
+pub mod telemetry;
 pub mod time;
 pub mod usage;
 pub mod user;

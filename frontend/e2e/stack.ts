@@ -1,6 +1,7 @@
 // The real stack the browser tests run against, all on loopback: a fresh Postgres
-// database, a Redis key prefix of its own, the Places simulator, the OIDC provider
-// (panva/oidc-provider), leadgen-api (distributed mode, serving frontend/dist) and one
+// database, a Redis key prefix of its own, the Places simulator, the Google fake
+// (OAuth token endpoint, Sheets and Drive), the OIDC provider (panva/oidc-provider),
+// leadgen-api (distributed mode, serving frontend/dist) and one
 // leadgen-worker. Started by global-setup.ts, stopped by global-teardown.ts; what was
 // started is written to STATE_FILE so that a crashed run can still be cleaned up.
 import { spawn } from 'node:child_process';
@@ -22,17 +23,25 @@ export const SCREENSHOT_DIR = path.join(RESULTS_DIR, 'screenshots');
 // Cargo's output dir: CARGO_TARGET_DIR when set (a shared build cache), else <repo>/target.
 const BIN = path.join(process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(REPO_ROOT, 'target'), 'debug');
 
+/** The OAuth client of testkit/oidc/provider.mjs, also the only one the Google fake accepts. */
+const OIDC_CLIENT_ID = 'leadgen-test';
+const OIDC_CLIENT_SECRET = 'leadgen-test-secret';
+
 /** A key marker of the simulator (testkit/src/places_sim/faults.rs): answers after `--slow-ms`. */
 export const SIM_SLOW_MS = 1200;
 
 /** Names of the processes, also the names of their log files. */
-export const PROCESSES = ['places-sim', 'oidc', 'api', 'worker'] as const;
+export const PROCESSES = ['places-sim', 'google-sim', 'stripe-sim', 'oidc', 'api', 'worker'] as const;
 export type ProcessName = (typeof PROCESSES)[number];
 
 export interface StackState {
   baseUrl: string;
   issuer: string;
   simUrl: string;
+  /** The Google fake's base URL; `GET {googleUrl}/_sim/spreadsheets` shows what was written. */
+  googleUrl: string;
+  /** The Stripe fake's base URL; `GET {stripeUrl}/_sim/deliveries` shows the webhooks sent. */
+  stripeUrl: string;
   database: string;
   redisPrefix: string;
   pids: Partial<Record<ProcessName, number>>;
@@ -132,6 +141,8 @@ export async function startStack(): Promise<StackState> {
     baseUrl: `http://127.0.0.1:${apiPort}`,
     issuer: '',
     simUrl: '',
+    googleUrl: '',
+    stripeUrl: '',
     database: `leadgen_e2e_${id}`,
     redisPrefix: `leadgen_e2e_${id}`,
     pids: {},
@@ -149,6 +160,49 @@ export async function startStack(): Promise<StackState> {
     'places-sim',
     startProcess(state, 'places-sim', path.join(BIN, 'places-sim'), ['--listen', '127.0.0.1:0', '--slow-ms', String(SIM_SLOW_MS)], process.env),
   );
+  // Google's token endpoint, Sheets and Drive. Refresh tokens come from the OIDC provider
+  // (the Sheets consent), which the fake has never seen: it takes them as new grants.
+  track(
+    'google-sim',
+    startProcess(
+      state,
+      'google-sim',
+      path.join(BIN, 'google-sim'),
+      [
+        '--listen',
+        '127.0.0.1:0',
+        '--accept-unknown-refresh-tokens',
+        '--client-id',
+        OIDC_CLIENT_ID,
+        '--client-secret',
+        OIDC_CLIENT_SECRET,
+      ],
+      process.env,
+    ),
+  );
+  // Stripe fake: Checkout and portal pages of its own (`/_sim/...`), signed webhooks to
+  // the API, whose port is already chosen.
+  const stripeSecretKey = `sk_test_e2e_${randomBytes(12).toString('hex')}`;
+  const stripeWebhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
+  track(
+    'stripe-sim',
+    startProcess(
+      state,
+      'stripe-sim',
+      path.join(BIN, 'stripe-sim'),
+      [
+        '--listen',
+        '127.0.0.1:0',
+        '--webhook-url',
+        `${state.baseUrl}/api/billing/webhook`,
+        '--webhook-secret',
+        stripeWebhookSecret,
+        '--secret-key',
+        stripeSecretKey,
+      ],
+      process.env,
+    ),
+  );
   // OIDC provider: redirect URI must be the API's callback, exactly.
   track(
     'oidc',
@@ -158,6 +212,8 @@ export async function startStack(): Promise<StackState> {
     }),
   );
   state.simUrl = await waitForLog('places-sim', /places-sim listening on (\S+)/, 30_000, () => !exited.has('places-sim'));
+  state.googleUrl = await waitForLog('google-sim', /google-sim listening on (\S+)/, 30_000, () => !exited.has('google-sim'));
+  state.stripeUrl = await waitForLog('stripe-sim', /stripe-sim listening on (\S+)/, 30_000, () => !exited.has('stripe-sim'));
   state.issuer = await waitForLog('oidc', /READY (\S+)/, 30_000, () => !exited.has('oidc'));
   saveState(state);
 
@@ -173,8 +229,16 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
     LEADGEN_OIDC_ISSUER: state.issuer,
-    LEADGEN_OIDC_CLIENT_ID: 'leadgen-test',
-    LEADGEN_OIDC_CLIENT_SECRET: 'leadgen-test-secret',
+    LEADGEN_OIDC_CLIENT_ID: OIDC_CLIENT_ID,
+    LEADGEN_OIDC_CLIENT_SECRET: OIDC_CLIENT_SECRET,
+    LEADGEN_GOOGLE_TOKEN_URL: `${state.googleUrl}/token`,
+    LEADGEN_SHEETS_BASE_URL: state.googleUrl,
+    LEADGEN_DRIVE_BASE_URL: state.googleUrl,
+    STRIPE_SECRET_KEY: stripeSecretKey,
+    STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+    STRIPE_PRICE_MONTHLY: 'price_pro_monthly',
+    STRIPE_PRICE_YEARLY: 'price_pro_yearly',
+    STRIPE_API_BASE_URL: `${state.stripeUrl}/`,
     LEADGEN_WEB_DIR: path.join(FRONTEND_DIR, 'dist'),
   };
   track('api', startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], env));

@@ -3,6 +3,12 @@
 // exact redirect URIs. Login and consent complete on their own for the account named by
 // `login_hint` (default "alice"), so tests need no HTML forms.
 //
+// Sign-in with `feature=sheets` (re-authentication for the Google Sheets export) asks for
+// Google's Sheets scopes as well: they are known here, granted on consent like the
+// others, reported in the token response's `scope`, and that consent brings a refresh
+// token, as Google's offline access does (the API keeps it only when `scope` includes
+// the spreadsheets scope). Plain sign-in gets no refresh token, as before.
+//
 // Also serves, under /mixup, a discovery document for another issuer whose endpoints are
 // this provider's: a relying party configured with that issuer receives ID tokens whose
 // `iss` is not the one it trusts, and must reject them.
@@ -19,6 +25,8 @@ if (!redirectUri) {
 }
 export const CLIENT_ID = process.env.CLIENT_ID ?? 'leadgen-test';
 export const CLIENT_SECRET = process.env.CLIENT_SECRET ?? 'leadgen-test-secret';
+/** Google's scopes for the Sheets export (api/src/auth/oidc.rs `SHEETS_SCOPES`). */
+export const SHEETS_SCOPES = ['https://www.googleapis.com/auth/spreadsheets', 'https://www.googleapis.com/auth/drive.file'];
 
 const server = http.createServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,14 +38,21 @@ const provider = new Provider(issuer, {
       client_id: CLIENT_ID,
       client_secret: CLIENT_SECRET,
       redirect_uris: [redirectUri],
-      grant_types: ['authorization_code'],
+      grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
     },
   ],
   pkce: { required: () => true },
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
-  scopes: ['openid', 'email', 'profile'],
+  scopes: ['openid', 'email', 'profile', 'offline_access', ...SHEETS_SCOPES],
+  // Google issues a refresh token for offline access (`access_type=offline`, which this
+  // provider does not know): here, a consent to the Sheets scopes, or `offline_access`,
+  // brings one when the client may use the refresh_token grant.
+  async issueRefreshToken(ctx, client, code) {
+    if (!client.grantTypeAllowed('refresh_token')) return false;
+    return code.scopes.has('offline_access') || SHEETS_SCOPES.some((scope) => code.scopes.has(scope));
+  },
   async findAccount(ctx, id) {
     return {
       accountId: id,
@@ -55,7 +70,7 @@ const provider = new Provider(issuer, {
   features: { devInteractions: { enabled: false } },
   interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
   cookies: { keys: ['leadgen-test-cookie-key'] },
-  ttl: { AuthorizationCode: 60, Session: 600, Interaction: 600, Grant: 600, IdToken: 600, AccessToken: 600 },
+  ttl: { AuthorizationCode: 60, Session: 600, Interaction: 600, Grant: 600, IdToken: 600, AccessToken: 600, RefreshToken: 3600 },
 });
 // The provider sits behind no proxy and speaks plain HTTP on loopback.
 provider.proxy = false;

@@ -3,6 +3,7 @@
 //! run them in-process in embedded mode.
 
 pub mod jobs;
+pub mod ops_server;
 pub mod queue;
 pub mod rate_limit;
 

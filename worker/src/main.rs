@@ -14,15 +14,12 @@ use leadgen_core::{
     store::Store,
     usage::UsageService,
 };
-use leadgen_worker::{KeyRateGate, WorkerDeps, queue};
-use tracing_subscriber::EnvFilter;
+use leadgen_worker::{KeyRateGate, WorkerDeps, ops_server, queue};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     leadgen_core::install_crypto_provider();
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
-        .init();
+    let _telemetry = leadgen_core::telemetry::init("worker");
     let config = match Config::from_env() {
         Ok(config) => config,
         Err(e) => {
@@ -44,6 +41,18 @@ async fn main() -> anyhow::Result<()> {
     let conn = redis::aio::ConnectionManager::new(redis::Client::open(redis_url.as_str())?)
         .await
         .context("connecting to Redis")?;
+    let ops_listen = match ops_server::listen_address(std::env::var("LEADGEN_WORKER_METRICS_LISTEN").ok().as_deref()) {
+        Ok(listen) => listen,
+        Err(e) => {
+            eprintln!("configuration error: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Some(addr) = ops_listen {
+        let bound = ops_server::spawn(addr, conn.clone(), &config.redis_prefix).await?;
+        // Scripts and tests wait for this line to find the port.
+        println!("leadgen-worker metrics on http://{bound}/metrics");
+    }
     let deps = Arc::new(WorkerDeps {
         keys: KeyService::new(store.clone(), Arc::new(secrets.vault)),
         places: PlacesClient::new(&config.places_base_url)?,
@@ -54,7 +63,7 @@ async fn main() -> anyhow::Result<()> {
     });
     let source = queue::redis_source(redis_url, &config.redis_prefix).await?;
     let name = format!("worker-{}", std::process::id());
-    tracing::info!(%name, concurrency = config.worker_concurrency, "leadgen-worker is taking jobs");
+    tracing::info!(%name, concurrency = config.worker_concurrency, release = %leadgen_core::telemetry::release(), "leadgen-worker is taking jobs");
     leadgen_worker::run(&name, deps, source, config.worker_concurrency, shutdown_signal()).await?;
     tracing::info!("leadgen-worker stopped");
     Ok(())

@@ -20,7 +20,11 @@ pub enum JobQueue {
     /// Embedded mode: the raw channel, not apalis' `MemorySink`, whose `start_send` does
     /// `try_lock().unwrap()` on a mutex that concurrent pushes and the worker's
     /// `poll_ready` also take, and so fails under a multi-threaded runtime.
-    Memory(futures_channel::mpsc::UnboundedSender<Task<SearchJobV1>>),
+    Memory(
+        futures_channel::mpsc::UnboundedSender<Task<SearchJobV1>>,
+        /// Jobs pushed and not yet taken by the worker.
+        std::sync::Arc<std::sync::atomic::AtomicI64>,
+    ),
     /// Distributed mode (boxed: the storage is large and the enum is cloned per push).
     Redis(Box<RedisStorage<SearchJobV1>>),
 }
@@ -47,13 +51,40 @@ pub enum JobSource {
 /// An in-process queue: the producer and its one consumer.
 pub fn memory() -> (JobQueue, JobSource) {
     let (sender, receiver) = futures_channel::mpsc::unbounded::<Task<SearchJobV1>>();
+    let pending = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0));
+    let taken = pending.clone();
+    let receiver = futures_util::StreamExt::inspect(receiver, move |_| {
+        taken.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    });
     // The worker's storage gets a sink of its own (it only polls it for readiness), so
     // nothing it locks is shared with the producer.
     let sink: Box<dyn futures_util::Sink<Task<SearchJobV1>, Error = MemoryStorageError> + Send + Sync + Unpin> =
         Box::new(sender.clone().sink_map_err(MemoryStorageError::SendError));
     let worker_sink = MemorySink::new(std::sync::Arc::new(futures_util::lock::Mutex::new(sink)));
     let storage = MemoryStorage::new_with(worker_sink, Box::pin(receiver));
-    (JobQueue::Memory(sender), JobSource::Memory(storage))
+    (JobQueue::Memory(sender, pending), JobSource::Memory(storage))
+}
+
+/// Where apalis-redis keeps waiting jobs: a push lands in the sorted set
+/// `{queue}:scheduled` (due now), and a worker's fetch moves due jobs to the list
+/// `{queue}:active` before claiming them. Their sizes together are the queue depth that
+/// metrics report and the worker autoscaler (KEDA, one trigger per key) reads.
+pub fn waiting_keys(prefix: &str) -> (String, String) {
+    let queue = format!("{prefix}.{SEARCH_QUEUE}");
+    (format!("{queue}:scheduled"), format!("{queue}:active"))
+}
+
+/// Search jobs waiting in Redis (see [`waiting_keys`]).
+pub async fn redis_depth(conn: &mut redis::aio::ConnectionManager, prefix: &str) -> redis::RedisResult<i64> {
+    let (scheduled, active) = waiting_keys(prefix);
+    let (due, ready): (i64, i64) = redis::pipe()
+        .cmd("ZCARD")
+        .arg(&scheduled)
+        .cmd("LLEN")
+        .arg(&active)
+        .query_async(conn)
+        .await?;
+    Ok(due + ready)
 }
 
 fn config(prefix: &str) -> Config {
@@ -80,10 +111,19 @@ pub async fn redis_source(url: &str, prefix: &str) -> CoreResult<JobSource> {
 }
 
 impl JobQueue {
+    /// Jobs waiting in the in-process queue; `None` for Redis (read its list instead).
+    pub fn pending_in_process(&self) -> Option<i64> {
+        match self {
+            Self::Memory(_, pending) => Some(pending.load(std::sync::atomic::Ordering::Relaxed).max(0)),
+            Self::Redis(_) => None,
+        }
+    }
+
     /// Queues one search.
     pub async fn push(&self, job: SearchJobV1) -> CoreResult<()> {
         match self {
-            Self::Memory(sender) => {
+            Self::Memory(sender, pending) => {
+                pending.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 // The id MemorySink would have given it.
                 let task = TaskBuilder::new(job)
                     .task_id(TaskId::from_string(RandomId::default()))

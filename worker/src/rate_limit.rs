@@ -62,6 +62,20 @@ impl KeyRateGate {
 
 impl RateGate for KeyRateGate {
     async fn until_ready(&self, key_id: &str) {
+        let started = std::time::Instant::now();
+        self.wait_for(key_id).await;
+        // Waits under a millisecond are the gate's own bookkeeping, not a rate limit.
+        let waited = started.elapsed();
+        if waited >= Duration::from_millis(1) {
+            let metrics = leadgen_core::telemetry::metrics::metrics();
+            metrics.rate_limit_waits.inc();
+            metrics.rate_limit_wait_seconds.observe(waited.as_secs_f64());
+        }
+    }
+}
+
+impl KeyRateGate {
+    async fn wait_for(&self, key_id: &str) {
         self.local.until_key_ready(&key_id.to_owned()).await;
         let Some(fleet) = &self.fleet else { return };
         let key = format!("{}:ratelimit:{key_id}", fleet.prefix);

@@ -26,6 +26,8 @@ pub struct Readiness {
     pub queue: bool,
     /// The event bus answers (Redis, or in-process in embedded mode).
     pub bus: bool,
+    /// The server is stopping (SIGTERM): it finishes what it has and takes nothing new.
+    pub stopping: bool,
 }
 
 /// Answer of `GET /api/ready`.
@@ -53,7 +55,7 @@ impl HealthApi {
         })
     }
 
-    /// Readiness: store, queue and bus reachable
+    /// Readiness: store, queue and bus reachable, and not stopping
     #[oai(path = "/ready", method = "get", operation_id = "get_ready")]
     async fn get_ready(&self, state: Data<&AppState>) -> ReadyResponse {
         let store = state.store.ping().await.is_ok();
@@ -66,12 +68,14 @@ impl HealthApi {
             }
             None => true,
         };
-        let all = store && redis_ok;
+        let stopping = state.is_stopping();
+        let all = store && redis_ok && !stopping;
         let body = Json(Readiness {
             status: if all { "ready" } else { "not_ready" }.into(),
             store,
             queue: redis_ok,
             bus: redis_ok,
+            stopping,
         });
         if all {
             ReadyResponse::Ready(body)

@@ -232,5 +232,10 @@ async fn start_search(
         })
         .await?;
     tracing::info!(%search_id, "search queued");
-    Ok(relay::relay(state.bus.clone(), search_id, subscription))
+    Ok(relay::relay(
+        state.bus.clone(),
+        search_id,
+        subscription,
+        state.shutdown.subscribe(),
+    ))
 }

@@ -5,7 +5,9 @@
 mod health;
 mod keys;
 mod oidc;
+mod ops;
 mod rotate_key;
 mod search;
 mod sessions;
+mod sheets;
 mod support;

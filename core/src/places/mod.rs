@@ -98,7 +98,9 @@ impl PlacesClient {
     ) -> Result<SearchTextResponse, PlacesError> {
         let mut attempt = 0;
         loop {
-            match self.search_text_once(api_key, request).await {
+            let result = self.search_text_once(api_key, request).await;
+            crate::telemetry::metrics::metrics().places_call(outcome_label(&result));
+            match result {
                 Err(e) if e.is_transient() && attempt < self.retry.max_retries => {
                     let wait = match &e {
                         PlacesError::QuotaExhausted { retry_after } => retry_after.unwrap_or(Duration::from_secs(1)),
@@ -160,6 +162,22 @@ impl PlacesClient {
 }
 
 /// The HTTP client for Google: a time-out per request and our user agent.
+/// The `outcome` label of a Places call.
+fn outcome_label<T>(result: &Result<T, PlacesError>) -> &'static str {
+    match result {
+        Ok(_) => "ok",
+        Err(PlacesError::InvalidKey) => "invalid_key",
+        Err(PlacesError::ApiNotEnabled { .. } | PlacesError::BillingDisabled | PlacesError::KeyRestricted) => {
+            "key_not_allowed"
+        }
+        Err(PlacesError::QuotaExhausted { .. }) => "quota",
+        Err(PlacesError::Upstream { status, .. }) if *status >= 500 => "upstream_5xx",
+        Err(PlacesError::Upstream { .. }) => "upstream_4xx",
+        Err(PlacesError::Timeout) => "timeout",
+        Err(PlacesError::Network(_)) => "network",
+    }
+}
+
 fn http_client(timeout: Duration) -> Result<reqwest::Client, PlacesError> {
     reqwest::Client::builder()
         .timeout(timeout)

@@ -305,9 +305,18 @@ impl GoogleClient {
             body["sheets"] = json!([{ "properties": { "title": tab } }]);
         }
         let url = self.sheets_url(&[])?;
-        // Not retried: a create that timed out may have happened, and a retry would leave
-        // a second, empty spreadsheet in the user's Drive.
-        self.send_json(self.http.post(url).json(&body), token).await
+        // Retried only when Google said it did nothing (429, 503): a create that timed out
+        // may have happened, and a retry would leave a second, empty spreadsheet behind.
+        self.retrying_when(
+            |e| {
+                matches!(
+                    e,
+                    SheetsError::QuotaExhausted { .. } | SheetsError::Upstream { status: 503, .. }
+                )
+            },
+            || self.send_json(self.http.post(url.clone()).json(&body), token),
+        )
+        .await
     }
 
     /// A spreadsheet's title, URL and tabs.
@@ -443,10 +452,18 @@ impl GoogleClient {
         F: Fn() -> Fut,
         Fut: Future<Output = Result<T, SheetsError>>,
     {
+        self.retrying_when(SheetsError::is_transient, call).await
+    }
+
+    async fn retrying_when<T, F, Fut>(&self, retry: fn(&SheetsError) -> bool, call: F) -> Result<T, SheetsError>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<T, SheetsError>>,
+    {
         let mut attempt = 0;
         loop {
             match call().await {
-                Err(e) if e.is_transient() && attempt < self.retry.max_retries => {
+                Err(e) if retry(&e) && attempt < self.retry.max_retries => {
                     let backoff = self.retry.base_backoff * 2u32.saturating_pow(attempt);
                     let wait = match &e {
                         SheetsError::QuotaExhausted {

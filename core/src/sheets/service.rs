@@ -206,6 +206,9 @@ impl SheetsService {
                 message: "Google Sheets access has not been granted yet. Re-authenticate to allow exports.".to_owned(),
             });
         };
+        // Always ask Google: a grant revoked in the user's Google account must show here
+        // at once, not when a cached access token runs out.
+        self.forget_token(user_id);
         match self.access_token(user_id).await {
             Ok(_) => Ok(SheetsStatus {
                 authenticated: true,

@@ -146,6 +146,19 @@ impl Store {
         .await?)
     }
 
+    /// Marks a queued search as running. Answers false when it was started before: the
+    /// job is a retry (its first worker died or handed it back).
+    #[tracing::instrument(skip(self))]
+    pub async fn start_search(&self, user_id: &str, search_id: &str) -> CoreResult<bool> {
+        let done =
+            sqlx::query("UPDATE searches SET status = 'running' WHERE id = $1 AND user_id = $2 AND status = 'queued'")
+                .bind(search_id)
+                .bind(user_id)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Finishes a search once: records the outcome, gives back the unused lead budget and
     /// counts delivered leads in the month. A second call (a retried job) changes nothing
     /// and returns false.

@@ -86,7 +86,9 @@ export default apiFetch;
 export function withDefaultMessage(error: unknown, fallback: string): Error {
   if (error instanceof ApiError) {
     if (error.serverMessage) return error;
-    return new ApiError(error.status, '', { error: error.code, message: fallback });
+    // Keep the rest of the body (e.g. `needsReauth`), replacing only the text.
+    const rest = isRecord(error.body) ? error.body : {};
+    return new ApiError(error.status, '', { ...rest, error: error.code, message: fallback });
   }
   // A TypeError here is fetch's own network failure ("Failed to fetch"), whose text
   // means nothing to a user: the operation's default reads better.

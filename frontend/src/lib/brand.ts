@@ -11,14 +11,5 @@ export const PRO_PLAN = {
   searchesPerMonth: '10,000',
 } as const;
 
-/**
- * Hosted checkout links for the landing-page pricing (addresses not shown in the
- * spec): configured at build time; when absent the buttons start sign-in instead.
- */
-export const CHECKOUT_LINKS = {
-  monthly: import.meta.env.VITE_CHECKOUT_URL_MONTHLY as string | undefined,
-  yearly: import.meta.env.VITE_CHECKOUT_URL_YEARLY as string | undefined,
-};
-
 /** Optional demo/tutorial video; when unset the player shows a placeholder. */
 export const DEMO_VIDEO_URL = import.meta.env.VITE_DEMO_VIDEO_URL as string | undefined;

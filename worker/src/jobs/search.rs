@@ -3,9 +3,10 @@
 //! Idempotent enough to retry: a re-run publishes the same leads again (the API relay
 //! drops place ids it already sent), and settling usage happens once per search id.
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Instant};
 
 use apalis::prelude::{BoxDynError, Data};
+use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     api_key,
     bus::EventBus,
@@ -15,6 +16,7 @@ use leadgen_core::{
     search::{self, EventSink, SearchFailure, SearchPlan, SearchStopped},
 };
 use secrecy::ExposeSecret;
+use tracing::Instrument;
 
 use crate::WorkerDeps;
 
@@ -54,8 +56,27 @@ pub const JOB_FAILED: &str = "Search failed on our side. Please try again.";
 /// an error event rather than leaving it waiting; they are not retried, since the client
 /// has already been told.
 pub async fn handle(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(), BoxDynError> {
+    let span = tracing::info_span!("search", search_id = %job.search_id);
+    handle_in_span(job, deps).instrument(span).await
+}
+
+async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(), BoxDynError> {
     let deps: &WorkerDeps = &deps;
-    if let Err(e) = run_job(&job, deps).await {
+    let metrics = metrics();
+    let _running = GaugeGuard::new(&metrics.jobs_running);
+    let started = Instant::now();
+    match deps.store.start_search(&job.user_id, &job.search_id).await {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::info!("search job is a retry");
+            metrics.job_finished("retried");
+        }
+        Err(e) => tracing::warn!(error = %e, "could not mark the search running"),
+    }
+    let result = run_job(&job, deps).await;
+    metrics.job_duration.observe(started.elapsed().as_secs_f64());
+    metrics.job_finished(if result.is_ok() { "succeeded" } else { "failed" });
+    if let Err(e) = result {
         tracing::error!(search_id = %job.search_id, error = %e, "search job failed");
         let _ = deps
             .bus

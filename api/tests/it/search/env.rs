@@ -137,6 +137,11 @@ impl SearchEnv {
 }
 
 impl SearchEnv {
+    /// The Redis key prefix of this environment's queue and bus.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// Workers started so far (killed ones included).
     pub fn worker_count(&self) -> usize {
         self.workers.lock().expect("workers").len()

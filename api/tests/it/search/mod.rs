@@ -2,8 +2,8 @@
 //! SSE, in embedded mode (SQLite, in-process queue and bus) and distributed mode
 //! (Postgres, Redis queue and bus, workers as separate tasks with their own connections).
 
-mod env;
+pub mod env;
 mod errors;
 mod fleet;
-mod no_lead_at_rest;
+pub mod no_lead_at_rest;
 mod stream;

@@ -7,7 +7,7 @@ use sqlx::{Connection, Row};
 use super::env::{KEY, Mode, SearchEnv};
 use crate::both_modes;
 
-async fn all_stored_text(mode: Mode, url: &str) -> String {
+pub async fn all_stored_text(mode: Mode, url: &str) -> String {
     let mut out = String::new();
     match mode {
         Mode::Embedded => {

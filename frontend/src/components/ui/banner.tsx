@@ -22,11 +22,15 @@ export interface BannerProps {
   title?: ReactNode;
   children?: ReactNode;
   actions?: ReactNode;
+  /** Shows a close control that calls this. */
+  onDismiss?: () => void;
+  /** Accessible name of the close control. */
+  dismissLabel?: string;
   className?: string;
 }
 
 /** Errors in red, successes in green (spec section 8); warnings yellow. */
-export function Banner({ tone, title, children, actions, className }: BannerProps) {
+export function Banner({ tone, title, children, actions, onDismiss, dismissLabel = 'Dismiss', className }: BannerProps) {
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}
@@ -39,8 +43,20 @@ export function Banner({ tone, title, children, actions, className }: BannerProp
       <div className="min-w-0 flex-1 text-sm">
         {title && <p className="font-semibold">{title}</p>}
         {children && <div className={cn(title ? 'mt-1' : undefined, 'break-words')}>{children}</div>}
-        {actions && <div className="mt-3 flex flex-wrap gap-2">{actions}</div>}
+        {actions && <div className="mt-3 flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
+      {onDismiss && (
+        <button
+          type="button"
+          onClick={onDismiss}
+          aria-label={dismissLabel}
+          className="-m-1 size-7 shrink-0 rounded-md p-1 opacity-70 hover:bg-black/5 hover:opacity-100"
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-5">
+            <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+          </svg>
+        </button>
+      )}
     </div>
   );
 }

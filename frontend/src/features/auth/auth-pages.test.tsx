@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rememberReturnTo, takeReturnTo } from '../../lib/return-to';
 import { AuthContext } from '../../lib/session/auth-context';
 import type { AuthContextValue } from '../../lib/session/session-types';
 import { fakeAuth } from '../../test/fake-auth';
@@ -23,6 +24,17 @@ describe('AuthSuccessPage', () => {
     expect(router.state.location.pathname).toBe('/');
     await act(() => vi.advanceTimersByTimeAsync(200));
     expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('goes back to the page remembered before re-authentication, once', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    rememberReturnTo('/settings?tab=spreadsheet');
+    const { router } = await renderWithProviders(<AuthSuccessPage />, { ...withAuth(fakeAuth()), path: '/auth/success' });
+    expect(screen.getByText('Taking you back...')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1600));
+    expect(router.state.location.pathname).toBe('/settings');
+    expect(router.state.location.searchStr).toBe('?tab=spreadsheet');
+    expect(takeReturnTo()).toBeNull();
   });
 
   it("shows 'Authentication Failed' and returns home after 3 s", async () => {

@@ -1,7 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { hasReturnTo, takeReturnTo } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
 
 /** Delay before going on after a successful sign-in (spec section 9). */
@@ -13,13 +14,17 @@ export const FAILURE_REDIRECT_MS = 3000;
 export function AuthSuccessPage() {
   const { isLoading, isAuthenticated, user, error } = useAuth();
   const navigate = useNavigate();
+  const [returning] = useState(hasReturnTo);
 
   useEffect(() => {
     if (isLoading) return;
-    const timer = window.setTimeout(
-      () => void navigate(isAuthenticated ? { to: '/dashboard', replace: true } : { to: '/', replace: true }),
-      isAuthenticated ? SUCCESS_REDIRECT_MS : FAILURE_REDIRECT_MS,
-    );
+    const timer = window.setTimeout(() => {
+      // Back from re-authenticating (Sheets): to the page the user left, else the dashboard.
+      const returnTo = takeReturnTo();
+      if (!isAuthenticated) void navigate({ to: '/', replace: true });
+      else if (returnTo) void navigate({ href: returnTo, replace: true });
+      else void navigate({ to: '/dashboard', replace: true });
+    }, isAuthenticated ? SUCCESS_REDIRECT_MS : FAILURE_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [isLoading, isAuthenticated, navigate]);
 
@@ -39,7 +44,7 @@ export function AuthSuccessPage() {
               </svg>
             </span>
             <h1 className="text-2xl font-bold text-slate-900">Welcome{user?.name ? `, ${user.name.split(' ')[0]}` : ''}!</h1>
-            <p className="text-slate-600">Taking you to your dashboard...</p>
+            <p className="text-slate-600">{returning ? 'Taking you back...' : 'Taking you to your dashboard...'}</p>
           </div>
         ) : (
           <div className="flex flex-col items-center gap-3 py-4">

@@ -3,13 +3,7 @@ import { buttonClasses } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { PRO_PLAN, SUPPORT_EMAIL } from '../../lib/brand';
 import { CheckIcon } from './check-icon';
-
-const BENEFITS = [
-  `${PRO_PLAN.searchesPerMonth} searches per month`,
-  'Google Sheets integration',
-  'Advanced search filters',
-  'Priority support',
-];
+import { PRO_FEATURES } from './pro-features';
 
 /** After leaving checkout without paying (spec section 2). */
 export function BillingCancelPage() {
@@ -30,7 +24,7 @@ export function BillingCancelPage() {
             Leadgen {PRO_PLAN.name} — ${PRO_PLAN.monthlyPrice}/month
           </p>
           <ul className="mt-3 space-y-2 text-sm text-indigo-900">
-            {BENEFITS.map((benefit) => (
+            {PRO_FEATURES.map((benefit) => (
               <li key={benefit} className="flex gap-3">
                 <CheckIcon />
                 {benefit}

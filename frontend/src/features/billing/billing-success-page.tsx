@@ -1,23 +1,27 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { buttonClasses } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { PageLoading } from '../../components/ui/spinner';
+import { billingStatusQueryKey, subscriptionStatusQueryKey } from './billing-api';
 import { CheckIcon } from './check-icon';
+import { PRO_FEATURES } from './pro-features';
+import { usageQueryKey } from './usage-api';
 
 /** How long the confirmation spinner shows (spec section 9). */
 export const BILLING_SUCCESS_DELAY_MS = 1000;
 
-const BENEFITS = [
-  '10,000 searches per month',
-  'Google Sheets integration',
-  'Advanced search filters',
-  'Priority support',
-];
-
 /** After checkout (spec section 2). The checkout session id is read but unused. */
 export function BillingSuccessPage() {
+  const queryClient = useQueryClient();
   const [processing, setProcessing] = useState(true);
+  useEffect(() => {
+    // Whatever this tab read before checkout is out of date now.
+    for (const queryKey of [subscriptionStatusQueryKey, billingStatusQueryKey, usageQueryKey]) {
+      void queryClient.invalidateQueries({ queryKey });
+    }
+  }, [queryClient]);
   useEffect(() => {
     const timer = window.setTimeout(() => setProcessing(false), BILLING_SUCCESS_DELAY_MS);
     return () => window.clearTimeout(timer);
@@ -36,7 +40,7 @@ export function BillingSuccessPage() {
         <h1 className="mt-4 text-2xl font-bold text-slate-900">Welcome to Leadgen Pro!</h1>
         <p className="mt-2 text-slate-600">Your subscription is active. Here is what you just unlocked:</p>
         <ul className="mx-auto mt-6 max-w-xs space-y-2 text-left text-sm text-slate-700">
-          {BENEFITS.map((benefit) => (
+          {PRO_FEATURES.map((benefit) => (
             <li key={benefit} className="flex gap-3">
               <CheckIcon />
               {benefit}

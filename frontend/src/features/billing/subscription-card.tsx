@@ -1,124 +1,243 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { cn } from '../../components/ui/cn';
 import { Spinner } from '../../components/ui/spinner';
 import { PRO_PLAN } from '../../lib/brand';
+import { CHECKOUT_FAILED, errorDetail, startCheckout } from '../../lib/checkout';
 import { useAuth } from '../../lib/session/auth-context';
-import { billingStatusQueryKey, createPortalSession, fetchBillingStatus } from './billing-api';
+import {
+  billingStatusQueryKey,
+  fetchBillingStatus,
+  fetchSubscriptionStatus,
+  openBillingPortal,
+  subscriptionStatusQueryKey,
+  type BillingStatusData,
+} from './billing-api';
 import { CheckIcon } from './check-icon';
+import { formatDay } from './format';
+import { PRO_FEATURES } from './pro-features';
 
-export type SubscriptionStatus = 'active' | 'cancelled' | string;
-
-export interface SubscriptionViewProps {
-  /** undefined while loading. */
-  status: SubscriptionStatus | undefined;
-  plan: string | null | undefined;
-  signedIn: boolean;
-  onManage?: () => void;
-  onSubscribe?: () => void;
-  busy?: boolean;
-  subscribeAvailable?: boolean;
-}
+/** Card and action texts (spec sections 4 and 8). */
+export const CARD_TEXT = {
+  signedOut: 'Please log in to view your subscription status.',
+  loading: 'Loading...',
+  loadFailed: 'Failed to load billing status',
+  portalFailed: 'Failed to open billing portal',
+  manageNeedsLogin: 'Please log in to manage billing',
+  subscribeNeedsLogin: 'Please log in to subscribe',
+  checkoutUnavailable: 'Online checkout is not available on this server yet.',
+} as const;
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Subscription card states (spec section 4, Subscription card). */
-export function SubscriptionView({ status, plan, signedIn, onManage, onSubscribe, busy, subscribeAvailable = true }: SubscriptionViewProps) {
-  if (!signedIn) return <Card><p className="text-sm text-slate-600">Please log in to view your subscription status.</p></Card>;
-  if (status === undefined) return <Card><p className="text-sm text-slate-600" role="status">Loading...</p></Card>;
+interface ActionError {
+  title: string;
+  detail?: string;
+}
 
-  if (status === 'active') {
+/**
+ * The Billing tab's subscription card (spec section 4): green when active, red when
+ * cancelled, yellow otherwise. Reads `GET /api/billing/subscription`; the billing
+ * status (shared with the status widget) adds the period end and whether Checkout is
+ * configured. Subscribe starts Checkout for Pro monthly, the plan the settings copy
+ * names; yearly is offered on the pricing page.
+ */
+export function SubscriptionCard() {
+  const { isAuthenticated, user, token } = useAuth();
+  const signedIn = isAuthenticated && user !== null;
+  const subscription = useQuery({
+    queryKey: subscriptionStatusQueryKey,
+    queryFn: fetchSubscriptionStatus,
+    enabled: signedIn,
+  });
+  const billing = useQuery({ queryKey: billingStatusQueryKey, queryFn: fetchBillingStatus, enabled: signedIn });
+  const [busy, setBusy] = useState<'portal' | 'checkout' | null>(null);
+  const [error, setError] = useState<ActionError | null>(null);
+
+  // Billing actions need both a signed-in user and a token (spec section 6).
+  const canAct = signedIn && Boolean(token);
+
+  async function manage() {
+    setError(null);
+    if (!canAct) {
+      setError({ title: CARD_TEXT.manageNeedsLogin });
+      return;
+    }
+    setBusy('portal');
+    try {
+      await openBillingPortal();
+      // The browser is leaving for the portal: the button stays busy.
+    } catch (failure) {
+      setError({ title: CARD_TEXT.portalFailed, detail: errorDetail(failure, CARD_TEXT.portalFailed) });
+      setBusy(null);
+    }
+  }
+
+  async function subscribe() {
+    setError(null);
+    if (!canAct) {
+      setError({ title: CARD_TEXT.subscribeNeedsLogin });
+      return;
+    }
+    setBusy('checkout');
+    try {
+      await startCheckout('monthly');
+    } catch (failure) {
+      setError({ title: CHECKOUT_FAILED, detail: errorDetail(failure, CHECKOUT_FAILED) });
+      setBusy(null);
+    }
+  }
+
+  if (!signedIn) {
     return (
-      <Card className="border-green-200 bg-green-50">
-        <h3 className="text-lg font-semibold text-green-900">Active Subscription</h3>
-        {plan && <p className="mt-1 text-sm text-green-800">Plan: {capitalise(plan)}</p>}
-        <p className="mt-1 text-sm text-green-800">10,000 API calls per month included</p>
-        <Button className="mt-4" onClick={onManage} disabled={busy}>
-          {busy && <Spinner />}
-          Manage Billing
-        </Button>
+      <Card role="region" aria-label="Subscription" data-state="signed-out">
+        <p className="text-sm text-slate-600">{CARD_TEXT.signedOut}</p>
       </Card>
     );
   }
 
-  if (status === 'cancelled') {
-    return (
-      <Card className="border-red-200 bg-red-50">
-        <h3 className="text-lg font-semibold text-red-900">Subscription Cancelled</h3>
-        {plan && <p className="mt-1 text-sm text-red-800">Plan: {capitalise(plan)}</p>}
-        <p className="mt-1 text-sm text-red-800">Your Pro features end with the current billing period.</p>
+  let body: ReactNode;
+  if (subscription.isPending) {
+    body = (
+      <Card role="region" aria-label="Subscription" aria-busy="true" data-state="loading">
+        <p role="status" className="text-sm text-slate-600">
+          {CARD_TEXT.loading}
+        </p>
       </Card>
+    );
+  } else if (subscription.isError) {
+    // Not a status: offering Subscribe here could sell Pro to someone who has it.
+    body = (
+      <Card role="region" aria-label="Subscription" data-state="error">
+        <p className="text-sm font-medium text-red-700">{CARD_TEXT.loadFailed}</p>
+        <Button variant="secondary" size="sm" className="mt-3" onClick={() => void subscription.refetch()}>
+          Try again
+        </Button>
+      </Card>
+    );
+  } else {
+    body = (
+      <StatusCard
+        status={subscription.data.subscriptionStatus}
+        plan={subscription.data.subscriptionPlan}
+        billing={billing.data}
+        busy={busy}
+        onManage={() => void manage()}
+        onSubscribe={() => void subscribe()}
+      />
     );
   }
 
   return (
-    <Card className="border-yellow-200 bg-yellow-50">
+    <div className="space-y-3">
+      {body}
+      {error && (
+        <Banner tone="error" title={error.title} onDismiss={() => setError(null)}>
+          {error.detail}
+        </Banner>
+      )}
+    </div>
+  );
+}
+
+interface StatusCardProps {
+  status: string;
+  plan: string;
+  billing: BillingStatusData | undefined;
+  busy: 'portal' | 'checkout' | null;
+  onManage: () => void;
+  onSubscribe: () => void;
+}
+
+function StatusCard({ status, plan, billing, busy, onManage, onSubscribe }: StatusCardProps) {
+  // Unknown until the billing status answers: only a definite "not configured" disables.
+  const checkoutAvailable = billing?.flags.billingConfigured !== false;
+  const periodEnd = formatDay(billing?.subscription.currentPeriodEnd);
+  const planLine = plan && plan !== 'free' ? `Plan: Pro ${capitalise(plan)}` : null;
+
+  const manageButton = (
+    <Button onClick={onManage} disabled={busy !== null || !checkoutAvailable}>
+      {busy === 'portal' && <Spinner />}
+      Manage Billing
+    </Button>
+  );
+  const subscribeButton = (
+    <>
+      <Button onClick={onSubscribe} disabled={busy !== null || !checkoutAvailable}>
+        {busy === 'checkout' && <Spinner />}
+        Subscribe
+      </Button>
+      {!checkoutAvailable && <p className="mt-2 text-xs">{CARD_TEXT.checkoutUnavailable}</p>}
+    </>
+  );
+
+  if (status === 'active') {
+    return (
+      <Tinted tone="green" data-state="active">
+        <h3 className="text-lg font-semibold text-green-900">Active Subscription</h3>
+        {planLine && <p className="mt-1 text-sm text-green-800">{planLine}</p>}
+        <p className="mt-1 text-sm text-green-800">10,000 API calls per month included</p>
+        {periodEnd && <p className="mt-1 text-sm text-green-800">Renews on {periodEnd}</p>}
+        <div className="mt-4">{manageButton}</div>
+      </Tinted>
+    );
+  }
+
+  if (status === 'cancelled') {
+    // Cancelled in the portal keeps Pro until the period ends (and can be resumed there);
+    // an ended subscription can only be bought again.
+    const stillActive = billing?.subscription.isActive === true;
+    return (
+      <Tinted tone="red" data-state="cancelled">
+        <h3 className="text-lg font-semibold text-red-900">Subscription Cancelled</h3>
+        {planLine && <p className="mt-1 text-sm text-red-800">{planLine}</p>}
+        {stillActive ? (
+          <p className="mt-1 text-sm text-red-800">
+            {periodEnd ? `Pro stays active until ${periodEnd}` : 'Pro stays active until the end of the billing period'}, then
+            it ends. Changed your mind? Resume it from Manage Billing.
+          </p>
+        ) : billing ? (
+          <p className="mt-1 text-sm text-red-800">Your Pro plan has ended. Subscribe again any time.</p>
+        ) : null}
+        {billing && <div className="mt-4 text-red-900">{stillActive ? manageButton : subscribeButton}</div>}
+      </Tinted>
+    );
+  }
+
+  return (
+    <Tinted tone="yellow" data-state="none">
       <h3 className="text-lg font-semibold text-yellow-900">No Active Subscription</h3>
       <p className="mt-1 text-sm text-yellow-900">
         Upgrade to {PRO_PLAN.name} for ${PRO_PLAN.monthlyPrice}/month:
       </p>
       <ul className="mt-3 space-y-1.5 text-sm text-yellow-900">
-        {[`${PRO_PLAN.searchesPerMonth} searches per month`, 'Google Sheets integration', 'Advanced search filters', 'Priority support'].map((feature) => (
+        {PRO_FEATURES.map((feature) => (
           <li key={feature} className="flex gap-2">
             <CheckIcon className="text-yellow-700" />
             {feature}
           </li>
         ))}
       </ul>
-      <Button className={cn('mt-4')} onClick={onSubscribe} disabled={busy || !subscribeAvailable}>
-        Subscribe
-      </Button>
-      {!subscribeAvailable && <p className="mt-2 text-xs text-yellow-800">Online checkout is opening soon.</p>}
-    </Card>
+      <div className="mt-4 text-yellow-900">{subscribeButton}</div>
+    </Tinted>
   );
 }
 
-/**
- * The Billing tab's subscription card, wired to `GET /api/billing/status`. The
- * checkout start path is not in the spec, so Subscribe stays unavailable for now.
- */
-export function SubscriptionCard() {
-  const { isAuthenticated, token } = useAuth();
-  const signedIn = isAuthenticated && Boolean(token);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const query = useQuery({ queryKey: billingStatusQueryKey, queryFn: fetchBillingStatus, enabled: signedIn, retry: false });
+const tints = {
+  green: 'border-green-200 bg-green-50',
+  red: 'border-red-200 bg-red-50',
+  yellow: 'border-yellow-200 bg-yellow-50',
+} as const;
 
-  async function manage() {
-    if (!signedIn) {
-      setError('Please log in to manage billing');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      window.location.href = await createPortalSession();
-    } catch {
-      setError('Failed to open billing portal');
-      setBusy(false);
-    }
-  }
-
-  const status = query.isError ? 'none' : query.data?.subscription.status;
+/** A card in the state's colour (Card's own white background would compete with it). */
+function Tinted({ tone, children, ...rest }: { tone: keyof typeof tints; children: ReactNode; 'data-state': string }) {
   return (
-    <div className="space-y-3">
-      <SubscriptionView
-        status={status}
-        plan={query.data?.subscription.plan}
-        signedIn={signedIn}
-        onManage={manage}
-        busy={busy}
-        subscribeAvailable={false}
-      />
-      {query.isError && (
-        <p className="text-xs text-slate-500">Failed to load billing status</p>
-      )}
-      {error && <Banner tone="error">{error}</Banner>}
-    </div>
+    <section aria-label="Subscription" className={`rounded-2xl border p-6 shadow-sm ${tints[tone]}`} {...rest}>
+      {children}
+    </section>
   );
 }

@@ -1,46 +1,127 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ReauthDialog } from '../../components/reauth-dialog';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
+import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
 import type { Lead, SearchQuery } from '../../lib/lead';
+import { stashResults } from '../../lib/return-to';
+import {
+  fetchSheetsAuthStatus,
+  reauthMessage,
+  sheetsAuthStatusQueryKey,
+  sheetsConnection,
+  startSheetsReauth,
+} from '../../lib/sheets-auth';
+import { ExportDialog, UnavailableNotice } from './export-dialog';
+import type { ExportOutcome } from './export-outcome';
+import { sheetsQueryKey } from './sheets-api';
 
-/** Export controls for a finished search: Google Sheets and CSV (spec section 4, Export). */
-export function ExportActions({ results, search }: { results: Lead[]; search: SearchQuery }) {
-  const [sheetsOpen, setSheetsOpen] = useState(false);
+type View =
+  | { kind: 'none' }
+  | { kind: 'dialog' }
+  | { kind: 'reauth'; message: string }
+  | { kind: 'unavailable'; message: string };
+
+export interface ExportActionsProps {
+  results: Lead[];
+  search: SearchQuery;
+  /** How a Sheets export ended; the page shows the banner (it outlives the results). */
+  onOutcome: (outcome: ExportOutcome) => void;
+}
+
+/**
+ * Export controls for a finished search: Google Sheets and CSV (spec section 4, Export).
+ * Export to Sheets first checks the Google grant: not granted (or expired) opens the
+ * re-authentication dialog; granted opens the export dialog.
+ */
+export function ExportActions({ results, search, onOutcome }: ExportActionsProps) {
+  const queryClient = useQueryClient();
+  const [view, setView] = useState<View>({ kind: 'none' });
+  const [checking, setChecking] = useState(false);
+  const close = () => setView({ kind: 'none' });
+  const downloadCsv = () => downloadLeadsCsv(results, search.businessType);
+  // The results come back with the user after the identity provider (lib/return-to).
+  const keepResults = () => stashResults({ results, search });
+
+  async function openExport() {
+    if (checking) return;
+    setChecking(true);
+    try {
+      const status = await queryClient.fetchQuery({
+        queryKey: sheetsAuthStatusQueryKey,
+        queryFn: fetchSheetsAuthStatus,
+        staleTime: 0,
+      });
+      const connection = sheetsConnection(status);
+      if (connection === 'connected') setView({ kind: 'dialog' });
+      else if (connection === 'unavailable') setView({ kind: 'unavailable', message: status.message });
+      else setView({ kind: 'reauth', message: reauthMessage(status.message, status.hasRefreshToken) });
+    } finally {
+      setChecking(false);
+    }
+  }
+
   return (
     <>
-      <Button variant="secondary" onClick={() => setSheetsOpen(true)}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
-          <rect x="4" y="3" width="16" height="18" rx="2" />
-          <path d="M4 9h16M4 15h16M10 3v18" />
-        </svg>
+      <Button variant="secondary" onClick={() => void openExport()} disabled={checking} aria-busy={checking || undefined}>
+        {checking ? (
+          <Spinner />
+        ) : (
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
+            <rect x="4" y="3" width="16" height="18" rx="2" />
+            <path d="M4 9h16M4 15h16M10 3v18" />
+          </svg>
+        )}
         Export to Sheets
       </Button>
-      <Button onClick={() => downloadLeadsCsv(results, search.businessType)}>
+      <Button onClick={downloadCsv}>
         <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
           <path strokeLinecap="round" strokeLinejoin="round" d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16" />
         </svg>
         Download CSV
       </Button>
-      {/* FIXME(issue 5, Export to Google Sheets): the real flow (auth check, sheet picker,
-          export call) needs the backend's sheets endpoints, which that issue adds; until
-          then this dialog explains it and offers CSV. */}
-      <Modal open={sheetsOpen} onClose={() => setSheetsOpen(false)} title="Export to Google Sheets">
-        <p className="text-sm text-slate-600">
-          Google Sheets export is being switched on for your workspace. In the meantime, download your{' '}
-          {results.length} leads as CSV: it opens directly in Google Sheets (File → Import).
-        </p>
-        <div className="mt-6 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setSheetsOpen(false)}>
+
+      {view.kind === 'dialog' && (
+        <ExportDialog
+          results={results}
+          search={search}
+          onClose={close}
+          onExported={(answer) => {
+            close();
+            // A new spreadsheet joins the user's list.
+            void queryClient.invalidateQueries({ queryKey: sheetsQueryKey });
+            onOutcome({ kind: 'success', message: answer.message, sheetUrl: answer.sheetUrl });
+          }}
+          onFailed={(message) => {
+            close();
+            onOutcome({ kind: 'error', message });
+          }}
+          onNeedsReauth={(message) => setView({ kind: 'reauth', message })}
+          onReauthenticate={() => {
+            keepResults();
+            startSheetsReauth();
+          }}
+          onDownloadCsv={downloadCsv}
+        />
+      )}
+
+      <ReauthDialog
+        open={view.kind === 'reauth'}
+        onClose={close}
+        message={view.kind === 'reauth' ? view.message : undefined}
+        onBeforeLeave={keepResults}
+      />
+
+      <Modal open={view.kind === 'unavailable'} onClose={close} title="Export to Google Sheets">
+        <UnavailableNotice message={view.kind === 'unavailable' ? view.message : ''} onDownloadCsv={() => {
+          downloadCsv();
+          close();
+        }} />
+        <div className="mt-6 flex justify-end">
+          <Button variant="secondary" onClick={close}>
             Close
-          </Button>
-          <Button
-            onClick={() => {
-              downloadLeadsCsv(results, search.businessType);
-              setSheetsOpen(false);
-            }}
-          >
-            Download CSV
           </Button>
         </div>
       </Modal>

@@ -1,12 +1,25 @@
-import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
-import { Button, buttonClasses } from '../../components/ui/button';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
-import { CHECKOUT_LINKS, PRO_PLAN } from '../../lib/brand';
+import { Spinner } from '../../components/ui/spinner';
+import { PRO_PLAN } from '../../lib/brand';
+import {
+  CHECKOUT_FAILED,
+  errorDetail,
+  rememberCheckoutIntent,
+  startCheckout,
+  takeCheckoutIntent,
+  type CheckoutInterval,
+} from '../../lib/checkout';
+import { rememberReturnTo } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
+import { FETCH_PLANS_FAILED, fetchPlans, plansQueryKey } from './plans-api';
 
-export type BillingPeriod = 'monthly' | 'yearly';
+export type BillingPeriod = CheckoutInterval;
 
+/** Shown until the plans answer (the same facts: spec section 9). */
 const FEATURES = [
   'Unlimited searches (fair usage)',
   'Real-time sync to Google Sheets',
@@ -14,11 +27,64 @@ const FEATURES = [
   'Cancel anytime',
 ];
 
-/** Pricing with a monthly / yearly toggle (spec sections 2 and 9). */
+/** Where a visitor who chose a plan comes back to after signing in. */
+export const PRICING_PATH = '/#pricing';
+
+export const CHECKOUT_UNAVAILABLE = 'Online checkout is not available on this server yet.';
+
+const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/**
+ * Pricing with a monthly / yearly toggle (spec sections 2 and 9). Subscribe starts
+ * Stripe Checkout for the chosen period; a signed-out visitor signs in first and is
+ * then taken straight into Checkout for the plan they chose. When the server has no
+ * Stripe (`checkoutAvailable: false`) the plans show with Subscribe disabled.
+ */
 export function PricingSection() {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
-  const { isAuthenticated, login } = useAuth();
-  const checkout = CHECKOUT_LINKS[period];
+  const { isAuthenticated, isLoading, user, token, login } = useAuth();
+  const signedIn = isAuthenticated && user !== null && Boolean(token);
+  const plans = useQuery({ queryKey: plansQueryKey, queryFn: fetchPlans });
+  const plan = plans.data?.find((p) => p.id === period);
+  const [redirecting, setRedirecting] = useState(false);
+  const [error, setError] = useState<{ title: string; detail?: string } | null>(null);
+
+  const checkout = useCallback(async (interval: BillingPeriod) => {
+    setError(null);
+    setRedirecting(true);
+    try {
+      await startCheckout(interval);
+      // The browser is leaving for Checkout: stay busy.
+    } catch (failure) {
+      setError({ title: CHECKOUT_FAILED, detail: errorDetail(failure, CHECKOUT_FAILED) });
+      setRedirecting(false);
+    }
+  }, []);
+
+  // Back from signing in with a plan chosen: on to Checkout for that plan.
+  useEffect(() => {
+    if (isLoading || !signedIn) return;
+    const intent = takeCheckoutIntent();
+    if (!intent) return;
+    setPeriod(intent);
+    void checkout(intent);
+  }, [isLoading, signedIn, checkout]);
+
+  function subscribe() {
+    if (signedIn) {
+      void checkout(period);
+      return;
+    }
+    rememberCheckoutIntent(period);
+    rememberReturnTo(PRICING_PATH);
+    login();
+  }
+
+  const unavailable = plan?.checkoutAvailable === false;
+  const price = plan?.price ?? (period === 'monthly' ? PRO_PLAN.monthlyPrice : PRO_PLAN.yearlyPrice);
+  const monthlyEquivalent = plan?.monthlyEquivalent ?? Number(PRO_PLAN.yearlyMonthlyEquivalent);
+  const savings = plan?.savings ?? PRO_PLAN.yearlySaving;
+  const features = plan?.features ?? FEATURES;
 
   return (
     <section id="pricing" aria-labelledby="pricing-title" className="bg-slate-50 py-20 sm:py-28">
@@ -40,6 +106,7 @@ export function PricingSection() {
                 role="radio"
                 aria-checked={period === value}
                 onClick={() => setPeriod(value)}
+                disabled={redirecting}
                 className={cn(
                   'rounded-full px-5 py-2 text-sm font-semibold transition-colors',
                   period === value ? 'bg-indigo-600 text-white shadow' : 'text-slate-600 hover:text-slate-900',
@@ -56,23 +123,21 @@ export function PricingSection() {
             <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-indigo-600 px-3 py-1 text-xs font-semibold text-white">
               Most popular
             </span>
-            <h3 className="text-lg font-semibold text-slate-900">{PRO_PLAN.name}</h3>
+            <h3 className="text-lg font-semibold text-slate-900">{plan?.name ?? PRO_PLAN.name}</h3>
             <p className="mt-4 flex items-baseline gap-1" data-testid="plan-price">
-              <span className="text-5xl font-bold tracking-tight text-slate-900">
-                ${period === 'monthly' ? PRO_PLAN.monthlyPrice : PRO_PLAN.yearlyPrice}
-              </span>
+              <span className="text-5xl font-bold tracking-tight text-slate-900">${money.format(price)}</span>
               <span className="text-base text-slate-500">/{period === 'monthly' ? 'month' : 'year'}</span>
             </p>
             {period === 'yearly' ? (
               <p className="mt-2 text-sm text-slate-600">
-                Just ${PRO_PLAN.yearlyMonthlyEquivalent}/month, billed yearly.{' '}
-                <span className="font-semibold text-green-700">Save ${PRO_PLAN.yearlySaving}!</span>
+                Just ${money.format(monthlyEquivalent)}/month, billed yearly.{' '}
+                <span className="font-semibold text-green-700">Save ${money.format(savings)}!</span>
               </p>
             ) : (
               <p className="mt-2 text-sm text-slate-600">Billed monthly. Switch to yearly and save.</p>
             )}
             <ul className="mt-8 space-y-3 text-sm text-slate-700">
-              {FEATURES.map((feature) => (
+              {features.map((feature) => (
                 <li key={feature} className="flex gap-3">
                   <CheckIcon />
                   {feature}
@@ -80,18 +145,30 @@ export function PricingSection() {
               ))}
             </ul>
             <div className="mt-8">
-              {checkout ? (
-                <a href={checkout} className={buttonClasses('primary', 'lg', 'w-full')}>
-                  Upgrade to Pro
-                </a>
-              ) : isAuthenticated ? (
-                <Link to="/settings" search={{ tab: 'billing' }} className={buttonClasses('primary', 'lg', 'w-full')}>
-                  Upgrade to Pro
-                </Link>
+              <Button
+                size="lg"
+                className="w-full"
+                onClick={subscribe}
+                disabled={plans.isPending || unavailable || redirecting || isLoading}
+                aria-describedby={unavailable ? 'pricing-unavailable' : undefined}
+              >
+                {redirecting && <Spinner />}
+                {redirecting ? 'Taking you to checkout...' : 'Subscribe'}
+              </Button>
+              {unavailable ? (
+                <p id="pricing-unavailable" className="mt-3 text-center text-sm text-slate-600">
+                  {CHECKOUT_UNAVAILABLE}
+                </p>
               ) : (
-                <Button size="lg" className="w-full" onClick={login}>
-                  Start free
-                </Button>
+                !signedIn && !redirecting && (
+                  <p className="mt-3 text-center text-xs text-slate-500">You'll sign in with Google first, then pay on Stripe.</p>
+                )
+              )}
+              {plans.isError && <p className="mt-3 text-center text-xs text-red-700">{FETCH_PLANS_FAILED}</p>}
+              {error && (
+                <Banner tone="error" title={error.title} onDismiss={() => setError(null)} className="mt-4 text-left">
+                  {error.detail}
+                </Banner>
               )}
             </div>
             <p className="mt-4 text-center text-xs text-slate-500">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toSearchEvent } from './search-events';
-import { initialSearchState, MAX_LIVE_NAMES, searchReducer, type SearchState } from './search-reducer';
+import { initialSearchState, MAX_LIVE_NAMES, restoredSearchState, searchReducer, type SearchState } from './search-reducer';
 
 const query = { businessType: 'cafe', location: 'Paris' };
 const searching = searchReducer(initialSearchState, { type: 'begin', query });
@@ -42,6 +42,17 @@ describe('searchReducer', () => {
   it('ignores events once the search is over', () => {
     const failed = searchReducer(searching, { type: 'fail', message: 'x' });
     expect(found(failed, 1)).toBe(failed);
+  });
+
+  it('shows restored results as a finished search, which clearResults drops', () => {
+    const lead = { name: 'A', address: 'x', placeId: 'p' };
+    const restored = restoredSearchState([lead], { businessType: 'cafe', location: 'Austin' });
+    expect(restored).toMatchObject({ status: 'complete', results: [lead], found: 1, search: { businessType: 'cafe', location: 'Austin' } });
+    expect(searchReducer(restored, { type: 'clearResults' })).toEqual(initialSearchState);
+  });
+
+  it('clearResults leaves a running search alone', () => {
+    expect(searchReducer(searching, { type: 'clearResults' })).toBe(searching);
   });
 });
 

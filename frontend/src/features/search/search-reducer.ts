@@ -37,7 +37,14 @@ export type SearchAction =
   | { type: 'begin'; query: SearchQuery }
   | { type: 'event'; event: SearchEvent }
   | { type: 'fail'; message: string }
-  | { type: 'clear' };
+  | { type: 'clear' }
+  /** Drops finished results (after an export); a running search is left alone. */
+  | { type: 'clearResults' };
+
+/** A finished search shown again, e.g. results kept across a re-authentication redirect. */
+export function restoredSearchState(results: Lead[], search: SearchQuery): SearchState {
+  return { ...initialSearchState, status: 'complete', query: search, search, results, found: results.length };
+}
 
 /** Search state machine: idle -> searching -> complete | error (spec section 4). */
 export function searchReducer(state: SearchState, action: SearchAction): SearchState {
@@ -49,6 +56,8 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
       return { ...state, status: 'error', error: action.message, names: [] };
     case 'clear':
       return initialSearchState;
+    case 'clearResults':
+      return state.status === 'complete' ? initialSearchState : state;
     case 'event': {
       if (state.status !== 'searching') return state;
       const event = action.event;

@@ -50,4 +50,13 @@ describe('useLeadSearch', () => {
     await act(() => network.hook.result.current.start(query));
     expect(network.hook.result.current.state.error).toBe('Failed to start streaming search');
   });
+
+  it('starts from restored results and clears them on request', () => {
+    const lead = { name: 'Cafe A', address: 'x', placeId: 'a' };
+    const hook = renderHook(() => useLeadSearch({ stream: vi.fn(), restored: { results: [lead], search: query } }));
+    expect(hook.result.current.state).toMatchObject({ status: 'complete', results: [lead], search: query });
+    act(() => hook.result.current.clearResults());
+    expect(hook.result.current.state.status).toBe('idle');
+    expect(hook.result.current.state.results).toBeNull();
+  });
 });

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { SearchQuery } from '../../lib/lead';
+import type { Lead, SearchQuery } from '../../lib/lead';
 import { StreamError } from '../../lib/sse-stream';
 import { streamLeadSearch } from './search-api';
 import { toSearchEvent, type SearchEvent } from './search-events';
-import { initialSearchState, searchReducer, type SearchState } from './search-reducer';
+import { initialSearchState, restoredSearchState, searchReducer, type SearchState } from './search-reducer';
 
 export type StreamFn = (query: SearchQuery, onData: (data: unknown) => void, signal?: AbortSignal) => Promise<void>;
 
@@ -12,6 +12,8 @@ export interface UseLeadSearchOptions {
   onComplete?: (event: Extract<SearchEvent, { type: 'complete' }>) => void;
   /** The stream reader; injectable for tests. */
   stream?: StreamFn;
+  /** Finished results to show at first (kept across a re-authentication redirect). */
+  restored?: { results: Lead[]; search: SearchQuery } | null;
 }
 
 function failureMessage(error: unknown): string {
@@ -23,11 +25,15 @@ function failureMessage(error: unknown): string {
 }
 
 /** Runs a streaming search and keeps its state (spec section 4, Search). */
-export function useLeadSearch({ onComplete, stream = streamLeadSearch }: UseLeadSearchOptions = {}): {
+export function useLeadSearch({ onComplete, stream = streamLeadSearch, restored = null }: UseLeadSearchOptions = {}): {
   state: SearchState;
   start: (query: SearchQuery) => Promise<void>;
+  /** Drops finished results (spec section 4: they clear after a successful export). */
+  clearResults: () => void;
 } {
-  const [state, dispatch] = useReducer(searchReducer, initialSearchState);
+  const [state, dispatch] = useReducer(searchReducer, restored, (r) =>
+    r ? restoredSearchState(r.results, r.search) : initialSearchState,
+  );
   const abortRef = useRef<AbortController | null>(null);
   const onCompleteRef = useRef(onComplete);
   useEffect(() => {
@@ -68,5 +74,7 @@ export function useLeadSearch({ onComplete, stream = streamLeadSearch }: UseLead
     [stream],
   );
 
-  return { state, start };
+  const clearResults = useCallback(() => dispatch({ type: 'clearResults' }), []);
+
+  return { state, start, clearResults };
 }

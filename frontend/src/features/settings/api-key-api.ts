@@ -3,10 +3,10 @@ import type { ApiKeyStatus } from '../../api/gen/model/apiKeyStatus';
 import type { SaveApiKeyResponse } from '../../api/gen/model/saveApiKeyResponse';
 import type { TestApiKeyResponse } from '../../api/gen/model/testApiKeyResponse';
 import { getApiKeyStatus, getGetApiKeyStatusQueryKey, saveApiKey as generatedSaveApiKey } from '../../api/gen/user/user';
-import { apiFetch, callWithDefault } from '../../lib/api-fetch';
+import { callWithDefault } from '../../lib/api-fetch';
 
-// The settings feature's calls in one place: generated client where the API
-// document has the operation, hand-written otherwise (sheets: later backend issue).
+// The settings feature's calls in one place, over the generated client. The Sheets
+// status is shared with the export and lives in lib/sheets-auth.ts.
 
 export type { ApiKeyStatus };
 
@@ -31,30 +31,4 @@ export function deleteApiKey(): Promise<SaveApiKeyResponse> {
 /** `POST /api/leads/test-api-key`; a refused key answers with an error status and message. */
 export function testApiKey(): Promise<TestApiKeyResponse> {
   return callWithDefault(() => generatedTestApiKey(), 'API key test failed');
-}
-
-/** `GET /api/leads/sheets/auth-status` (spec section 3, Sheets auth status). */
-export interface SheetsAuthStatus {
-  success: boolean;
-  authenticated: boolean;
-  hasRefreshToken: boolean;
-  needsReauth: boolean;
-  message: string;
-}
-
-export const sheetsAuthStatusQueryKey = ['/api/leads/sheets/auth-status'] as const;
-
-/** A failed check counts as unauthenticated with needsReauth (spec section 4). */
-export async function fetchSheetsAuthStatus(): Promise<SheetsAuthStatus> {
-  try {
-    return await apiFetch<SheetsAuthStatus>('/api/leads/sheets/auth-status', { method: 'GET' });
-  } catch {
-    return {
-      success: false,
-      authenticated: false,
-      hasRefreshToken: false,
-      needsReauth: true,
-      message: 'Failed to check authentication status',
-    };
-  }
 }

@@ -1,19 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ReauthDialog } from '../../components/reauth-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Modal } from '../../components/ui/modal';
-import { SHEETS_SIGN_IN_PATH } from '../../lib/session/session-api';
-import { fetchSheetsAuthStatus, sheetsAuthStatusQueryKey } from './api-key-api';
+import { fetchSheetsAuthStatus, sheetsAuthStatusQueryKey, sheetsConnection } from '../../lib/sheets-auth';
+
+/** Where re-authentication from this tab comes back to. */
+const RETURN_TO = '/settings?tab=spreadsheet';
 
 /** Settings > Spreadsheet: sign-in and Google Sheets connection (spec sections 2 and 4). */
 export function SpreadsheetTab() {
-  // Checked each time the tab opens.
+  // Checked each time the tab opens; a failed check reads as needing re-authentication.
   const status = useQuery({ queryKey: sheetsAuthStatusQueryKey, queryFn: fetchSheetsAuthStatus, staleTime: 0 });
   const [dialogOpen, setDialogOpen] = useState(false);
 
-  const connection = status.isPending ? 'checking' : status.data?.authenticated ? 'connected' : 'disconnected';
+  const connection = status.isPending || status.isFetching ? 'checking' : status.data ? sheetsConnection(status.data) : 'needs-reauth';
+  const message = status.data?.message;
 
   return (
     <Card>
@@ -30,24 +33,32 @@ export function SpreadsheetTab() {
           </div>
           <Badge tone="indigo">Manage</Badge>
         </li>
-        <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between">
-          <div>
+        <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label="Google Sheets connection">
+          <div className="min-w-0">
             <p className="text-sm font-medium text-slate-900">Google Sheets</p>
-            {connection === 'checking' && <p className="mt-0.5 text-sm text-slate-500" role="status">Checking...</p>}
+            {connection === 'checking' && (
+              <p className="mt-0.5 text-sm text-slate-500" role="status">
+                Checking...
+              </p>
+            )}
             {connection === 'connected' && (
-              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-green-700">
+              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-green-700" role="status">
                 <span className="size-2 rounded-full bg-green-500" aria-hidden="true" />
                 Connected and active
               </p>
             )}
-            {connection === 'disconnected' && (
-              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-600">
-                <span className="size-2 rounded-full bg-slate-400" aria-hidden="true" />
-                Not connected
-              </p>
+            {(connection === 'needs-reauth' || connection === 'unavailable') && (
+              <>
+                <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-600" role="status">
+                  <span className="size-2 rounded-full bg-slate-400" aria-hidden="true" />
+                  Not connected
+                </p>
+                {message && <p className="mt-1 text-xs text-slate-500">{message}</p>}
+              </>
             )}
           </div>
-          {connection === 'disconnected' && (
+          {/* When the server has Sheets switched off, re-authenticating cannot help. */}
+          {connection === 'needs-reauth' && (
             <Button variant="secondary" size="sm" onClick={() => setDialogOpen(true)}>
               Configure
             </Button>
@@ -55,24 +66,7 @@ export function SpreadsheetTab() {
         </li>
       </ul>
 
-      <Modal open={dialogOpen} onClose={() => setDialogOpen(false)} title="Re-authentication required">
-        <p className="text-sm text-slate-600">
-          To use <strong>Google Sheets export</strong>, sign in again and allow Leadgen to create and edit the
-          spreadsheets you export to.
-        </p>
-        <div className="mt-6 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setDialogOpen(false)}>
-            Cancel
-          </Button>
-          <Button
-            onClick={() => {
-              window.location.href = SHEETS_SIGN_IN_PATH;
-            }}
-          >
-            Re-authenticate
-          </Button>
-        </div>
-      </Modal>
+      <ReauthDialog open={dialogOpen} onClose={() => setDialogOpen(false)} returnTo={RETURN_TO} />
     </Card>
   );
 }

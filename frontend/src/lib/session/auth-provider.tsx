@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import { getStoredToken, removeStoredToken, storeToken } from '../auth-token';
+import { forgetReturnState } from '../return-to';
 import { AuthContext } from './auth-context';
 import {
   endServerSession,
@@ -89,6 +90,7 @@ export function AuthProvider({ children, urlToken = null, redirect = defaultRedi
       console.warn('Logout request failed; clearing the local session anyway.', error);
     }
     removeStoredToken();
+    forgetReturnState();
     dispatch({ type: 'LOGOUT' });
   }, []);
 

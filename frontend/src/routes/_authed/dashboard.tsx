@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Banner } from '../../components/ui/banner';
 import { fetchUsage, usageQueryKey } from '../../features/billing/usage-api';
 import { UsageWidget } from '../../features/billing/usage-card';
@@ -9,6 +9,7 @@ import { greetingName } from '../../features/dashboard/greeting';
 import { TutorialCard } from '../../features/dashboard/tutorial-card';
 import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
 import { ExportActions } from '../../features/export/export-actions';
+import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
 import { businessTypeLabel, FALLBACK_BUSINESS_TYPES } from '../../features/search/business-types';
 import { LiveProgress } from '../../features/search/live-progress';
 import { ResultsPanel } from '../../features/search/results-panel';
@@ -17,6 +18,9 @@ import { SearchForm } from '../../features/search/search-form';
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { apiKeyStatusQueryKey, fetchApiKeyStatus } from '../../features/settings/api-key-api';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
+import { downloadLeadsCsv } from '../../lib/csv';
+import type { SearchQuery } from '../../lib/lead';
+import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
 
 /** Remembers 'Skip for now' on the Welcome back card for this browser tab. */
@@ -88,7 +92,18 @@ function Dashboard() {
   const onComplete = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: usageQueryKey });
   }, [queryClient]);
-  const { state, start } = useLeadSearch({ onComplete });
+  // Back from re-authenticating for Sheets: the results the user was exporting.
+  const [restored] = useState(peekStashedResults);
+  useEffect(() => {
+    if (restored) clearStashedResults();
+  }, [restored]);
+  const { state, start, clearResults } = useLeadSearch({ onComplete, restored });
+  const exportOutcome = useExportOutcome({ onResultsExpired: clearResults });
+
+  function handleSearch(q: SearchQuery) {
+    exportOutcome.reset();
+    void start(q);
+  }
 
   async function handleLogout() {
     await logout();
@@ -110,7 +125,7 @@ function Dashboard() {
 
         {apiKey.isSuccess && !hasApiKey && <ApiKeyRequiredNotice />}
 
-        <SearchForm groups={groups} hasApiKey={hasApiKey} isSearching={state.status === 'searching'} onSearch={(q) => void start(q)} />
+        <SearchForm groups={groups} hasApiKey={hasApiKey} isSearching={state.status === 'searching'} onSearch={handleSearch} />
 
         {state.status === 'error' && state.error && (
           <Banner tone="error" title="Search Failed">
@@ -122,12 +137,22 @@ function Dashboard() {
           <LiveProgress typeLabel={typeLabel} location={query.location} names={state.names} found={state.found} total={state.total} />
         )}
 
+        {exportOutcome.outcome && (
+          <ExportOutcomeBanner
+            outcome={exportOutcome.outcome}
+            onDismiss={exportOutcome.dismiss}
+            onDownloadCsv={
+              state.results?.length && query ? () => downloadLeadsCsv(state.results ?? [], query.businessType) : undefined
+            }
+          />
+        )}
+
         {state.status === 'complete' && state.results && query && (
           <ResultsPanel
             results={state.results}
             typeLabel={typeLabel}
             location={query.location}
-            actions={<ExportActions results={state.results} search={query} />}
+            actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
           />
         )}
 

@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SubscriptionCard } from '../../features/billing/subscription-card';
-import { UsageWidget } from '../../features/billing/usage-card';
+import { BillingTab } from '../../features/billing/billing-tab';
 import { apiKeyStatusQueryKey, fetchApiKeyStatus } from '../../features/settings/api-key-api';
 import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
@@ -23,12 +22,7 @@ function SettingsRoute() {
     <SettingsPage
       key={tab ?? 'default'}
       initialTab={tab}
-      billingTab={
-        <div className="space-y-6">
-          <SubscriptionCard />
-          <UsageWidget />
-        </div>
-      }
+      billingTab={<BillingTab />}
     />
   );
 }

@@ -160,7 +160,7 @@ export const getGetReadyUrl = () => {
 }
 
 /**
- * @summary Readiness: store, queue and bus reachable
+ * @summary Readiness: store, queue and bus reachable, and not stopping
  */
 export const getReady = async ( options?: Parameters<typeof apiFetch>[1]): Promise<Readiness> => {
 
@@ -231,7 +231,7 @@ export function useGetReady<TData = Awaited<ReturnType<typeof getReady>>, TError
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Readiness: store, queue and bus reachable
+ * @summary Readiness: store, queue and bus reachable, and not stopping
  */
 
 export function useGetReady<TData = Awaited<ReturnType<typeof getReady>>, TError = ErrorType<Readiness>>(

@@ -14,4 +14,6 @@ export interface ErrorBody {
   error: string;
   /** Human-readable explanation, safe to show to the user. */
   message: string;
+  /** Present (true) when the user must grant Google Sheets access again. */
+  needsReauth?: boolean;
 }

@@ -18,4 +18,6 @@ export interface Readiness {
   queue: boolean;
   /** The event bus answers (Redis, or in-process in embedded mode). */
   bus: boolean;
+  /** The server is stopping (SIGTERM): it finishes what it has and takes nothing new. */
+  stopping: boolean;
 }

@@ -1,0 +1,186 @@
+//! `/metrics` on the API and on the worker's ops server expose the series operators need.
+
+use std::time::Duration;
+
+use leadgen_core::jobs::SearchJobV1;
+use leadgen_testkit::places_sim::PlacesSim;
+use leadgen_worker::{JobQueue, ops_server, queue};
+
+use crate::search::env::{Mode, SearchEnv};
+
+/// The value of the first sample whose line starts with `series` (name and labels).
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .find(|l| l.starts_with(series))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
+async fn scrape(env: &SearchEnv) -> String {
+    let resp = env.app.client.get("/metrics").send().await;
+    resp.assert_status_is_ok();
+    let content_type = resp
+        .0
+        .headers()
+        .get("content-type")
+        .expect("content type")
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        content_type.starts_with("application/openmetrics-text"),
+        "{content_type}"
+    );
+    resp.0.into_body().into_string().await.expect("body")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_counts_requests_streams_jobs_and_places_calls() {
+    let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
+    let before = scrape(&env).await;
+    let searches_before = sample(
+        &before,
+        r#"leadgen_http_requests_total{method="POST",route="search_leads_stream",status="200"}"#,
+    )
+    .unwrap_or(0.0);
+    let places_before = sample(&before, r#"leadgen_places_requests_total{outcome="ok"}"#).unwrap_or(0.0);
+    let jobs_before = sample(&before, r#"leadgen_jobs_total{outcome="succeeded"}"#).unwrap_or(0.0);
+
+    let city = env.dense_city("restaurant", 45);
+    let (status, events) = env.stream("restaurant", &city).await;
+    assert_eq!(status, 200);
+    assert_eq!(events.last().expect("events").1["type"], "complete");
+    let (status, _) = env.app.get("/api/leads/nope", Some(&env.token)).await;
+    assert_eq!(status, 404);
+
+    // The job's counters move just after its last event; give it a moment.
+    let mut after = scrape(&env).await;
+    for _ in 0..50 {
+        if sample(&after, r#"leadgen_jobs_total{outcome="succeeded"}"#).unwrap_or(0.0) > jobs_before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        after = scrape(&env).await;
+    }
+    let searches = sample(
+        &after,
+        r#"leadgen_http_requests_total{method="POST",route="search_leads_stream",status="200"}"#,
+    )
+    .expect("search requests counted");
+    assert!(searches >= searches_before + 1.0, "{searches} after {searches_before}");
+    assert!(
+        sample(
+            &after,
+            r#"leadgen_http_requests_total{method="GET",route="unmatched",status="404"}"#
+        )
+        .is_some(),
+        "unknown API paths are counted under one label:\n{after}"
+    );
+    assert!(
+        sample(&after, r#"leadgen_places_requests_total{outcome="ok"}"#).expect("places calls") >= places_before + 3.0,
+        "a 45-lead search takes three pages"
+    );
+    assert!(sample(&after, r#"leadgen_jobs_total{outcome="succeeded"}"#).expect("jobs") > jobs_before);
+    assert!(
+        sample(
+            &after,
+            r#"leadgen_http_request_duration_seconds_count{method="POST",route="search_leads_stream"}"#
+        )
+        .is_some(),
+        "latency histogram by route:\n{after}"
+    );
+    for series in [
+        "leadgen_sse_streams_open",
+        "leadgen_queue_depth",
+        "leadgen_jobs_running",
+        "leadgen_job_duration_seconds_count",
+        "leadgen_rate_limit_waits_total",
+        "leadgen_rate_limit_wait_seconds_count",
+    ] {
+        assert!(sample(&after, series).is_some(), "{series} missing:\n{after}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_stream_is_counted_until_it_ends() {
+    let env = SearchEnv::start(
+        Mode::Embedded,
+        PlacesSim::builder().latency(Duration::from_millis(1_500)),
+        0,
+        vec![],
+    )
+    .await;
+    let city = env.dense_city("cafe", 10);
+    let search = async {
+        let resp = env
+            .app
+            .client
+            .post("/api/leads/search-stream")
+            .header("authorization", format!("Bearer {}", env.token))
+            .body_json(&serde_json::json!({"businessType": "cafe", "location": city}))
+            .send()
+            .await;
+        resp.0.into_body().into_string().await.expect("body")
+    };
+    let watch = async {
+        let mut open = 0.0;
+        for _ in 0..40 {
+            open = sample(&scrape(&env).await, "leadgen_sse_streams_open").unwrap_or(0.0);
+            if open >= 1.0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        open
+    };
+    let (body, open) = tokio::join!(search, watch);
+    assert!(open >= 1.0, "the open stream is counted");
+    assert!(body.contains(r#""type":"complete""#), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_ops_server_reports_queue_depth_and_health() {
+    leadgen_core::install_crypto_provider();
+    let url = leadgen_testkit::db::redis_url();
+    let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+    let producer = JobQueue::Redis(Box::new(queue::redis(&url, &prefix).await.expect("queue")));
+    for i in 0..3 {
+        producer
+            .push(SearchJobV1 {
+                search_id: format!("s{i}"),
+                user_id: "u".into(),
+                business_type: "cafe".into(),
+                location: "Austin".into(),
+                lead_budget: 60,
+            })
+            .await
+            .expect("push");
+    }
+    let mut conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
+        .await
+        .expect("redis");
+    assert_eq!(queue::redis_depth(&mut conn, &prefix).await.expect("depth"), 3);
+
+    let addr = ops_server::spawn("127.0.0.1:0".parse().expect("addr"), conn, &prefix)
+        .await
+        .expect("ops server");
+    leadgen_core::install_crypto_provider();
+    let http = reqwest::Client::new();
+    let health = http
+        .get(format!("http://{addr}/healthz"))
+        .send()
+        .await
+        .expect("healthz");
+    assert_eq!(health.status(), 200);
+    let text = http
+        .get(format!("http://{addr}/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    assert!(sample(&text, "leadgen_queue_depth").is_some(), "{text}");
+    assert!(sample(&text, "leadgen_jobs_running").is_some(), "{text}");
+}

@@ -1,0 +1,234 @@
+//! Prometheus metrics of one process, served at `/metrics` by the API and the worker.
+//!
+//! One registry per process ([`metrics()`]): instrumented code anywhere records into it
+//! without threading a handle through every layer. Label values are bounded: routes are
+//! operation ids, outcomes come from fixed lists.
+
+use std::sync::LazyLock;
+
+use prometheus_client::{
+    encoding::{EncodeLabelSet, text::encode},
+    metrics::{counter::Counter, family::Family, gauge::Gauge, histogram::Histogram},
+    registry::Registry,
+};
+
+/// Labels of an HTTP request.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct HttpLabels {
+    /// Method.
+    pub method: String,
+    /// The operation id, `web` for the app's files, `unmatched` otherwise.
+    pub route: String,
+    /// Status code.
+    pub status: u16,
+}
+
+/// Labels of an HTTP request's duration.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    /// Method.
+    pub method: String,
+    /// As in [`HttpLabels::route`].
+    pub route: String,
+}
+
+/// A label naming how something ended.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OutcomeLabels {
+    /// E.g. `succeeded`, `failed`, `retried`; `ok`, `quota`, `invalid_key`.
+    pub outcome: String,
+}
+
+/// Every series Leadgen exports.
+pub struct Metrics {
+    registry: Registry,
+    /// `leadgen_http_requests_total{method,route,status}`.
+    pub http_requests: Family<HttpLabels, Counter>,
+    /// `leadgen_http_request_duration_seconds{method,route}`.
+    pub http_duration: Family<RouteLabels, Histogram>,
+    /// `leadgen_sse_streams_open`.
+    pub sse_streams_open: Gauge,
+    /// `leadgen_queue_depth`: search jobs waiting (set when scraped).
+    pub queue_depth: Gauge,
+    /// `leadgen_jobs_running`.
+    pub jobs_running: Gauge,
+    /// `leadgen_jobs_total{outcome=succeeded|failed|retried}`.
+    pub jobs: Family<OutcomeLabels, Counter>,
+    /// `leadgen_job_duration_seconds`.
+    pub job_duration: Histogram,
+    /// `leadgen_places_requests_total{outcome}`: upstream Places calls.
+    pub places_requests: Family<OutcomeLabels, Counter>,
+    /// `leadgen_rate_limit_waits_total`: times a search waited for its key's rate limit.
+    pub rate_limit_waits: Counter,
+    /// `leadgen_rate_limit_wait_seconds`: how long those waits were.
+    pub rate_limit_wait_seconds: Histogram,
+}
+
+fn latency_buckets() -> Histogram {
+    Histogram::new([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0])
+}
+
+impl Metrics {
+    fn new() -> Self {
+        let mut registry = Registry::with_prefix("leadgen");
+        let http_requests = Family::<HttpLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by route and status",
+            http_requests.clone(),
+        );
+        let http_duration =
+            Family::<RouteLabels, Histogram>::new_with_constructor(latency_buckets as fn() -> Histogram);
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency by route (until the response starts; streams count their set-up only)",
+            http_duration.clone(),
+        );
+        let sse_streams_open = Gauge::default();
+        registry.register(
+            "sse_streams_open",
+            "Search event streams open now",
+            sse_streams_open.clone(),
+        );
+        let queue_depth = Gauge::default();
+        registry.register("queue_depth", "Search jobs waiting in the queue", queue_depth.clone());
+        let jobs_running = Gauge::default();
+        registry.register(
+            "jobs_running",
+            "Search jobs running in this process",
+            jobs_running.clone(),
+        );
+        let jobs = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "jobs",
+            "Search jobs finished, by outcome (succeeded, failed, retried)",
+            jobs.clone(),
+        );
+        let job_duration = Histogram::new([0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0]);
+        registry.register("job_duration_seconds", "Search job duration", job_duration.clone());
+        let places_requests = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "places_requests",
+            "Calls to Google Places, by outcome",
+            places_requests.clone(),
+        );
+        let rate_limit_waits = Counter::default();
+        registry.register(
+            "rate_limit_waits",
+            "Times a search waited for its API key's rate limit",
+            rate_limit_waits.clone(),
+        );
+        let rate_limit_wait_seconds = Histogram::new([0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0]);
+        registry.register(
+            "rate_limit_wait_seconds",
+            "Time spent waiting for an API key's rate limit",
+            rate_limit_wait_seconds.clone(),
+        );
+        Self {
+            registry,
+            http_requests,
+            http_duration,
+            sse_streams_open,
+            queue_depth,
+            jobs_running,
+            jobs,
+            job_duration,
+            places_requests,
+            rate_limit_waits,
+            rate_limit_wait_seconds,
+        }
+    }
+
+    /// The exposition text (OpenMetrics, which Prometheus reads).
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+
+    /// Counts a job's end.
+    pub fn job_finished(&self, outcome: &str) {
+        self.jobs
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    /// Counts an upstream Places call.
+    pub fn places_call(&self, outcome: &str) {
+        self.places_requests
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+}
+
+/// The content type of [`Metrics::encode`]'s text.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+
+/// This process's metrics.
+pub fn metrics() -> &'static Metrics {
+    &METRICS
+}
+
+/// Decrements a gauge when dropped: an open stream or running job that ends in any way
+/// (including a panic or a dropped future) stops being counted.
+pub struct GaugeGuard(&'static Gauge);
+
+impl GaugeGuard {
+    /// Increments `gauge` until the guard is dropped.
+    pub fn new(gauge: &'static Gauge) -> Self {
+        gauge.inc();
+        Self(gauge)
+    }
+}
+
+impl Drop for GaugeGuard {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exposes_every_series_with_the_prefix() {
+        let m = metrics();
+        m.job_finished("succeeded");
+        m.places_call("ok");
+        let text = m.encode();
+        for series in [
+            "leadgen_http_requests_total",
+            "leadgen_http_request_duration_seconds",
+            "leadgen_sse_streams_open",
+            "leadgen_queue_depth",
+            "leadgen_jobs_running",
+            "leadgen_jobs_total{outcome=\"succeeded\"}",
+            "leadgen_job_duration_seconds",
+            "leadgen_places_requests_total{outcome=\"ok\"}",
+            "leadgen_rate_limit_waits_total",
+            "leadgen_rate_limit_wait_seconds",
+        ] {
+            assert!(text.contains(series), "{series} missing from\n{text}");
+        }
+    }
+
+    #[test]
+    fn gauge_guard_counts_while_alive() {
+        static GAUGE: LazyLock<Gauge> = LazyLock::new(Gauge::default);
+        let before = GAUGE.get();
+        {
+            let _a = GaugeGuard::new(&GAUGE);
+            let _b = GaugeGuard::new(&GAUGE);
+            assert_eq!(GAUGE.get(), before + 2);
+        }
+        assert_eq!(GAUGE.get(), before);
+    }
+}

@@ -1,0 +1,16 @@
+import { BillingStatusWidget } from './billing-status-widget';
+import { SubscriptionCard } from './subscription-card';
+import { UsageWidget } from './usage-card';
+
+/** Settings → Billing (spec section 2): the subscription card, billing status and usage. */
+export function BillingTab() {
+  return (
+    <div className="space-y-6">
+      <SubscriptionCard />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <BillingStatusWidget />
+        <UsageWidget />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,582 @@
+#!/usr/bin/env python3
+"""Assertions on the Helm chart's rendered manifests (run by ops/chart-check).
+
+Usage: chart_assertions.py REPO_ROOT RENDERED_DIR
+
+RENDERED_DIR holds one `<case>.yaml` per values file in helm/leadgen/ci/ (`helm template`
+output). Each check prints `PASS name` or `FAIL name: why`; the last line is
+`assertions: N passed, M failed`. The exit code is 1 when any check failed.
+
+What the chart must get right and a schema cannot see: hardening on every pod, probe
+paths, no `replicas:` under an autoscaler, the KEDA keys matching what apalis-redis really
+writes, the migrate hook able to run before the release's own resources exist, and every
+setting the code reads wired into the ConfigMap or the Secret.
+"""
+
+from __future__ import annotations
+
+import base64
+import glob
+import os
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+CRD_GROUPS = ("keda.sh/", "monitoring.coreos.com/")
+LEADGEN_COMPONENTS = ("api", "worker", "migrate")
+
+# Settings announced for the new features (Sentry, logs, Sheets, Stripe, worker metrics):
+# checked even before the code that reads them lands.
+ANNOUNCED_SETTINGS = {
+    "SENTRY_DSN": "secret",
+    "LEADGEN_LOG_FORMAT": "config",
+    "LEADGEN_RELEASE": "config",
+    "LEADGEN_GOOGLE_TOKEN_URL": "config",
+    "LEADGEN_SHEETS_BASE_URL": "config",
+    "LEADGEN_DRIVE_BASE_URL": "config",
+    "STRIPE_SECRET_KEY": "secret",
+    "STRIPE_WEBHOOK_SECRET": "secret",
+    "STRIPE_PRICE_MONTHLY": "config",
+    "STRIPE_PRICE_YEARLY": "config",
+    "STRIPE_API_BASE_URL": "config",
+    "LEADGEN_WORKER_METRICS_LISTEN": "config",
+    "DATABASE_URL": "secret",
+    "REDIS_URL": "secret",
+}
+# Settings the chart leaves out on purpose, with the reason. (None today.)
+NOT_WIRED: dict[str, str] = {}
+
+# The case whose values set every optional setting.
+FULL_CASE = "ingress-tls-values"
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name: str, ok: bool, why: str = "") -> bool:
+        if ok:
+            self.passed += 1
+            print(f"PASS {name}")
+        else:
+            self.failed += 1
+            print(f"FAIL {name}: {why}")
+        return ok
+
+
+# ---------------------------------------------------------------------------------------
+# What the code says
+
+
+def settings_in_code(root: Path) -> tuple[set[str], set[str]]:
+    """Every environment variable the processes read (config.rs, and string literals in
+    core, api and worker), and the subset config.rs holds in secrecy types (which must
+    live in the Secret)."""
+    names: set[str] = set()
+    secret: set[str] = set()
+    name = r"(LEADGEN_[A-Z0-9_]*[A-Z0-9]|DATABASE_URL|REDIS_URL|SENTRY_DSN|STRIPE_[A-Z0-9_]*[A-Z0-9])"
+    pattern = re.compile(rf"\b{name}\b")
+    config = root / "core/src/config.rs"
+    text = config.read_text()
+    text = text.split("#[cfg(test)]")[0]
+    names |= set(pattern.findall(text))
+    # A field's doc comment declares its variables (`NAME`: ..., `NAME` (default), `A`, `B`:);
+    # a secrecy type on the field marks them secret. Mere mentions ("required when
+    # `DATABASE_URL` is set") declare nothing.
+    declared = re.compile(rf"`{name}`(?=[:,]| \()")
+    pending: set[str] = set()
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("///"):
+            pending |= {m.group(1) for m in declared.finditer(stripped)}
+        elif re.match(r"pub \w+\s*:", stripped):
+            if "Secret" in stripped:
+                secret |= pending
+            pending = set()
+        elif stripped and not stripped.startswith("#["):
+            pending = set()
+    # Variables read elsewhere (telemetry, the binaries): string literals naming one, outside
+    # test modules.
+    literal = re.compile(r'"(LEADGEN_[A-Z0-9_]*[A-Z0-9]|SENTRY_[A-Z0-9_]*[A-Z0-9]|STRIPE_[A-Z0-9_]*[A-Z0-9]|RUST_LOG)"')
+    for crate in ("core/src", "api/src", "worker/src"):
+        for path in sorted((root / crate).rglob("*.rs")):
+            names |= set(literal.findall(path.read_text().split("#[cfg(test)]")[0]))
+    names = {n for n in names if "_TEST_" not in n}
+    return names, secret
+
+
+def queue_keys(root: Path) -> tuple[str, str, str]:
+    """(queue name format, pending-list key format, scheduled-set key format), from
+    core/src/jobs.rs, worker/src/queue.rs and the apalis-redis source Cargo.lock pins."""
+    jobs = (root / "core/src/jobs.rs").read_text()
+    suffix = re.search(r'pub const SEARCH_QUEUE: &str = "([^"]+)"', jobs)
+    queue_rs = (root / "worker/src/queue.rs").read_text()
+    fmt = re.search(r'\.queue\(format!\("([^"]+)"\)\)', queue_rs)
+    if not suffix or not fmt:
+        raise RuntimeError("could not find SEARCH_QUEUE in core/src/jobs.rs or the queue format in worker/src/queue.rs")
+    queue = fmt.group(1).replace("{SEARCH_QUEUE}", suffix.group(1))  # "{prefix}.search.v1"
+
+    active, scheduled = "{queue}:active", "{queue}:scheduled"  # apalis-redis 1.0.0
+    lock = (root / "Cargo.lock").read_text()
+    version = re.search(r'name = "apalis-redis"\nversion = "([^"]+)"', lock)
+    home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
+    if version:
+        for src in glob.glob(str(home / f"registry/src/*/apalis-redis-{version.group(1)}/src/config.rs")):
+            text = Path(src).read_text()
+            a = re.search(r'const ACTIVE_TASKS_LIST: &str = "([^"]+)"', text)
+            s = re.search(r'const SCHEDULED_TASKS_SET: &str = "([^"]+)"', text)
+            if a and s:
+                active, scheduled = a.group(1), s.group(1)
+                print(f"note: queue keys read from {src}")
+                return queue, active, scheduled
+    print("note: apalis-redis source not found under CARGO_HOME; using apalis-redis 1.0.0's key formats")
+    return queue, active, scheduled
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the rendered output
+
+
+def load(path: Path) -> list[dict]:
+    with path.open() as f:
+        return [d for d in yaml.safe_load_all(f) if d]
+
+
+def find(docs: list[dict], kind: str, name_suffix: str | None = None) -> list[dict]:
+    return [
+        d
+        for d in docs
+        if d.get("kind") == kind and (name_suffix is None or d["metadata"]["name"].endswith(name_suffix))
+    ]
+
+
+def one(docs: list[dict], kind: str, name_suffix: str | None = None) -> dict | None:
+    found = find(docs, kind, name_suffix)
+    return found[0] if len(found) == 1 else None
+
+
+def component(doc: dict) -> str:
+    return doc["metadata"].get("labels", {}).get("app.kubernetes.io/component", "")
+
+
+def pod_spec(doc: dict) -> dict:
+    return doc["spec"]["template"]["spec"]
+
+
+def decoded(secret: dict) -> dict[str, str]:
+    data = {k: base64.b64decode(v).decode() for k, v in (secret.get("data") or {}).items()}
+    data.update(secret.get("stringData") or {})
+    return data
+
+
+def hook_events(doc: dict) -> set[str]:
+    value = doc["metadata"].get("annotations", {}).get("helm.sh/hook", "")
+    return {e.strip() for e in value.split(",") if e.strip()}
+
+
+# ---------------------------------------------------------------------------------------
+# Checks for every case
+
+
+def check_case(c: Checks, case: str, docs: list[dict], expect: dict) -> None:
+    p = f"[{case}]"
+    workloads = [d for d in docs if d.get("kind") in ("Deployment", "StatefulSet", "Job", "DaemonSet")]
+    c.check(f"{p} renders workloads", bool(workloads), "no workload rendered")
+
+    # Names unique per kind; standard labels everywhere.
+    seen: set[tuple[str, str]] = set()
+    for d in docs:
+        key = (d["kind"], d["metadata"]["name"])
+        c.check(f"{p} {key[0]}/{key[1]} is unique", key not in seen, "rendered twice")
+        seen.add(key)
+        labels = d["metadata"].get("labels", {})
+        missing = [l for l in ("app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/managed-by") if l not in labels]
+        c.check(f"{p} {key[0]}/{key[1]} has the standard labels", not missing, f"missing {missing}")
+
+    # Hardening on every pod, the bundled ones included.
+    for w in workloads:
+        name = f"{w['kind']}/{w['metadata']['name']}"
+        spec = pod_spec(w)
+        psc = spec.get("securityContext", {})
+        c.check(f"{p} {name} pod runAsNonRoot", psc.get("runAsNonRoot") is True, f"pod securityContext {psc}")
+        c.check(
+            f"{p} {name} pod seccomp RuntimeDefault",
+            psc.get("seccompProfile", {}).get("type") == "RuntimeDefault",
+            f"pod securityContext {psc}",
+        )
+        c.check(f"{p} {name} no service account token", spec.get("automountServiceAccountToken") is False, "token mounted")
+        for ctr in spec.get("containers", []) + spec.get("initContainers", []):
+            sc = ctr.get("securityContext", {})
+            cname = f"{name} container {ctr['name']}"
+            c.check(f"{p} {cname} readOnlyRootFilesystem", sc.get("readOnlyRootFilesystem") is True, f"{sc}")
+            c.check(f"{p} {cname} no privilege escalation", sc.get("allowPrivilegeEscalation") is False, f"{sc}")
+            c.check(f"{p} {cname} drops ALL capabilities", "ALL" in sc.get("capabilities", {}).get("drop", []), f"{sc}")
+            c.check(f"{p} {cname} has resources", bool(ctr.get("resources")), "no resources")
+            mounts = {m["mountPath"] for m in ctr.get("volumeMounts", [])}
+            if component(w) in LEADGEN_COMPONENTS:
+                c.check(f"{p} {cname} has a writable /tmp", "/tmp" in mounts, f"mounts {sorted(mounts)}")
+                c.check(f"{p} {cname} runs as uid 65532", sc.get("runAsUser", psc.get("runAsUser")) == 65532, f"{sc}")
+                c.check(f"{p} {cname} runAsNonRoot", sc.get("runAsNonRoot", psc.get("runAsNonRoot")) is True, f"{sc}")
+
+    leadgen_images = {
+        ctr["image"] for w in workloads if component(w) in LEADGEN_COMPONENTS for ctr in pod_spec(w)["containers"]
+    }
+    c.check(f"{p} one Leadgen image for api, worker and migrate", len(leadgen_images) == 1, f"{leadgen_images}")
+    if expect.get("digest"):
+        c.check(f"{p} image pinned by digest", all("@sha256:" in i for i in leadgen_images), f"{leadgen_images}")
+
+    configmap = one(docs, "ConfigMap")
+    c.check(f"{p} one ConfigMap", configmap is not None, "expected exactly one ConfigMap")
+    cm = (configmap or {}).get("data", {})
+    existing = expect.get("existing_secret")
+    app_secret_name = existing or (configmap or {}).get("metadata", {}).get("name")
+    app_secret = next((d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == app_secret_name), None)
+    if existing:
+        c.check(f"{p} no chart Secret with existingSecret", app_secret is None, "a Secret named like the existing one is rendered")
+    else:
+        c.check(f"{p} chart Secret rendered", app_secret is not None, f"no Secret {app_secret_name}")
+    secret = decoded(app_secret) if app_secret else {}
+
+    check_api(c, p, docs, cm, app_secret_name, expect)
+    check_worker(c, p, docs, cm, app_secret_name, secret, expect)
+    check_migrate(c, p, docs, app_secret_name, expect)
+    check_services(c, p, docs)
+    check_optional(c, p, docs, cm, expect)
+
+
+def deployment(docs: list[dict], comp: str) -> dict | None:
+    found = [d for d in find(docs, "Deployment") if component(d) == comp]
+    return found[0] if len(found) == 1 else None
+
+
+def check_common_deployment(c: Checks, p: str, dep: dict, comp: str, cm_name: str, secret_name: str) -> dict:
+    spec = pod_spec(dep)
+    ctr = spec["containers"][0]
+    refs = ctr.get("envFrom", [])
+    c.check(
+        f"{p} {comp} reads the ConfigMap",
+        any(r.get("configMapRef", {}).get("name") == cm_name for r in refs),
+        f"envFrom {refs}",
+    )
+    c.check(
+        f"{p} {comp} reads the Secret {secret_name}",
+        any(r.get("secretRef", {}).get("name") == secret_name for r in refs),
+        f"envFrom {refs}",
+    )
+    strategy = dep["spec"].get("strategy", {})
+    c.check(
+        f"{p} {comp} rolling update keeps every pod until its replacement is ready",
+        strategy.get("rollingUpdate", {}).get("maxUnavailable") == 0,
+        f"strategy {strategy}",
+    )
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    selector = dep["spec"]["selector"]["matchLabels"]
+    c.check(f"{p} {comp} selector matches its pods", selector.items() <= labels.items(), f"{selector} vs {labels}")
+    tsc = spec.get("topologySpreadConstraints", [])
+    c.check(
+        f"{p} {comp} topology spread selects its own pods",
+        bool(tsc) and all(t.get("labelSelector", {}).get("matchLabels", {}).items() <= labels.items() for t in tsc),
+        f"{tsc}",
+    )
+    annotations = dep["spec"]["template"]["metadata"].get("annotations", {})
+    c.check(f"{p} {comp} rolls on config change", "checksum/config" in annotations, f"{annotations}")
+    return ctr
+
+
+def probe_path(ctr: dict, probe: str) -> tuple[str, object]:
+    get = ctr.get(probe, {}).get("httpGet", {})
+    return get.get("path", ""), get.get("port")
+
+
+def check_api(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str, expect: dict) -> None:
+    dep = deployment(docs, "api")
+    if not c.check(f"{p} one api Deployment", dep is not None, "missing"):
+        return
+    cm_name = one(docs, "ConfigMap")["metadata"]["name"]
+    ctr = check_common_deployment(c, p, dep, "api", cm_name, secret_name)
+    ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
+    c.check(f"{p} api listens on http 8080", ports.get("http") == 8080, f"ports {ports}")
+    c.check(f"{p} LEADGEN_LISTEN is 0.0.0.0:8080", cm.get("LEADGEN_LISTEN") == "0.0.0.0:8080", f"{cm.get('LEADGEN_LISTEN')}")
+    c.check(f"{p} api liveness /api/health", probe_path(ctr, "livenessProbe") == ("/api/health", "http"), f"{ctr.get('livenessProbe')}")
+    c.check(f"{p} api readiness /api/ready", probe_path(ctr, "readinessProbe") == ("/api/ready", "http"), f"{ctr.get('readinessProbe')}")
+    c.check(f"{p} api runs `serve`", ctr.get("args") == ["serve"] and "command" not in ctr, f"args {ctr.get('args')}")
+    grace = pod_spec(dep).get("terminationGracePeriodSeconds", 30)
+    sleep = ctr.get("lifecycle", {}).get("preStop", {}).get("sleep", {}).get("seconds", 0)
+    # The server gives open requests 20 s after SIGTERM (api/src/main.rs).
+    c.check(f"{p} api grace period covers preStop + 20 s drain", grace >= sleep + 20, f"grace {grace}, preStop {sleep}")
+    annotations = dep["spec"]["template"]["metadata"].get("annotations", {})
+    if not expect.get("existing_secret"):
+        c.check(f"{p} api rolls on secret change", "checksum/secret" in annotations, f"{annotations}")
+
+    hpas = [h for h in find(docs, "HorizontalPodAutoscaler") if h["spec"]["scaleTargetRef"]["name"] == dep["metadata"]["name"]]
+    if expect.get("api_hpa", True):
+        c.check(f"{p} api HPA targets the api Deployment", len(hpas) == 1, f"{len(hpas)} HPAs")
+        c.check(f"{p} api Deployment has no replicas under its HPA", "replicas" not in dep["spec"], f"replicas {dep['spec'].get('replicas')}")
+        if hpas:
+            metrics = hpas[0]["spec"]["metrics"]
+            c.check(f"{p} api HPA scales on cpu", metrics[0]["resource"]["name"] == "cpu", f"{metrics}")
+    else:
+        c.check(f"{p} no api HPA", not hpas, "HPA rendered")
+        c.check(f"{p} api Deployment sets replicas", "replicas" in dep["spec"], "no replicas")
+
+    pdbs = [d for d in find(docs, "PodDisruptionBudget") if component(d) == "api"]
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    c.check(
+        f"{p} api PDB selects the api pods",
+        len(pdbs) == 1 and pdbs[0]["spec"]["selector"]["matchLabels"].items() <= labels.items(),
+        f"{pdbs}",
+    )
+
+
+def check_worker(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str, secret: dict, expect: dict) -> None:
+    dep = deployment(docs, "worker")
+    if not c.check(f"{p} one worker Deployment", dep is not None, "missing"):
+        return
+    cm_name = one(docs, "ConfigMap")["metadata"]["name"]
+    ctr = check_common_deployment(c, p, dep, "worker", cm_name, secret_name)
+    c.check(f"{p} worker runs leadgen-worker", ctr.get("command") == ["leadgen-worker"], f"command {ctr.get('command')}")
+    ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
+    c.check(f"{p} worker exposes metrics on 9091", ports.get("metrics") == 9091, f"ports {ports}")
+    c.check(
+        f"{p} LEADGEN_WORKER_METRICS_LISTEN matches the metrics port",
+        cm.get("LEADGEN_WORKER_METRICS_LISTEN") == f"0.0.0.0:{ports.get('metrics')}",
+        f"{cm.get('LEADGEN_WORKER_METRICS_LISTEN')}",
+    )
+    c.check(f"{p} worker liveness /healthz", probe_path(ctr, "livenessProbe") == ("/healthz", "metrics"), f"{ctr.get('livenessProbe')}")
+    c.check(f"{p} worker readiness /healthz", probe_path(ctr, "readinessProbe") == ("/healthz", "metrics"), f"{ctr.get('readinessProbe')}")
+    grace = pod_spec(dep).get("terminationGracePeriodSeconds", 30)
+    c.check(f"{p} worker grace period lets searches finish (>= 60 s)", grace >= 60, f"grace {grace}")
+
+    name = dep["metadata"]["name"]
+    hpas = [h for h in find(docs, "HorizontalPodAutoscaler") if h["spec"]["scaleTargetRef"]["name"] == name]
+    scaled = [s for s in find(docs, "ScaledObject") if s["spec"]["scaleTargetRef"]["name"] == name]
+    mode = expect.get("worker", "keda")
+    if mode == "fixed":
+        c.check(f"{p} no worker autoscaler", not hpas and not scaled, f"{len(hpas)} HPAs, {len(scaled)} ScaledObjects")
+        c.check(f"{p} worker Deployment sets replicas", "replicas" in dep["spec"], "no replicas")
+    else:
+        c.check(f"{p} worker Deployment has no replicas under its autoscaler", "replicas" not in dep["spec"], f"replicas {dep['spec'].get('replicas')}")
+        c.check(
+            f"{p} exactly one autoscaler ({mode}) owns the workers",
+            (len(hpas), len(scaled)) == ((1, 0) if mode == "hpa" else (0, 1)),
+            f"{len(hpas)} HPAs, {len(scaled)} ScaledObjects",
+        )
+    if mode == "keda" and len(scaled) == 1:
+        check_keda(c, p, docs, scaled[0], cm, secret, expect)
+
+    pdbs = [d for d in find(docs, "PodDisruptionBudget") if component(d) == "worker"]
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    c.check(
+        f"{p} worker PDB selects the worker pods",
+        len(pdbs) == 1 and pdbs[0]["spec"]["selector"]["matchLabels"].items() <= labels.items(),
+        f"{pdbs}",
+    )
+
+
+def check_keda(c: Checks, p: str, docs: list[dict], so: dict, cm: dict, secret: dict, expect: dict) -> None:
+    queue_fmt, active_fmt, scheduled_fmt = expect["queue_keys"]
+    prefix = cm.get("LEADGEN_REDIS_PREFIX", "leadgen")
+    queue = queue_fmt.replace("{prefix}", prefix)
+    wanted = {active_fmt.replace("{queue}", queue), scheduled_fmt.replace("{queue}", queue)}
+    triggers = [t for t in so["spec"]["triggers"] if t["type"] == "redis"]
+    names = {t["metadata"].get("listName") for t in triggers}
+    c.check(f"{p} KEDA watches the apalis keys {sorted(wanted)}", names == wanted, f"listNames {sorted(names)}")
+    if "prefix" in expect:
+        c.check(f"{p} KEDA keys use the configured prefix", all(n.startswith(expect["prefix"] + ".") for n in names), f"{names}")
+    for t in triggers:
+        md = t["metadata"]
+        c.check(f"{p} KEDA {md.get('listName')} listLength is a positive number", str(md.get("listLength", "")).isdigit() and int(md["listLength"]) > 0, f"{md}")
+        c.check(f"{p} KEDA {md.get('listName')} address is host:port", bool(re.fullmatch(r"[^:\s]+:\d+", md.get("address", ""))), f"{md.get('address')}")
+        if expect.get("keda_address"):
+            c.check(f"{p} KEDA address is {expect['keda_address']}", md.get("address") == expect["keda_address"], f"{md.get('address')}")
+        c.check(f"{p} KEDA trigger has no inline password", "password" not in md and "passwordFromEnv" not in md, f"{md}")
+        redis_url = secret.get("REDIS_URL", "")
+        if redis_url.startswith("rediss://"):
+            c.check(f"{p} KEDA uses TLS for rediss://", md.get("enableTLS") == "true", f"{md}")
+        ref = t.get("authenticationRef", {}).get("name")
+        if expect.get("keda_auth"):
+            auth = next((d for d in find(docs, "TriggerAuthentication") if d["metadata"]["name"] == ref), None)
+            if c.check(f"{p} KEDA trigger authenticates via a rendered TriggerAuthentication", auth is not None, f"ref {ref}"):
+                targets = auth["spec"]["secretTargetRef"]
+                pw = next((t for t in targets if t["parameter"] == "password"), None)
+                c.check(f"{p} TriggerAuthentication supplies the password", pw is not None, f"{targets}")
+                if pw:
+                    rendered = next((d for d in find(docs, "Secret") if d["metadata"]["name"] == pw["name"]), None)
+                    if expect.get("keda_password_secret"):
+                        c.check(f"{p} KEDA password from {expect['keda_password_secret']}", pw["name"] == expect["keda_password_secret"], f"{pw}")
+                    else:
+                        ok = rendered is not None and pw["key"] in decoded(rendered)
+                        c.check(f"{p} KEDA password Secret/key is rendered", ok, f"{pw}")
+                        if ok and expect.get("keda_password"):
+                            c.check(f"{p} KEDA password matches Redis'", decoded(rendered)[pw["key"]] == expect["keda_password"], "differs")
+        else:
+            c.check(f"{p} KEDA needs no authentication here", ref is None, f"ref {ref}")
+    if expect.get("min_zero"):
+        c.check(f"{p} KEDA may scale workers to zero", so["spec"].get("minReplicaCount") == 0, f"{so['spec'].get('minReplicaCount')}")
+
+
+def check_migrate(c: Checks, p: str, docs: list[dict], app_secret_name: str, expect: dict) -> None:
+    jobs = [j for j in find(docs, "Job") if component(j) == "migrate"]
+    if not c.check(f"{p} one migrate Job", len(jobs) == 1, f"{len(jobs)} jobs"):
+        return
+    job = jobs[0]
+    events = hook_events(job)
+    first = "post-install" if expect.get("bundled_postgres") else "pre-install"
+    c.check(f"{p} migrate is a {first},pre-upgrade hook", events == {first, "pre-upgrade"}, f"{events}")
+    ann = job["metadata"]["annotations"]
+    policy = {x.strip() for x in ann.get("helm.sh/hook-delete-policy", "").split(",")}
+    c.check(f"{p} migrate hook delete policy", {"before-hook-creation", "hook-succeeded"} <= policy, f"{policy}")
+    c.check(f"{p} migrate hook has a weight", "helm.sh/hook-weight" in ann, f"{ann}")
+    spec = pod_spec(job)
+    ctr = spec["containers"][0]
+    c.check(f"{p} migrate runs `leadgen-api migrate`", ctr.get("command") == ["leadgen-api", "migrate"], f"{ctr.get('command')}")
+    c.check(f"{p} migrate pod never restarts in place", spec.get("restartPolicy") == "Never", f"{spec.get('restartPolicy')}")
+
+    # At pre-install nothing but hooks and pre-existing objects exist: the Job must not need
+    # the release's ConfigMap, ServiceAccount or ordinary Secret.
+    c.check(f"{p} migrate reads no ConfigMap", "envFrom" not in ctr and not any("configMapKeyRef" in e.get("valueFrom", {}) for e in ctr.get("env", [])), f"{ctr.get('env')}")
+    chart_sa = [d["metadata"]["name"] for d in find(docs, "ServiceAccount") if not hook_events(d)]
+    c.check(f"{p} migrate uses no ServiceAccount created by the release", spec.get("serviceAccountName") not in chart_sa, f"{spec.get('serviceAccountName')}")
+    refs = {e["valueFrom"]["secretKeyRef"]["name"] for e in ctr.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})}
+    keys = {e["name"] for e in ctr.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})}
+    c.check(f"{p} migrate gets DATABASE_URL and the two required secrets", {"DATABASE_URL", "LEADGEN_ENCRYPTION_KEY", "LEADGEN_JWT_SECRET"} <= keys, f"{keys}")
+    c.check(f"{p} migrate reads one Secret", len(refs) == 1, f"{refs}")
+    if expect.get("existing_secret"):
+        c.check(f"{p} migrate reads the existing Secret", refs == {expect["existing_secret"]}, f"{refs}")
+    else:
+        name = next(iter(refs), "")
+        hook_secret = next((d for d in find(docs, "Secret") if d["metadata"]["name"] == name), None)
+        if c.check(f"{p} migrate's Secret is rendered", hook_secret is not None, f"{name}"):
+            c.check(f"{p} migrate's Secret is a hook of the same events", hook_events(hook_secret) == events, f"{hook_events(hook_secret)}")
+            weight = lambda d: int(d["metadata"]["annotations"].get("helm.sh/hook-weight", "0"))  # noqa: E731
+            c.check(f"{p} migrate's Secret is created before the Job", weight(hook_secret) < weight(job), "weights out of order")
+            c.check(f"{p} migrate's Secret is not the release's ordinary Secret", name != app_secret_name, name)
+            data = decoded(hook_secret)
+            ordinary = next((d for d in find(docs, "Secret") if d["metadata"]["name"] == app_secret_name), None)
+            if ordinary:
+                same = all(data.get(k) == decoded(ordinary).get(k) for k in keys)
+                c.check(f"{p} migrate's Secret holds the same values as the app's", same, "values differ")
+            c.check(f"{p} migrate's Secret holds only what migrate needs", set(data) == keys, f"{sorted(data)}")
+
+
+def check_services(c: Checks, p: str, docs: list[dict]) -> None:
+    pods = [d for d in docs if d.get("kind") in ("Deployment", "StatefulSet")]
+    for svc in find(docs, "Service"):
+        sel = svc["spec"].get("selector", {})
+        targets = [w for w in pods if sel.items() <= w["spec"]["template"]["metadata"]["labels"].items()]
+        name = svc["metadata"]["name"]
+        c.check(f"{p} Service/{name} selects exactly one workload", len(targets) == 1, f"{len(targets)} match {sel}")
+        if len(targets) == 1:
+            ports = {pt.get("name") for ctr in pod_spec(targets[0])["containers"] for pt in ctr.get("ports", [])}
+            for port in svc["spec"]["ports"]:
+                tp = port.get("targetPort")
+                c.check(f"{p} Service/{name} targetPort {tp} exists", isinstance(tp, int) or tp in ports, f"container ports {ports}")
+
+
+def check_optional(c: Checks, p: str, docs: list[dict], cm: dict, expect: dict) -> None:
+    ingresses = find(docs, "Ingress")
+    if expect.get("ingress"):
+        if c.check(f"{p} one Ingress", len(ingresses) == 1, f"{len(ingresses)}"):
+            ing = ingresses[0]
+            api_svc = next(s for s in find(docs, "Service") if component(s) == "api")
+            backends = [path["backend"]["service"] for r in ing["spec"]["rules"] for path in r["http"]["paths"]]
+            c.check(f"{p} Ingress routes to the api Service port http", all(b == {"name": api_svc["metadata"]["name"], "port": {"name": "http"}} for b in backends), f"{backends}")
+            c.check(f"{p} Ingress has a class", bool(ing["spec"].get("ingressClassName")), "no ingressClassName")
+            tls_hosts = {h for t in ing["spec"].get("tls", []) for h in t["hosts"]}
+            hosts = {r["host"] for r in ing["spec"]["rules"]}
+            c.check(f"{p} Ingress TLS covers its hosts", hosts <= tls_hosts, f"{hosts} vs {tls_hosts}")
+            first = ing["spec"]["rules"][0]["host"]
+            c.check(f"{p} public URL derived from the TLS host", cm.get("LEADGEN_PUBLIC_URL") == f"https://{first}", f"{cm.get('LEADGEN_PUBLIC_URL')}")
+    else:
+        c.check(f"{p} no Ingress", not ingresses, "Ingress rendered")
+
+    monitors = find(docs, "ServiceMonitor")
+    if expect.get("servicemonitor"):
+        c.check(f"{p} two ServiceMonitors (api, worker)", len(monitors) == 2, f"{len(monitors)}")
+        for sm in monitors:
+            sel = sm["spec"]["selector"]["matchLabels"]
+            svcs = [s for s in find(docs, "Service") if sel.items() <= s["metadata"].get("labels", {}).items()]
+            name = sm["metadata"]["name"]
+            if c.check(f"{p} ServiceMonitor/{name} selects one Service", len(svcs) == 1, f"{len(svcs)}"):
+                ports = {pt["name"] for pt in svcs[0]["spec"]["ports"]}
+                for ep in sm["spec"]["endpoints"]:
+                    c.check(f"{p} ServiceMonitor/{name} scrapes {ep.get('port')}{ep.get('path')}", ep.get("port") in ports and ep.get("path") == "/metrics", f"ports {ports}")
+            c.check(f"{p} ServiceMonitor/{name} carries the selector label", all(sm["metadata"]["labels"].get(k) == v for k, v in expect.get("sm_labels", {}).items()), f"{sm['metadata']['labels']}")
+    else:
+        c.check(f"{p} no ServiceMonitor (off by default)", not monitors, "rendered")
+
+    statefulsets = find(docs, "StatefulSet")
+    if expect.get("bundled_postgres"):
+        secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == one(docs, "ConfigMap")["metadata"]["name"]))
+        pg = [s for s in find(docs, "Service") if component(s) == "postgresql"]
+        rd = [s for s in find(docs, "Service") if component(s) == "redis"]
+        c.check(f"{p} bundled Postgres and Redis StatefulSets", len(statefulsets) == 2, f"{len(statefulsets)}")
+        if pg:
+            c.check(f"{p} DATABASE_URL points at the bundled Postgres", f"@{pg[0]['metadata']['name']}:5432/" in secret.get("DATABASE_URL", ""), "elsewhere")
+        if rd:
+            c.check(f"{p} REDIS_URL points at the bundled Redis", f"@{rd[0]['metadata']['name']}:6379" in secret.get("REDIS_URL", ""), "elsewhere")
+    else:
+        c.check(f"{p} no bundled databases (off by default)", not statefulsets, f"{len(statefulsets)} StatefulSets")
+
+
+def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set[str]) -> None:
+    """Every setting the code reads is given to the containers, secrets through the Secret."""
+    p = f"[{FULL_CASE}]"
+    cm = one(docs, "ConfigMap")["data"]
+    secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == one(docs, "ConfigMap")["metadata"]["name"]))
+    wanted = {n: ("secret" if n in secret_names else "config") for n in names}
+    for n, kind in ANNOUNCED_SETTINGS.items():
+        wanted.setdefault(n, kind)
+    for name, kind in sorted(wanted.items()):
+        if name in NOT_WIRED:
+            print(f"note: {name} not wired: {NOT_WIRED[name]}")
+            continue
+        if kind == "secret":
+            c.check(f"{p} {name} is in the Secret (not the ConfigMap)", name in secret and name not in cm, f"in Secret: {name in secret}, in ConfigMap: {name in cm}")
+        else:
+            c.check(f"{p} {name} is wired", name in cm or name in secret, "neither in the ConfigMap nor in the Secret")
+
+
+CASES = {
+    "default-values": {"worker": "keda", "keda_address": "cache.example.internal:6379"},
+    "ingress-tls-values": {"worker": "keda", "ingress": True, "digest": True, "keda_auth": True, "keda_password": "redispw", "keda_address": "cache.example.internal:6380"},
+    "worker-keda-values": {"worker": "keda", "keda_auth": True, "keda_password": "s3cret", "min_zero": True, "prefix": "tenant-a"},
+    "worker-hpa-values": {"worker": "hpa", "api_hpa": False},
+    "worker-fixed-values": {"worker": "fixed", "api_hpa": False},
+    "existing-secret-values": {
+        "worker": "keda",
+        "existing_secret": "leadgen-prod",
+        "keda_auth": True,
+        "keda_password_secret": "leadgen-redis-password",
+        "keda_address": "cache.example.internal:6379",
+    },
+    "bundled-values": {"worker": "keda", "bundled_postgres": True, "keda_auth": True, "keda_password": "trialredis"},
+    "servicemonitor-values": {"worker": "keda", "servicemonitor": True, "sm_labels": {"release": "kube-prometheus-stack"}},
+}
+
+
+def main() -> int:
+    root, rendered = Path(sys.argv[1]), Path(sys.argv[2])
+    c = Checks()
+    names, secret_names = settings_in_code(root)
+    keys = queue_keys(root)
+    print(f"note: queue {keys[0]}, pending list {keys[1]}, scheduled set {keys[2]}")
+    ci = sorted(Path(f).stem for f in glob.glob(str(root / "helm/leadgen/ci/*.yaml")))
+    c.check("every ci values file has assertions", set(ci) <= set(CASES), f"no expectations for {sorted(set(ci) - set(CASES))}")
+    for case, expect in CASES.items():
+        path = rendered / f"{case}.yaml"
+        if not c.check(f"[{case}] was rendered", path.exists(), f"{path} missing"):
+            continue
+        docs = load(path)
+        check_case(c, case, docs, {**expect, "queue_keys": keys})
+        if case == FULL_CASE:
+            check_wiring(c, docs, names, secret_names)
+    print(f"assertions: {c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
