@@ -2,6 +2,7 @@
 //! databases (each case on SQLite and on Postgres), the Places simulator, and a real OIDC
 //! provider from npm.
 
+mod billing;
 mod health;
 mod keys;
 mod oidc;
