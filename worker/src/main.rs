@@ -19,6 +19,9 @@ use leadgen_worker::{KeyRateGate, WorkerDeps, ops_server, queue};
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     leadgen_core::install_crypto_provider();
+    // Listen for SIGTERM before anything slow: a worker stopped while it starts (a
+    // rollout, a scale-down) must still exit cleanly, not die of the default action.
+    let shutdown = shutdown_signal()?;
     let _telemetry = leadgen_core::telemetry::init("worker");
     let config = match Config::from_env() {
         Ok(config) => config,
@@ -64,21 +67,21 @@ async fn main() -> anyhow::Result<()> {
     let source = queue::redis_source(redis_url, &config.redis_prefix).await?;
     let name = format!("worker-{}", std::process::id());
     tracing::info!(%name, concurrency = config.worker_concurrency, release = %leadgen_core::telemetry::release(), "leadgen-worker is taking jobs");
-    leadgen_worker::run(&name, deps, source, config.worker_concurrency, shutdown_signal()).await?;
+    leadgen_worker::run(&name, deps, source, config.worker_concurrency, shutdown).await?;
     tracing::info!("leadgen-worker stopped");
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(term) => term,
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
-            return;
+/// Resolves on SIGTERM or Ctrl-C. The handlers are installed when this is called.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .context("installing the SIGTERM handler")?;
+    let mut interrupt = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        .context("installing the SIGINT handler")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {},
+            _ = interrupt.recv() => {},
         }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {},
-        _ = term.recv() => {},
-    }
+    })
 }

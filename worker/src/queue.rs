@@ -90,6 +90,10 @@ pub async fn redis_depth(conn: &mut redis::aio::ConnectionManager, prefix: &str)
 fn config(prefix: &str) -> Config {
     Config::default()
         .queue(format!("{prefix}.{SEARCH_QUEUE}"))
+        // One job per fetch: a worker claims only what it is about to run, so idle
+        // workers (and new ones the autoscaler adds) share the queue, and a stopping worker
+        // holds no claimed-but-unstarted jobs.
+        .batch_size(1)
         .heartbeat_interval(std::time::Duration::from_secs(2))
         .missed_heartbeats(3)
 }

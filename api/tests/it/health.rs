@@ -12,7 +12,7 @@ async fn distributed_mode_is_ready_with_postgres_and_redis() {
     assert_eq!(status, 200);
     assert_eq!(
         body,
-        json!({"status": "ready", "store": true, "queue": true, "bus": true})
+        json!({"status": "ready", "store": true, "queue": true, "bus": true, "stopping": false})
     );
 }
 

@@ -28,8 +28,18 @@ pub use usage::SearchRecord;
 
 use crate::CoreResult;
 
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+/// The migrations of `backend`. A database may hold migrations newer than this binary
+/// (after a rollback to the previous release): they are ignored rather than refused, so
+/// old pods still start. Every migration is additive (new tables and columns), which is
+/// what makes that safe; see docs/operations.md, Upgrading.
+fn migrator(backend: Backend) -> Migrator {
+    let mut migrator = match backend {
+        Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
+        Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
+    };
+    migrator.set_ignore_missing(true);
+    migrator
+}
 
 /// Which database is behind the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,10 +84,7 @@ impl Store {
 
     /// Applies pending migrations for this backend.
     pub async fn migrate(&self) -> CoreResult<()> {
-        match self.backend {
-            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
-            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
-        }
+        migrator(self.backend).run(&self.pool).await?;
         Ok(())
     }
 
