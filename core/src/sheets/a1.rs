@@ -5,11 +5,13 @@
 /// 44), which also keeps them safe to put in a URL path.
 pub fn spreadsheet_id(input: &str) -> Option<String> {
     let input = input.trim();
-    let candidate = match input.find("/spreadsheets/d/") {
-        Some(at) => input[at + "/spreadsheets/d/".len()..]
-            .split(['/', '?', '#'])
-            .next()
-            .unwrap_or_default(),
+    let candidate = match input.find("/spreadsheets/") {
+        // `/spreadsheets/d/{id}`, or `/spreadsheets/u/{n}/d/{id}` for a second account.
+        Some(at) => {
+            let rest = &input[at + "/spreadsheets/".len()..];
+            let after_d = rest.find("d/").filter(|i| *i == 0 || rest[..*i].ends_with('/'))?;
+            rest[after_d + 2..].split(['/', '?', '#']).next().unwrap_or_default()
+        }
         None if input.contains('/') => return None,
         None => input,
     };

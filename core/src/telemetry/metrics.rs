@@ -203,6 +203,20 @@ mod tests {
         let m = metrics();
         m.job_finished("succeeded");
         m.places_call("ok");
+        // Families appear once they have a sample.
+        m.http_requests
+            .get_or_create(&HttpLabels {
+                method: "GET".into(),
+                route: "get_health".into(),
+                status: 200,
+            })
+            .inc();
+        m.http_duration
+            .get_or_create(&RouteLabels {
+                method: "GET".into(),
+                route: "get_health".into(),
+            })
+            .observe(0.001);
         let text = m.encode();
         for series in [
             "leadgen_http_requests_total",

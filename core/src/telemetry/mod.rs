@@ -21,15 +21,23 @@ pub struct TelemetryGuard {
 
 /// The release name reported to Sentry and logged at start.
 pub fn release() -> String {
-    std::env::var("LEADGEN_RELEASE")
-        .ok()
+    release_from(std::env::var("LEADGEN_RELEASE").ok())
+}
+
+fn release_from(value: Option<String>) -> String {
+    value
         .filter(|r| !r.trim().is_empty())
         .unwrap_or_else(|| format!("leadgen@{}", env!("CARGO_PKG_VERSION")))
 }
 
 /// Sets up logging and, when configured, Sentry, for the process named `service`.
 pub fn init(service: &'static str) -> TelemetryGuard {
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    init_with(service, |name| std::env::var(name).ok())
+}
+
+/// [`init`] with the settings read through `lookup` (tests pass a map).
+pub fn init_with(service: &'static str, lookup: impl Fn(&str) -> Option<String>) -> TelemetryGuard {
+    let env = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
     let sentry = env("SENTRY_DSN").map(|dsn| {
         let sample_rate = env("SENTRY_TRACES_SAMPLE_RATE")
             .and_then(|r| r.parse::<f32>().ok())
@@ -37,7 +45,7 @@ pub fn init(service: &'static str) -> TelemetryGuard {
             .unwrap_or(0.1);
         let options = sentry::ClientOptions::new()
             .dsn(&dsn)
-            .release(release())
+            .release(release_from(env("LEADGEN_RELEASE")))
             .environment(env("SENTRY_ENVIRONMENT").unwrap_or_else(|| "production".into()))
             .traces_sample_rate(sample_rate)
             .send_default_pii(false);
