@@ -16,6 +16,10 @@ use leadgen_core::{
 };
 use leadgen_worker::{KeyRateGate, WorkerDeps, ops_server, queue};
 
+/// Longest a stopping worker waits for its running searches (Kubernetes' grace period is
+/// 30 s by default; the chart gives workers 60).
+const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(25);
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     leadgen_core::install_crypto_provider();
@@ -67,9 +71,50 @@ async fn main() -> anyhow::Result<()> {
     let source = queue::redis_source(redis_url, &config.redis_prefix).await?;
     let name = format!("worker-{}", std::process::id());
     tracing::info!(%name, concurrency = config.worker_concurrency, release = %leadgen_core::telemetry::release(), "leadgen-worker is taking jobs");
-    leadgen_worker::run(&name, deps, source, config.worker_concurrency, shutdown).await?;
+    // Scripts and tests wait for this line before they count the worker as up.
+    println!("leadgen-worker {name} is taking jobs");
+    // The signal stops apalis from taking jobs; searches already running get until
+    // DRAIN_LIMIT to finish (their clients are waiting), then the process exits anyway.
+    let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stopping_tx.send(true);
+    });
+    let signalled = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+    let run = leadgen_worker::run(
+        &name,
+        deps,
+        source,
+        config.worker_concurrency,
+        signalled(stopping.clone()),
+    );
+    // apalis' run does not always return once stopped (seen with the polling Redis
+    // backend), so the process also ends when its last running search has finished.
+    let drained = async {
+        signalled(stopping).await;
+        let deadline = tokio::time::Instant::now() + DRAIN_LIMIT;
+        let running = &leadgen_core::telemetry::metrics::metrics().jobs_running;
+        while running.get() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    tokio::select! {
+        result = run => result?,
+        () = drained => {}
+    }
+    let running = leadgen_core::telemetry::metrics::metrics().jobs_running.get();
+    if running > 0 {
+        // Their queue entries are re-run by other workers once this one's heartbeats stop.
+        tracing::warn!(
+            running,
+            "stopping with searches still running; other workers will retry them"
+        );
+    }
     tracing::info!("leadgen-worker stopped");
-    Ok(())
+    // Exit now rather than wait for the runtime to wind down tasks it no longer needs.
+    std::process::exit(0)
 }
 
 /// Resolves on SIGTERM or Ctrl-C. The handlers are installed when this is called.

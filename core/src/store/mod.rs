@@ -24,7 +24,7 @@ pub use billing::EventOutcome;
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
-pub use usage::SearchRecord;
+pub use usage::{SearchRecord, SearchRun};
 
 use crate::CoreResult;
 

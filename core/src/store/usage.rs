@@ -146,17 +146,30 @@ impl Store {
         .await?)
     }
 
-    /// Marks a queued search as running. Answers false when it was started before: the
-    /// job is a retry (its first worker died or handed it back).
+    /// Marks a queued search as running and says how this run relates to earlier ones:
+    /// the first run, a retry of one that did not finish (its worker died or stopped), or
+    /// a stale copy of a search already finished (nothing left to do).
     #[tracing::instrument(skip(self))]
-    pub async fn start_search(&self, user_id: &str, search_id: &str) -> CoreResult<bool> {
+    pub async fn start_search(&self, user_id: &str, search_id: &str) -> CoreResult<SearchRun> {
         let done =
             sqlx::query("UPDATE searches SET status = 'running' WHERE id = $1 AND user_id = $2 AND status = 'queued'")
                 .bind(search_id)
                 .bind(user_id)
                 .execute(&self.pool)
                 .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() == 1 {
+            return Ok(SearchRun::First);
+        }
+        let finished: Option<Option<i64>> =
+            sqlx::query_scalar("SELECT finished_at FROM searches WHERE id = $1 AND user_id = $2")
+                .bind(search_id)
+                .bind(user_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match finished {
+            Some(Some(_)) => SearchRun::AlreadyFinished,
+            _ => SearchRun::Retry,
+        })
     }
 
     /// Finishes a search once: records the outcome, gives back the unused lead budget and
@@ -205,4 +218,15 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// How a search job's run relates to earlier runs of the same search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchRun {
+    /// Nobody ran it before.
+    First,
+    /// A run started and did not finish: run it again.
+    Retry,
+    /// It already finished: skip it.
+    AlreadyFinished,
 }

@@ -14,6 +14,7 @@ use leadgen_core::{
     jobs::SearchJobV1,
     lead::{SearchEvent, SearchParams},
     search::{self, EventSink, SearchFailure, SearchPlan, SearchStopped},
+    store::SearchRun,
 };
 use secrecy::ExposeSecret;
 use tracing::Instrument;
@@ -66,10 +67,17 @@ async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result
     let _running = GaugeGuard::new(&metrics.jobs_running);
     let started = Instant::now();
     match deps.store.start_search(&job.user_id, &job.search_id).await {
-        Ok(true) => {}
-        Ok(false) => {
+        Ok(SearchRun::First) => {}
+        Ok(SearchRun::Retry) => {
             tracing::info!("search job is a retry");
             metrics.job_finished("retried");
+        }
+        Ok(SearchRun::AlreadyFinished) => {
+            // A copy re-queued while its first run was still finishing (a stopping
+            // worker's heartbeat ends before its last jobs do): nothing to do, and no
+            // second bill from Google.
+            tracing::info!("search already finished; skipping the re-queued copy");
+            return Ok(());
         }
         Err(e) => tracing::warn!(error = %e, "could not mark the search running"),
     }

@@ -21,15 +21,17 @@ use crate::{
 const SEARCHES: usize = 20;
 const WORKERS: usize = 3;
 
-/// `target/<profile>/leadgen-worker`, next to this test's own `deps/` directory; built
-/// on demand when a plain `cargo test` did not build it.
+/// `target/<profile>/leadgen-worker`, next to this test's own `deps/` directory.
+/// `./leadgen test` builds it just before the tests; a plain `cargo test` that finds none
+/// builds it here (a nested cargo resolves features for this one package, so it may
+/// rebuild dependencies: slow, but only the first time).
 fn worker_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
     let binary = profile_dir.join("leadgen-worker");
     if !binary.exists() {
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "-p", "leadgen-worker", "--bin", "leadgen-worker"])
+            .args(["build", "-q", "-p", "leadgen-worker", "--bin", "leadgen-worker"])
             .status()
             .expect("cargo build");
         assert!(status.success(), "building leadgen-worker failed");
@@ -37,8 +39,9 @@ fn worker_binary() -> PathBuf {
     binary
 }
 
-fn start_worker(env: &SearchEnv) -> Child {
-    Command::new(worker_binary())
+/// Starts a worker process and waits until it says it is taking jobs.
+fn start_worker(env: &SearchEnv) -> Worker {
+    let mut child = Command::new(worker_binary())
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("DATABASE_URL", &env.app._db.url)
@@ -49,15 +52,75 @@ fn start_worker(env: &SearchEnv) -> Child {
         .env("LEADGEN_PLACES_BASE_URL", &env.sim.base_url)
         .env("LEADGEN_PLACES_RPS", "1000")
         .env("LEADGEN_FREE_DAILY_LEADS", "0")
-        .env("LEADGEN_WORKER_METRICS_LISTEN", "off")
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
+        .env("LEADGEN_WORKER_METRICS_LISTEN", "127.0.0.1:0")
+        .env(
+            "RUST_LOG",
+            std::env::var("WORKER_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .stdout(Stdio::piped())
         .spawn()
-        .expect("start leadgen-worker")
+        .expect("start leadgen-worker");
+    let stdout = child.stdout.take().expect("stdout");
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut metrics = String::new();
+        let echo = std::env::var_os("WORKER_LOG").is_some();
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if echo {
+                eprintln!("[worker] {line}");
+            }
+            if let Some(url) = line.strip_prefix("leadgen-worker metrics on ") {
+                metrics = url.trim().to_owned();
+            }
+            if line.contains("is taking jobs") {
+                let _ = ready_tx.send(metrics.clone());
+            }
+        }
+    });
+    let metrics_url = ready_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the worker starts taking jobs within 60 s");
+    Worker {
+        child: Some(child),
+        metrics_url,
+    }
+}
+
+/// A worker process and where it reports its metrics; killed if the test fails early.
+struct Worker {
+    child: Option<Child>,
+    metrics_url: String,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Worker {
+    /// `leadgen_jobs_running` as the worker reports it now.
+    async fn jobs_running(&self) -> f64 {
+        let text = reqwest::get(&self.metrics_url)
+            .await
+            .expect("metrics")
+            .text()
+            .await
+            .expect("text");
+        text.lines()
+            .find_map(|l| l.strip_prefix("leadgen_jobs_running "))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("jobs_running sample")
+    }
 }
 
 /// SIGTERM, then wait (up to the grace period a pod would get) for a clean exit.
-async fn stop_gracefully(mut child: Child) {
+async fn stop_gracefully(mut worker: Worker) {
+    let mut child = worker.child.take().expect("a running worker");
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -88,7 +151,7 @@ async fn restarting_workers_one_by_one_loses_no_search_and_repeats_no_lead() {
         ],
     )
     .await;
-    let mut workers: Vec<Child> = (0..WORKERS).map(|_| start_worker(&env)).collect();
+    let mut workers: Vec<Worker> = (0..WORKERS).map(|_| start_worker(&env)).collect();
 
     // Twenty searches over a few cities and types, each with a known answer.
     let cities: Vec<String> = env.sim.cities().iter().map(|c| c.name.to_string()).collect();
@@ -115,13 +178,20 @@ async fn restarting_workers_one_by_one_loses_no_search_and_repeats_no_lead() {
         }
     }));
     let restarts = async {
+        let mut in_flight_at_stop = Vec::new();
         for slot in workers.iter_mut() {
             tokio::time::sleep(Duration::from_millis(500)).await;
             let old = std::mem::replace(slot, start_worker(&env));
+            in_flight_at_stop.push(old.jobs_running().await);
             stop_gracefully(old).await;
         }
+        in_flight_at_stop
     };
-    let (bodies, ()) = tokio::join!(runs, restarts);
+    let (bodies, in_flight_at_stop) = tokio::join!(runs, restarts);
+    assert!(
+        in_flight_at_stop.iter().any(|n| *n > 0.0),
+        "some worker was stopped in the middle of searches: {in_flight_at_stop:?}"
+    );
 
     for ((kind, city), body) in searches.iter().zip(&bodies) {
         let events = parse_sse(body);
