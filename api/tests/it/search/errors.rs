@@ -183,7 +183,7 @@ async fn a_client_that_leaves_cancels_its_search() {
             .await
             .expect("query");
         status = row.map(|r| r.0).unwrap_or_default();
-        if status != "queued" {
+        if status != "queued" && status != "running" {
             break;
         }
     }
