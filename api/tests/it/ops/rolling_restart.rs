@@ -142,7 +142,7 @@ async fn restarting_workers_one_by_one_loses_no_search_and_repeats_no_lead() {
     let env = SearchEnv::start(
         Mode::Distributed,
         // Slow pages make each search span several restarts.
-        PlacesSim::builder().latency(Duration::from_millis(400)),
+        PlacesSim::builder().latency(Duration::from_millis(1_000)),
         0,
         vec![
             ("LEADGEN_PLACES_RPS", "1000".into()),
@@ -178,9 +178,20 @@ async fn restarting_workers_one_by_one_loses_no_search_and_repeats_no_lead() {
         }
     }));
     let restarts = async {
+        // Begin once the searches are running, so the first stop lands mid-search.
+        for _ in 0..150 {
+            let mut running = 0.0;
+            for worker in workers.iter() {
+                running += worker.jobs_running().await;
+            }
+            if running > 0.0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         let mut in_flight_at_stop = Vec::new();
         for slot in workers.iter_mut() {
-            tokio::time::sleep(Duration::from_millis(500)).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
             let old = std::mem::replace(slot, start_worker(&env));
             in_flight_at_stop.push(old.jobs_running().await);
             stop_gracefully(old).await;
