@@ -58,6 +58,11 @@ pub async fn handle(store: &Store, stripe: &StripeApi, body: &[u8]) -> Result<Ha
     if !HANDLED.contains(&kind) {
         return Ok(Handled::Ignored);
     }
+    // Stripe retries deliveries: a replay needs no call to Stripe. (The insert below
+    // still decides, for two copies racing each other.)
+    if store.billing_event_applied(id).await? {
+        return Ok(Handled::Duplicate);
+    }
     let object = &event["data"]["object"];
     let subscription_id = match kind {
         "checkout.session.completed" => object["subscription"].as_str(),

@@ -12,7 +12,7 @@ use serde_json::json;
 use url::Url;
 
 use super::error::{AUTH_EXPIRED, REAUTH_REQUIRED, SheetsError};
-use crate::config::GoogleApis;
+use crate::{config::GoogleApis, places::RetryPolicy};
 
 /// The scope that lets us read and write the user's spreadsheets.
 pub const SPREADSHEETS_SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets";
@@ -28,26 +28,14 @@ const MAX_DRIVE_PAGES: usize = 10;
 const NO_ACCESS: &str =
     "That spreadsheet was not found, or your Google account cannot open it. Check the link and its sharing settings.";
 
-/// How often and how long to retry passing failures.
-#[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
-    /// Retries after the first attempt.
-    pub max_retries: u32,
-    /// First back-off; doubles each retry.
-    pub base_backoff: Duration,
-    /// Longest single wait, whatever `Retry-After` asks for.
-    pub max_wait: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        Self {
-            max_retries: 4,
-            base_backoff: Duration::from_millis(500),
-            max_wait: Duration::from_secs(16),
-        }
-    }
-}
+/// Retries for Google's Sheets and Drive APIs: a little more patient than Places, since
+/// an export is one click the user waits on and Sheets' per-minute write quota refills
+/// slowly.
+const SHEETS_RETRY: RetryPolicy = RetryPolicy {
+    max_retries: 4,
+    base_backoff: Duration::from_millis(500),
+    max_wait: Duration::from_secs(16),
+};
 
 /// An access token minted from a refresh token.
 #[derive(Debug, Clone)]
@@ -226,7 +214,7 @@ impl GoogleClient {
             apis,
             client_id,
             client_secret,
-            retry: RetryPolicy::default(),
+            retry: SHEETS_RETRY,
         })
     }
 

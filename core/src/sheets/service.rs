@@ -181,7 +181,9 @@ impl SheetsService {
         let kind = SecretKind::GoogleRefreshToken;
         let plain = refresh_token.expose_secret();
         let sealed = self.vault.seal(plain.as_bytes(), &kind.context(user_id))?;
-        self.store.put_secret(user_id, kind, &sealed, &mask(plain)).await?;
+        self.store
+            .put_secret(user_id, kind, &sealed, &crate::api_key::mask(plain))
+            .await?;
         self.forget_token(user_id);
         Ok(())
     }
@@ -560,17 +562,6 @@ fn batches(rows: &[Vec<String>]) -> Vec<&[Vec<String>]> {
     out
 }
 
-/// First and last four characters, the rest dotted: enough to tell grants apart.
-fn mask(secret: &str) -> String {
-    let chars: Vec<char> = secret.chars().collect();
-    if chars.len() <= 8 {
-        return "•".repeat(chars.len());
-    }
-    let head: String = chars[..4].iter().collect();
-    let tail: String = chars[chars.len() - 4..].iter().collect();
-    format!("{head}{}{tail}", "•".repeat(chars.len() - 8))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -598,7 +589,7 @@ mod tests {
 
     #[test]
     fn masks_refresh_tokens() {
-        let masked = mask("1//0gabcdefghijklmnopqrstuvwxyz");
+        let masked = crate::api_key::mask("1//0gabcdefghijklmnopqrstuvwxyz");
         assert!(masked.starts_with("1//0") && masked.ends_with("wxyz"));
         assert!(!masked.contains("abcdef"));
     }

@@ -90,6 +90,18 @@ impl Store {
         Ok(row.map(Subscription::from))
     }
 
+    /// Whether a webhook event was already applied (so a replay needs no Stripe call).
+    #[tracing::instrument(skip(self))]
+    pub async fn billing_event_applied(&self, event_id: &str) -> CoreResult<bool> {
+        Ok(
+            sqlx::query_scalar::<_, String>("SELECT event_id FROM billing_events WHERE event_id = $1")
+                .bind(event_id)
+                .fetch_optional(&self.pool)
+                .await?
+                .is_some(),
+        )
+    }
+
     /// The user's tier: Pro while their subscription is live, Free otherwise.
     pub async fn tier(&self, user_id: &str) -> CoreResult<crate::usage::Tier> {
         Ok(crate::billing::tier_of(self.subscription(user_id).await?.as_ref()))
