@@ -116,7 +116,12 @@ async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: bool)
         });
         let source = queue::redis_source(&url, &prefix).await.expect("queue");
         tokio::spawn(async move {
-            let _ = leadgen_worker::run(&format!("bench-{w}"), deps, source, 64, std::future::pending()).await;
+            let settings = leadgen_worker::WorkerSettings {
+                name: format!("bench-{w}"),
+                concurrency: 64,
+                drain: std::time::Duration::from_secs(25),
+            };
+            let _ = leadgen_worker::run(&settings, deps, source, std::future::pending()).await;
         });
     }
     let mut base = String::new();

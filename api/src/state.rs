@@ -118,10 +118,14 @@ impl AppState {
                     usage: usage.clone(),
                     gate: KeyRateGate::local(config.places_rps),
                 });
-                let concurrency = config.worker_concurrency;
+                let settings = leadgen_worker::WorkerSettings {
+                    name: "embedded".into(),
+                    concurrency: config.worker_concurrency,
+                    drain: config.worker_drain,
+                };
                 tokio::spawn(async move {
                     let forever = std::future::pending::<()>();
-                    if let Err(e) = leadgen_worker::run("embedded", deps, source, concurrency, forever).await {
+                    if let Err(e) = leadgen_worker::run(&settings, deps, source, forever).await {
                         tracing::error!(error = %e, "in-process worker stopped");
                     }
                 });

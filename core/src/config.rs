@@ -93,6 +93,13 @@ pub struct Config {
     pub usage_limits: crate::usage::UsageLimits,
     /// `LEADGEN_WORKER_CONCURRENCY`: searches one worker process runs at once. Default 16.
     pub worker_concurrency: usize,
+    /// `LEADGEN_WORKER_NAME`: the worker's name in the fleet; the Helm chart passes the pod
+    /// name. Unset: `{hostname}-{pid}-{random}`. Letters, digits, `.`, `_` and `-` only.
+    pub worker_name: Option<String>,
+    /// `LEADGEN_WORKER_DRAIN_SECS`: after SIGTERM, how long a worker lets running searches
+    /// finish before handing them back to the queue. Default 25 (keep it below the pod's
+    /// termination grace period).
+    pub worker_drain: Duration,
     /// `LEADGEN_PLACES_RPS`: upstream requests per second allowed per API key, across the
     /// whole fleet. Default 5.
     pub places_rps: u32,
@@ -322,6 +329,30 @@ impl Config {
         let worker_concurrency =
             usize::try_from(number("LEADGEN_WORKER_CONCURRENCY", 16)?.clamp(1, 1024)).unwrap_or(16);
         let places_rps = u32::try_from(number("LEADGEN_PLACES_RPS", 5)?.clamp(1, 10_000)).unwrap_or(5);
+        let worker_name = get("LEADGEN_WORKER_NAME");
+        if let Some(name) = &worker_name
+            && (name.len() > 253
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')))
+        {
+            return Err(ConfigError::new(
+                "LEADGEN_WORKER_NAME",
+                format!("'{name}' may hold only letters, digits, '.', '_' and '-' (at most 253), like a pod name"),
+            ));
+        }
+        let worker_drain = match get("LEADGEN_WORKER_DRAIN_SECS") {
+            Some(v) => match v.parse::<u64>() {
+                Ok(secs) if (1..=3600).contains(&secs) => Duration::from_secs(secs),
+                _ => {
+                    return Err(ConfigError::new(
+                        "LEADGEN_WORKER_DRAIN_SECS",
+                        format!("'{v}' must be a whole number of seconds from 1 to 3600"),
+                    ));
+                }
+            },
+            None => Duration::from_secs(25),
+        };
 
         Ok(Self {
             listen,
@@ -342,6 +373,8 @@ impl Config {
                 .into(),
             usage_limits,
             worker_concurrency,
+            worker_name,
+            worker_drain,
             places_rps,
             redis_prefix: get("LEADGEN_REDIS_PREFIX").unwrap_or_else(|| "leadgen".to_owned()),
         })
@@ -400,6 +433,14 @@ mod tests {
         assert!(c.oidc.is_none());
         assert!(c.store_url().starts_with("sqlite://"));
         assert_eq!(c.session_ttl, Duration::from_secs(3600));
+        assert_eq!((c.worker_name, c.worker_drain), (None, Duration::from_secs(25)));
+        let pod = config(&[
+            ("LEADGEN_WORKER_NAME", "leadgen-worker-6c9f7-x2kq"),
+            ("LEADGEN_WORKER_DRAIN_SECS", "45"),
+        ])
+        .expect("pod settings");
+        assert_eq!(pod.worker_name.as_deref(), Some("leadgen-worker-6c9f7-x2kq"));
+        assert_eq!(pod.worker_drain, Duration::from_secs(45));
     }
 
     #[test]
@@ -418,6 +459,8 @@ mod tests {
             (&[("LEADGEN_SESSION_TTL_SECS", "5")], "LEADGEN_SESSION_TTL_SECS"),
             (&[("LEADGEN_FREE_DAILY_LEADS", "-3")], "LEADGEN_FREE_DAILY_LEADS"),
             (&[("LEADGEN_PLACES_RPS", "fast")], "LEADGEN_PLACES_RPS"),
+            (&[("LEADGEN_WORKER_NAME", "pod:a")], "LEADGEN_WORKER_NAME"),
+            (&[("LEADGEN_WORKER_DRAIN_SECS", "0")], "LEADGEN_WORKER_DRAIN_SECS"),
         ];
         for (vars, variable) in cases {
             let err = config(vars).expect_err(variable);

@@ -1,13 +1,21 @@
-//! Leadgen's search workers: the job handler, the job queue in both modes, and the
-//! per-key rate limit. `leadgen-worker` runs them as a process; the API links this crate to
-//! run them in-process in embedded mode.
+//! Leadgen's search workers: the job handler, the job queue in both modes, the per-key
+//! rate limit and the fleet's bookkeeping. `leadgen-worker` runs them as a process; the
+//! API links this crate to run them in-process in embedded mode.
 
+pub mod fleet;
 pub mod jobs;
 pub mod ops_server;
 pub mod queue;
 pub mod rate_limit;
 
-use std::{future::Future, sync::Arc};
+use std::{
+    future::Future,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
 use apalis::prelude::*;
 use leadgen_core::{bus::EventBus, keys::KeyService, places::PlacesClient, store::Store, usage::UsageService};
@@ -31,38 +39,133 @@ pub struct WorkerDeps {
     pub gate: KeyRateGate,
 }
 
-/// Runs search jobs from `source` until `shutdown` resolves, then stops taking new jobs
-/// and lets running ones finish.
+/// How one worker runs.
+#[derive(Debug, Clone)]
+pub struct WorkerSettings {
+    /// Its name in the fleet (see [`fleet::worker_name`]).
+    pub name: String,
+    /// Searches it runs at once.
+    pub concurrency: usize,
+    /// After the shutdown signal, how long running searches get to finish before they
+    /// are handed back to the queue for another worker to resume.
+    pub drain: Duration,
+}
+
+/// Jobs one worker is running now (the process-wide gauge counts every worker of a
+/// process; tests run several in one).
+#[derive(Clone, Default)]
+pub struct RunningJobs(Arc<AtomicUsize>);
+
+impl RunningJobs {
+    /// Counts a job until the returned guard is dropped.
+    pub fn enter(&self) -> RunningJob {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        RunningJob(self.0.clone())
+    }
+
+    /// How many run now.
+    pub fn count(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// One running job (see [`RunningJobs::enter`]).
+pub struct RunningJob(Arc<AtomicUsize>);
+
+impl Drop for RunningJob {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How a worker's run ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stopped {
+    /// Searches still running at the drain deadline, handed back to the queue.
+    pub handed_back: u64,
+}
+
+/// Runs search jobs from `source` until `shutdown` resolves; then stops taking jobs, lets
+/// running ones finish for up to `settings.drain`, and (Redis) leaves the fleet, handing
+/// back at the front of the queue whatever did not finish, to resume elsewhere from its
+/// checkpoint.
+///
+/// With Redis, the fleet's housekeeping ([`fleet::Fleet::tick`]) runs inside this future:
+/// a worker that is dropped or aborted (a crash, as tests make one) stops beating at
+/// once, and the other workers take over its jobs.
 pub async fn run(
-    name: &str,
+    settings: &WorkerSettings,
     deps: Arc<WorkerDeps>,
     source: JobSource,
-    concurrency: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let signal = async move {
-        shutdown.await;
+) -> anyhow::Result<Stopped> {
+    let running = RunningJobs::default();
+    let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
+    let signalled = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
         Ok::<(), std::io::Error>(())
+    };
+    // Stop taking jobs on the signal; then wait for the running ones, at most `drain`.
+    // (apalis' run does not always return once stopped, seen with the polling Redis
+    // backend, so the wait does not rely on it.)
+    let drained = {
+        let running = running.clone();
+        let drain = settings.drain;
+        async move {
+            shutdown.await;
+            let _ = stopping_tx.send(true);
+            let deadline = tokio::time::Instant::now() + drain;
+            while running.count() > 0 && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
     };
     match source {
         JobSource::Memory(storage) => {
-            WorkerBuilder::new(name)
+            let worker = WorkerBuilder::new(settings.name.as_str())
                 .backend(storage)
-                .concurrency(concurrency)
+                .concurrency(settings.concurrency)
                 .data(deps)
+                .data(running.clone())
                 .build(jobs::search::handle)
-                .run_until(signal)
-                .await?
+                .run_until(signalled(stopping));
+            tokio::select! {
+                result = worker => result?,
+                () = drained => {}
+            }
+            Ok(Stopped::default())
         }
-        JobSource::Redis(storage) => {
-            WorkerBuilder::new(name)
-                .backend(*storage)
-                .concurrency(concurrency)
+        JobSource::Redis(redis) => {
+            let fleet = fleet::Fleet::new(redis.conn.clone(), &redis.prefix, &settings.name);
+            let reclaimed = fleet.reclaim_own_name().await?;
+            if reclaimed > 0 {
+                tracing::warn!(
+                    reclaimed,
+                    "an earlier process with this name left searches behind; they go back to the queue"
+                );
+            }
+            let worker = WorkerBuilder::new(settings.name.as_str())
+                .backend(*redis.source)
+                .concurrency(settings.concurrency)
                 .data(deps)
+                .data(running.clone())
                 .build(jobs::search::handle)
-                .run_until(signal)
-                .await?
+                .run_until(signalled(stopping));
+            tokio::select! {
+                result = worker => result?,
+                () = drained => {}
+                () = fleet.housekeeping() => {}
+            }
+            let still_running = running.count();
+            let handed_back = fleet.leave().await?;
+            if handed_back > 0 || still_running > 0 {
+                tracing::warn!(
+                    still_running,
+                    handed_back,
+                    "stopped with searches unfinished; they resume on another worker"
+                );
+            }
+            Ok(Stopped { handed_back })
         }
     }
-    Ok(())
 }

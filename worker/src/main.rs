@@ -14,11 +14,7 @@ use leadgen_core::{
     store::Store,
     usage::UsageService,
 };
-use leadgen_worker::{KeyRateGate, WorkerDeps, ops_server, queue};
-
-/// Longest a stopping worker waits for its running searches (Kubernetes' grace period is
-/// 30 s by default; the chart gives workers 60).
-const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(25);
+use leadgen_worker::{KeyRateGate, WorkerDeps, WorkerSettings, fleet, ops_server, queue};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -69,51 +65,32 @@ async fn main() -> anyhow::Result<()> {
         store,
     });
     let source = queue::redis_source(redis_url, &config.redis_prefix).await?;
-    let name = format!("worker-{}", std::process::id());
-    tracing::info!(%name, concurrency = config.worker_concurrency, release = %leadgen_core::telemetry::release(), "leadgen-worker is taking jobs");
-    // Scripts and tests wait for this line before they count the worker as up.
-    println!("leadgen-worker {name} is taking jobs");
-    // The signal stops apalis from taking jobs; searches already running get until
-    // DRAIN_LIMIT to finish (their clients are waiting), then the process exits anyway.
-    let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        shutdown.await;
-        let _ = stopping_tx.send(true);
-    });
-    let signalled = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = rx.wait_for(|stop| *stop).await;
+    let settings = WorkerSettings {
+        name: fleet::worker_name(config.worker_name.as_deref()),
+        concurrency: config.worker_concurrency,
+        drain: config.worker_drain,
     };
-    let run = leadgen_worker::run(
-        &name,
-        deps,
-        source,
-        config.worker_concurrency,
-        signalled(stopping.clone()),
+    let metrics = leadgen_core::telemetry::metrics::metrics();
+    metrics
+        .worker_info
+        .get_or_create(&leadgen_core::telemetry::metrics::WorkerLabels {
+            worker: settings.name.clone(),
+        })
+        .set(1);
+    tracing::info!(
+        name = %settings.name,
+        concurrency = settings.concurrency,
+        release = %leadgen_core::telemetry::release(),
+        "leadgen-worker is taking jobs"
     );
-    // apalis' run does not always return once stopped (seen with the polling Redis
-    // backend), so the process also ends when its last running search has finished.
-    let drained = async {
-        signalled(stopping).await;
-        let deadline = tokio::time::Instant::now() + DRAIN_LIMIT;
-        let running = &leadgen_core::telemetry::metrics::metrics().jobs_running;
-        while running.get() > 0 && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-    };
-    tokio::select! {
-        result = run => result?,
-        () = drained => {}
-    }
-    let running = leadgen_core::telemetry::metrics::metrics().jobs_running.get();
-    if running > 0 {
-        // Their queue entries are re-run by other workers once this one's heartbeats stop.
-        tracing::warn!(
-            running,
-            "stopping with searches still running; other workers will retry them"
-        );
-    }
-    tracing::info!("leadgen-worker stopped");
-    // Exit now rather than wait for the runtime to wind down tasks it no longer needs.
+    // Scripts and tests wait for this line before they count the worker as up.
+    println!("leadgen-worker {} is taking jobs", settings.name);
+    // The signal stops it taking jobs; running searches get `drain` to finish, then the
+    // rest go back to the queue and the worker deregisters (see leadgen_worker::run).
+    let stopped = leadgen_worker::run(&settings, deps, source, shutdown).await?;
+    tracing::info!(handed_back = stopped.handed_back, "leadgen-worker stopped");
+    // Exit now rather than wait for the runtime to wind down tasks it no longer needs
+    // (everything this worker held is back in the queue and it is deregistered).
     std::process::exit(0)
 }
 

@@ -45,7 +45,17 @@ pub enum JobSource {
     /// Embedded mode.
     Memory(MemoryStorage<SearchJobV1>),
     /// Distributed mode.
-    Redis(Box<RedisSource>),
+    Redis(RedisJobSource),
+}
+
+/// A worker's side of the Redis queue, with what the fleet's bookkeeping needs.
+pub struct RedisJobSource {
+    /// The polling consumer (boxed: large).
+    pub source: Box<RedisSource>,
+    /// A connection for the fleet's bookkeeping.
+    pub conn: redis::aio::ConnectionManager,
+    /// `LEADGEN_REDIS_PREFIX`.
+    pub prefix: String,
 }
 
 /// An in-process queue: the producer and its one consumer.
@@ -87,15 +97,24 @@ pub async fn redis_depth(conn: &mut redis::aio::ConnectionManager, prefix: &str)
     Ok(due + ready)
 }
 
-fn config(prefix: &str) -> Config {
+/// How often apalis beats a worker's heart (the fleet's housekeeping beats too, see
+/// `fleet::Fleet::tick`).
+pub const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The queue's apalis settings.
+pub fn config(prefix: &str) -> Config {
     Config::default()
         .queue(format!("{prefix}.{SEARCH_QUEUE}"))
         // One job per fetch: a worker claims only what it is about to run, so idle
         // workers (and new ones the autoscaler adds) share the queue, and a stopping worker
         // holds no claimed-but-unstarted jobs.
         .batch_size(1)
-        .heartbeat_interval(std::time::Duration::from_secs(2))
-        .missed_heartbeats(3)
+        .heartbeat_interval(HEARTBEAT)
+        // apalis' own re-queue of silent workers' jobs (to the back of the queue) comes
+        // after the fleet's (to the front, after `fleet::DEAD_AFTER`), so it finds none.
+        .missed_heartbeats(10)
+        // Its pub/sub notices go to channels outside our prefix, and nobody reads them.
+        .emit_events(false)
 }
 
 /// The producer side of the Redis queue named `{prefix}.search.v1`.
@@ -106,12 +125,16 @@ pub async fn redis(url: &str, prefix: &str) -> CoreResult<RedisStorage<SearchJob
     Ok(RedisStorage::new(conn).with_config(config(prefix)))
 }
 
-/// A worker's side of the Redis queue. Workers that die mid-job have their jobs re-queued
-/// once their heartbeats stop.
+/// A worker's side of the Redis queue. Workers that die mid-job have their jobs handed
+/// back by the rest of the fleet once their heartbeats stop (see `fleet`).
 pub async fn redis_source(url: &str, prefix: &str) -> CoreResult<JobSource> {
-    Ok(JobSource::Redis(Box::new(
-        redis(url, prefix).await?.poll_with_interval(IDLE_POLL),
-    )))
+    let mut storage = redis(url, prefix).await?;
+    let conn = storage.get_connection().clone();
+    Ok(JobSource::Redis(RedisJobSource {
+        source: Box::new(storage.poll_with_interval(IDLE_POLL)),
+        conn,
+        prefix: prefix.to_owned(),
+    }))
 }
 
 impl JobQueue {

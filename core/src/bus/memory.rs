@@ -15,6 +15,7 @@ struct Channel {
     events: Vec<Envelope>,
     sender: broadcast::Sender<Envelope>,
     cancelled: bool,
+    checkpoint: Option<String>,
     touched: Instant,
 }
 
@@ -39,6 +40,7 @@ impl MemoryBus {
             events: Vec::new(),
             sender: broadcast::channel(LIVE_CAPACITY).0,
             cancelled: false,
+            checkpoint: None,
             touched: Instant::now(),
         });
         channel.touched = Instant::now();
@@ -56,6 +58,26 @@ impl MemoryBus {
             let _ = c.sender.send(envelope.clone());
             envelope.id
         })
+    }
+
+    /// See [`super::EventBus::publish_page`]: one lock for the events and the checkpoint.
+    pub fn publish_page(&self, search_id: &str, events: &[SearchEvent], checkpoint: &str) {
+        self.with_channel(search_id, |c| {
+            for event in events {
+                let envelope = Envelope {
+                    id: c.events.len() as u64 + 1,
+                    event: event.clone(),
+                };
+                c.events.push(envelope.clone());
+                let _ = c.sender.send(envelope);
+            }
+            c.checkpoint = Some(checkpoint.to_owned());
+        });
+    }
+
+    /// See [`super::EventBus::checkpoint`].
+    pub fn checkpoint(&self, search_id: &str) -> Option<String> {
+        self.with_channel(search_id, |c| c.checkpoint.clone())
     }
 
     /// See [`super::EventBus::subscribe`]. Replay and live start under one lock, so no
@@ -104,5 +126,17 @@ mod tests {
         assert!(!bus.is_cancelled("s"));
         bus.cancel("s");
         assert!(bus.is_cancelled("s"));
+    }
+
+    #[tokio::test]
+    async fn a_page_and_its_checkpoint_land_together() {
+        let bus = MemoryBus::new();
+        assert_eq!(bus.checkpoint("s"), None);
+        bus.publish_page("s", &[event(1), event(2)], "after-page-1");
+        bus.publish_page("s", &[], "after-page-2");
+        assert_eq!(bus.checkpoint("s").as_deref(), Some("after-page-2"));
+        let ids: Vec<u64> = bus.subscribe("s", 0).replay.iter().map(|e| e.id).collect();
+        assert_eq!(ids, vec![1, 2], "an empty page adds no event");
+        assert_eq!(bus.checkpoint("other"), None);
     }
 }

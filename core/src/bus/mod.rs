@@ -5,7 +5,8 @@
 //! replay buffer, so a subscriber that starts late or reconnects (`Last-Event-ID`) misses
 //! nothing. A subscriber also sees live events; it drops those it already replayed by
 //! their number. Listeners that go away set the search's cancel flag, which the worker
-//! checks between pages.
+//! checks between pages. Beside the events, each search has a checkpoint (opaque text,
+//! written atomically with a page's events) from which a retried job resumes.
 //!
 //! Embedded mode uses [`memory::MemoryBus`]; distributed mode [`redis::RedisBus`]. Both
 //! answer the same calls with the same semantics.
@@ -70,6 +71,27 @@ impl EventBus {
         match self {
             Self::Memory(bus) => Ok(events.iter().fold(0, |_, e| bus.publish(search_id, e))),
             Self::Redis(bus) => bus.publish_all(search_id, events).await,
+        }
+    }
+
+    /// Publishes a page's events of `search_id` and replaces its checkpoint, atomically:
+    /// a reader sees both or neither. `events` may be empty (a page without new leads
+    /// still moves the checkpoint).
+    pub async fn publish_page(&self, search_id: &str, events: &[SearchEvent], checkpoint: &str) -> CoreResult<()> {
+        match self {
+            Self::Memory(bus) => {
+                bus.publish_page(search_id, events, checkpoint);
+                Ok(())
+            }
+            Self::Redis(bus) => bus.publish_page(search_id, events, checkpoint).await,
+        }
+    }
+
+    /// The last checkpoint of `search_id`, if any (it expires with the replay buffer).
+    pub async fn checkpoint(&self, search_id: &str) -> CoreResult<Option<String>> {
+        match self {
+            Self::Memory(bus) => Ok(bus.checkpoint(search_id)),
+            Self::Redis(bus) => bus.checkpoint(search_id).await,
         }
     }
 

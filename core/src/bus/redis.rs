@@ -2,7 +2,8 @@
 //!
 //! Per search: a list `{prefix}:search:{id}:events` (the replay buffer; `RPUSH`'s answer
 //! numbers each event), a pub/sub channel `{prefix}:search:{id}` for live delivery, and a
-//! key `{prefix}:search:{id}:cancel`. All expire after [`REPLAY_TTL`].
+//! key `{prefix}:search:{id}:cancel`, and the checkpoint `{prefix}:search:{id}:checkpoint`.
+//! All expire after [`REPLAY_TTL`].
 //!
 //! Each process holds one pub/sub connection for all its streams and routes messages to
 //! local subscribers by channel, so 10,000 open streams cost one Redis connection, not
@@ -33,6 +34,21 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return id
 "#;
 
+/// A page's events and the search's new checkpoint in one atomic step. KEYS[1]: the list;
+/// KEYS[2]: the channel; KEYS[3]: the checkpoint; ARGV[1]: TTL in seconds; ARGV[2]: the
+/// checkpoint; ARGV[3..]: event JSON.
+const PUBLISH_PAGE: &str = r#"
+for i = 3, #ARGV do
+  local id = redis.call('RPUSH', KEYS[1], ARGV[i])
+  redis.call('PUBLISH', KEYS[2], '{"id":' .. id .. ',"event":' .. ARGV[i] .. '}')
+end
+if #ARGV > 2 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[1])
+return 1
+"#;
+
 /// Event bus over Redis.
 #[derive(Clone)]
 pub struct RedisBus {
@@ -41,6 +57,7 @@ pub struct RedisBus {
     prefix: String,
     router: Arc<tokio::sync::Mutex<Option<Arc<Router>>>>,
     publish_all: redis::Script,
+    publish_page: redis::Script,
 }
 
 /// The process's pub/sub connection and its local subscribers.
@@ -61,6 +78,7 @@ impl RedisBus {
             prefix: prefix.to_owned(),
             router: Arc::new(tokio::sync::Mutex::new(None)),
             publish_all: redis::Script::new(PUBLISH_ALL),
+            publish_page: redis::Script::new(PUBLISH_PAGE),
         })
     }
 
@@ -70,6 +88,10 @@ impl RedisBus {
 
     fn channel(&self, search_id: &str) -> String {
         format!("{}:search:{search_id}", self.prefix)
+    }
+
+    fn checkpoint_key(&self, search_id: &str) -> String {
+        format!("{}:search:{search_id}:checkpoint", self.prefix)
     }
 
     fn cancel_key(&self, search_id: &str) -> String {
@@ -90,6 +112,28 @@ impl RedisBus {
         }
         let mut conn = self.conn.clone();
         Ok(invocation.invoke_async(&mut conn).await?)
+    }
+
+    /// See [`super::EventBus::publish_page`].
+    pub async fn publish_page(&self, search_id: &str, events: &[SearchEvent], checkpoint: &str) -> CoreResult<()> {
+        let mut invocation = self.publish_page.key(self.events_key(search_id));
+        invocation
+            .key(self.channel(search_id))
+            .key(self.checkpoint_key(search_id))
+            .arg(REPLAY_TTL.as_secs())
+            .arg(checkpoint);
+        for event in events {
+            invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
+        }
+        let mut conn = self.conn.clone();
+        let _: i64 = invocation.invoke_async(&mut conn).await?;
+        Ok(())
+    }
+
+    /// See [`super::EventBus::checkpoint`].
+    pub async fn checkpoint(&self, search_id: &str) -> CoreResult<Option<String>> {
+        let mut conn = self.conn.clone();
+        Ok(conn.get(self.checkpoint_key(search_id)).await?)
     }
 
     /// See [`super::EventBus::replay`].

@@ -2,12 +2,15 @@
 //! within the caller's lead budget, each new lead emitted as it arrives.
 //!
 //! The runner knows nothing of queues or transports: the worker gives it a rate gate (per
-//! API key), a sink for events and a way to learn that nobody listens any more.
+//! API key), a sink for events and a way to learn that nobody listens any more, and, when
+//! the job is a retry, where the earlier run stopped ([`Resume`]).
 
+mod checkpoint;
 mod leads;
 
 use std::{collections::HashSet, future::Future};
 
+pub use checkpoint::{Checkpoint, Resume};
 pub use leads::lead_from_place;
 
 use crate::{
@@ -31,9 +34,14 @@ pub trait RateGate: Send + Sync {
 
 /// Where a running search sends its events.
 pub trait EventSink: Send {
-    /// Delivers a page's events in order (one round trip for the lot); an error means the
-    /// search should stop.
-    fn emit(&mut self, events: Vec<SearchEvent>) -> impl Future<Output = Result<(), SearchStopped>> + Send;
+    /// Delivers a page's events in order, together with the checkpoint reached after them,
+    /// in one step (so a retry never repeats a page whose leads went out, nor skips one
+    /// whose leads did not); an error means the search should stop.
+    fn emit(
+        &mut self,
+        events: Vec<SearchEvent>,
+        checkpoint: &Checkpoint,
+    ) -> impl Future<Output = Result<(), SearchStopped>> + Send;
     /// True when nobody wants the rest of this search any more.
     fn cancelled(&mut self) -> impl Future<Output = bool> + Send;
 }
@@ -66,14 +74,19 @@ pub struct SearchPlan<'a> {
     pub key_id: &'a str,
 }
 
-/// Runs the search; emits `business_found` for each new lead and returns them all. The
-/// caller emits `start` before and `complete`/`error` after, since they carry usage.
+/// Runs the search; emits `business_found` for each new lead and returns them all (those
+/// an earlier run delivered first). The caller emits `start` before and `complete`/`error`
+/// after, since they carry usage.
+///
+/// With a [`Resume`], the pages the earlier run fetched are skipped: the runner continues
+/// from the stored page token, and numbers new leads after the delivered ones.
 pub async fn run(
     client: &PlacesClient,
     api_key: &str,
     plan: &SearchPlan<'_>,
     gate: &impl RateGate,
     sink: &mut impl EventSink,
+    resume: Resume,
 ) -> Result<Vec<Lead>, SearchFailure> {
     let mut request = SearchTextRequest {
         text_query: plan.business.text_query(&plan.params.location),
@@ -81,10 +94,23 @@ pub async fn run(
         page_size: PAGE_SIZE,
         page_token: None,
     };
-    let mut seen = HashSet::new();
-    let mut leads = Vec::new();
-    let mut total = 0u32;
-    for _ in 0..MAX_PAGES {
+    let mut seen: HashSet<String> = resume.delivered.iter().map(|l| l.place_id.clone()).collect();
+    let mut leads = resume.delivered;
+    let (mut pages, mut total) = (0u32, 0u32);
+    if let Some(Checkpoint::Pages {
+        pages: done,
+        places_seen,
+        next_page_token,
+    }) = resume.checkpoint
+    {
+        match next_page_token {
+            Some(token) => request.page_token = Some(token),
+            // The earlier run fetched the last page: nothing left to ask Google.
+            None => return Ok(leads),
+        }
+        (pages, total) = (done, places_seen);
+    }
+    while pages < MAX_PAGES as u32 {
         if leads.len() as u32 >= plan.lead_budget {
             break;
         }
@@ -93,6 +119,7 @@ pub async fn run(
         }
         gate.until_ready(plan.key_id).await;
         let page = client.search_text(api_key, &request).await?;
+        pages += 1;
         total += page.places.len() as u32;
         let mut found = Vec::new();
         for place in page.places {
@@ -111,12 +138,16 @@ pub async fn run(
                 lead,
             });
         }
-        if !found.is_empty() {
-            sink.emit(found).await?;
-        }
-        match page.next_page_token {
-            Some(token) if !token.is_empty() => request.page_token = Some(token),
-            _ => break,
+        let next_page_token = page.next_page_token.filter(|token| !token.is_empty());
+        let checkpoint = Checkpoint::Pages {
+            pages,
+            places_seen: total,
+            next_page_token: next_page_token.clone(),
+        };
+        sink.emit(found, &checkpoint).await?;
+        match next_page_token {
+            Some(token) => request.page_token = Some(token),
+            None => break,
         }
     }
     Ok(leads)

@@ -39,6 +39,13 @@ pub struct OutcomeLabels {
     pub outcome: String,
 }
 
+/// Labels naming a worker process.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct WorkerLabels {
+    /// Its name in the fleet (the pod name under Kubernetes).
+    pub worker: String,
+}
+
 /// Every series Leadgen exports.
 pub struct Metrics {
     registry: Registry,
@@ -62,6 +69,11 @@ pub struct Metrics {
     pub rate_limit_waits: Counter,
     /// `leadgen_rate_limit_wait_seconds`: how long those waits were.
     pub rate_limit_wait_seconds: Histogram,
+    /// `leadgen_worker_info{worker}`: 1, naming this worker process in the fleet.
+    pub worker_info: Family<WorkerLabels, Gauge>,
+    /// `leadgen_jobs_handed_back_total{outcome=dead_worker|shutdown|restart}`: unfinished
+    /// jobs this process put back at the front of the queue.
+    pub jobs_handed_back: Family<OutcomeLabels, Counter>,
 }
 
 fn latency_buckets() -> Histogram {
@@ -124,8 +136,22 @@ impl Metrics {
             "Time spent waiting for an API key's rate limit",
             rate_limit_wait_seconds.clone(),
         );
+        let worker_info = Family::<WorkerLabels, Gauge>::default();
+        registry.register(
+            "worker_info",
+            "This worker process's name in the fleet (value 1)",
+            worker_info.clone(),
+        );
+        let jobs_handed_back = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "jobs_handed_back",
+            "Unfinished jobs put back at the front of the queue, by why (dead_worker, shutdown, restart)",
+            jobs_handed_back.clone(),
+        );
         Self {
             registry,
+            worker_info,
+            jobs_handed_back,
             http_requests,
             http_duration,
             sse_streams_open,
@@ -154,6 +180,15 @@ impl Metrics {
                 outcome: outcome.to_owned(),
             })
             .inc();
+    }
+
+    /// Counts jobs handed back to the queue.
+    pub fn handed_back(&self, why: &str, jobs: u64) {
+        self.jobs_handed_back
+            .get_or_create(&OutcomeLabels {
+                outcome: why.to_owned(),
+            })
+            .inc_by(jobs);
     }
 
     /// Counts an upstream Places call.

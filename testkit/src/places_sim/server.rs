@@ -26,7 +26,7 @@ use super::{
     quota::RpmQuota,
     request,
     sku::mask_sku,
-    stats::{Recorder, SimStats, max_in_window},
+    stats::{Recorder, SimStats, max_in_window, request_identity},
     world::World,
 };
 
@@ -37,7 +37,7 @@ struct SimState {
     tokens: PageTokens,
     quota: RpmQuota,
     faults: Faults,
-    recorder: Recorder,
+    recorder: Arc<Recorder>,
 }
 
 /// A running simulator; stops when dropped.
@@ -79,7 +79,7 @@ impl PlacesSim {
                 config.fault_rate,
                 config.slow_delay,
             ),
-            recorder: Recorder::new(),
+            recorder: Arc::new(Recorder::new()),
         });
         let app = Route::new()
             .at("/v1/places:searchText", poem::post(search_text))
@@ -204,7 +204,7 @@ impl SimState {
         };
 
         let results = self.world.search(&request.search);
-        self.recorder.billed(sku);
+        self.recorder.billed(sku, request_identity(key, mask, body));
         let page: Vec<Value> = results
             .iter()
             .skip(offset)
@@ -257,12 +257,15 @@ async fn search_text(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> 
             .map(String::as_str)
     });
     let arrived = state.recorder.arrival((!key.is_empty()).then_some(key.as_str()));
-    let response = state.answer(&key, mask, &body, arrived);
+    // Answer (and bill) when the latency is over, as a server does when its work is done;
+    // meanwhile the request is in flight. A client that hangs up meanwhile is billed all
+    // the same (the server is not told).
+    let _in_flight = state.recorder.pending();
     let delay = state.faults.delay(&key);
     if !delay.is_zero() {
         tokio::time::sleep(delay).await;
     }
-    response
+    state.answer(&key, mask, &body, arrived)
 }
 
 #[handler]

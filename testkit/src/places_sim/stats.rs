@@ -22,6 +22,14 @@ pub struct SimStats {
     pub billable_by_sku: BTreeMap<Sku, u64>,
     /// Requests per API key, whatever the answer (requests without a key are not listed).
     pub requests_by_key: BTreeMap<String, u64>,
+    /// Billable requests identical (key, field mask and body, page token included) to one
+    /// answered before: what a client pays twice for. A client that retries a page it
+    /// already received shows up here.
+    pub repeated_requests: u64,
+    /// Requests received and not answered yet (within their simulated latency). A client
+    /// that crashes now never sees these answers, yet they are billed, as Google bills
+    /// work it did: a retry that asks again pays twice, which no client can avoid.
+    pub in_flight_requests: u64,
 }
 
 impl SimStats {
@@ -40,6 +48,9 @@ impl SimStats {
 struct Inner {
     search_text: u64,
     billable: BTreeMap<Sku, u64>,
+    /// How often each billed request (by its identity hash) was answered.
+    answered: std::collections::HashMap<u64, u64>,
+    in_flight: u64,
     /// Arrival times per key, in arrival order.
     arrivals: BTreeMap<String, Vec<Duration>>,
 }
@@ -80,8 +91,16 @@ impl Recorder {
         now
     }
 
-    pub(crate) fn billed(&self, sku: Sku) {
-        *self.inner().billable.entry(sku).or_default() += 1;
+    pub(crate) fn billed(&self, sku: Sku, identity: u64) {
+        let mut inner = self.inner();
+        *inner.billable.entry(sku).or_default() += 1;
+        *inner.answered.entry(identity).or_default() += 1;
+    }
+
+    /// A request waiting for its answer: in flight until the guard is dropped.
+    pub(crate) fn pending(self: &std::sync::Arc<Self>) -> Pending {
+        self.inner().in_flight += 1;
+        Pending { recorder: self.clone() }
     }
 
     pub(crate) fn snapshot(&self) -> SimStats {
@@ -97,6 +116,8 @@ impl Recorder {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.len() as u64))
                 .collect(),
+            repeated_requests: inner.answered.values().map(|n| n.saturating_sub(1)).sum(),
+            in_flight_requests: inner.in_flight,
         }
     }
 
@@ -108,6 +129,26 @@ impl Recorder {
     pub(crate) fn reset(&self) {
         *self.inner() = Inner::default();
     }
+}
+
+/// A request between arrival and answer (see [`Recorder::pending`]).
+pub(crate) struct Pending {
+    recorder: std::sync::Arc<Recorder>,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let mut inner = self.recorder.inner();
+        inner.in_flight = inner.in_flight.saturating_sub(1);
+    }
+}
+
+/// A request's identity for [`SimStats::repeated_requests`].
+pub(crate) fn request_identity(key: &str, mask: &str, body: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (key, mask, body).hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The most requests that fall in any window of length `window` (half-open: requests
@@ -147,14 +188,26 @@ mod tests {
         recorder.arrival(Some("a"));
         recorder.arrival(Some("a"));
         recorder.arrival(None);
-        recorder.billed(Sku::TextSearchPro);
+        recorder.billed(Sku::TextSearchPro, request_identity("a", "places.id", b"{}"));
+        recorder.billed(Sku::TextSearchPro, request_identity("a", "places.id", b"{}"));
+        recorder.billed(
+            Sku::TextSearchPro,
+            request_identity("a", "places.id", b"{\"pageToken\":\"t\"}"),
+        );
+        let recorder = std::sync::Arc::new(recorder);
+        let waiting = recorder.pending();
+        drop(recorder.pending());
         let stats = recorder.snapshot();
+        assert_eq!(stats.repeated_requests, 1, "the same body twice is one repeat");
+        assert_eq!(stats.in_flight_requests, 1, "one still waits for its answer");
+        drop(waiting);
+        assert_eq!(recorder.snapshot().in_flight_requests, 0);
         assert_eq!(stats.search_text_requests, 3);
         assert_eq!(stats.requests_for("a"), 2);
-        assert_eq!(stats.billable(Sku::TextSearchPro), 1);
+        assert_eq!(stats.billable(Sku::TextSearchPro), 3);
         assert_eq!(stats.billable(Sku::TextSearchEnterprise), 0);
         assert_eq!(stats.billable_by_sku.len(), 4);
-        assert_eq!(stats.billable_requests, 1);
+        assert_eq!(stats.billable_requests, 3);
         recorder.reset();
         assert_eq!(recorder.snapshot().search_text_requests, 0);
         assert!(recorder.arrivals("a").is_empty());

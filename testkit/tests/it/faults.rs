@@ -88,11 +88,22 @@ async fn slow_key_outlasts_a_client_timeout() {
     let body = json!({"textQuery": "Bar in Boston"});
     let gave_up = search_within(&sim.base_url, slow, "places.id", &body, Duration::from_millis(300)).await;
     assert!(gave_up.is_none(), "no answer within the client's timeout");
+    let stats = sim.stats();
+    assert_eq!((stats.in_flight_requests, stats.billable_requests), (1, 0), "{stats:?}");
+    // The client hung up; the server finishes the work and bills it anyway.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let stats = sim.stats();
+    assert_eq!((stats.in_flight_requests, stats.billable_requests), (0, 1), "{stats:?}");
 
     let started = Instant::now();
     let answered = search_within(&sim.base_url, slow, "places.id", &body, Duration::from_secs(5)).await;
     assert!(answered.is_some_and(|r| r.status == 200));
     assert!(started.elapsed() >= Duration::from_millis(800));
+    assert_eq!(
+        sim.stats().repeated_requests,
+        1,
+        "asking again for what a hung-up client never saw is paid twice"
+    );
 
     let quick = Instant::now();
     search(&sim.base_url, KEY, "places.id", &body).await;

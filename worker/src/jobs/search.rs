@@ -1,7 +1,8 @@
 //! `SearchJobV1`: run one search and publish its events.
 //!
-//! Idempotent enough to retry: a re-run publishes the same leads again (the API relay
-//! drops place ids it already sent), and settling usage happens once per search id.
+//! Safe to retry: a re-run resumes from the search's checkpoint, so it asks Google only
+//! for the pages the earlier run did not finish and sends only their leads (the API relay
+//! also drops any place id it already sent); settling usage happens once per search id.
 
 use std::{sync::Arc, time::Instant};
 
@@ -13,13 +14,13 @@ use leadgen_core::{
     catalogue,
     jobs::SearchJobV1,
     lead::{SearchEvent, SearchParams},
-    search::{self, EventSink, SearchFailure, SearchPlan, SearchStopped},
+    search::{self, Checkpoint, EventSink, Resume, SearchFailure, SearchPlan, SearchStopped},
     store::SearchRun,
 };
 use secrecy::ExposeSecret;
 use tracing::Instrument;
 
-use crate::WorkerDeps;
+use crate::{RunningJobs, WorkerDeps};
 
 /// The spec's message when no key is configured.
 pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
@@ -32,13 +33,13 @@ struct BusSink<'a> {
 }
 
 impl EventSink for BusSink<'_> {
-    async fn emit(&mut self, events: Vec<SearchEvent>) -> Result<(), SearchStopped> {
+    async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
         let leads = events
             .iter()
             .filter(|e| matches!(e, SearchEvent::BusinessFound { .. }))
             .count();
         self.bus
-            .publish_all(self.search_id, &events)
+            .publish_page(self.search_id, &events, &checkpoint.encode())
             .await
             .map_err(|e| SearchStopped(format!("event bus: {e}")))?;
         self.delivered += leads as u32;
@@ -56,7 +57,12 @@ pub const JOB_FAILED: &str = "Search failed on our side. Please try again.";
 /// Runs one search job. Failures on our side (database, bus) end the client's stream with
 /// an error event rather than leaving it waiting; they are not retried, since the client
 /// has already been told.
-pub async fn handle(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(), BoxDynError> {
+pub async fn handle(
+    job: SearchJobV1,
+    deps: Data<Arc<WorkerDeps>>,
+    running: Data<RunningJobs>,
+) -> Result<(), BoxDynError> {
+    let _running = running.enter();
     let span = tracing::info_span!("search", search_id = %job.search_id);
     handle_in_span(job, deps).instrument(span).await
 }
@@ -66,11 +72,17 @@ async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result
     let metrics = metrics();
     let _running = GaugeGuard::new(&metrics.jobs_running);
     let started = Instant::now();
+    let mut resume = Resume::fresh();
     match deps.store.start_search(&job.user_id, &job.search_id).await {
         Ok(SearchRun::First) => {}
         Ok(SearchRun::Retry) => {
-            tracing::info!("search job is a retry");
             metrics.job_finished("retried");
+            resume = resume_point(&job.search_id, &deps.bus).await;
+            tracing::info!(
+                delivered = resume.delivered.len(),
+                checkpoint = ?resume.checkpoint,
+                "search job is a retry; resuming"
+            );
         }
         Ok(SearchRun::AlreadyFinished) => {
             // A copy re-queued while its first run was still finishing (a stopping
@@ -81,7 +93,7 @@ async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result
         }
         Err(e) => tracing::warn!(error = %e, "could not mark the search running"),
     }
-    let result = run_job(&job, deps).await;
+    let result = run_job(&job, deps, resume).await;
     metrics.job_duration.observe(started.elapsed().as_secs_f64());
     metrics.job_finished(if result.is_ok() { "succeeded" } else { "failed" });
     if let Err(e) = result {
@@ -103,27 +115,55 @@ async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result
     Ok(())
 }
 
-async fn run_job(job: &SearchJobV1, deps: &WorkerDeps) -> Result<(), BoxDynError> {
+/// Where an interrupted run of `search_id` stopped: its checkpoint and the leads it sent
+/// (read back from the replay buffer). Unreadable state means starting over, which costs
+/// Google requests again but loses nothing (the relay drops repeated leads).
+async fn resume_point(search_id: &str, bus: &EventBus) -> Resume {
+    let checkpoint = match bus.checkpoint(search_id).await {
+        Ok(stored) => stored.as_deref().and_then(Checkpoint::decode),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the search's checkpoint; starting over");
+            return Resume::fresh();
+        }
+    };
+    if checkpoint.is_none() {
+        return Resume::fresh();
+    }
+    match bus.replay(search_id, 0).await {
+        Ok(envelopes) => Resume {
+            checkpoint,
+            delivered: Resume::delivered_from(envelopes.iter().map(|e| &e.event)),
+        },
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the search's events; starting over");
+            Resume::fresh()
+        }
+    }
+}
+
+async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result<(), BoxDynError> {
     let mut sink = BusSink {
         bus: &deps.bus,
         search_id: &job.search_id,
-        delivered: 0,
+        delivered: resume.delivered.len() as u32,
     };
     let params = SearchParams {
         business_type: job.business_type.clone(),
         location: job.location.clone(),
     };
-    sink.bus
-        .publish(
-            &job.search_id,
-            &SearchEvent::Start {
-                business_type: params.business_type.clone(),
-                location: params.location.clone(),
-            },
-        )
-        .await?;
+    if resume.checkpoint.is_none() {
+        sink.bus
+            .publish(
+                &job.search_id,
+                &SearchEvent::Start {
+                    business_type: params.business_type.clone(),
+                    location: params.location.clone(),
+                },
+            )
+            .await?;
+    }
 
-    let outcome = run(job, &params, deps, &mut sink).await;
+    let outcome = run(job, &params, deps, &mut sink, resume).await;
     let delivered = i64::from(sink.delivered);
     let (status, terminal) = match outcome {
         Ok(results) => {
@@ -176,6 +216,7 @@ async fn run(
     params: &SearchParams,
     deps: &WorkerDeps,
     sink: &mut BusSink<'_>,
+    resume: Resume,
 ) -> Result<Vec<leadgen_core::lead::Lead>, Failure> {
     let Some(business) = catalogue::find(&job.business_type) else {
         return Err(Failure::Message(catalogue::unknown_type_message(&job.business_type)));
@@ -198,7 +239,7 @@ async fn run(
         lead_budget: job.lead_budget,
         key_id: &key_id,
     };
-    match search::run(&deps.places, key, &plan, &deps.gate, sink).await {
+    match search::run(&deps.places, key, &plan, &deps.gate, sink, resume).await {
         Ok(leads) => {
             // The key worked: the settings screen can say so.
             let _ = deps.keys.record_check(&job.user_id, &opened, true).await;

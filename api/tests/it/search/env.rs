@@ -87,9 +87,13 @@ impl SearchEnv {
         });
         let source = queue::redis_source(&url, &self.prefix).await.expect("queue");
         let mut workers = self.workers.lock().expect("workers");
-        let name = format!("test-worker-{}", workers.len());
+        let settings = leadgen_worker::WorkerSettings {
+            name: format!("test-worker-{}", workers.len()),
+            concurrency: 8,
+            drain: std::time::Duration::from_secs(25),
+        };
         workers.push(tokio::spawn(async move {
-            let _ = leadgen_worker::run(&name, deps, source, 8, shutdown).await;
+            let _ = leadgen_worker::run(&settings, deps, source, shutdown).await;
         }));
     }
 

@@ -25,10 +25,14 @@ async fn a_killed_worker_s_search_completes_on_another_with_each_lead_once() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         assert!(env.sim.stats().requests_for(KEY) >= 2, "the search started");
+        // The second page's request is in flight: its answer is lost with the worker.
+        let in_flight = env.sim.stats().in_flight_requests;
         env.kill_worker(0);
+        let killed_at = std::time::Instant::now();
         env.spawn_worker().await;
+        (in_flight, killed_at)
     };
-    let ((status, events), ()) = tokio::join!(search, kill);
+    let ((status, events), (in_flight_at_kill, killed_at)) = tokio::join!(search, kill);
     assert_eq!(status, 200);
     let events: Vec<Value> = events.into_iter().map(|(_, e)| e).collect();
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().expect("type")).collect();
@@ -49,7 +53,20 @@ async fn a_killed_worker_s_search_completes_on_another_with_each_lead_once() {
     for (i, e) in found.iter().enumerate() {
         assert_eq!(e["found"], i as u64 + 1);
     }
-    assert!(env.sim.stats().requests_for(KEY) > 3, "the job really ran twice");
+    let stats = env.sim.stats();
+    assert!(stats.requests_for(KEY) > 3, "the job really ran twice");
+    // Resumed from its checkpoint: the first page was not asked for again; only the page
+    // whose answer died with the worker was.
+    assert!(
+        stats.repeated_requests <= in_flight_at_kill,
+        "{} repeated requests, {in_flight_at_kill} in flight at the kill",
+        stats.repeated_requests
+    );
+    assert_eq!(stats.billable_requests, 3 + stats.repeated_requests, "{stats:?}");
+    assert!(
+        killed_at.elapsed() < Duration::from_secs(12),
+        "taken over and finished well within the relay's patience"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,127 @@
+//! Where a running search stands, so that a retried job (its worker died or was stopped)
+//! resumes instead of starting over: the pages it already fetched are not fetched again
+//! (Google bills each request to the user's key) and the leads it already sent are not
+//! sent again.
+//!
+//! A checkpoint holds no lead data: counts and Google's opaque page token only. It is
+//! written with the page's events in one step (see `EventBus::publish_page`), so the
+//! events a subscriber can see and the checkpoint never disagree. The leads already sent
+//! come back from the bus's short-lived replay buffer, where they are anyway.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lead::{Lead, SearchEvent};
+
+/// Progress of a paged Text Search query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Checkpoint {
+    /// `pages` pages fetched and their leads published; `next_page_token` fetches the
+    /// next one (`None`: the query has no more pages).
+    Pages {
+        /// Pages fetched so far.
+        pages: u32,
+        /// Places Google returned on those pages (the `total` of `business_found`).
+        places_seen: u32,
+        /// Google's token for the next page.
+        next_page_token: Option<String>,
+    },
+}
+
+impl Checkpoint {
+    /// The stored form (JSON).
+    pub fn encode(&self) -> String {
+        // A plain struct of strings and numbers always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a stored checkpoint; `None` for one this version does not understand (the
+    /// search then starts over, which is safe, only dearer).
+    pub fn decode(stored: &str) -> Option<Self> {
+        serde_json::from_str(stored).ok()
+    }
+}
+
+/// What a resumed search starts from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resume {
+    /// The last checkpoint; `None` starts from the first page.
+    pub checkpoint: Option<Checkpoint>,
+    /// Leads already sent to the client, in order.
+    pub delivered: Vec<Lead>,
+}
+
+impl Resume {
+    /// A fresh start.
+    pub fn fresh() -> Self {
+        Self::default()
+    }
+
+    /// The leads of the `business_found` events among `events` (a search's replay
+    /// buffer), first occurrence of each place only, in order.
+    pub fn delivered_from<'a>(events: impl IntoIterator<Item = &'a SearchEvent>) -> Vec<Lead> {
+        let mut seen = std::collections::HashSet::new();
+        events
+            .into_iter()
+            .filter_map(|event| match event {
+                SearchEvent::BusinessFound { lead, .. } if seen.insert(lead.place_id.clone()) => Some(lead.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_tolerates_unknown_shapes() {
+        let checkpoint = Checkpoint::Pages {
+            pages: 2,
+            places_seen: 40,
+            next_page_token: Some("tok".into()),
+        };
+        let stored = checkpoint.encode();
+        assert_eq!(
+            stored,
+            r#"{"kind":"pages","pages":2,"placesSeen":40,"nextPageToken":"tok"}"#
+        );
+        assert_eq!(Checkpoint::decode(&stored), Some(checkpoint));
+        assert_eq!(Checkpoint::decode(r#"{"kind":"tiles","done":[]}"#), None);
+        assert_eq!(Checkpoint::decode("not json"), None);
+    }
+
+    #[test]
+    fn delivered_leads_come_from_business_found_events_once_each() {
+        let lead = |id: &str| Lead {
+            name: format!("n{id}"),
+            address: String::new(),
+            phone: String::new(),
+            website: String::new(),
+            place_id: id.into(),
+            rating: None,
+            review_count: None,
+        };
+        let found = |id: &str, n: u32| SearchEvent::BusinessFound {
+            name: format!("n{id}"),
+            found: n,
+            total: n,
+            lead: lead(id),
+        };
+        let events = [
+            SearchEvent::Start {
+                business_type: "cafe".into(),
+                location: "x".into(),
+            },
+            found("a", 1),
+            found("b", 2),
+            found("a", 3),
+        ];
+        let ids: Vec<String> = Resume::delivered_from(&events)
+            .into_iter()
+            .map(|l| l.place_id)
+            .collect();
+        assert_eq!(ids, ["a", "b"]);
+    }
+}
