@@ -47,6 +47,8 @@ ANNOUNCED_SETTINGS = {
 }
 # Settings the chart leaves out on purpose, with the reason. (None today.)
 NOT_WIRED: dict[str, str] = {}
+# Settings the chart gives a container from the pod itself (the downward API), by field.
+FROM_POD: dict[str, str] = {"LEADGEN_WORKER_NAME": "metadata.name"}
 
 # The case whose values set every optional setting.
 FULL_CASE = "ingress-tls-values"
@@ -349,6 +351,11 @@ def check_worker(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str
     c.check(f"{p} worker readiness /healthz", probe_path(ctr, "readinessProbe") == ("/healthz", "metrics"), f"{ctr.get('readinessProbe')}")
     grace = pod_spec(dep).get("terminationGracePeriodSeconds", 30)
     c.check(f"{p} worker grace period lets searches finish (>= 60 s)", grace >= 60, f"grace {grace}")
+    drain = int(cm.get("LEADGEN_WORKER_DRAIN_SECS", "0"))
+    c.check(f"{p} worker drain ends 10 s before the grace period", 1 <= drain <= grace - 10, f"drain {drain}, grace {grace}")
+    env = {e["name"]: e for e in ctr.get("env", [])}
+    name_from = env.get("LEADGEN_WORKER_NAME", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+    c.check(f"{p} each worker pod is named in the fleet by its pod name", name_from == "metadata.name", f"{env.get('LEADGEN_WORKER_NAME')}")
 
     name = dep["metadata"]["name"]
     hpas = [h for h in find(docs, "HorizontalPodAutoscaler") if h["spec"]["scaleTargetRef"]["name"] == name]
@@ -530,9 +537,15 @@ def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set
     wanted = {n: ("secret" if n in secret_names else "config") for n in names}
     for n, kind in ANNOUNCED_SETTINGS.items():
         wanted.setdefault(n, kind)
+    worker = deployment(docs, "worker")
+    worker_env = {e["name"]: e for e in pod_spec(worker)["containers"][0].get("env", [])} if worker else {}
     for name, kind in sorted(wanted.items()):
         if name in NOT_WIRED:
             print(f"note: {name} not wired: {NOT_WIRED[name]}")
+            continue
+        if name in FROM_POD:
+            field = worker_env.get(name, {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+            c.check(f"{p} {name} comes from the pod's {FROM_POD[name]}", field == FROM_POD[name], f"{worker_env.get(name)}")
             continue
         if kind == "secret":
             c.check(f"{p} {name} is in the Secret (not the ConfigMap)", name in secret and name not in cm, f"in Secret: {name in secret}, in ConfigMap: {name in cm}")

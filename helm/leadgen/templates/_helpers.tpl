@@ -315,6 +315,12 @@ of configmap.yaml, which every render has.
 {{- if and $as.enabled (gt (int $as.minReplicas) (int $as.maxReplicas)) -}}
 {{- $conflicts = append $conflicts (printf "api.autoscaling.minReplicas (%v) is above maxReplicas (%v)" $as.minReplicas $as.maxReplicas) -}}
 {{- end -}}
+{{- if gt (add (int $v.worker.drainSeconds) 10) (int $v.worker.terminationGracePeriodSeconds) -}}
+{{- $conflicts = append $conflicts (printf "worker.drainSeconds (%v) must be at least 10 below worker.terminationGracePeriodSeconds (%v): a worker killed while draining cannot hand its searches back" $v.worker.drainSeconds $v.worker.terminationGracePeriodSeconds) -}}
+{{- end -}}
+{{- if lt (int $v.worker.drainSeconds) 1 -}}
+{{- $conflicts = append $conflicts "worker.drainSeconds must be at least 1" -}}
+{{- end -}}
 {{- $ws := $v.worker.autoscaling -}}
 {{- if $ws.enabled -}}
 {{- if not (has (toString $ws.autoscaler) (list "hpa" "keda")) -}}

@@ -1,5 +1,8 @@
-//! Operations: metrics from both processes, graceful stop, rolling worker restarts.
+//! Operations: metrics from both processes, graceful stop, rolling worker restarts, and
+//! the worker fleet run as Kubernetes runs it (one PID and hostname namespace per pod).
 
 mod metrics;
+mod pods;
 mod rolling_restart;
 mod shutdown;
+mod worker_process;
