@@ -1,0 +1,172 @@
+//! What the benchmarks share: a stack (simulator, Postgres, Redis, signed-in users), one
+//! streamed search as a client runs it, and small measuring helpers.
+
+#![allow(dead_code)]
+
+use std::{net::SocketAddr, sync::Arc, time::{Duration, Instant}};
+
+use futures_util::StreamExt;
+use leadgen_api::{app, auth, state::AppState};
+use leadgen_core::{
+    bus::{EventBus, redis::RedisBus},
+    config::Config,
+    usage::UsageService,
+    user::ProviderIdentity,
+};
+use leadgen_testkit::{
+    db::{TestDatabase, redis_url},
+    places_sim::PlacesSim,
+};
+use leadgen_worker::{KeyRateGate, WorkerDeps, queue};
+use poem::{
+    Server,
+    listener::{Acceptor, Listener, TcpListener},
+};
+use serde_json::json;
+
+pub const ENCRYPTION_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+pub const JWT_SECRET: &str = "bench-session-secret-of-at-least-32-bytes";
+
+pub fn quick() -> bool {
+    std::env::var_os("BENCH_QUICK").is_some()
+}
+
+pub struct Stack {
+    pub base: String,
+    pub sim: PlacesSim,
+    pub state: AppState,
+    pub tokens: Vec<String>,
+    pub _db: TestDatabase,
+    pub vars: Vec<(&'static str, String)>,
+}
+
+pub fn key_for(i: usize) -> String {
+    format!("AIzaSyBench{i:028}")
+}
+
+pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: bool) -> Stack {
+    let sim = PlacesSim::builder()
+        .latency(sim_latency)
+        .rpm_quota(0)
+        .start(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("sim");
+    let db = TestDatabase::postgres().await;
+    let prefix = format!("leadgen-bench-{}", uuid::Uuid::new_v4().simple());
+    let vars: Vec<(&'static str, String)> = vec![
+        ("DATABASE_URL", db.url.clone()),
+        ("REDIS_URL", redis_url()),
+        ("LEADGEN_REDIS_PREFIX", prefix.clone()),
+        ("LEADGEN_ENCRYPTION_KEY", ENCRYPTION_KEY.into()),
+        ("LEADGEN_JWT_SECRET", JWT_SECRET.into()),
+        ("LEADGEN_PLACES_BASE_URL", sim.base_url.clone()),
+        ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
+        ("LEADGEN_FREE_MONTHLY_SEARCHES", "1000000000".into()),
+        ("LEADGEN_PLACES_RPS", "10000".into()),
+        ("LEADGEN_WORKER_CONCURRENCY", "64".into()),
+        ("LEADGEN_WEB_DIR", "/nonexistent".into()),
+        ("RUST_LOG", "warn".into()),
+    ];
+    let config = Config::from_lookup(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone())).expect("config");
+    let state = AppState::build(config).await.expect("state");
+    let mut tokens = Vec::new();
+    for i in 0..users {
+        let user = state
+            .store
+            .upsert_user_on_sign_in(&ProviderIdentity {
+                issuer: "https://bench.example".into(),
+                subject: format!("user{i}"),
+                email: format!("user{i}@bench.example"),
+                name: None,
+                picture: None,
+            })
+            .await
+            .expect("user");
+        state.keys.save(&user.id, &key_for(i)).await.expect("key");
+        tokens.push(auth::start_session(&state, &user.id).await.expect("session"));
+    }
+    for w in 0..workers {
+        let url = redis_url();
+        let conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
+            .await
+            .expect("redis");
+        let deps = Arc::new(WorkerDeps {
+            store: state.store.clone(),
+            keys: state.keys.clone(),
+            places: state.places.clone(),
+            bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus"))),
+            usage: UsageService::new(state.store.clone(), state.config.usage_limits),
+            gate: KeyRateGate::fleet(state.config.places_rps, conn, &prefix),
+        });
+        let source = queue::redis_source(&url, &prefix).await.expect("queue");
+        tokio::spawn(async move {
+            let settings = leadgen_worker::WorkerSettings {
+                name: format!("bench-{w}"),
+                concurrency: 64,
+                drain: std::time::Duration::from_secs(25),
+            };
+            let _ = leadgen_worker::run(&settings, deps, source, std::future::pending()).await;
+        });
+    }
+    let mut base = String::new();
+    if serve {
+        let acceptor = TcpListener::bind("127.0.0.1:0").into_acceptor().await.expect("bind");
+        let addr = acceptor.local_addr()[0].as_socket_addr().copied().expect("addr");
+        base = format!("http://{addr}");
+        let app = app::build(state.clone());
+        tokio::spawn(async move {
+            let _ = Server::new_with_acceptor(acceptor).run(app).await;
+        });
+    }
+    Stack {
+        base,
+        sim,
+        state,
+        tokens,
+        _db: db,
+        vars,
+    }
+}
+
+/// Runs one streamed search; returns (time to first business_found, leads).
+pub async fn one_search(http: &reqwest::Client, base: &str, token: &str, city: &str) -> (Option<Duration>, u64) {
+    let start = Instant::now();
+    let resp = http
+        .post(format!("{base}/api/leads/search-stream"))
+        .bearer_auth(token)
+        .json(&json!({"businessType": "restaurant", "location": city}))
+        .send()
+        .await
+        .expect("send");
+    assert!(resp.status().is_success(), "{}", resp.status());
+    let mut body = resp.bytes_stream();
+    let mut buffer = String::new();
+    let mut first = None;
+    let mut leads = 0;
+    while let Some(chunk) = body.next().await {
+        buffer.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+        while let Some(end) = buffer.find("\n\n") {
+            let frame: String = buffer.drain(..end + 2).collect();
+            if frame.contains("\"type\":\"business_found\"") {
+                first.get_or_insert_with(|| start.elapsed());
+                leads += 1;
+            } else if frame.contains("\"type\":\"complete\"") || frame.contains("\"type\":\"error\"") {
+                return (first, leads);
+            }
+        }
+    }
+    (first, leads)
+}
+
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_owned))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
+}

@@ -1,0 +1,256 @@
+//! The worker fleet as users deploy it: release builds, one `leadgen-api` process and N
+//! separate `leadgen-worker` processes, Postgres and Redis, the Places simulator at 300 ms
+//! a page. Needs Postgres and Redis (like the tests):
+//!
+//!     cargo bench -p leadgen-api --bench fleet
+//!
+//! Prints a Markdown report (copied into docs/benchmarks.md):
+//! (a) throughput against processes x concurrency: users run searches back to back for a
+//!     minute; searches and leads a minute, time to `complete`, worker memory;
+//! (b) takeover: 2 workers x 4 slots, 40 searches at once, one worker killed with SIGKILL;
+//!     when its searches resume, how many Google requests were repeated, when all finish.
+//! BENCH_QUICK=1 shortens the runs (15 s); BENCH_REPEAT=N runs each fleet N times.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::{
+    path::PathBuf,
+    process::Stdio,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use common::{Stack, percentile, quick, rss_kib, stack};
+use futures_util::StreamExt;
+use serde_json::json;
+use tokio::process::{Child, Command};
+
+/// Google's page latency in the simulator.
+const PAGE_LATENCY: Duration = Duration::from_millis(300);
+
+/// `target/release/leadgen-worker` beside this benchmark (built if missing).
+fn worker_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
+    let binary = dir.join("leadgen-worker");
+    if !binary.exists() {
+        let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--release", "-q", "-p", "leadgen-worker"])
+            .status()
+            .expect("cargo build");
+        assert!(status.success(), "building leadgen-worker failed");
+    }
+    binary
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("port")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+/// `leadgen-api serve` on a free port; answers its base URL once it is healthy.
+async fn start_api(s: &Stack) -> (Child, String) {
+    let port = free_port();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_leadgen-api"));
+    cmd.arg("serve").env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
+    for (k, v) in &s.vars {
+        cmd.env(k, v);
+    }
+    cmd.env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
+        .env("LEADGEN_OIDC_CLIENT_ID", "bench")
+        .kill_on_drop(true)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let child = cmd.spawn().expect("leadgen-api");
+    let base = format!("http://127.0.0.1:{port}");
+    for _ in 0..200 {
+        if reqwest::get(format!("{base}/api/health")).await.is_ok() {
+            return (child, base);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("leadgen-api did not start");
+}
+
+/// A `leadgen-worker` process running `slots` searches at once, up once it says so.
+async fn start_worker(s: &Stack, slots: usize) -> Child {
+    let mut cmd = Command::new(worker_binary());
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
+    for (k, v) in &s.vars {
+        cmd.env(k, v);
+    }
+    cmd.env("LEADGEN_WORKER_CONCURRENCY", slots.to_string())
+        .env("LEADGEN_WORKER_METRICS_LISTEN", "off")
+        .kill_on_drop(true)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = cmd.spawn().expect("leadgen-worker");
+    let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
+    while let Ok(Some(line)) = lines.next_line().await {
+        if line.contains("is taking jobs") {
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return child;
+        }
+    }
+    panic!("leadgen-worker did not start");
+}
+
+/// One streamed search; the instant of each event, and the leads.
+async fn timed_search(http: &reqwest::Client, base: &str, token: &str, kind: &str, city: &str) -> (Vec<Instant>, u64) {
+    let resp = http
+        .post(format!("{base}/api/leads/search-stream"))
+        .bearer_auth(token)
+        .json(&json!({"businessType": kind, "location": city}))
+        .send()
+        .await
+        .expect("send");
+    assert!(resp.status().is_success(), "{}", resp.status());
+    let mut body = resp.bytes_stream();
+    let (mut buffer, mut times, mut leads) = (String::new(), Vec::new(), 0);
+    while let Some(chunk) = body.next().await {
+        buffer.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+        while let Some(end) = buffer.find("\n\n") {
+            let frame: String = buffer.drain(..end + 2).collect();
+            if !frame.contains("data:") {
+                continue;
+            }
+            times.push(Instant::now());
+            if frame.contains("\"type\":\"business_found\"") {
+                leads += 1;
+            } else if frame.contains("\"type\":\"complete\"") {
+                return (times, leads);
+            } else if frame.contains("\"type\":\"error\"") {
+                panic!("search failed: {frame}");
+            }
+        }
+    }
+    (times, leads)
+}
+
+const KINDS: [&str; 4] = ["restaurant", "cafe", "dentist", "bakery"];
+
+async fn throughput(processes: usize, slots: usize, users: usize, run_for: Duration) -> String {
+    let s = stack(PAGE_LATENCY, users, 0, false).await;
+    let (_api, base) = start_api(&s).await;
+    let mut workers = Vec::new();
+    for _ in 0..processes {
+        workers.push(start_worker(&s, slots).await);
+    }
+    let http = reqwest::Client::new();
+    let cities: Vec<String> = s.sim.cities().iter().map(|c| c.name.to_string()).collect();
+    let samples = Arc::new(tokio::sync::Mutex::new(Vec::new()));
+    let started = Instant::now();
+    let tasks: Vec<_> = s
+        .tokens
+        .iter()
+        .enumerate()
+        .map(|(i, token)| {
+            let (http, base, token, cities, samples) =
+                (http.clone(), base.clone(), token.clone(), cities.clone(), samples.clone());
+            tokio::spawn(async move {
+                let mut k = i;
+                while started.elapsed() < run_for {
+                    let begun = Instant::now();
+                    let (_, leads) =
+                        timed_search(&http, &base, &token, KINDS[k % KINDS.len()], &cities[k % cities.len()]).await;
+                    samples.lock().await.push((begun.elapsed().as_secs_f64(), leads));
+                    k += 1;
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.expect("user");
+    }
+    let minutes = started.elapsed().as_secs_f64() / 60.0;
+    let samples = samples.lock().await.clone();
+    let leads: u64 = samples.iter().map(|(_, n)| n).sum();
+    let mut times: Vec<f64> = samples.iter().map(|(t, _)| *t).collect();
+    times.sort_by(|a, b| a.partial_cmp(b).expect("number"));
+    let rss: u64 = workers.iter().filter_map(|w| w.id()).map(rss_kib).sum();
+    format!(
+        "| {processes} x {slots} | {users} | {:.0} | {:.0} | {:.2} s | {:.2} s | {:.1} MB |\n",
+        samples.len() as f64 / minutes,
+        leads as f64 / minutes,
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        rss as f64 / 1024.0 / processes as f64
+    )
+}
+
+async fn takeover() -> String {
+    const SEARCHES: usize = 40;
+    let s = stack(PAGE_LATENCY, SEARCHES, 0, false).await;
+    let (_api, base) = start_api(&s).await;
+    let mut doomed = start_worker(&s, 4).await;
+    let _survivor = start_worker(&s, 4).await;
+    let http = reqwest::Client::new();
+    let cities: Vec<String> = s.sim.cities().iter().map(|c| c.name.to_string()).collect();
+    let runs: Vec<_> = s
+        .tokens
+        .iter()
+        .enumerate()
+        .map(|(i, token)| {
+            let (http, base, token) = (http.clone(), base.clone(), token.clone());
+            let (kind, city) = (KINDS[i % KINDS.len()], cities[(i / KINDS.len()) % cities.len()].clone());
+            tokio::spawn(async move { timed_search(&http, &base, &token, kind, &city).await })
+        })
+        .collect();
+    // Mid-way through the first searches' second pages.
+    tokio::time::sleep(PAGE_LATENCY * 2).await;
+    let repeated_before = s.sim.stats().repeated_requests;
+    doomed.start_kill().expect("SIGKILL");
+    let killed = Instant::now();
+    let mut resumed = Vec::new();
+    let mut last = killed;
+    for run in runs {
+        let (times, _) = run.await.expect("search");
+        last = last.max(*times.last().expect("events"));
+        // A search the dead worker was running: events before the kill, the rest after.
+        if times.first().is_some_and(|t| *t < killed) && times.last().is_some_and(|t| *t > killed) {
+            let next = times.iter().find(|t| **t > killed).expect("an event after the kill");
+            resumed.push(next.duration_since(killed).as_secs_f64());
+        }
+    }
+    let repeated = s.sim.stats().repeated_requests - repeated_before;
+    resumed.sort_by(|a, b| a.partial_cmp(b).expect("number"));
+    let worst = resumed.last().copied().unwrap_or_default();
+    format!(
+        "| (b) SIGKILL one of 2 workers (4 slots each) with {SEARCHES} searches in flight or queued | {} searches interrupted; their next lead {:.1} s (p50) / {:.1} s (max) after the kill; all {SEARCHES} complete {:.1} s after it; {repeated} Google requests repeated (those in flight at the kill) |\n",
+        resumed.len(),
+        percentile(&resumed, 0.5),
+        worst,
+        last.duration_since(killed).as_secs_f64()
+    )
+}
+
+fn main() {
+    leadgen_core::install_crypto_provider();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let run_for = Duration::from_secs(if quick() { 15 } else { 60 });
+    let repeat: usize = std::env::var("BENCH_REPEAT").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    rt.block_on(async {
+        let mut out = format!(
+            "(a) {} s a run, simulator {} ms a page\n\n| fleet (processes x concurrency) | users | searches/min | leads/min | p50 to complete | p99 to complete | RSS per worker |\n|---|---|---|---|---|---|---|\n",
+            run_for.as_secs(),
+            PAGE_LATENCY.as_millis()
+        );
+        for (processes, slots, users) in [(1, 4, 48), (2, 4, 48), (4, 4, 48), (4, 16, 128)] {
+            for _ in 0..repeat {
+                let row = throughput(processes, slots, users, run_for).await;
+                eprint!("{row}");
+                out.push_str(&row);
+            }
+        }
+        out.push_str("\n| measure | result |\n|---|---|\n");
+        out.push_str(&takeover().await);
+        println!("\n{out}");
+    });
+}
