@@ -2,20 +2,18 @@
 
 use std::sync::Arc;
 
-use anyhow::Context;
 use leadgen_core::{
-    bus::{EventBus, memory::MemoryBus, redis::RedisBus},
+    bus::EventBus,
     config::Config,
     keys::KeyService,
     places::PlacesClient,
-    secrets_file,
     session::SessionKeys,
     sheets::{SheetsService, google::GoogleClient},
     store::Store,
     usage::UsageService,
     vault::Vault,
 };
-use leadgen_worker::{JobQueue, KeyRateGate, WorkerDeps, queue};
+use leadgen_worker::{JobQueue, queue, wiring::Services};
 
 use crate::{auth::oidc::Oidc, billing::stripe_api::StripeApi};
 
@@ -63,32 +61,15 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    /// Connects and migrates the store, loads secrets, prepares clients.
+    /// Builds the services (one wiring with `leadgen-worker`: [`Services::build`]) and
+    /// the API's own clients; in embedded mode, starts the in-process worker.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
-        let secrets = secrets_file::resolve(&config).context("loading secrets")?;
-        let store = Store::connect(&config.store_url())
-            .await
-            .with_context(|| format!("connecting to the store ({})", redact(&config.store_url())))?;
-        store.migrate().await.context("applying migrations")?;
-        let redis = match &config.redis_url {
-            Some(url) => {
-                let client = redis::Client::open(url.as_str()).context("REDIS_URL")?;
-                Some(
-                    redis::aio::ConnectionManager::new(client)
-                        .await
-                        .with_context(|| format!("connecting to Redis at {}", redact(url)))?,
-                )
-            }
-            None => None,
-        };
-        let vault = Arc::new(secrets.vault);
+        let mut services = Services::build(config).await?;
+        let config = &services.config;
         let oidc = match &config.oidc {
             Some(oidc) => Some(Oidc::new(oidc.clone(), &config.public_url)?),
             None => None,
         };
-        let keys = KeyService::new(store.clone(), vault.clone());
-        let places = PlacesClient::new(&config.places_base_url)?;
-        let usage = UsageService::new(store.clone(), config.usage_limits);
         // Sheets access rides on Google sign-in: the same OAuth client refreshes tokens.
         let google = match &config.oidc {
             Some(oidc) => Some(GoogleClient::new(
@@ -98,43 +79,40 @@ impl AppState {
             )?),
             None => None,
         };
-        let sheets = SheetsService::new(store.clone(), vault.clone(), google);
+        let sheets = SheetsService::new(services.store.clone(), services.vault.clone(), google);
         let stripe = config.billing.clone().map(StripeApi::new).transpose()?;
-        let (bus, queue) = match &config.redis_url {
-            Some(url) => {
-                let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
-                let storage = queue::redis(url, &config.redis_prefix).await?;
-                (bus, JobQueue::Redis(Box::new(storage)))
-            }
-            None => {
-                // Embedded mode: the queue, the bus and one worker live in this process.
-                let bus = EventBus::Memory(MemoryBus::new());
-                let (producer, source) = queue::memory();
-                let deps = Arc::new(WorkerDeps {
-                    store: store.clone(),
-                    keys: keys.clone(),
-                    places: places.clone(),
-                    bus: bus.clone(),
-                    usage: usage.clone(),
-                    gate: KeyRateGate::local(config.places_rps),
-                });
-                let settings = leadgen_worker::WorkerSettings {
-                    name: "embedded".into(),
-                    concurrency: config.worker_concurrency,
-                    drain: config.worker_drain,
-                };
-                tokio::spawn(async move {
-                    let forever = std::future::pending::<()>();
-                    if let Err(e) = leadgen_worker::run(&settings, deps, source, forever).await {
-                        tracing::error!(error = %e, "in-process worker stopped");
-                    }
-                });
-                (bus, producer)
-            }
-        };
+        if config.redis_url.is_none() {
+            // Embedded mode: the queue, the bus and one worker live in this process.
+            let settings = leadgen_worker::WorkerSettings {
+                name: "embedded".into(),
+                concurrency: config.worker_concurrency,
+                drain: config.worker_drain,
+            };
+            let deps = services.worker_deps();
+            let source = services.job_source().await?;
+            tokio::spawn(async move {
+                let forever = std::future::pending::<()>();
+                if let Err(e) = leadgen_worker::run(&settings, deps, source, forever).await {
+                    tracing::error!(error = %e, "in-process worker stopped");
+                }
+            });
+        }
+        let Services {
+            config,
+            store,
+            vault,
+            jwt_secret,
+            keys,
+            places,
+            usage,
+            redis,
+            bus,
+            queue,
+            ..
+        } = services;
         Ok(Self(Arc::new(Inner {
             keys,
-            sessions: SessionKeys::new(&secrets.jwt_secret, config.session_ttl),
+            sessions: SessionKeys::new(&jwt_secret, config.session_ttl),
             places,
             store,
             vault,
@@ -173,13 +151,4 @@ impl AppState {
     }
 }
 
-/// A connection URL without its password, for messages.
-pub fn redact(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) if parsed.password().is_some() => {
-            let _ = parsed.set_password(Some("***"));
-            parsed.to_string()
-        }
-        _ => url.to_owned(),
-    }
-}
+pub use leadgen_worker::wiring::redact;

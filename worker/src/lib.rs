@@ -7,6 +7,7 @@ pub mod jobs;
 pub mod ops_server;
 pub mod queue;
 pub mod rate_limit;
+pub mod wiring;
 
 use std::{
     future::Future,

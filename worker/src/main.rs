@@ -2,19 +2,9 @@
 //! configuration variables as the API (`DATABASE_URL`, `REDIS_URL`, ...). On SIGTERM or
 //! Ctrl-C it stops taking jobs and lets running ones finish.
 
-use std::sync::Arc;
-
 use anyhow::Context;
-use leadgen_core::{
-    bus::{EventBus, redis::RedisBus},
-    config::Config,
-    keys::KeyService,
-    places::PlacesClient,
-    secrets_file,
-    store::Store,
-    usage::UsageService,
-};
-use leadgen_worker::{KeyRateGate, WorkerDeps, WorkerSettings, fleet, ops_server, queue};
+use leadgen_core::config::Config;
+use leadgen_worker::{WorkerSettings, fleet, ops_server, wiring::Services};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -30,20 +20,12 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
-    let (Some(redis_url), Some(_)) = (&config.redis_url, &config.database_url) else {
+    let (Some(_), Some(_)) = (&config.redis_url, &config.database_url) else {
         eprintln!(
             "configuration error: leadgen-worker needs DATABASE_URL and REDIS_URL (embedded mode runs its worker inside leadgen-api)"
         );
         std::process::exit(2);
     };
-    let secrets = secrets_file::resolve(&config).context("loading secrets")?;
-    let store = Store::connect(&config.store_url())
-        .await
-        .context("connecting to the store")?;
-    store.migrate().await.context("applying migrations")?;
-    let conn = redis::aio::ConnectionManager::new(redis::Client::open(redis_url.as_str())?)
-        .await
-        .context("connecting to Redis")?;
     let ops_listen = match ops_server::listen_address(std::env::var("LEADGEN_WORKER_METRICS_LISTEN").ok().as_deref()) {
         Ok(listen) => listen,
         Err(e) => {
@@ -51,20 +33,16 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    let mut services = Services::build(config).await?;
+    let config = services.config.clone();
+    let conn = services.redis.clone().context("distributed mode has a Redis connection")?;
     if let Some(addr) = ops_listen {
-        let bound = ops_server::spawn(addr, conn.clone(), &config.redis_prefix).await?;
+        let bound = ops_server::spawn(addr, conn, &config.redis_prefix).await?;
         // Scripts and tests wait for this line to find the port.
         println!("leadgen-worker metrics on http://{bound}/metrics");
     }
-    let deps = Arc::new(WorkerDeps {
-        keys: KeyService::new(store.clone(), Arc::new(secrets.vault)),
-        places: PlacesClient::new(&config.places_base_url)?,
-        bus: EventBus::Redis(Box::new(RedisBus::connect(redis_url, &config.redis_prefix).await?)),
-        usage: UsageService::new(store.clone(), config.usage_limits),
-        gate: KeyRateGate::fleet(config.places_rps, conn, &config.redis_prefix),
-        store,
-    });
-    let source = queue::redis_source(redis_url, &config.redis_prefix).await?;
+    let deps = services.worker_deps();
+    let source = services.job_source().await?;
     let settings = WorkerSettings {
         name: fleet::worker_name(config.worker_name.as_deref()),
         concurrency: config.worker_concurrency,

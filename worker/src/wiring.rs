@@ -1,0 +1,130 @@
+//! One wiring for both processes: every service built from the configuration, once, the
+//! same way for `leadgen-api serve` (either mode) and `leadgen-worker`. Embedded versus
+//! distributed is the one `match` in [`Services::build`].
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use leadgen_core::{
+    bus::{EventBus, memory::MemoryBus, redis::RedisBus},
+    config::Config,
+    keys::KeyService,
+    places::PlacesClient,
+    secrets_file,
+    store::Store,
+    usage::UsageService,
+    vault::Vault,
+};
+use secrecy::SecretBox;
+
+use crate::{JobQueue, JobSource, KeyRateGate, WorkerDeps, queue};
+
+/// The services built from a [`Config`].
+pub struct Services {
+    /// Validated configuration.
+    pub config: Config,
+    /// Users, secrets, sessions, search records (migrated).
+    pub store: Store,
+    /// Seals and opens secrets.
+    pub vault: Arc<Vault>,
+    /// The session-token secret.
+    pub jwt_secret: SecretBox<Vec<u8>>,
+    /// Users' Places keys.
+    pub keys: KeyService,
+    /// Google Places API (New).
+    pub places: PlacesClient,
+    /// Usage reservations and reports.
+    pub usage: UsageService,
+    /// Distributed mode's Redis connection (queue depth, rate limits, fleet).
+    pub redis: Option<redis::aio::ConnectionManager>,
+    /// Search events.
+    pub bus: EventBus,
+    /// Pushes search jobs.
+    pub queue: JobQueue,
+    /// Embedded mode's in-process job source, until a worker takes it.
+    in_process_jobs: Option<JobSource>,
+}
+
+impl Services {
+    /// Connects and migrates the store, loads the secrets, connects Redis in distributed
+    /// mode (or builds the in-process queue and bus), and prepares the clients.
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        let secrets = secrets_file::resolve(&config).context("loading secrets")?;
+        let store = Store::connect(&config.store_url())
+            .await
+            .with_context(|| format!("connecting to the store ({})", redact(&config.store_url())))?;
+        store.migrate().await.context("applying migrations")?;
+        let vault = Arc::new(secrets.vault);
+        let (redis, bus, queue, in_process_jobs) = match &config.redis_url {
+            Some(url) => {
+                let client = redis::Client::open(url.as_str()).context("REDIS_URL")?;
+                let conn = redis::aio::ConnectionManager::new(client)
+                    .await
+                    .with_context(|| format!("connecting to Redis at {}", redact(url)))?;
+                let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
+                let producer = JobQueue::Redis(Box::new(queue::redis(url, &config.redis_prefix).await?));
+                (Some(conn), bus, producer, None)
+            }
+            None => {
+                let (producer, source) = queue::memory();
+                (None, EventBus::Memory(MemoryBus::new()), producer, Some(source))
+            }
+        };
+        Ok(Self {
+            keys: KeyService::new(store.clone(), vault.clone()),
+            places: PlacesClient::new(&config.places_base_url)?,
+            usage: UsageService::new(store.clone(), config.usage_limits),
+            jwt_secret: secrets.jwt_secret,
+            store,
+            vault,
+            redis,
+            bus,
+            queue,
+            in_process_jobs,
+            config,
+        })
+    }
+
+    /// The per-key rate gate: in-process, or shared by the fleet through Redis.
+    pub fn rate_gate(&self) -> KeyRateGate {
+        match &self.redis {
+            Some(conn) => KeyRateGate::fleet(self.config.places_rps, conn.clone(), &self.config.redis_prefix),
+            None => KeyRateGate::local(self.config.places_rps),
+        }
+    }
+
+    /// What a worker's jobs need.
+    pub fn worker_deps(&self) -> Arc<WorkerDeps> {
+        Arc::new(WorkerDeps {
+            store: self.store.clone(),
+            keys: self.keys.clone(),
+            places: self.places.clone(),
+            bus: self.bus.clone(),
+            usage: self.usage.clone(),
+            gate: self.rate_gate(),
+        })
+    }
+
+    /// Where a worker takes jobs from: the in-process queue (once: embedded mode has one
+    /// worker), or a new consumer of the Redis queue.
+    pub async fn job_source(&mut self) -> anyhow::Result<JobSource> {
+        if let Some(source) = self.in_process_jobs.take() {
+            return Ok(source);
+        }
+        match &self.config.redis_url {
+            Some(url) => Ok(queue::redis_source(url, &self.config.redis_prefix).await?),
+            None => anyhow::bail!("the in-process queue already has its worker"),
+        }
+    }
+}
+
+/// A connection URL without its password, for messages.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
