@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
+import { useCompleteOnboarding, useSaveApiKey } from '../../api/gen/user/user';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -9,8 +10,8 @@ import { Hint, Input, Label } from '../../components/ui/field';
 import { Logo } from '../../components/ui/logo';
 import { Spinner } from '../../components/ui/spinner';
 import { VideoModal } from '../../components/video-modal';
+import { ERROR_MESSAGE_OVERRIDES } from '../../lib/api-error-messages';
 import { useAuth } from '../../lib/session/auth-context';
-import { completeOnboarding, saveOnboardingKey } from './onboarding-api';
 import { KEY_CHECK_DELAY_MS, validateOnboardingKey } from './onboarding-key-rules';
 
 const STEPS = [
@@ -39,6 +40,9 @@ export function OnboardingPage({ checkDelayMs = KEY_CHECK_DELAY_MS }: Onboarding
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user, reloadUser } = useAuth();
+  // Here saving the key is its validation step, and says so when it fails.
+  const saveKey = useSaveApiKey({ request: { errorMessage: ERROR_MESSAGE_OVERRIDES.onboardingSaveKey } });
+  const complete = useCompleteOnboarding();
   const [key, setKey] = useState('');
   const [visible, setVisible] = useState(false);
   const [validating, setValidating] = useState(false);
@@ -53,8 +57,9 @@ export function OnboardingPage({ checkDelayMs = KEY_CHECK_DELAY_MS }: Onboarding
     setValidating(true);
     try {
       await wait(checkDelayMs);
-      await saveOnboardingKey(key.trim());
-      await completeOnboarding();
+      await saveKey.mutateAsync({ data: { api_key: key.trim() } });
+      await complete.mutateAsync();
+      // The key, the usage and anything else read before setup are out of date.
       await queryClient.invalidateQueries();
       await reloadUser().catch(() => undefined);
       await navigate({ to: '/dashboard' });
