@@ -31,6 +31,13 @@ async function setup(delay: number | 'default' = 20) {
 }
 
 describe('OnboardingPage', () => {
+  it('asks for Places API (New), not the legacy Places API alone', async () => {
+    await setup();
+    const step = screen.getByText('Enable Places API (New)').closest('li')!;
+    expect(step).toHaveTextContent('"Places API (New)" → Enable');
+    expect(step).toHaveTextContent('The legacy "Places API" alone is not enough');
+  });
+
   it('shows the empty-key and format messages without calling the API', async () => {
     const { user } = await setup();
     await user.click(screen.getByRole('button', { name: 'Save and Continue' }));

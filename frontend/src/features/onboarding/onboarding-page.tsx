@@ -22,7 +22,10 @@ const STEPS = [
 
 const QUICK_STEPS = [
   { title: 'Open the Google Cloud console', text: 'Sign in and create (or pick) a project.', link: 'https://console.cloud.google.com/' },
-  { title: 'Enable the Places API', text: 'APIs & Services → Library → "Places API" → Enable.' },
+  {
+    title: 'Enable Places API (New)',
+    text: 'APIs & Services → Library → "Places API (New)" → Enable. The legacy "Places API" alone is not enough: searches would fail.',
+  },
   { title: 'Create credentials', text: 'APIs & Services → Credentials → Create credentials → API key.' },
   { title: 'Copy your key', text: 'Copy the key (it starts with "AIza") and paste it below.' },
 ];

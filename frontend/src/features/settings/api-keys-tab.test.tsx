@@ -93,6 +93,14 @@ describe('ApiKeysTab', () => {
     expect(screen.queryByText('API key is valid')).not.toBeInTheDocument();
   });
 
+  it('the how-to asks for Places API (New), not the legacy Places API alone', async () => {
+    await renderWithProviders(<ApiKeysTab />);
+    const steps = screen.getByRole('heading', { name: 'How to get a Google Places API key' }).nextElementSibling!;
+    expect(steps).toHaveTextContent('Enable Places API (New) for that project');
+    expect(steps).toHaveTextContent('Restrict the key to Places API (New)');
+    expect(steps).toHaveTextContent('SERVICE_DISABLED');
+  });
+
   it('offers no Test button without a stored key', async () => {
     status = { has_key: false, key_preview: null, is_valid: null };
     await renderWithProviders(<ApiKeysTab />);

@@ -204,9 +204,12 @@ export function ApiKeysTab() {
             </a>
             .
           </li>
-          <li>Enable the Places API for that project.</li>
+          <li>
+            Enable <strong>Places API (New)</strong> for that project (APIs &amp; Services → Library). The legacy
+            &ldquo;Places API&rdquo; alone is not enough: searches would fail with SERVICE_DISABLED.
+          </li>
           <li>Under APIs &amp; Services → Credentials, create an API key.</li>
-          <li>Restrict the key to the Places API, then paste it above.</li>
+          <li>Restrict the key to Places API (New), then paste it above.</li>
         </ol>
       </Card>
     </div>
