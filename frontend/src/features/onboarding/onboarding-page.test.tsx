@@ -93,6 +93,20 @@ describe('OnboardingPage', () => {
     expect(screen.getByRole('button', { name: 'Save and Continue' })).toBeEnabled();
   });
 
+  it("without the server's text: 'Failed to validate API key' for the save, 'Failed to complete onboarding' after it", async () => {
+    fetchMock.mockImplementation(async () => new Response('', { status: 500 }));
+    const { user } = await setup();
+    await user.type(screen.getByLabelText('Google Places API key'), KEY);
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to validate API key$/);
+
+    fetchMock.mockImplementation(async (url: string) =>
+      url === '/api/user/api-key' ? jsonResponse({ message: 'API key saved' }) : new Response('', { status: 502 }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Failed to complete onboarding$/));
+  });
+
   it("shows 'coming soon' alerts for Help Center and Live Chat", async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     const { user } = await setup();
