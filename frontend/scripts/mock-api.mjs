@@ -123,7 +123,7 @@ createServer(async (req, res) => {
     const emit = (data) => res.write(`id: ${++id}\ndata: ${JSON.stringify(data)}\n\n`);
     emit({ type: 'start', businessType: body.businessType, location: body.location });
     if (/fail/i.test(body.location)) {
-      emit({ type: 'error', message: 'The Places API is not enabled for this key. Enable it in the Google Cloud console.' });
+      emit({ type: 'error', message: 'Places API (New) is not enabled for this key. Enable it in the Google Cloud console.' });
       return res.end();
     }
     const results = [];

@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { authConfigQueryKey, fetchAuthConfig } from '../lib/session/session-api';
+import { useGetAuthConfig } from '../api/gen/auth/auth';
 import { cn } from './ui/cn';
 
 /**
@@ -7,12 +6,8 @@ import { cn } from './ui/cn';
  * provider is configured. Shows nothing otherwise or while unknown.
  */
 export function LocalModeNote({ className, light }: { className?: string; light?: boolean }) {
-  const { data } = useQuery({
-    queryKey: authConfigQueryKey,
-    queryFn: fetchAuthConfig,
-    staleTime: Infinity,
-    retry: false,
-  });
+  // `GET /api/auth/config` changes only with the server's configuration.
+  const { data } = useGetAuthConfig({ query: { staleTime: Infinity, retry: false } });
   if (!data?.localMode) return null;
   return (
     <p className={cn('text-xs', light ? 'text-indigo-100' : 'text-slate-500', className)}>

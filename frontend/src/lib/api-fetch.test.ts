@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/render';
-import { ApiError, apiFetch, callWithDefault } from './api-fetch';
+import { operationErrorMessage } from './api-error-messages';
+import { ApiError, apiFetch } from './api-fetch';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -32,10 +33,56 @@ describe('apiFetch', () => {
     await expect(apiFetch('/api/x')).rejects.toThrow('quota');
   });
 
-  it('callWithDefault substitutes the operation default only when the server gave no text', async () => {
+  it("uses the operation's default only when the server gave no text", async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('', { status: 500, statusText: 'Internal Server Error' })));
-    await expect(callWithDefault(() => apiFetch('/api/x'), 'Failed to save API key')).rejects.toThrow('Failed to save API key');
+    const failure = await apiFetch('/api/user/api-key', { method: 'POST', body: '{}' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: 500, message: 'Failed to save API key', serverMessage: undefined });
+
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse({ message: 'Key rejected by Google' }, 400)));
-    await expect(callWithDefault(() => apiFetch('/api/x'), 'Failed to save API key')).rejects.toThrow('Key rejected by Google');
+    await expect(apiFetch('/api/user/api-key', { method: 'POST', body: '{}' })).rejects.toThrow('Key rejected by Google');
+  });
+
+  it('a request may replace the default; the body stays as the server sent it', async () => {
+    const body = { error: 'reauth', needsReauth: true };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(body, 403)));
+    const failure = await apiFetch('/api/leads/sheets', { errorMessage: 'Not now' }).catch((e: unknown) => e);
+    // The code is the server's text of last resort, before any default.
+    expect(failure).toMatchObject({ status: 403, code: 'reauth', message: 'reauth', body });
+
+    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 502, statusText: 'Bad Gateway' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiFetch('/api/user/api-key', { method: 'POST', body: '{}', errorMessage: 'Failed to delete API key' })).rejects.toThrow(
+      /^Failed to delete API key$/,
+    );
+    // The option is the mutator's, not fetch's.
+    expect(fetchMock.mock.calls[0][1]).not.toHaveProperty('errorMessage');
+  });
+
+  it('an unreachable server gives the default text; an operation without one keeps HTTP status text', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+    const failure = await apiFetch('/api/leads/usage').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure).not.toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toBe('Failed to get usage stats');
+
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('', { status: 500, statusText: 'Internal Server Error' })));
+    await expect(apiFetch('/api/health')).rejects.toThrow('HTTP 500: Internal Server Error');
+  });
+
+  it('passes an abort through untouched', async () => {
+    const abort = new DOMException('The operation was aborted.', 'AbortError');
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(abort));
+    await expect(apiFetch('/api/leads/usage')).rejects.toBe(abort);
+  });
+});
+
+describe('operationErrorMessage', () => {
+  it('matches method and path, with path parameters and without the query', () => {
+    expect(operationErrorMessage('GET', '/api/leads/sheets')).toBe('Failed to get sheets');
+    expect(operationErrorMessage('get', '/api/leads/sheets/1AbC%2Fx/worksheets')).toBe('Failed to get worksheets');
+    expect(operationErrorMessage(undefined, '/api/leads/usage?x=1')).toBe('Failed to get usage stats');
+    expect(operationErrorMessage('POST', '/api/leads/usage')).toBeUndefined();
+    expect(operationErrorMessage('GET', '/api/leads/sheets/a/b/worksheets')).toBeUndefined();
   });
 });

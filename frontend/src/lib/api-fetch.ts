@@ -1,10 +1,11 @@
+import { operationErrorMessage } from './api-error-messages';
 import { getStoredToken } from './auth-token';
 
 /**
  * Error thrown for every non-OK API answer. `message` is the server's human
- * `message`, else its `error` code, else `HTTP {status}: {statusText}` (spec
- * section 8). `serverMessage` tells whether the server supplied any text, so a
- * caller can substitute the spec's default for its operation.
+ * `message`, else its `error` code, else the operation's default (spec section 8,
+ * see api-error-messages.ts), else `HTTP {status}: {statusText}`. `serverMessage`
+ * tells whether the server supplied any text; `body` is the server's body as sent.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -12,10 +13,10 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   readonly body: unknown;
 
-  constructor(status: number, statusText: string, body: unknown) {
+  constructor(status: number, statusText: string, body: unknown, defaultMessage?: string) {
     const record = isRecord(body) ? body : {};
     const serverMessage = nonEmptyString(record.message) ?? nonEmptyString(record.error);
-    super(serverMessage ?? `HTTP ${status}: ${statusText}`.trim());
+    super(serverMessage ?? defaultMessage ?? `HTTP ${status}: ${statusText}`.trim());
     this.name = 'ApiError';
     this.status = status;
     this.code = nonEmptyString(record.error);
@@ -24,11 +25,21 @@ export class ApiError extends Error {
   }
 }
 
-/** Error type orval uses for generated hooks (it reads this export by name). */
-export type ErrorType<_E = unknown> = ApiError;
+/**
+ * Error type orval uses for generated hooks (it reads this export by name): an
+ * {@link ApiError} for an answer, a plain `Error` with the operation's default text when
+ * the server could not be reached.
+ */
+export type ErrorType<_E = unknown> = ApiError | Error;
 
 /** Request body type orval uses for generated mutations. */
 export type BodyType<B> = B;
+
+/** `RequestInit` plus this app's options; generated hooks take it as `request`. */
+export interface ApiRequestInit extends RequestInit {
+  /** Replaces the operation's default error text for this use of it. */
+  errorMessage?: string;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -64,48 +75,28 @@ async function readBody(response: Response): Promise<unknown> {
 /**
  * The orval fetch mutator: every generated call goes through here. Adds
  * `Authorization: Bearer <authToken>` (unless the caller passed its own header),
- * parses JSON and throws {@link ApiError} on non-OK answers.
+ * parses JSON and throws {@link ApiError} on non-OK answers, with the operation's
+ * default text when the server gave none.
  */
-export async function apiFetch<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const headers = buildHeaders(init.headers);
-  if (init.body !== undefined && init.body !== null && !headers.has('Content-Type')) {
+export async function apiFetch<T>(url: string, init: ApiRequestInit = {}): Promise<T> {
+  const { errorMessage, ...requestInit } = init;
+  const defaultMessage = errorMessage ?? operationErrorMessage(requestInit.method, url);
+  const headers = buildHeaders(requestInit.headers);
+  if (requestInit.body !== undefined && requestInit.body !== null && !headers.has('Content-Type')) {
     headers.set('Content-Type', 'application/json');
   }
-  const response = await fetch(url, { ...init, headers });
+  let response: Response;
+  try {
+    response = await fetch(url, { ...requestInit, headers });
+  } catch (error) {
+    // A TypeError is fetch's own network failure ("Failed to fetch"), whose text means
+    // nothing to a user: the operation's default reads better. Aborts pass untouched.
+    if (error instanceof TypeError && defaultMessage) throw new Error(defaultMessage, { cause: error });
+    throw error;
+  }
   const body = await readBody(response);
-  if (!response.ok) throw new ApiError(response.status, response.statusText, body);
+  if (!response.ok) throw new ApiError(response.status, response.statusText, body, defaultMessage);
   return body as T;
 }
 
 export default apiFetch;
-
-/**
- * Replaces an error's message by the operation's default from the spec's error
- * catalogue when the server gave no text of its own.
- */
-export function withDefaultMessage(error: unknown, fallback: string): Error {
-  if (error instanceof ApiError) {
-    if (error.serverMessage) return error;
-    // Keep the rest of the body (e.g. `needsReauth`), replacing only the text.
-    const rest = isRecord(error.body) ? error.body : {};
-    return new ApiError(error.status, '', { ...rest, error: error.code, message: fallback });
-  }
-  // A TypeError here is fetch's own network failure ("Failed to fetch"), whose text
-  // means nothing to a user: the operation's default reads better.
-  if (error instanceof Error && error.message && !(error instanceof TypeError)) return error;
-  return new Error(fallback);
-}
-
-/** Runs an API call and maps a text-less failure to the operation's default message. */
-export async function callWithDefault<T>(call: () => Promise<T>, fallback: string): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw withDefaultMessage(error, fallback);
-  }
-}
-
-/** Convenience for JSON request bodies in hand-written calls. */
-export function jsonBody(value: unknown): Pick<RequestInit, 'body' | 'headers'> {
-  return { body: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } };
-}

@@ -1,5 +1,7 @@
-import { createCheckoutSession } from '../api/gen/billing/billing';
-import { ApiError, callWithDefault } from './api-fetch';
+import { useCallback } from 'react';
+import { useCreateCheckoutSession } from '../api/gen/billing/billing';
+import { OPERATION_ERROR_MESSAGES } from './api-error-messages';
+import { ApiError } from './api-fetch';
 import { goToPage } from './page-navigation';
 
 // Starting Stripe Checkout, shared by the landing page's pricing (features/landing) and
@@ -8,17 +10,27 @@ import { goToPage } from './page-navigation';
 /** What `POST /api/billing/create-checkout-session` takes. */
 export type CheckoutInterval = 'monthly' | 'yearly';
 
-/** The settings card's error text when Checkout cannot start (spec section 8). */
-export const CHECKOUT_FAILED = 'Failed to start subscription process';
+/**
+ * The title of a Checkout that cannot start (spec section 8): the operation's default
+ * text, which {@link errorDetail} then does not repeat under the title.
+ */
+export const CHECKOUT_FAILED = OPERATION_ERROR_MESSAGES['POST /api/billing/create-checkout-session'];
 
 /**
- * Creates a Checkout session for Pro billed monthly or yearly and sends the browser to
- * Stripe's page (a full navigation: Stripe comes back to /billing/success or
- * /billing/cancel). Rejects with the server's message, else {@link CHECKOUT_FAILED}.
+ * Returns a function that creates a Checkout session for Pro billed monthly or yearly
+ * and sends the browser to Stripe's page (a full navigation: Stripe comes back to
+ * /billing/success or /billing/cancel). It rejects with the server's message, else the
+ * operation's default, {@link CHECKOUT_FAILED}.
  */
-export async function startCheckout(interval: CheckoutInterval): Promise<void> {
-  const answer = await callWithDefault(() => createCheckoutSession({ interval }), CHECKOUT_FAILED);
-  goToPage(answer.url);
+export function useStartCheckout(): (interval: CheckoutInterval) => Promise<void> {
+  const { mutateAsync } = useCreateCheckoutSession();
+  return useCallback(
+    async (interval: CheckoutInterval) => {
+      const answer = await mutateAsync({ data: { interval } });
+      goToPage(answer.url);
+    },
+    [mutateAsync],
+  );
 }
 
 /**

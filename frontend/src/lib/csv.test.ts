@@ -36,7 +36,12 @@ describe('buildLeadsCsv', () => {
   });
 
   it('writes empty quoted fields for missing phone, website, rating and reviews', () => {
-    const rows = buildLeadsCsv([lead({ phone: '', website: null, rating: undefined, reviewCount: null })]).split('\r\n');
+    // The API sends '' for an unknown phone or website; an unrated place's rating and
+    // reviews are absent or null (the server writes `None` as null; the generated type
+    // only knows "absent").
+    const unrated = { rating: null, reviewCount: null } as unknown as Partial<Lead>;
+    const rows = buildLeadsCsv([lead({ phone: '', website: '', rating: undefined, reviewCount: undefined }), lead({ phone: '', website: '', ...unrated })]).split('\r\n');
+    expect(rows[2]).toBe(rows[1]);
     expect(rows[1]).toBe('"Joe’s Diner","1 Main St","","","",""');
   });
 

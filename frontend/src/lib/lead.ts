@@ -1,18 +1,11 @@
-/** One business found by a search (spec section 3). */
-export interface Lead {
-  name: string;
-  address: string;
-  /** May be empty. */
-  phone?: string | null;
-  /** May be empty. */
-  website?: string | null;
-  placeId: string;
-  rating?: number | null;
-  reviewCount?: number | null;
-}
+import type { LeadItem } from '../api/gen/model/leadItem';
+import type { SearchRequest } from '../api/gen/model/searchRequest';
 
-/** What was searched for. */
-export interface SearchQuery {
-  businessType: string;
-  location: string;
-}
+/**
+ * One business found by a search (spec section 3): the API's `LeadItem`, which the
+ * stream's `business_found` and `complete` events carry too.
+ */
+export type Lead = LeadItem;
+
+/** What was searched for: the API's `SearchRequest` with both fields given. */
+export type SearchQuery = Required<SearchRequest>;

@@ -13,7 +13,7 @@ import {
 
 afterEach(() => vi.useRealTimers());
 
-const stash = { results: [{ name: 'A', address: 'x', placeId: 'a' }], search: { businessType: 'cafe', location: 'Austin' } };
+const stash = { results: [{ name: 'A', address: 'x', phone: '', website: '', placeId: 'a' }], search: { businessType: 'cafe', location: 'Austin' } };
 
 describe('return-to', () => {
   it('remembers a path with its query once, then forgets it', () => {

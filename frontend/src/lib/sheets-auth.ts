@@ -1,5 +1,6 @@
-import { getGetSheetsAuthStatusQueryKey, getSheetsAuthStatus } from '../api/gen/sheets/sheets';
+import type { QueryClient } from '@tanstack/react-query';
 import type { SheetsAuthStatus } from '../api/gen/model/sheetsAuthStatus';
+import { getGetSheetsAuthStatusQueryOptions, useGetSheetsAuthStatus } from '../api/gen/sheets/sheets';
 import { ApiError } from './api-fetch';
 import { goToPage } from './page-navigation';
 import { rememberReturnTo } from './return-to';
@@ -18,27 +19,44 @@ export const SHEETS_FEATURE = 'Google Sheets export';
 export const REAUTH_REQUIRED = 'Re-authentication required';
 export const AUTH_EXPIRED = 'Authentication expired';
 
-export const sheetsAuthStatusQueryKey = getGetSheetsAuthStatusQueryKey();
+/**
+ * What a failed `GET /api/leads/sheets/auth-status` counts as: unauthenticated with
+ * needsReauth and the message 'Failed to check authentication status' (spec section 4);
+ * but Sheets switched off on this server is not something re-authenticating can fix.
+ */
+export function sheetsStatusAfterFailure(error: unknown): SheetsAuthStatus {
+  if (isSheetsUnavailable(error)) {
+    return { success: false, authenticated: false, hasRefreshToken: false, needsReauth: false, message: error.message };
+  }
+  return {
+    success: false,
+    authenticated: false,
+    hasRefreshToken: false,
+    needsReauth: true,
+    message: 'Failed to check authentication status',
+  };
+}
+
+// Checked afresh each time it matters, and never retried: a failed check has a meaning
+// of its own (above), and the user is waiting for it.
+const statusQuery = { staleTime: 0, retry: false } as const;
 
 /**
- * `GET /api/leads/sheets/auth-status`. A failed check counts as unauthenticated with
- * needsReauth and the message 'Failed to check authentication status' (spec section 4).
+ * `GET /api/leads/sheets/auth-status` as a query: `status` is the answer, or what a
+ * failed check counts as; `checking` while a check is under way.
  */
-export async function fetchSheetsAuthStatus(): Promise<SheetsAuthStatus> {
+export function useSheetsAuthStatus() {
+  const query = useGetSheetsAuthStatus({ query: statusQuery });
+  const status = query.data ?? (query.isError ? sheetsStatusAfterFailure(query.error) : undefined);
+  return { status, checking: query.isPending || query.isFetching };
+}
+
+/** Checks the grant now (through the query cache), for an action about to start. */
+export async function checkSheetsAuth(queryClient: QueryClient): Promise<SheetsAuthStatus> {
   try {
-    return await getSheetsAuthStatus();
+    return await queryClient.fetchQuery(getGetSheetsAuthStatusQueryOptions({ query: statusQuery }));
   } catch (error) {
-    // Sheets switched off on this server: not something re-authenticating can fix.
-    if (isSheetsUnavailable(error)) {
-      return { success: false, authenticated: false, hasRefreshToken: false, needsReauth: false, message: error.message };
-    }
-    return {
-      success: false,
-      authenticated: false,
-      hasRefreshToken: false,
-      needsReauth: true,
-      message: 'Failed to check authentication status',
-    };
+    return sheetsStatusAfterFailure(error);
   }
 }
 

@@ -1,10 +1,11 @@
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getBillingStatus } from '../../api/gen/billing/billing';
+import type { BillingStatusData } from '../../api/gen/model/billingStatusData';
 import { AuthContext } from '../../lib/session/auth-context';
 import { fakeAuth } from '../../test/fake-auth';
 import { jsonResponse, renderWithProviders } from '../../test/render';
-import { fetchBillingStatus, type BillingStatusData } from './billing-api';
 import { BillingStatusView, BillingStatusWidget } from './billing-status-widget';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -73,11 +74,11 @@ describe('BillingStatusWidget', () => {
   });
 });
 
-describe('fetchBillingStatus', () => {
+describe('GET /api/billing/status through the generated client', () => {
   it("uses the server's message, else 'Failed to fetch billing status'", async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 500 })));
-    await expect(fetchBillingStatus()).rejects.toThrow('Failed to fetch billing status');
+    await expect(getBillingStatus()).rejects.toThrow('Failed to fetch billing status');
     vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ error: 'unauthorized', message: 'Session expired' }, 401)));
-    await expect(fetchBillingStatus()).rejects.toThrow('Session expired');
+    await expect(getBillingStatus()).rejects.toThrow('Session expired');
   });
 });

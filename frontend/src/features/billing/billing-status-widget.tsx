@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { BillingStatusData } from '../../api/gen/model/billingStatusData';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { useAuth } from '../../lib/session/auth-context';
-import { billingStatusQueryKey, fetchBillingStatus, type BillingStatusData } from './billing-api';
 import { formatDay, statusLabel } from './format';
+import { useBillingStatus } from './use-billing-status';
 
 /** The widget's error text (spec section 8, Widgets). */
 export const BILLING_STATUS_LOAD_FAILED = 'Failed to load billing status';
@@ -75,7 +75,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export function BillingStatusWidget() {
   const { isAuthenticated, user } = useAuth();
   const signedIn = isAuthenticated && user !== null;
-  const query = useQuery({ queryKey: billingStatusQueryKey, queryFn: fetchBillingStatus, enabled: signedIn });
+  const query = useBillingStatus(signedIn);
   // Signed out, the subscription card says why nothing is shown.
   if (!signedIn) return null;
   return <BillingStatusView data={query.data} isLoading={query.isPending} error={query.isError} />;

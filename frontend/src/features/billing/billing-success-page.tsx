@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { getGetBillingStatusQueryKey, getGetSubscriptionStatusQueryKey } from '../../api/gen/billing/billing';
+import { getGetUsageQueryKey } from '../../api/gen/leads/leads';
 import { buttonClasses } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { PageLoading } from '../../components/ui/spinner';
-import { billingStatusQueryKey, subscriptionStatusQueryKey } from './billing-api';
 import { CheckIcon } from './check-icon';
 import { PRO_FEATURES } from './pro-features';
-import { usageQueryKey } from './usage-api';
 
 /** How long the confirmation spinner shows (spec section 9). */
 export const BILLING_SUCCESS_DELAY_MS = 1000;
@@ -18,7 +18,7 @@ export function BillingSuccessPage() {
   const [processing, setProcessing] = useState(true);
   useEffect(() => {
     // Whatever this tab read before checkout is out of date now.
-    for (const queryKey of [subscriptionStatusQueryKey, billingStatusQueryKey, usageQueryKey]) {
+    for (const queryKey of [getGetSubscriptionStatusQueryKey(), getGetBillingStatusQueryKey(), getGetUsageQueryKey()]) {
       void queryClient.invalidateQueries({ queryKey });
     }
   }, [queryClient]);

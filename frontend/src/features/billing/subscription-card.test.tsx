@@ -2,12 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BillingStatusData } from '../../api/gen/model/billingStatusData';
 import { goToPage } from '../../lib/page-navigation';
 import { AuthContext } from '../../lib/session/auth-context';
 import type { AuthContextValue } from '../../lib/session/session-types';
 import { fakeAuth } from '../../test/fake-auth';
 import { jsonResponse, renderWithProviders } from '../../test/render';
-import type { BillingStatusData } from './billing-api';
 import { SubscriptionCard } from './subscription-card';
 
 vi.mock('../../lib/page-navigation', () => ({ goToPage: vi.fn() }));

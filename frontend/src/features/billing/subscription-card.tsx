@@ -1,23 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { useCreatePortalSession, useGetSubscriptionStatus } from '../../api/gen/billing/billing';
+import type { BillingStatusData } from '../../api/gen/model/billingStatusData';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { PRO_PLAN } from '../../lib/brand';
-import { CHECKOUT_FAILED, errorDetail, startCheckout } from '../../lib/checkout';
+import { CHECKOUT_FAILED, errorDetail, useStartCheckout } from '../../lib/checkout';
+import { goToPage } from '../../lib/page-navigation';
 import { useAuth } from '../../lib/session/auth-context';
-import {
-  billingStatusQueryKey,
-  fetchBillingStatus,
-  fetchSubscriptionStatus,
-  openBillingPortal,
-  subscriptionStatusQueryKey,
-  type BillingStatusData,
-} from './billing-api';
 import { CheckIcon } from './check-icon';
 import { formatDay } from './format';
 import { PRO_FEATURES } from './pro-features';
+import { useBillingStatus } from './use-billing-status';
 
 /** Card and action texts (spec sections 4 and 8). */
 export const CARD_TEXT = {
@@ -49,12 +44,10 @@ interface ActionError {
 export function SubscriptionCard() {
   const { isAuthenticated, user, token } = useAuth();
   const signedIn = isAuthenticated && user !== null;
-  const subscription = useQuery({
-    queryKey: subscriptionStatusQueryKey,
-    queryFn: fetchSubscriptionStatus,
-    enabled: signedIn,
-  });
-  const billing = useQuery({ queryKey: billingStatusQueryKey, queryFn: fetchBillingStatus, enabled: signedIn });
+  const subscription = useGetSubscriptionStatus({ query: { enabled: signedIn } });
+  const billing = useBillingStatus(signedIn);
+  const portal = useCreatePortalSession();
+  const startCheckout = useStartCheckout();
   const [busy, setBusy] = useState<'portal' | 'checkout' | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
 
@@ -69,7 +62,10 @@ export function SubscriptionCard() {
     }
     setBusy('portal');
     try {
-      await openBillingPortal();
+      // Then on to Stripe's customer portal (a full navigation; it returns to
+      // /settings?tab=billing).
+      const answer = await portal.mutateAsync();
+      goToPage(answer.url);
       // The browser is leaving for the portal: the button stays busy.
     } catch (failure) {
       setError({ title: CARD_TEXT.portalFailed, detail: errorDetail(failure, CARD_TEXT.portalFailed) });

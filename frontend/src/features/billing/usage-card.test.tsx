@@ -1,19 +1,34 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { UsageStats } from '../../api/gen/model/usageStats';
 import { UsageCard } from './usage-card';
-import type { UsageStats } from './usage-types';
 
-function stats(overrides: { percentage?: number; current?: number; limit?: number | null; leadsThisMonth?: number; status?: Partial<UsageStats['status']>; tier?: UsageStats['tier'] } = {}): UsageStats {
+type Overrides = {
+  percentage?: number;
+  current?: number;
+  limit?: number | null;
+  leadsThisMonth?: number;
+  status?: Partial<UsageStats['status']>;
+  tier?: UsageStats['tier'];
+};
+
+/**
+ * Usage stats as the API sends them. A `null` limit or a missing `leadsThisMonth` is
+ * what an older server sent (the contract now requires both): the card still copes.
+ */
+function stats(overrides: Overrides = {}): UsageStats {
+  const usage = {
+    current: overrides.current ?? 100,
+    limit: overrides.limit === undefined ? 1000 : overrides.limit,
+    remaining: 900,
+    percentage: overrides.percentage ?? 10,
+    leadsToday: 0,
+    ...(overrides.leadsThisMonth === undefined ? {} : { leadsThisMonth: overrides.leadsThisMonth }),
+  };
   return {
-    usage: {
-      current: overrides.current ?? 100,
-      limit: overrides.limit === undefined ? 1000 : overrides.limit,
-      remaining: 900,
-      percentage: overrides.percentage ?? 10,
-      ...(overrides.leadsThisMonth === undefined ? {} : { leadsThisMonth: overrides.leadsThisMonth }),
-    },
+    usage: usage as UsageStats['usage'],
     period: { resetDate: '2025-02-01', daysUntilReset: 9 },
-    apiKey: { configured: true, lastUpdated: null },
+    apiKey: { configured: true },
     tier: overrides.tier ?? { current: 'free', name: 'Free' },
     status: { isOverLimit: false, isNearLimit: false, isApproachingLimit: false, ...overrides.status },
     recommendations: [],

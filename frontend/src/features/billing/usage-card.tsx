@@ -1,10 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useGetUsage } from '../../api/gen/leads/leads';
+import type { UsageResponse } from '../../api/gen/model/usageResponse';
+import type { UsageStats } from '../../api/gen/model/usageStats';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
-import { fetchUsage, usageQueryKey } from './usage-api';
-import { DEFAULT_MONTHLY_LIMIT, isFreeTier, usageBarWidth, usageLevel, type UsageStats } from './usage-types';
+import { DEFAULT_MONTHLY_LIMIT, isFreeTier, usageBarWidth, usageWarning, type UsageWarning } from './usage-level';
 
 const number = new Intl.NumberFormat('en-US');
 
@@ -31,7 +32,7 @@ export function UsageCard({ stats, isLoading, error, footer }: UsageCardProps) {
         <h2 className="text-base font-semibold text-slate-900">Usage this month</h2>
         {stats && (
           <div className="flex flex-wrap justify-end gap-1.5">
-            {usageLevel(stats.status) === 'over' && <Badge tone="red">Limit Exceeded</Badge>}
+            {usageWarning(stats.status) === 'over' && <Badge tone="red">Limit Exceeded</Badge>}
             <Badge tone={isFreeTier(stats.tier) ? 'gray' : 'indigo'}>{stats.tier.name}</Badge>
           </div>
         )}
@@ -54,7 +55,7 @@ export function UsageCard({ stats, isLoading, error, footer }: UsageCardProps) {
 }
 
 function UsageDetails({ stats }: { stats: UsageStats }) {
-  const level = usageLevel(stats.status);
+  const level = usageWarning(stats.status);
   const percent = Math.round(stats.usage.percentage);
 
   // The server counts searches against the monthly allowance and reports the leads
@@ -66,7 +67,7 @@ function UsageDetails({ stats }: { stats: UsageStats }) {
       <div>
         <p className="text-3xl font-bold text-slate-900">{number.format(leads)}</p>
         <p className="text-sm text-slate-600">leads this month</p>
-        <UsageWarning level={level} percent={percent} />
+        <WarningLine level={level} percent={percent} />
         <Recommendations items={stats.recommendations} />
       </div>
     );
@@ -102,13 +103,13 @@ function UsageDetails({ stats }: { stats: UsageStats }) {
           {number.format(stats.usage.leadsThisMonth)} {stats.usage.leadsThisMonth === 1 ? 'lead' : 'leads'} this month
         </p>
       )}
-      <UsageWarning level={level} percent={percent} />
+      <WarningLine level={level} percent={percent} />
       <Recommendations items={stats.recommendations} />
     </div>
   );
 }
 
-function UsageWarning({ level, percent }: { level: ReturnType<typeof usageLevel>; percent: number }) {
+function WarningLine({ level, percent }: { level: UsageWarning; percent: number }) {
   if (level === 'ok') return null;
   const styles = {
     approaching: 'bg-yellow-50 text-yellow-800 ring-yellow-200',
@@ -141,8 +142,10 @@ function Recommendations({ items }: { items: string[] }) {
   );
 }
 
+const selectStats = (answer: UsageResponse): UsageStats => answer.data;
+
 /** The usage card wired to `GET /api/leads/usage`. */
 export function UsageWidget({ footer }: { footer?: ReactNode }) {
-  const query = useQuery({ queryKey: usageQueryKey, queryFn: fetchUsage });
+  const query = useGetUsage({ query: { select: selectStats } });
   return <UsageCard stats={query.data} isLoading={query.isPending} error={query.isError} footer={footer} />;
 }

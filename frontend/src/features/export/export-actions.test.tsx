@@ -1,6 +1,8 @@
+import { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getListSheetsQueryKey } from '../../api/gen/sheets/sheets';
 import type { Lead } from '../../lib/lead';
 import { goToPage } from '../../lib/page-navigation';
 import { peekStashedResults, takeReturnTo } from '../../lib/return-to';
@@ -12,7 +14,7 @@ vi.mock('../../lib/page-navigation', () => ({ goToPage: vi.fn() }));
 
 const leads: Lead[] = [
   { name: 'Cafe One', address: '1 Main St', phone: '+1 512 555 0100', website: 'https://one.example', placeId: 'p1', rating: 4.5, reviewCount: 10 },
-  { name: 'Cafe Two', address: '2 Main St', phone: '', website: null, placeId: 'p2' },
+  { name: 'Cafe Two', address: '2 Main St', phone: '', website: '', placeId: 'p2' },
 ];
 const search = { businessType: 'cafe', location: 'Austin' };
 
@@ -159,6 +161,21 @@ describe('Export dialog: a new sheet', () => {
     await waitFor(() => expect(calls('POST', '/api/leads/export-to-sheets')).toHaveLength(1));
     expect(bodyOf('POST', '/api/leads/export-to-sheets')).toMatchObject({ sheetName: 'Prospects', worksheetName: 'March' });
     expect(bodyOf('POST', '/api/leads/export-to-sheets')).not.toHaveProperty('sheetId');
+  });
+
+  it("a new spreadsheet joins the user's list: the cached sheet list is marked stale", async () => {
+    routes['POST /api/leads/export-to-sheets'] = () =>
+      jsonResponse({ success: true, message: 'ok', sheetUrl: 'u', spreadsheetId: 'x', sheetName: 'n', worksheetName: 't', rowsWritten: 2 });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
+    queryClient.setQueryData(getListSheetsQueryKey(), { success: true, sheets: [{ id: 'old', name: 'Old sheet' }] });
+    const onOutcome = vi.fn();
+    await renderWithProviders(<ExportActions results={leads} search={search} onOutcome={onOutcome} />, { queryClient });
+    const user = userEvent.setup();
+    const dialog = await openDialog(user);
+    expect(queryClient.getQueryState(getListSheetsQueryKey())?.isInvalidated).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(onOutcome).toHaveBeenCalledWith(expect.objectContaining({ kind: 'success' })));
+    expect(queryClient.getQueryState(getListSheetsQueryKey())?.isInvalidated).toBe(true);
   });
 
   it('starts afresh each time it opens', async () => {

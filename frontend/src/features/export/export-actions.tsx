@@ -7,16 +7,9 @@ import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
 import type { Lead, SearchQuery } from '../../lib/lead';
 import { stashResults } from '../../lib/return-to';
-import {
-  fetchSheetsAuthStatus,
-  reauthMessage,
-  sheetsAuthStatusQueryKey,
-  sheetsConnection,
-  startSheetsReauth,
-} from '../../lib/sheets-auth';
+import { checkSheetsAuth, reauthMessage, sheetsConnection, startSheetsReauth } from '../../lib/sheets-auth';
 import { ExportDialog, UnavailableNotice } from './export-dialog';
 import type { ExportOutcome } from './export-outcome';
-import { sheetsQueryKey } from './sheets-api';
 
 type View =
   | { kind: 'none' }
@@ -49,11 +42,7 @@ export function ExportActions({ results, search, onOutcome }: ExportActionsProps
     if (checking) return;
     setChecking(true);
     try {
-      const status = await queryClient.fetchQuery({
-        queryKey: sheetsAuthStatusQueryKey,
-        queryFn: fetchSheetsAuthStatus,
-        staleTime: 0,
-      });
+      const status = await checkSheetsAuth(queryClient);
       const connection = sheetsConnection(status);
       if (connection === 'connected') setView({ kind: 'dialog' });
       else if (connection === 'unavailable') setView({ kind: 'unavailable', message: status.message });
@@ -90,8 +79,6 @@ export function ExportActions({ results, search, onOutcome }: ExportActionsProps
           onClose={close}
           onExported={(answer) => {
             close();
-            // A new spreadsheet joins the user's list.
-            void queryClient.invalidateQueries({ queryKey: sheetsQueryKey });
             onOutcome({ kind: 'success', message: answer.message, sheetUrl: answer.sheetUrl });
           }}
           onFailed={(message) => {

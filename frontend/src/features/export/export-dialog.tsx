@@ -1,5 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import type { ExportToSheetsResponse } from '../../api/gen/model/exportToSheetsResponse';
+import type { SheetsListResponse } from '../../api/gen/model/sheetsListResponse';
+import type { WorksheetsResponse } from '../../api/gen/model/worksheetsResponse';
+import {
+  getListSheetsQueryKey,
+  getListWorksheetsQueryKey,
+  useExportToSheets,
+  useListSheets,
+  useListWorksheets,
+  useValidateSheet,
+} from '../../api/gen/sheets/sheets';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
@@ -9,18 +20,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-fetch';
 import type { Lead, SearchQuery } from '../../lib/lead';
 import { AUTH_EXPIRED, isReauthError, isSheetsUnavailable, REAUTH_REQUIRED } from '../../lib/sheets-auth';
-import {
-  buildExportRequest,
-  defaultSheetName,
-  exportLeads,
-  fetchSheets,
-  fetchWorksheets,
-  sheetsQueryKey,
-  validateSpreadsheet,
-  worksheetsQueryKey,
-  type ExportToSheetsResponse,
-  type SheetItem,
-} from './sheets-api';
+import { buildExportRequest, defaultSheetName } from './export-request';
 
 /** Google's name for the first tab of a new spreadsheet. */
 const NEW_SHEET_DEFAULT_TAB = 'Sheet1';
@@ -49,9 +49,16 @@ function reauthText(error: ApiError): string {
   return message || (error.status === 401 ? AUTH_EXPIRED : REAUTH_REQUIRED);
 }
 
-function errorText(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
+/** A failed call's text: the fetch mutator has put the server's text or the operation's default in it. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
+
+/** orval puts a path parameter into the URL as it is; a spreadsheet id is encoded first. */
+const worksheetsPathId = (sheetId: string) => encodeURIComponent(sheetId);
+
+const selectSheets = (answer: SheetsListResponse) => answer.sheets;
+const selectTabNames = (answer: WorksheetsResponse) => answer.worksheets.map((w) => w.name);
 
 /**
  * The export dialog (spec sections 4 and 5), mounted only while open so that its state
@@ -75,7 +82,11 @@ export function ExportDialog({
   const [sheetId, setSheetId] = useState('');
   const [triedWithoutSheet, setTriedWithoutSheet] = useState(false);
 
-  const exporting = useMutation({ mutationFn: exportLeads });
+  const queryClient = useQueryClient();
+  const exporting = useExportToSheets({
+    // A new spreadsheet joins the user's list.
+    mutation: { onSuccess: () => void queryClient.invalidateQueries({ queryKey: getListSheetsQueryKey() }) },
+  });
   const running = exporting.isPending;
   const needsSheet = mode === 'existing' && !sheetId;
 
@@ -91,11 +102,11 @@ export function ExportDialog({
         ? ({ mode, sheetId, worksheetName: tabName } as const)
         : ({ mode, sheetName, worksheetName: tabName } as const);
     try {
-      const answer = await exporting.mutateAsync(buildExportRequest(results, search, target));
+      const answer = await exporting.mutateAsync({ data: buildExportRequest(results, search, target) });
       onExported(answer);
     } catch (error) {
       if (isReauthError(error)) onNeedsReauth(reauthText(error));
-      else onFailed(errorText(error, 'Export failed'));
+      else onFailed(errorText(error));
     }
   }
 
@@ -258,31 +269,37 @@ function ExistingSheetFields({
 }: ExistingSheetFieldsProps) {
   const queryClient = useQueryClient();
   // Loaded when this mode is chosen, afresh each time.
-  const sheets = useQuery({ queryKey: sheetsQueryKey, queryFn: fetchSheets, staleTime: 0, retry: false });
-  const tabs = useQuery({
-    queryKey: worksheetsQueryKey(sheetId),
-    queryFn: () => fetchWorksheets(sheetId),
-    enabled: sheetId !== '',
-    // Briefly fresh, so tabs that validate just returned are not fetched again.
-    staleTime: 30_000,
-    retry: false,
+  const sheets = useListSheets({ query: { staleTime: 0, retry: false, select: selectSheets } });
+  const tabs = useListWorksheets(worksheetsPathId(sheetId), {
+    query: {
+      enabled: sheetId !== '',
+      // Briefly fresh, so tabs that validate just returned are not fetched again.
+      staleTime: 30_000,
+      retry: false,
+      select: selectTabNames,
+    },
   });
 
   const [link, setLink] = useState('');
-  const validating = useMutation({
-    mutationFn: validateSpreadsheet,
-    onSuccess: (sheet) => {
-      queryClient.setQueryData<SheetItem[]>(sheetsQueryKey, (old = []) =>
-        old.some((s) => s.id === sheet.id) ? old : [...old, { id: sheet.id, name: sheet.name }],
-      );
-      queryClient.setQueryData<string[]>(
-        worksheetsQueryKey(sheet.id),
-        sheet.worksheets.map((w) => w.name),
-      );
-      setLink('');
-      onSheet(sheet.id);
+  const validating = useValidateSheet({
+    mutation: {
+      onSuccess: (sheet) => {
+        // The sheet joins the list and its tabs are known: no need to ask again.
+        queryClient.setQueryData<SheetsListResponse>(getListSheetsQueryKey(), (old) => {
+          const list = old?.sheets ?? [];
+          if (list.some((s) => s.id === sheet.id)) return old;
+          return { success: old?.success ?? true, sheets: [...list, { id: sheet.id, name: sheet.name }] };
+        });
+        queryClient.setQueryData<WorksheetsResponse>(getListWorksheetsQueryKey(worksheetsPathId(sheet.id)), {
+          success: true,
+          worksheets: sheet.worksheets,
+        });
+        setLink('');
+        onSheet(sheet.id);
+      },
     },
   });
+  const validate = () => validating.mutate({ data: { spreadsheetId: link.trim() } });
 
   if (sheets.isPending) {
     return (
@@ -351,7 +368,7 @@ function ExistingSheetFields({
               // Enter adds the sheet here rather than submitting the export.
               if (e.key === 'Enter') {
                 e.preventDefault();
-                if (link.trim() && !validating.isPending) validating.mutate(link);
+                if (link.trim() && !validating.isPending) validate();
               }
             }}
             placeholder="https://docs.google.com/spreadsheets/d/..."
@@ -361,7 +378,7 @@ function ExistingSheetFields({
             variant="secondary"
             size="field"
             disabled={!link.trim() || validating.isPending}
-            onClick={() => validating.mutate(link)}
+            onClick={validate}
           >
             {validating.isPending ? 'Checking...' : 'Add'}
           </Button>
@@ -373,7 +390,7 @@ function ExistingSheetFields({
             </div>
           ) : (
             <p role="alert" className="mt-1.5 text-xs font-medium text-red-700">
-              {errorText(validateError, 'Failed to validate spreadsheet')}
+              {errorText(validateError)}
             </p>
           ))}
       </div>

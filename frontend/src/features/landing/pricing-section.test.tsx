@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Plan } from '../../api/gen/model/plan';
 import { rememberCheckoutIntent, takeCheckoutIntent } from '../../lib/checkout';
 import { goToPage } from '../../lib/page-navigation';
 import { takeReturnTo } from '../../lib/return-to';
@@ -9,7 +10,6 @@ import { AuthContext } from '../../lib/session/auth-context';
 import type { AuthContextValue } from '../../lib/session/session-types';
 import { fakeAuth } from '../../test/fake-auth';
 import { jsonResponse, renderWithProviders } from '../../test/render';
-import type { Plan } from './plans-api';
 import { PricingSection } from './pricing-section';
 
 vi.mock('../../lib/page-navigation', () => ({ goToPage: vi.fn() }));

@@ -1,5 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
+import { useListPlans } from '../../api/gen/billing/billing';
+import type { Plan } from '../../api/gen/model/plan';
+import type { PlansResponse } from '../../api/gen/model/plansResponse';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
@@ -9,13 +11,12 @@ import {
   CHECKOUT_FAILED,
   errorDetail,
   rememberCheckoutIntent,
-  startCheckout,
   takeCheckoutIntent,
+  useStartCheckout,
   type CheckoutInterval,
 } from '../../lib/checkout';
 import { rememberReturnTo } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
-import { FETCH_PLANS_FAILED, fetchPlans, plansQueryKey } from './plans-api';
 
 export type BillingPeriod = CheckoutInterval;
 
@@ -32,6 +33,11 @@ export const PRICING_PATH = '/#pricing';
 
 export const CHECKOUT_UNAVAILABLE = 'Online checkout is not available on this server yet.';
 
+/** Shown under the plan when `GET /api/billing/plans` fails (spec section 8). */
+export const FETCH_PLANS_FAILED = 'Failed to fetch plans';
+
+const selectPlans = (answer: PlansResponse): Plan[] => answer.data.plans;
+
 const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
 /**
@@ -44,7 +50,8 @@ export function PricingSection() {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
   const { isAuthenticated, isLoading, user, token, login } = useAuth();
   const signedIn = isAuthenticated && user !== null && Boolean(token);
-  const plans = useQuery({ queryKey: plansQueryKey, queryFn: fetchPlans });
+  const plans = useListPlans({ query: { select: selectPlans } });
+  const startCheckout = useStartCheckout();
   const plan = plans.data?.find((p) => p.id === period);
   const [redirecting, setRedirecting] = useState(false);
   const [error, setError] = useState<{ title: string; detail?: string } | null>(null);
@@ -59,7 +66,7 @@ export function PricingSection() {
       setError({ title: CHECKOUT_FAILED, detail: errorDetail(failure, CHECKOUT_FAILED) });
       setRedirecting(false);
     }
-  }, []);
+  }, [startCheckout]);
 
   // Back from signing in with a plan chosen: on to Checkout for that plan.
   useEffect(() => {

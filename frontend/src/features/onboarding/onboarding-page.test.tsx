@@ -31,6 +31,13 @@ async function setup(delay: number | 'default' = 20) {
 }
 
 describe('OnboardingPage', () => {
+  it('asks for Places API (New), not the legacy Places API alone', async () => {
+    await setup();
+    const step = screen.getByText('Enable Places API (New)').closest('li')!;
+    expect(step).toHaveTextContent('"Places API (New)" → Enable');
+    expect(step).toHaveTextContent('The legacy "Places API" alone is not enough');
+  });
+
   it('shows the empty-key and format messages without calling the API', async () => {
     const { user } = await setup();
     await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
@@ -84,6 +91,20 @@ describe('OnboardingPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Google rejected this key');
     expect(screen.getByRole('button', { name: 'Save and Continue' })).toBeEnabled();
+  });
+
+  it("without the server's text: 'Failed to validate API key' for the save, 'Failed to complete onboarding' after it", async () => {
+    fetchMock.mockImplementation(async () => new Response('', { status: 500 }));
+    const { user } = await setup();
+    await user.type(screen.getByLabelText('Google Places API key'), KEY);
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to validate API key$/);
+
+    fetchMock.mockImplementation(async (url: string) =>
+      url === '/api/user/api-key' ? jsonResponse({ message: 'API key saved' }) : new Response('', { status: 502 }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Failed to complete onboarding$/));
   });
 
   it("shows 'coming soon' alerts for Help Center and Live Chat", async () => {

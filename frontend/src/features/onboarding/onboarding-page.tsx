@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
+import { useCompleteOnboarding, useSaveApiKey } from '../../api/gen/user/user';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -9,8 +10,8 @@ import { Hint, Input, Label } from '../../components/ui/field';
 import { Logo } from '../../components/ui/logo';
 import { Spinner } from '../../components/ui/spinner';
 import { VideoModal } from '../../components/video-modal';
+import { ERROR_MESSAGE_OVERRIDES } from '../../lib/api-error-messages';
 import { useAuth } from '../../lib/session/auth-context';
-import { completeOnboarding, saveOnboardingKey } from './onboarding-api';
 import { KEY_CHECK_DELAY_MS, validateOnboardingKey } from './onboarding-key-rules';
 
 const STEPS = [
@@ -21,7 +22,10 @@ const STEPS = [
 
 const QUICK_STEPS = [
   { title: 'Open the Google Cloud console', text: 'Sign in and create (or pick) a project.', link: 'https://console.cloud.google.com/' },
-  { title: 'Enable the Places API', text: 'APIs & Services → Library → "Places API" → Enable.' },
+  {
+    title: 'Enable Places API (New)',
+    text: 'APIs & Services → Library → "Places API (New)" → Enable. The legacy "Places API" alone is not enough: searches would fail.',
+  },
   { title: 'Create credentials', text: 'APIs & Services → Credentials → Create credentials → API key.' },
   { title: 'Copy your key', text: 'Copy the key (it starts with "AIza") and paste it below.' },
 ];
@@ -39,6 +43,9 @@ export function OnboardingPage({ checkDelayMs = KEY_CHECK_DELAY_MS }: Onboarding
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user, reloadUser } = useAuth();
+  // Here saving the key is its validation step, and says so when it fails.
+  const saveKey = useSaveApiKey({ request: { errorMessage: ERROR_MESSAGE_OVERRIDES.onboardingSaveKey } });
+  const complete = useCompleteOnboarding();
   const [key, setKey] = useState('');
   const [visible, setVisible] = useState(false);
   const [validating, setValidating] = useState(false);
@@ -53,8 +60,9 @@ export function OnboardingPage({ checkDelayMs = KEY_CHECK_DELAY_MS }: Onboarding
     setValidating(true);
     try {
       await wait(checkDelayMs);
-      await saveOnboardingKey(key.trim());
-      await completeOnboarding();
+      await saveKey.mutateAsync({ data: { api_key: key.trim() } });
+      await complete.mutateAsync();
+      // The key, the usage and anything else read before setup are out of date.
       await queryClient.invalidateQueries();
       await reloadUser().catch(() => undefined);
       await navigate({ to: '/dashboard' });

@@ -4,18 +4,21 @@ import { Card } from '../../components/ui/card';
 import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
-import type { BusinessTypeGroup } from './business-types';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
+import { useBusinessTypes } from './use-business-types';
 
 export interface SearchFormProps {
-  groups: BusinessTypeGroup[];
   hasApiKey: boolean;
   isSearching: boolean;
   onSearch: (query: SearchQuery) => void;
 }
 
-/** Business type + location form (spec section 5, Search form). */
-export function SearchForm({ groups, hasApiKey, isSearching, onSearch }: SearchFormProps) {
+/**
+ * Business type + location form (spec section 5, Search form). The types are the
+ * server's catalogue: until it has loaded the select says so and stays disabled; if it
+ * cannot be loaded, the error and a Retry button stand under it.
+ */
+export function SearchForm({ hasApiKey, isSearching, onSearch }: SearchFormProps) {
   const id = useId();
   const [businessType, setBusinessType] = useState('');
   const [location, setLocation] = useState('');
@@ -39,24 +42,12 @@ export function SearchForm({ groups, hasApiKey, isSearching, onSearch }: SearchF
       <form onSubmit={submit} noValidate className="mt-5 grid gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] md:items-start">
         <div>
           <Label htmlFor={`${id}-type`}>Business type</Label>
-          <Select
+          <BusinessTypeSelect
             id={`${id}-type`}
-            className="mt-1.5"
             value={businessType}
-            onChange={(event) => setBusinessType(event.target.value)}
+            onChange={setBusinessType}
             disabled={isSearching}
-          >
-            <option value="">Select a business type</option>
-            {groups.map((group) => (
-              <optgroup key={group.label} label={group.label}>
-                {group.types.map((type) => (
-                  <option key={`${group.label}-${type.value}`} value={type.value}>
-                    {type.label}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </Select>
+          />
         </div>
         <div>
           <Label htmlFor={`${id}-location`}>Location</Label>
@@ -97,5 +88,63 @@ export function SearchForm({ groups, hasApiKey, isSearching, onSearch }: SearchF
         </p>
       )}
     </Card>
+  );
+}
+
+interface BusinessTypeSelectProps {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}
+
+/** The business-type select over `GET /api/leads/business-types`, grouped as the server sends it. */
+function BusinessTypeSelect({ id, value, onChange, disabled }: BusinessTypeSelectProps) {
+  const businessTypes = useBusinessTypes();
+  const groups = businessTypes.data;
+
+  if (!groups) {
+    // A retry after a failure is loading again, not failed yet.
+    const failed = businessTypes.isError && !businessTypes.isFetching;
+    const loading = !failed;
+    return (
+      <>
+        <Select
+          id={id}
+          className="mt-1.5"
+          value=""
+          disabled
+          aria-busy={loading || undefined}
+          aria-describedby={failed ? `${id}-error` : undefined}
+        >
+          <option value="">{loading ? 'Loading business types...' : 'Business types unavailable'}</option>
+        </Select>
+        {failed && (
+          <div id={`${id}-error`} className="mt-1.5 flex flex-wrap items-center gap-2">
+            <p role="alert" className="text-sm text-red-700">
+              {businessTypes.error?.message}
+            </p>
+            <Button variant="secondary" size="sm" onClick={() => void businessTypes.refetch()}>
+              Retry
+            </Button>
+          </div>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Select id={id} className="mt-1.5" value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled}>
+      <option value="">Select a business type</option>
+      {groups.map((group) => (
+        <optgroup key={group.label} label={group.label}>
+          {group.types.map((type) => (
+            <option key={`${group.label}-${type.value}`} value={type.value}>
+              {type.label}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </Select>
   );
 }

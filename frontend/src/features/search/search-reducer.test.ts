@@ -24,7 +24,7 @@ describe('searchReducer', () => {
   });
 
   it('completes with the results and the echoed search', () => {
-    const lead = { name: 'A', address: 'x', placeId: 'p' };
+    const lead = { name: 'A', address: 'x', phone: '', website: '', placeId: 'p' };
     const state = searchReducer(found(searching, 1), {
       type: 'event',
       event: { type: 'complete', results: [lead], search: { businessType: 'cafe', location: 'Paris, FR' } },
@@ -45,7 +45,7 @@ describe('searchReducer', () => {
   });
 
   it('shows restored results as a finished search, which clearResults drops', () => {
-    const lead = { name: 'A', address: 'x', placeId: 'p' };
+    const lead = { name: 'A', address: 'x', phone: '', website: '', placeId: 'p' };
     const restored = restoredSearchState([lead], { businessType: 'cafe', location: 'Austin' });
     expect(restored).toMatchObject({ status: 'complete', results: [lead], found: 1, search: { businessType: 'cafe', location: 'Austin' } });
     expect(searchReducer(restored, { type: 'clearResults' })).toEqual(initialSearchState);

@@ -15,7 +15,7 @@ describe('useLeadSearch', () => {
     const stream: StreamFn = async (_q, onData) => {
       onData({ type: 'start', businessType: 'cafe', location: 'Paris' });
       onData({ type: 'business_found', name: 'Cafe A', found: 1, total: 2 });
-      onData({ type: 'complete', results: [{ name: 'Cafe A', address: 'x', placeId: 'a' }], search: query });
+      onData({ type: 'complete', results: [{ name: 'Cafe A', address: 'x', phone: '', website: '', placeId: 'a' }], search: query });
     };
     const { hook, onComplete } = run(stream);
     await act(() => hook.result.current.start(query));
@@ -52,7 +52,7 @@ describe('useLeadSearch', () => {
   });
 
   it('starts from restored results and clears them on request', () => {
-    const lead = { name: 'Cafe A', address: 'x', placeId: 'a' };
+    const lead = { name: 'Cafe A', address: 'x', phone: '', website: '', placeId: 'a' };
     const hook = renderHook(() => useLeadSearch({ stream: vi.fn(), restored: { results: [lead], search: query } }));
     expect(hook.result.current.state).toMatchObject({ status: 'complete', results: [lead], search: query });
     act(() => hook.result.current.clearResults());

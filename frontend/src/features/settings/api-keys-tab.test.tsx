@@ -1,6 +1,8 @@
+import { QueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getGetUsageQueryKey } from '../../api/gen/leads/leads';
 import { jsonResponse, renderWithProviders } from '../../test/render';
 import { ApiKeysTab } from './api-keys-tab';
 
@@ -91,12 +93,55 @@ describe('ApiKeysTab', () => {
     expect(screen.queryByText('API key is valid')).not.toBeInTheDocument();
   });
 
+  it('the how-to asks for Places API (New), not the legacy Places API alone', async () => {
+    await renderWithProviders(<ApiKeysTab />);
+    const steps = screen.getByRole('heading', { name: 'How to get a Google Places API key' }).nextElementSibling!;
+    expect(steps).toHaveTextContent('Enable Places API (New) for that project');
+    expect(steps).toHaveTextContent('Restrict the key to Places API (New)');
+    expect(steps).toHaveTextContent('SERVICE_DISABLED');
+  });
+
   it('offers no Test button without a stored key', async () => {
     status = { has_key: false, key_preview: null, is_valid: null };
     await renderWithProviders(<ApiKeysTab />);
     await waitFor(() => expect(statusCalls()).toBe(1));
     await screen.findByText(/Paste the key you created/);
     expect(screen.queryByRole('button', { name: 'Test API Key' })).not.toBeInTheDocument();
+  });
+
+  it('saving or removing the key marks the usage stats stale (they say whether a key is configured); testing it does not', async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
+    const seedUsage = () => queryClient.setQueryData(getGetUsageQueryKey(), { success: true, data: {} });
+    const usageStale = () => queryClient.getQueryState(getGetUsageQueryKey())?.isInvalidated;
+    const user = userEvent.setup();
+    await renderWithProviders(<ApiKeysTab />, { queryClient });
+    await waitFor(() => expect(field().value).toBe('AIzaSy...1234'));
+
+    seedUsage();
+    await user.click(screen.getByRole('button', { name: 'Test API Key' }));
+    await screen.findByText('API key is valid');
+    expect(usageStale()).toBe(false);
+
+    fireEvent.change(field(), { target: { value: 'AIzaNEWKEY0000' } });
+    fireEvent.submit(field().closest('form')!);
+    await screen.findByText('API key saved successfully');
+    expect(usageStale()).toBe(true);
+
+    seedUsage();
+    await user.click(screen.getByRole('button', { name: 'Remove key' }));
+    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(usageStale()).toBe(true));
+    expect(JSON.parse(String(fetchMock.mock.calls.filter((c) => c[0] === '/api/user/api-key').at(-1)![1].body))).toEqual({ api_key: '' });
+  });
+
+  it("a failed removal says 'Failed to delete API key' when the server gives no text", async () => {
+    const user = userEvent.setup();
+    await renderWithProviders(<ApiKeysTab />);
+    await waitFor(() => expect(field().value).toBe('AIzaSy...1234'));
+    await user.click(screen.getByRole('button', { name: 'Remove key' }));
+    fetchMock.mockImplementationOnce(async () => new Response('', { status: 500 }));
+    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Failed to delete API key')).toBeInTheDocument();
   });
 
   it("shows the server's message when saving fails, else 'Failed to save API key'", async () => {

@@ -1,17 +1,17 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Hint, Input, Label } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { apiKeyStatusQueryKey, deleteApiKey, fetchApiKeyStatus, saveApiKey, testApiKey } from './api-key-api';
 import { apiKeySaveError, canSaveApiKey, canTestApiKey, MESSAGE_CLEAR_MS } from './api-key-rules';
+import { useApiKeyStatus, useDeleteKey, useSaveKey, useTestKey } from './use-api-key';
 
 type Message = { tone: 'success' | 'error'; text: string };
 
-function errorText(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
+/** A failed call's text: the fetch mutator has put the server's text or the operation's default in it. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A message that clears itself after {@link MESSAGE_CLEAR_MS}. */
@@ -30,15 +30,18 @@ function useTransientMessage() {
 /** Settings > API Keys (spec sections 2, 4 and 5). */
 export function ApiKeysTab() {
   const id = useId();
-  const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
+  const status = useApiKeyStatus();
   const preview = status.data?.key_preview ?? null;
   const hasKey = status.data?.has_key ?? false;
+  // Each change re-reads the status before it resolves (see use-api-key.ts).
+  const saveKey = useSaveKey();
+  const deleteKey = useDeleteKey();
+  const testKey = useTestKey();
+  const saving = saveKey.isPending || deleteKey.isPending;
+  const testing = testKey.isPending;
 
   const [value, setValue] = useState('');
   const [visible, setVisible] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [testing, setTesting] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const { message, show } = useTransientMessage();
@@ -48,52 +51,36 @@ export function ApiKeysTab() {
     setValue(preview ?? '');
   }, [preview, status.dataUpdatedAt]);
 
-  async function refetchStatus() {
-    await queryClient.invalidateQueries({ queryKey: apiKeyStatusQueryKey });
-  }
-
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problem = apiKeySaveError(value);
     setFieldError(problem);
     if (problem || !canSaveApiKey({ value, preview, saving })) return;
-    setSaving(true);
     try {
-      const answer = await saveApiKey(value.trim());
-      await refetchStatus();
+      const answer = await saveKey.mutateAsync({ data: { api_key: value.trim() } });
       setVisible(false);
       show({ tone: 'success', text: answer.message || 'API key saved successfully' }, true);
     } catch (error) {
-      show({ tone: 'error', text: errorText(error, 'Failed to save API key') }, false);
-    } finally {
-      setSaving(false);
+      show({ tone: 'error', text: errorText(error) }, false);
     }
   }
 
   async function test() {
-    setTesting(true);
     try {
-      const answer = await testApiKey();
+      const answer = await testKey.mutateAsync();
       show({ tone: answer.valid ? 'success' : 'error', text: answer.message || (answer.valid ? 'API key is valid' : 'API key test failed') }, true);
     } catch (error) {
-      show({ tone: 'error', text: errorText(error, 'API key test failed') }, true);
-    } finally {
-      await refetchStatus();
-      setTesting(false);
+      show({ tone: 'error', text: errorText(error) }, true);
     }
   }
 
   async function remove() {
     setConfirmDelete(false);
-    setSaving(true);
     try {
-      const answer = await deleteApiKey();
-      await refetchStatus();
+      const answer = await deleteKey.mutateAsync({ data: { api_key: '' } });
       show({ tone: 'success', text: answer.message || 'API key removed' }, true);
     } catch (error) {
-      show({ tone: 'error', text: errorText(error, 'Failed to delete API key') }, false);
-    } finally {
-      setSaving(false);
+      show({ tone: 'error', text: errorText(error) }, false);
     }
   }
 
@@ -110,7 +97,7 @@ export function ApiKeysTab() {
 
         {status.isError && (
           <Banner tone="error" className="mt-4">
-            {errorText(status.error, 'Failed to load API key status')}
+            {errorText(status.error)}
           </Banner>
         )}
 
@@ -217,9 +204,12 @@ export function ApiKeysTab() {
             </a>
             .
           </li>
-          <li>Enable the Places API for that project.</li>
+          <li>
+            Enable <strong>Places API (New)</strong> for that project (APIs &amp; Services → Library). The legacy
+            &ldquo;Places API&rdquo; alone is not enough: searches would fail with SERVICE_DISABLED.
+          </li>
           <li>Under APIs &amp; Services → Credentials, create an API key.</li>
-          <li>Restrict the key to the Places API, then paste it above.</li>
+          <li>Restrict the key to Places API (New), then paste it above.</li>
         </ol>
       </Card>
     </div>

@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ReauthDialog } from '../../components/reauth-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { fetchSheetsAuthStatus, sheetsAuthStatusQueryKey, sheetsConnection } from '../../lib/sheets-auth';
+import { sheetsConnection, useSheetsAuthStatus } from '../../lib/sheets-auth';
 
 /** Where re-authentication from this tab comes back to. */
 const RETURN_TO = '/settings?tab=spreadsheet';
@@ -12,11 +11,11 @@ const RETURN_TO = '/settings?tab=spreadsheet';
 /** Settings > Spreadsheet: sign-in and Google Sheets connection (spec sections 2 and 4). */
 export function SpreadsheetTab() {
   // Checked each time the tab opens; a failed check reads as needing re-authentication.
-  const status = useQuery({ queryKey: sheetsAuthStatusQueryKey, queryFn: fetchSheetsAuthStatus, staleTime: 0 });
+  const { status, checking } = useSheetsAuthStatus();
   const [dialogOpen, setDialogOpen] = useState(false);
 
-  const connection = status.isPending || status.isFetching ? 'checking' : status.data ? sheetsConnection(status.data) : 'needs-reauth';
-  const message = status.data?.message;
+  const connection = checking ? 'checking' : status ? sheetsConnection(status) : 'needs-reauth';
+  const message = status?.message;
 
   return (
     <Card>

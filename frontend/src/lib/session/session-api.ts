@@ -1,12 +1,12 @@
-import { getAuthConfig, getGetAuthConfigQueryKey, getMe, logout, refreshSession } from '../../api/gen/auth/auth';
-import type { AuthConfig } from '../../api/gen/model/authConfig';
+import { getMe, logout, refreshSession } from '../../api/gen/auth/auth';
 import type { SessionResponse } from '../../api/gen/model/sessionResponse';
-import { callWithDefault } from '../api-fetch';
 import type { SessionUser } from './session-types';
 
-// The session's calls in one place, over the generated client. Each passes the
-// token explicitly because at start-up the token from the address bar is checked
-// before it is stored.
+// The session's calls in one place, over the generated fetchers rather than hooks: the
+// session is a state machine of its own (session-reducer.ts), started before any query
+// runs. Each call passes the token explicitly because at start-up the token from the
+// address bar is checked before it is stored. Failure texts come from the fetch
+// mutator's table (lib/api-error-messages.ts).
 
 function bearer(token: string): RequestInit {
   return { headers: { Authorization: `Bearer ${token}` } };
@@ -14,12 +14,12 @@ function bearer(token: string): RequestInit {
 
 /** `GET /api/auth/me`; failure uses the server's text, else 'Failed to get user info'. */
 export function fetchCurrentUser(token: string): Promise<SessionUser> {
-  return callWithDefault(() => getMe(bearer(token)), 'Failed to get user info');
+  return getMe(bearer(token));
 }
 
 /** `POST /api/auth/refresh`; failure uses the server's text, else 'Failed to refresh token'. */
 export function refreshSessionToken(token: string): Promise<SessionResponse> {
-  return callWithDefault(() => refreshSession(bearer(token)), 'Failed to refresh token');
+  return refreshSession(bearer(token));
 }
 
 /**
@@ -35,10 +35,3 @@ export const SIGN_IN_PATH = '/api/auth/google';
 
 /** Sign-in path that also asks for spreadsheet access (re-authentication for export). */
 export const SHEETS_SIGN_IN_PATH = '/api/auth/google?feature=sheets';
-
-export type { AuthConfig };
-
-/** `GET /api/auth/config`: whether sign-in is the local single-operator account. */
-export const fetchAuthConfig = (): Promise<AuthConfig> => getAuthConfig();
-
-export const authConfigQueryKey = getGetAuthConfigQueryKey();

@@ -1,8 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
+import { getGetUsageQueryKey, getGetUsageQueryOptions, getListBusinessTypesQueryOptions } from '../../api/gen/leads/leads';
+import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
 import { Banner } from '../../components/ui/banner';
-import { fetchUsage, usageQueryKey } from '../../features/billing/usage-api';
 import { UsageWidget } from '../../features/billing/usage-card';
 import { DashboardHeader } from '../../features/dashboard/dashboard-header';
 import { greetingName } from '../../features/dashboard/greeting';
@@ -10,14 +11,13 @@ import { TutorialCard } from '../../features/dashboard/tutorial-card';
 import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
 import { ExportActions } from '../../features/export/export-actions';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
-import { businessTypeLabel, FALLBACK_BUSINESS_TYPES } from '../../features/search/business-types';
 import { LiveProgress } from '../../features/search/live-progress';
 import { ResultsPanel } from '../../features/search/results-panel';
-import { businessTypesQueryKey, fetchBusinessTypes } from '../../features/search/search-api';
 import { SearchForm } from '../../features/search/search-form';
+import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
 import { useLeadSearch } from '../../features/search/use-lead-search';
-import { apiKeyStatusQueryKey, fetchApiKeyStatus } from '../../features/settings/api-key-api';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
+import { useApiKeyStatus } from '../../features/settings/use-api-key';
 import { downloadLeadsCsv } from '../../lib/csv';
 import type { SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
@@ -37,8 +37,10 @@ export const Route = createFileRoute('/_authed/dashboard')({
   },
   loader: ({ context }) => {
     if (!context.auth?.isAuthenticated) return;
-    void context.queryClient.prefetchQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
-    void context.queryClient.prefetchQuery({ queryKey: usageQueryKey, queryFn: fetchUsage });
+    // Started here so the page's reads run in parallel with loading its code.
+    void context.queryClient.prefetchQuery(getGetApiKeyStatusQueryOptions());
+    void context.queryClient.prefetchQuery(getGetUsageQueryOptions());
+    void context.queryClient.prefetchQuery(getListBusinessTypesQueryOptions({ query: { staleTime: Infinity } }));
   },
   component: DashboardRoute,
 });
@@ -79,18 +81,13 @@ function Dashboard() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  const apiKey = useQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
-  const businessTypes = useQuery({
-    queryKey: businessTypesQueryKey,
-    queryFn: fetchBusinessTypes,
-    staleTime: Infinity,
-    retry: false,
-  });
-  const groups = businessTypes.data?.length ? businessTypes.data : FALLBACK_BUSINESS_TYPES;
+  const apiKey = useApiKeyStatus();
+  // The search form shows the catalogue's loading and failure; here it names the type.
+  const businessTypes = useBusinessTypes();
   const hasApiKey = apiKey.data?.has_key ?? false;
 
   const onComplete = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: usageQueryKey });
+    void queryClient.invalidateQueries({ queryKey: getGetUsageQueryKey() });
   }, [queryClient]);
   // Back from re-authenticating for Sheets: the results the user was exporting.
   const [restored] = useState(peekStashedResults);
@@ -112,7 +109,7 @@ function Dashboard() {
   }
 
   const query = state.search ?? state.query;
-  const typeLabel = query ? businessTypeLabel(groups, query.businessType) : '';
+  const typeLabel = query ? businessTypeLabel(businessTypes.data, query.businessType) : '';
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -125,7 +122,7 @@ function Dashboard() {
 
         {apiKey.isSuccess && !hasApiKey && <ApiKeyRequiredNotice />}
 
-        <SearchForm groups={groups} hasApiKey={hasApiKey} isSearching={state.status === 'searching'} onSearch={handleSearch} />
+        <SearchForm hasApiKey={hasApiKey} isSearching={state.status === 'searching'} onSearch={handleSearch} />
 
         {state.status === 'error' && state.error && (
           <Banner tone="error" title="Search Failed">

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
 import { BillingTab } from '../../features/billing/billing-tab';
-import { apiKeyStatusQueryKey, fetchApiKeyStatus } from '../../features/settings/api-key-api';
 import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
 
@@ -10,7 +10,7 @@ export const Route = createFileRoute('/_authed/settings')({
     isSettingsTab(search.tab) ? { tab: search.tab } : {},
   loader: ({ context }) => {
     if (context.auth?.isAuthenticated) {
-      void context.queryClient.prefetchQuery({ queryKey: apiKeyStatusQueryKey, queryFn: fetchApiKeyStatus });
+      void context.queryClient.prefetchQuery(getGetApiKeyStatusQueryOptions());
     }
   },
   component: SettingsRoute,

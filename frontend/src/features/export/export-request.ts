@@ -1,0 +1,39 @@
+import type { ExportToSheetsRequest } from '../../api/gen/model/exportToSheetsRequest';
+import type { Lead, SearchQuery } from '../../lib/lead';
+
+// What the export dialog sends to `POST /api/leads/export-to-sheets` (generated types).
+
+/** Where the export goes: a new spreadsheet (blank name: the server's default) or an existing one. */
+export type ExportTarget =
+  | { mode: 'new'; sheetName: string; worksheetName: string }
+  | { mode: 'existing'; sheetId: string; worksheetName: string };
+
+/** The body of `POST /api/leads/export-to-sheets` (spec sections 3 and 5). */
+export function buildExportRequest(leads: readonly Lead[], search: SearchQuery, target: ExportTarget): ExportToSheetsRequest {
+  const body: ExportToSheetsRequest = {
+    // An empty phone or website becomes an empty cell; placeId, rating and reviews are
+    // not written (the sheet's columns are Name, Address, Phone, Website).
+    leads: leads.map((lead) => ({
+      name: lead.name,
+      address: lead.address ?? '',
+      ...(lead.phone ? { phone: lead.phone } : {}),
+      ...(lead.website ? { website: lead.website } : {}),
+    })),
+    businessType: search.businessType,
+    location: search.location,
+  };
+  const worksheetName = target.worksheetName.trim();
+  if (worksheetName) body.worksheetName = worksheetName;
+  if (target.mode === 'existing') {
+    body.sheetId = target.sheetId;
+  } else {
+    const sheetName = target.sheetName.trim();
+    if (sheetName) body.sheetName = sheetName;
+  }
+  return body;
+}
+
+/** The spreadsheet title a blank name gives (spec section 5: '{location} {businessType} Leads'). */
+export function defaultSheetName(search: SearchQuery): string {
+  return `${search.location.trim()} ${search.businessType.trim()} Leads`;
+}
