@@ -116,10 +116,10 @@ def queue_keys(root: Path) -> tuple[str, str, str]:
     jobs = (root / "core/src/jobs.rs").read_text()
     suffix = re.search(r'pub const SEARCH_QUEUE: &str = "([^"]+)"', jobs)
     queue_rs = (root / "worker/src/queue.rs").read_text()
-    fmt = re.search(r'\.queue\(format!\("([^"]+)"\)\)', queue_rs)
+    fmt = re.search(r'pub fn queue_name\(prefix: &str, queue: &str\) -> String \{\s*format!\("([^"]+)"\)', queue_rs)
     if not suffix or not fmt:
-        raise RuntimeError("could not find SEARCH_QUEUE in core/src/jobs.rs or the queue format in worker/src/queue.rs")
-    queue = fmt.group(1).replace("{SEARCH_QUEUE}", suffix.group(1))  # "{prefix}.search.v1"
+        raise RuntimeError("could not find SEARCH_QUEUE in core/src/jobs.rs or queue_name's format in worker/src/queue.rs")
+    queue = fmt.group(1).replace("{queue}", suffix.group(1))  # "{prefix}.search.v1"
 
     active, scheduled = "{queue}:active", "{queue}:scheduled"  # apalis-redis 1.0.0
     lock = (root / "Cargo.lock").read_text()

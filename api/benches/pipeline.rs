@@ -11,7 +11,6 @@
 //! (d) billable Places requests per 1,000 leads.
 //! Sizes can be lowered for a quick look: BENCH_QUICK=1.
 
-
 #[path = "common/mod.rs"]
 mod common;
 

@@ -13,7 +13,7 @@ use leadgen_core::{
     usage::UsageService,
     vault::Vault,
 };
-use leadgen_worker::{JobQueue, queue, wiring::Services};
+use leadgen_worker::{Queues, queue, wiring::Services};
 
 use crate::{auth::oidc::Oidc, billing::stripe_api::StripeApi};
 
@@ -41,8 +41,8 @@ pub struct Inner {
     pub redis: Option<redis::aio::ConnectionManager>,
     /// Search events.
     pub bus: EventBus,
-    /// Search jobs.
-    pub queue: JobQueue,
+    /// Job queues, one per kind (`queues.search`).
+    pub queues: Queues,
     /// Usage reservations and reports.
     pub usage: UsageService,
     /// Google Sheets grants and exports.
@@ -89,10 +89,10 @@ impl AppState {
                 drain: config.worker_drain,
             };
             let deps = services.worker_deps();
-            let source = services.job_source().await?;
+            let sources = services.job_sources().await?;
             tokio::spawn(async move {
                 let forever = std::future::pending::<()>();
-                if let Err(e) = leadgen_worker::run(&settings, deps, source, forever).await {
+                if let Err(e) = leadgen_worker::run(&settings, deps, sources, forever).await {
                     tracing::error!(error = %e, "in-process worker stopped");
                 }
             });
@@ -107,7 +107,7 @@ impl AppState {
             usage,
             redis,
             bus,
-            queue,
+            queues,
             ..
         } = services;
         Ok(Self(Arc::new(Inner {
@@ -119,7 +119,7 @@ impl AppState {
             oidc,
             redis,
             bus,
-            queue,
+            queues,
             usage,
             sheets,
             stripe,
@@ -138,7 +138,7 @@ impl AppState {
 
     /// Search jobs waiting: the in-process queue's count, or the Redis list's length.
     pub async fn queue_depth(&self) -> Option<i64> {
-        if let Some(pending) = self.queue.pending_in_process() {
+        if let Some(pending) = self.queues.search.pending_in_process() {
             return Some(pending);
         }
         let mut conn = self.redis.clone()?;

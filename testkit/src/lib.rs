@@ -7,4 +7,5 @@
 pub mod db;
 pub mod google_sim;
 pub mod places_sim;
+pub mod sim;
 pub mod stripe_sim;

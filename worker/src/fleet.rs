@@ -133,11 +133,12 @@ pub struct Fleet {
 }
 
 impl Fleet {
-    /// The fleet of the search queue under `prefix`, seen by worker `name`.
-    pub fn new(conn: ConnectionManager, prefix: &str, name: &str) -> Self {
+    /// The fleet of job queue `queue` (a `JobPayload::QUEUE`) under `prefix`, seen by
+    /// worker `name`.
+    pub fn new(conn: ConnectionManager, prefix: &str, queue: &str, name: &str) -> Self {
         Self {
             conn,
-            config: queue::config(prefix),
+            config: queue::config(prefix, queue),
             name: name.to_owned(),
             hand_back: Arc::new(Script::new(HAND_BACK)),
             vacuum: Arc::new(Script::new(VACUUM)),
@@ -149,7 +150,8 @@ impl Fleet {
         &self.name
     }
 
-    fn queue(&self) -> &str {
+    /// The queue's Redis name.
+    pub fn queue(&self) -> &str {
         self.config.queue.as_ref()
     }
 

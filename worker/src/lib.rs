@@ -18,9 +18,9 @@ use std::{
     time::Duration,
 };
 
-use apalis::prelude::*;
 use leadgen_core::{bus::EventBus, keys::KeyService, places::PlacesClient, store::Store, usage::UsageService};
 
+pub use jobs::registry::{Queues, Sources};
 pub use queue::{JobQueue, JobSource};
 pub use rate_limit::KeyRateGate;
 
@@ -86,10 +86,10 @@ pub struct Stopped {
     pub handed_back: u64,
 }
 
-/// Runs search jobs from `source` until `shutdown` resolves; then stops taking jobs, lets
-/// running ones finish for up to `settings.drain`, and (Redis) leaves the fleet, handing
-/// back at the front of the queue whatever did not finish, to resume elsewhere from its
-/// checkpoint.
+/// Runs every job kind's worker from `sources` until `shutdown` resolves; then stops
+/// taking jobs, lets running ones finish for up to `settings.drain`, and (Redis) leaves
+/// the fleet, handing back at the front of each queue whatever did not finish, to resume
+/// elsewhere (a search from its checkpoint).
 ///
 /// With Redis, the fleet's housekeeping ([`fleet::Fleet::tick`]) runs inside this future:
 /// a worker that is dropped or aborted (a crash, as tests make one) stops beating at
@@ -97,15 +97,28 @@ pub struct Stopped {
 pub async fn run(
     settings: &WorkerSettings,
     deps: Arc<WorkerDeps>,
-    source: JobSource,
+    sources: Sources,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<Stopped> {
     let running = RunningJobs::default();
     let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
-    let signalled = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = rx.wait_for(|stop| *stop).await;
-        Ok::<(), std::io::Error>(())
-    };
+    let kinds = sources.into_workers(&jobs::registry::KindRun {
+        settings: settings.clone(),
+        deps,
+        running: running.clone(),
+        stopping,
+    });
+    let fleets: Vec<fleet::Fleet> = kinds.iter().filter_map(|k| k.fleet.clone()).collect();
+    for fleet in &fleets {
+        let reclaimed = fleet.reclaim_own_name().await?;
+        if reclaimed > 0 {
+            tracing::warn!(
+                reclaimed,
+                queue = fleet.queue(),
+                "an earlier process with this name left jobs behind; they go back to the queue"
+            );
+        }
+    }
     // Stop taking jobs on the signal; then wait for the running ones, at most `drain`.
     // (apalis' run does not always return once stopped, seen with the polling Redis
     // backend, so the wait does not rely on it.)
@@ -121,52 +134,28 @@ pub async fn run(
             }
         }
     };
-    match source {
-        JobSource::Memory(storage) => {
-            let worker = WorkerBuilder::new(settings.name.as_str())
-                .backend(storage)
-                .concurrency(settings.concurrency)
-                .data(deps)
-                .data(running.clone())
-                .build(jobs::search::handle)
-                .run_until(signalled(stopping));
-            tokio::select! {
-                result = worker => result?,
-                () = drained => {}
-            }
-            Ok(Stopped::default())
-        }
-        JobSource::Redis(redis) => {
-            let fleet = fleet::Fleet::new(redis.conn.clone(), &redis.prefix, &settings.name);
-            let reclaimed = fleet.reclaim_own_name().await?;
-            if reclaimed > 0 {
-                tracing::warn!(
-                    reclaimed,
-                    "an earlier process with this name left searches behind; they go back to the queue"
-                );
-            }
-            let worker = WorkerBuilder::new(settings.name.as_str())
-                .backend(*redis.source)
-                .concurrency(settings.concurrency)
-                .data(deps)
-                .data(running.clone())
-                .build(jobs::search::handle)
-                .run_until(signalled(stopping));
-            tokio::select! {
-                result = worker => result?,
-                () = drained => {}
-                () = fleet.housekeeping() => {}
-            }
-            let still_running = running.count();
-            let handed_back = fleet.leave().await?;
-            if handed_back > 0 || still_running > 0 {
-                tracing::warn!(
-                    still_running,
-                    handed_back,
-                    "stopped with searches unfinished; they resume on another worker"
-                );
-            }
-            Ok(Stopped { handed_back })
-        }
+    let workers = futures_util::future::try_join_all(kinds.into_iter().map(|k| k.run));
+    // Never ends while polled (and never starts without fleets: in-process queues).
+    let housekeeping = async {
+        futures_util::future::join_all(fleets.iter().map(|f| f.housekeeping())).await;
+        std::future::pending::<()>().await;
+    };
+    tokio::select! {
+        result = workers => { result?; }
+        () = drained => {}
+        () = housekeeping => {}
     }
+    let still_running = running.count();
+    let mut handed_back = 0;
+    for fleet in &fleets {
+        handed_back += fleet.leave().await?;
+    }
+    if handed_back > 0 || still_running > 0 {
+        tracing::warn!(
+            still_running,
+            handed_back,
+            "stopped with jobs unfinished; they resume on another worker"
+        );
+    }
+    Ok(Stopped { handed_back })
 }

@@ -35,14 +35,17 @@ async fn main() -> anyhow::Result<()> {
     };
     let mut services = Services::build(config).await?;
     let config = services.config.clone();
-    let conn = services.redis.clone().context("distributed mode has a Redis connection")?;
+    let conn = services
+        .redis
+        .clone()
+        .context("distributed mode has a Redis connection")?;
     if let Some(addr) = ops_listen {
         let bound = ops_server::spawn(addr, conn, &config.redis_prefix).await?;
         // Scripts and tests wait for this line to find the port.
         println!("leadgen-worker metrics on http://{bound}/metrics");
     }
     let deps = services.worker_deps();
-    let source = services.job_source().await?;
+    let sources = services.job_sources().await?;
     let settings = WorkerSettings {
         name: fleet::worker_name(config.worker_name.as_deref()),
         concurrency: config.worker_concurrency,
@@ -65,7 +68,7 @@ async fn main() -> anyhow::Result<()> {
     println!("leadgen-worker {} is taking jobs", settings.name);
     // The signal stops it taking jobs; running searches get `drain` to finish, then the
     // rest go back to the queue and the worker deregisters (see leadgen_worker::run).
-    let stopped = leadgen_worker::run(&settings, deps, source, shutdown).await?;
+    let stopped = leadgen_worker::run(&settings, deps, sources, shutdown).await?;
     tracing::info!(handed_back = stopped.handed_back, "leadgen-worker stopped");
     // Exit now rather than wait for the runtime to wind down tasks it no longer needs
     // (everything this worker held is back in the queue and it is deregistered).

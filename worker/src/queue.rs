@@ -1,6 +1,7 @@
-//! The search job queue: apalis on Redis in distributed mode, apalis' in-memory storage
-//! in embedded mode. The producer half ([`JobQueue`]) is cheap to clone; each worker gets
-//! a consumer half ([`JobSource`]).
+//! Job queues, one per job kind: apalis on Redis in distributed mode, apalis' in-memory
+//! storage in embedded mode. The producer half ([`JobQueue`]) is cheap to clone; each
+//! worker gets a consumer half ([`JobSource`]). Both are generic over the payload
+//! ([`JobPayload`]); which kinds exist is `jobs::registry`'s business.
 
 use apalis::prelude::*;
 use apalis_core::{
@@ -11,22 +12,30 @@ use apalis_redis::{Config, RedisStorage};
 use futures_util::SinkExt;
 use leadgen_core::{
     CoreError, CoreResult,
-    jobs::{SEARCH_QUEUE, SearchJobV1},
+    jobs::{JobPayload, SEARCH_QUEUE},
 };
 
-/// Pushes search jobs.
-#[derive(Clone)]
-pub enum JobQueue {
+/// Pushes jobs of one kind.
+pub enum JobQueue<P: JobPayload> {
     /// Embedded mode: the raw channel, not apalis' `MemorySink`, whose `start_send` does
     /// `try_lock().unwrap()` on a mutex that concurrent pushes and the worker's
     /// `poll_ready` also take, and so fails under a multi-threaded runtime.
     Memory(
-        futures_channel::mpsc::UnboundedSender<Task<SearchJobV1>>,
+        futures_channel::mpsc::UnboundedSender<Task<P>>,
         /// Jobs pushed and not yet taken by the worker.
         std::sync::Arc<std::sync::atomic::AtomicI64>,
     ),
     /// Distributed mode (boxed: the storage is large and the enum is cloned per push).
-    Redis(Box<RedisStorage<SearchJobV1>>),
+    Redis(Box<RedisStorage<P>>),
+}
+
+impl<P: JobPayload> Clone for JobQueue<P> {
+    fn clone(&self) -> Self {
+        match self {
+            Self::Memory(sender, pending) => Self::Memory(sender.clone(), pending.clone()),
+            Self::Redis(storage) => Self::Redis(storage.clone()),
+        }
+    }
 }
 
 /// A Redis queue consumer that looks for new jobs every [`IDLE_POLL`] while idle.
@@ -35,23 +44,23 @@ pub enum JobQueue {
 /// measurements an idle worker was not woken by it (its pattern subscription was live, yet
 /// jobs waited for the next heartbeat, about 2 s): see docs/benchmarks.md. Polling an
 /// empty list is one cheap Lua call, about 50 a second per idle worker.
-pub type RedisSource = PollWith<RedisStorage<SearchJobV1>, IntervalStrategy>;
+pub type RedisSource<P> = PollWith<RedisStorage<P>, IntervalStrategy>;
 
 /// How often an idle worker asks Redis for a job.
 pub const IDLE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// Where a worker takes search jobs from.
-pub enum JobSource {
+/// Where a worker takes jobs of one kind from.
+pub enum JobSource<P: JobPayload> {
     /// Embedded mode.
-    Memory(MemoryStorage<SearchJobV1>),
+    Memory(MemoryStorage<P>),
     /// Distributed mode.
-    Redis(RedisJobSource),
+    Redis(RedisJobSource<P>),
 }
 
-/// A worker's side of the Redis queue, with what the fleet's bookkeeping needs.
-pub struct RedisJobSource {
+/// A worker's side of a Redis queue, with what the fleet's bookkeeping needs.
+pub struct RedisJobSource<P: JobPayload> {
     /// The polling consumer (boxed: large).
-    pub source: Box<RedisSource>,
+    pub source: Box<RedisSource<P>>,
     /// A connection for the fleet's bookkeeping.
     pub conn: redis::aio::ConnectionManager,
     /// `LEADGEN_REDIS_PREFIX`.
@@ -59,8 +68,8 @@ pub struct RedisJobSource {
 }
 
 /// An in-process queue: the producer and its one consumer.
-pub fn memory() -> (JobQueue, JobSource) {
-    let (sender, receiver) = futures_channel::mpsc::unbounded::<Task<SearchJobV1>>();
+pub fn memory<P: JobPayload>() -> (JobQueue<P>, JobSource<P>) {
+    let (sender, receiver) = futures_channel::mpsc::unbounded::<Task<P>>();
     let pending = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0));
     let taken = pending.clone();
     let receiver = futures_util::StreamExt::inspect(receiver, move |_| {
@@ -68,11 +77,16 @@ pub fn memory() -> (JobQueue, JobSource) {
     });
     // The worker's storage gets a sink of its own (it only polls it for readiness), so
     // nothing it locks is shared with the producer.
-    let sink: Box<dyn futures_util::Sink<Task<SearchJobV1>, Error = MemoryStorageError> + Send + Sync + Unpin> =
+    let sink: Box<dyn futures_util::Sink<Task<P>, Error = MemoryStorageError> + Send + Sync + Unpin> =
         Box::new(sender.clone().sink_map_err(MemoryStorageError::SendError));
     let worker_sink = MemorySink::new(std::sync::Arc::new(futures_util::lock::Mutex::new(sink)));
     let storage = MemoryStorage::new_with(worker_sink, Box::pin(receiver));
     (JobQueue::Memory(sender, pending), JobSource::Memory(storage))
+}
+
+/// The Redis name of job queue `queue` (a [`JobPayload::QUEUE`]) under `prefix`.
+pub fn queue_name(prefix: &str, queue: &str) -> String {
+    format!("{prefix}.{queue}")
 }
 
 /// Where apalis-redis keeps waiting jobs: a push lands in the sorted set
@@ -80,7 +94,7 @@ pub fn memory() -> (JobQueue, JobSource) {
 /// `{queue}:active` before claiming them. Their sizes together are the queue depth that
 /// metrics report and the worker autoscaler (KEDA, one trigger per key) reads.
 pub fn waiting_keys(prefix: &str) -> (String, String) {
-    let queue = format!("{prefix}.{SEARCH_QUEUE}");
+    let queue = queue_name(prefix, SEARCH_QUEUE);
     (format!("{queue}:scheduled"), format!("{queue}:active"))
 }
 
@@ -101,10 +115,10 @@ pub async fn redis_depth(conn: &mut redis::aio::ConnectionManager, prefix: &str)
 /// `fleet::Fleet::tick`).
 pub const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// The queue's apalis settings.
-pub fn config(prefix: &str) -> Config {
+/// The apalis settings of queue `queue` under `prefix`.
+pub fn config(prefix: &str, queue: &str) -> Config {
     Config::default()
-        .queue(format!("{prefix}.{SEARCH_QUEUE}"))
+        .queue(queue_name(prefix, queue))
         // One job per fetch: a worker claims only what it is about to run, so idle
         // workers (and new ones the autoscaler adds) share the queue, and a stopping worker
         // holds no claimed-but-unstarted jobs.
@@ -117,18 +131,18 @@ pub fn config(prefix: &str) -> Config {
         .emit_events(false)
 }
 
-/// The producer side of the Redis queue named `{prefix}.search.v1`.
-pub async fn redis(url: &str, prefix: &str) -> CoreResult<RedisStorage<SearchJobV1>> {
+/// The producer side of the Redis queue of `P`, named `{prefix}.{P::QUEUE}`.
+pub async fn redis<P: JobPayload>(url: &str, prefix: &str) -> CoreResult<RedisStorage<P>> {
     let conn = apalis_redis::connect(url)
         .await
         .map_err(|e| CoreError::Internal(format!("connecting the job queue to Redis: {e}")))?;
-    Ok(RedisStorage::new(conn).with_config(config(prefix)))
+    Ok(RedisStorage::new(conn).with_config(config(prefix, P::QUEUE)))
 }
 
-/// A worker's side of the Redis queue. Workers that die mid-job have their jobs handed
-/// back by the rest of the fleet once their heartbeats stop (see `fleet`).
-pub async fn redis_source(url: &str, prefix: &str) -> CoreResult<JobSource> {
-    let mut storage = redis(url, prefix).await?;
+/// A worker's side of the Redis queue of `P`. Workers that die mid-job have their jobs
+/// handed back by the rest of the fleet once their heartbeats stop (see `fleet`).
+pub async fn redis_source<P: JobPayload>(url: &str, prefix: &str) -> CoreResult<JobSource<P>> {
+    let mut storage = redis::<P>(url, prefix).await?;
     let conn = storage.get_connection().clone();
     Ok(JobSource::Redis(RedisJobSource {
         source: Box::new(storage.poll_with_interval(IDLE_POLL)),
@@ -137,7 +151,7 @@ pub async fn redis_source(url: &str, prefix: &str) -> CoreResult<JobSource> {
     }))
 }
 
-impl JobQueue {
+impl<P: JobPayload> JobQueue<P> {
     /// Jobs waiting in the in-process queue; `None` for Redis (read its list instead).
     pub fn pending_in_process(&self) -> Option<i64> {
         match self {
@@ -146,8 +160,8 @@ impl JobQueue {
         }
     }
 
-    /// Queues one search.
-    pub async fn push(&self, job: SearchJobV1) -> CoreResult<()> {
+    /// Queues one job.
+    pub async fn push(&self, job: P) -> CoreResult<()> {
         match self {
             Self::Memory(sender, pending) => {
                 pending.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -162,7 +176,7 @@ impl JobQueue {
             Self::Redis(storage) => RedisStorage::clone(storage)
                 .push(job)
                 .await
-                .map_err(|e| CoreError::Internal(format!("could not queue the search: {e}"))),
+                .map_err(|e| CoreError::Internal(format!("could not queue the job: {e}"))),
         }
     }
 }

@@ -17,7 +17,7 @@ use leadgen_core::{
 };
 use secrecy::SecretBox;
 
-use crate::{JobQueue, JobSource, KeyRateGate, WorkerDeps, queue};
+use crate::{KeyRateGate, Queues, Sources, WorkerDeps, jobs::registry};
 
 /// The services built from a [`Config`].
 pub struct Services {
@@ -39,10 +39,10 @@ pub struct Services {
     pub redis: Option<redis::aio::ConnectionManager>,
     /// Search events.
     pub bus: EventBus,
-    /// Pushes search jobs.
-    pub queue: JobQueue,
-    /// Embedded mode's in-process job source, until a worker takes it.
-    in_process_jobs: Option<JobSource>,
+    /// Pushes jobs, a queue per kind.
+    pub queues: Queues,
+    /// Embedded mode's in-process job sources, until a worker takes them.
+    in_process_jobs: Option<Sources>,
 }
 
 impl Services {
@@ -55,19 +55,19 @@ impl Services {
             .with_context(|| format!("connecting to the store ({})", redact(&config.store_url())))?;
         store.migrate().await.context("applying migrations")?;
         let vault = Arc::new(secrets.vault);
-        let (redis, bus, queue, in_process_jobs) = match &config.redis_url {
+        let (redis, bus, queues, in_process_jobs) = match &config.redis_url {
             Some(url) => {
                 let client = redis::Client::open(url.as_str()).context("REDIS_URL")?;
                 let conn = redis::aio::ConnectionManager::new(client)
                     .await
                     .with_context(|| format!("connecting to Redis at {}", redact(url)))?;
                 let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
-                let producer = JobQueue::Redis(Box::new(queue::redis(url, &config.redis_prefix).await?));
-                (Some(conn), bus, producer, None)
+                let producers = registry::redis(url, &config.redis_prefix).await?;
+                (Some(conn), bus, producers, None)
             }
             None => {
-                let (producer, source) = queue::memory();
-                (None, EventBus::Memory(MemoryBus::new()), producer, Some(source))
+                let (producers, sources) = registry::memory();
+                (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
         Ok(Self {
@@ -79,7 +79,7 @@ impl Services {
             vault,
             redis,
             bus,
-            queue,
+            queues,
             in_process_jobs,
             config,
         })
@@ -105,14 +105,14 @@ impl Services {
         })
     }
 
-    /// Where a worker takes jobs from: the in-process queue (once: embedded mode has one
-    /// worker), or a new consumer of the Redis queue.
-    pub async fn job_source(&mut self) -> anyhow::Result<JobSource> {
-        if let Some(source) = self.in_process_jobs.take() {
-            return Ok(source);
+    /// Where a worker takes jobs from: the in-process queues (once: embedded mode has one
+    /// worker), or new consumers of the Redis queues.
+    pub async fn job_sources(&mut self) -> anyhow::Result<Sources> {
+        if let Some(sources) = self.in_process_jobs.take() {
+            return Ok(sources);
         }
         match &self.config.redis_url {
-            Some(url) => Ok(queue::redis_source(url, &self.config.redis_prefix).await?),
+            Some(url) => Ok(registry::redis_sources(url, &self.config.redis_prefix).await?),
             None => anyhow::bail!("the in-process queue already has its worker"),
         }
     }

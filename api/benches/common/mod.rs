@@ -3,7 +3,11 @@
 
 #![allow(dead_code)]
 
-use std::{net::SocketAddr, sync::Arc, time::{Duration, Instant}};
+use std::{
+    net::SocketAddr,
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use futures_util::StreamExt;
 use leadgen_api::{app, auth, state::AppState};
@@ -17,7 +21,7 @@ use leadgen_testkit::{
     db::{TestDatabase, redis_url},
     places_sim::PlacesSim,
 };
-use leadgen_worker::{KeyRateGate, WorkerDeps, queue};
+use leadgen_worker::{KeyRateGate, WorkerDeps};
 use poem::{
     Server,
     listener::{Acceptor, Listener, TcpListener},
@@ -98,14 +102,16 @@ pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: b
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &prefix),
         });
-        let source = queue::redis_source(&url, &prefix).await.expect("queue");
+        let sources = leadgen_worker::jobs::registry::redis_sources(&url, &prefix)
+            .await
+            .expect("queue");
         tokio::spawn(async move {
             let settings = leadgen_worker::WorkerSettings {
                 name: format!("bench-{w}"),
                 concurrency: 64,
                 drain: std::time::Duration::from_secs(25),
             };
-            let _ = leadgen_worker::run(&settings, deps, source, std::future::pending()).await;
+            let _ = leadgen_worker::run(&settings, deps, sources, std::future::pending()).await;
         });
     }
     let mut base = String::new();

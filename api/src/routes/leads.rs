@@ -222,7 +222,8 @@ async fn start_search(
     let search_id = reservation.search_id;
     let subscription = state.bus.subscribe(&search_id, 0).await?;
     state
-        .queue
+        .queues
+        .search
         .push(SearchJobV1 {
             search_id: search_id.clone(),
             user_id: user_id.to_owned(),

@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 use super::config::MAX_BODY_BYTES;
 
+use crate::sim::google_error;
+
 /// Which API answers: Drive adds the legacy `errors[]` array to its envelope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Api {
@@ -243,14 +245,7 @@ impl ApiError {
     /// The response `api` sends for this error.
     pub(crate) fn into_response(self, api: Api) -> Response {
         let body = *self.0;
-        let mut error = json!({
-            "code": body.status.as_u16(),
-            "message": body.message,
-            "status": body.code_name,
-        });
-        if !body.details.is_empty() {
-            error["details"] = Value::Array(body.details);
-        }
+        let mut error = google_error::status(body.status.as_u16(), body.code_name, &body.message, body.details);
         if api == Api::Drive {
             let mut item = json!({
                 "message": body.legacy.message,
@@ -273,17 +268,12 @@ impl ApiError {
                 "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\"",
             );
         }
-        builder.body(json!({ "error": error }).to_string())
+        builder.body(google_error::body(error))
     }
 }
 
 fn error_info(reason: &str, method: Method) -> Value {
-    json!({
-        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-        "reason": reason,
-        "domain": "googleapis.com",
-        "metadata": { "service": method.service(), "method": method.rpc },
-    })
+    google_error::error_info(reason, json!({ "service": method.service(), "method": method.rpc }))
 }
 
 /// The token endpoint's error body: `{"error": code, "error_description": text}`.

@@ -32,7 +32,6 @@ mod faults;
 mod fields;
 mod ids;
 mod oauth;
-mod quota;
 mod record;
 mod server;
 mod sheets;

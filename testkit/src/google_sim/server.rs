@@ -10,9 +10,8 @@ use std::{
 
 use base64::{Engine, engine::general_purpose::STANDARD};
 use poem::{
-    Body, Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, handler,
+    Body, Endpoint, EndpointExt, IntoResponse, Request, Response, Route, handler,
     http::{Method as HttpMethod, StatusCode},
-    listener::{Acceptor, Listener, TcpListener},
     web::{Data, Json, Path},
 };
 use serde::Deserialize;
@@ -29,10 +28,13 @@ use super::{
         Auth, Principal, SCOPE_DRIVE, SCOPE_DRIVE_FILE, SCOPE_DRIVE_METADATA_READONLY, SCOPE_DRIVE_READONLY,
         SCOPE_SPREADSHEETS, SCOPE_SPREADSHEETS_READONLY, TokenCheck,
     },
-    quota::WriteQuota,
     record::{RecordedRequest, RequestLog, percent_decode},
     sheets,
     store::{Spreadsheet, SpreadsheetSnapshot, Store, Tab},
+};
+use crate::sim::{
+    quota::PerMinuteQuota,
+    server::{Bound, SimServer},
 };
 
 /// Scopes that let a token write with the Sheets API (`drive.file` only for files the
@@ -82,7 +84,7 @@ struct SimState {
     config: GoogleSimConfig,
     auth: Mutex<Auth>,
     store: Mutex<Store>,
-    quota: WriteQuota,
+    quota: PerMinuteQuota,
     faults: Faults,
     log: RequestLog,
     clock: Clock,
@@ -100,9 +102,8 @@ struct SimState {
 pub struct GoogleSim {
     /// Base URL of every endpoint, e.g. `http://127.0.0.1:41234`.
     pub base_url: String,
-    local_addr: SocketAddr,
     state: Arc<SimState>,
-    task: tokio::task::JoinHandle<()>,
+    server: SimServer,
 }
 
 impl GoogleSim {
@@ -117,14 +118,9 @@ impl GoogleSim {
     }
 
     pub(crate) async fn start_with(addr: SocketAddr, config: GoogleSimConfig) -> std::io::Result<Self> {
-        let acceptor = TcpListener::bind(addr).into_acceptor().await?;
-        let local_addr = acceptor
-            .local_addr()
-            .first()
-            .and_then(|a| a.as_socket_addr().copied())
-            .ok_or_else(|| std::io::Error::other("no local address"))?;
+        let bound = Bound::bind(addr).await?;
         let state = Arc::new(SimState {
-            quota: WriteQuota::new(config.write_quota_per_minute),
+            quota: PerMinuteQuota::new(config.write_quota_per_minute),
             config,
             auth: Mutex::new(Auth::default()),
             store: Mutex::new(Store::default()),
@@ -170,20 +166,16 @@ impl GoogleSim {
                     Ok::<_, poem::Error>(response)
                 }
             });
-        let task = tokio::spawn(async move {
-            let _ = Server::new_with_acceptor(acceptor).run(app).await;
-        });
         Ok(Self {
-            base_url: format!("http://{local_addr}"),
-            local_addr,
+            base_url: bound.base_url(),
             state,
-            task,
+            server: bound.serve(app),
         })
     }
 
     /// The address it listens on.
     pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+        self.server.local_addr()
     }
 
     /// The settings it runs with.
@@ -318,12 +310,6 @@ impl GoogleSim {
     }
 }
 
-impl Drop for GoogleSim {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
 /// A Sheets API call, read from its path. Custom methods follow a colon
 /// (`{id}:batchUpdate`, `{range}:append`), and the range is percent-encoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -450,7 +436,7 @@ impl SimState {
             return Err(ApiError::scope_insufficient(method));
         }
         let all_files = principal.has_any(all_files);
-        if write && !self.quota.admit(&principal.identity, Instant::now()) {
+        if write && self.quota.admit(&principal.identity, Instant::now()).is_err() {
             return Err(ApiError::write_quota_exceeded(self.quota.limit()));
         }
         let body = if write { read_json(body).await? } else { Value::Null };

@@ -6,6 +6,8 @@ use std::time::Duration;
 use poem::{Response, http::StatusCode};
 use serde_json::{Value, json};
 
+use crate::sim::google_error::{self, error_info};
+
 /// Faults a key can ask for by containing a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyFault {
@@ -205,24 +207,16 @@ pub fn proto_duration(d: Duration) -> String {
     }
 }
 
-fn error_info(reason: &str, metadata: Value) -> Value {
-    json!({
-        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-        "reason": reason,
-        "domain": "googleapis.com",
-        "metadata": metadata,
-    })
-}
-
 fn google_error(status: StatusCode, code_name: &str, message: &str, details: Vec<Value>) -> Response {
-    let mut error = json!({ "code": status.as_u16(), "message": message, "status": code_name });
-    if !details.is_empty() {
-        error["details"] = Value::Array(details);
-    }
     Response::builder()
         .status(status)
         .content_type("application/json; charset=UTF-8")
-        .body(json!({ "error": error }).to_string())
+        .body(google_error::body(google_error::status(
+            status.as_u16(),
+            code_name,
+            message,
+            details,
+        )))
 }
 
 #[cfg(test)]

@@ -37,7 +37,6 @@ mod names;
 mod pagination;
 mod place_types;
 mod query;
-mod quota;
 mod request;
 mod rng;
 mod server;

@@ -9,9 +9,8 @@ use std::{
 };
 
 use poem::{
-    Body, EndpointExt, Request, Response, Route, Server, handler,
+    Body, EndpointExt, Request, Response, Route, handler,
     http::StatusCode,
-    listener::{Acceptor, Listener, TcpListener},
     web::{Data, Json},
 };
 use serde_json::{Value, json};
@@ -23,11 +22,14 @@ use super::{
     faults::Faults,
     mask::apply_field_mask,
     pagination::{PageTokens, TokenError},
-    quota::RpmQuota,
     request,
     sku::mask_sku,
     stats::{Recorder, SimStats, max_in_window, request_identity},
     world::World,
+};
+use crate::sim::{
+    quota::PerMinuteQuota,
+    server::{Bound, SimServer},
 };
 
 /// Everything the handlers share.
@@ -35,7 +37,7 @@ use super::{
 struct SimState {
     world: Arc<World>,
     tokens: PageTokens,
-    quota: RpmQuota,
+    quota: PerMinuteQuota,
     faults: Faults,
     recorder: Arc<Recorder>,
 }
@@ -44,10 +46,9 @@ struct SimState {
 pub struct PlacesSim {
     /// Base URL to put in `LEADGEN_PLACES_BASE_URL`, e.g. `http://127.0.0.1:41234`.
     pub base_url: String,
-    local_addr: SocketAddr,
     config: SimConfig,
     state: Arc<SimState>,
-    task: tokio::task::JoinHandle<()>,
+    server: SimServer,
 }
 
 impl PlacesSim {
@@ -62,16 +63,11 @@ impl PlacesSim {
     }
 
     pub(crate) async fn start_with(addr: SocketAddr, config: SimConfig) -> std::io::Result<Self> {
-        let acceptor = TcpListener::bind(addr).into_acceptor().await?;
-        let local_addr = acceptor
-            .local_addr()
-            .first()
-            .and_then(|a| a.as_socket_addr().copied())
-            .ok_or_else(|| std::io::Error::other("no local address"))?;
+        let bound = Bound::bind(addr).await?;
         let state = Arc::new(SimState {
             world: Arc::new(World::new(config.seed)),
             tokens: PageTokens::new(config.seed),
-            quota: RpmQuota::new(config.rpm_quota),
+            quota: PerMinuteQuota::new(config.rpm_quota),
             faults: Faults::new(
                 config.seed,
                 config.latency,
@@ -88,21 +84,17 @@ impl PlacesSim {
             .at("/_sim/reset", poem::post(reset))
             .at("/_sim/cities", poem::get(cities))
             .data(state.clone());
-        let task = tokio::spawn(async move {
-            let _ = Server::new_with_acceptor(acceptor).run(app).await;
-        });
         Ok(Self {
-            base_url: format!("http://{local_addr}"),
-            local_addr,
+            base_url: bound.base_url(),
             config,
             state,
-            task,
+            server: bound.serve(app),
         })
     }
 
     /// The address it listens on.
     pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+        self.server.local_addr()
     }
 
     /// The settings it runs with.
@@ -145,12 +137,6 @@ impl PlacesSim {
     /// Clears counters, request times, quota windows and `FLAKY` memory.
     pub fn reset(&self) {
         self.state.reset();
-    }
-}
-
-impl Drop for PlacesSim {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 

@@ -9,9 +9,8 @@ use std::{
 use anyhow::Context;
 use base64::Engine;
 use poem::{
-    Body, EndpointExt, IntoResponse, Request, Response, Route, Server, handler,
+    Body, EndpointExt, IntoResponse, Request, Response, Route, handler,
     http::{Method, StatusCode, header},
-    listener::{Acceptor, Listener, TcpListener},
     web::{Data, Html, Json, Path},
 };
 use serde_json::{Value, json};
@@ -26,6 +25,7 @@ use super::{
     store::{RecordedRequest, Store},
     webhook,
 };
+use crate::sim::server::{Bound, SimServer};
 
 /// State the handlers and the [`StripeSim`] handle share.
 #[derive(Debug)]
@@ -94,9 +94,8 @@ impl Shared {
 pub struct StripeSim {
     /// Base URL to give the Stripe client, e.g. `http://127.0.0.1:41234`.
     pub base_url: String,
-    local_addr: SocketAddr,
     shared: Arc<Shared>,
-    task: tokio::task::JoinHandle<()>,
+    server: SimServer,
 }
 
 impl StripeSim {
@@ -111,13 +110,8 @@ impl StripeSim {
     }
 
     pub(crate) async fn start_with(addr: SocketAddr, config: SimConfig) -> std::io::Result<Self> {
-        let acceptor = TcpListener::bind(addr).into_acceptor().await?;
-        let local_addr = acceptor
-            .local_addr()
-            .first()
-            .and_then(|a| a.as_socket_addr().copied())
-            .ok_or_else(|| std::io::Error::other("no local address"))?;
-        let base_url = format!("http://{local_addr}");
+        let bound = Bound::bind(addr).await?;
+        let base_url = bound.base_url();
         let shared = Arc::new(Shared {
             store: Mutex::new(Store::new(config, base_url.clone())),
             delivery: tokio::sync::Mutex::new(()),
@@ -141,20 +135,16 @@ impl StripeSim {
             .at("/_sim/deliveries", poem::get(list_deliveries))
             .at("/_sim/requests", poem::get(list_requests))
             .data(shared.clone());
-        let task = tokio::spawn(async move {
-            let _ = Server::new_with_acceptor(acceptor).run(app).await;
-        });
         Ok(Self {
             base_url,
-            local_addr,
             shared,
-            task,
+            server: bound.serve(app),
         })
     }
 
     /// The address it listens on.
     pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+        self.server.local_addr()
     }
 
     /// The API key it accepts.
@@ -255,12 +245,6 @@ impl StripeSim {
     /// the endpoint's status; an unreachable endpoint is an error (and recorded as 0).
     pub async fn deliver(&self, event_id: &str) -> anyhow::Result<u16> {
         self.shared.deliver(event_id).await
-    }
-}
-
-impl Drop for StripeSim {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 

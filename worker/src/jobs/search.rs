@@ -6,7 +6,6 @@
 
 use std::{sync::Arc, time::Instant};
 
-use apalis::prelude::{BoxDynError, Data};
 use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     api_key,
@@ -20,7 +19,25 @@ use leadgen_core::{
 use secrecy::ExposeSecret;
 use tracing::Instrument;
 
-use crate::{RunningJobs, WorkerDeps};
+use super::{Job, JobError};
+use crate::WorkerDeps;
+
+/// The search job kind (see `registry`).
+pub struct SearchJob;
+
+impl Job for SearchJob {
+    type Payload = SearchJobV1;
+
+    async fn run(payload: SearchJobV1, deps: Arc<WorkerDeps>) -> Result<(), JobError> {
+        let span = tracing::info_span!("search", search_id = %payload.search_id);
+        handle(payload, &deps).instrument(span).await;
+        // Every outcome, failures on our side included, has been told to the client
+        // (an `error` event) and settled: there is nothing left to retry.
+        Ok(())
+    }
+}
+
+type BoxDynError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The spec's message when no key is configured.
 pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
@@ -57,18 +74,7 @@ pub const JOB_FAILED: &str = "Search failed on our side. Please try again.";
 /// Runs one search job. Failures on our side (database, bus) end the client's stream with
 /// an error event rather than leaving it waiting; they are not retried, since the client
 /// has already been told.
-pub async fn handle(
-    job: SearchJobV1,
-    deps: Data<Arc<WorkerDeps>>,
-    running: Data<RunningJobs>,
-) -> Result<(), BoxDynError> {
-    let _running = running.enter();
-    let span = tracing::info_span!("search", search_id = %job.search_id);
-    handle_in_span(job, deps).instrument(span).await
-}
-
-async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result<(), BoxDynError> {
-    let deps: &WorkerDeps = &deps;
+async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
     let metrics = metrics();
     let _running = GaugeGuard::new(&metrics.jobs_running);
     let started = Instant::now();
@@ -89,7 +95,7 @@ async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result
             // worker's heartbeat ends before its last jobs do): nothing to do, and no
             // second bill from Google.
             tracing::info!("search already finished; skipping the re-queued copy");
-            return Ok(());
+            return;
         }
         Err(e) => tracing::warn!(error = %e, "could not mark the search running"),
     }
@@ -112,7 +118,6 @@ async fn handle_in_span(job: SearchJobV1, deps: Data<Arc<WorkerDeps>>) -> Result
             .settle_search(&job.user_id, &job.search_id, "failed", 0)
             .await;
     }
-    Ok(())
 }
 
 /// Where an interrupted run of `search_id` stopped: its checkpoint and the leads it sent

@@ -144,7 +144,9 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
     leadgen_core::install_crypto_provider();
     let url = leadgen_testkit::db::redis_url();
     let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
-    let producer = JobQueue::Redis(Box::new(queue::redis(&url, &prefix).await.expect("queue")));
+    let producer = JobQueue::Redis(Box::new(
+        queue::redis::<SearchJobV1>(&url, &prefix).await.expect("queue"),
+    ));
     for i in 0..3 {
         producer
             .push(SearchJobV1 {

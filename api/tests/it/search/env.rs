@@ -7,7 +7,7 @@ use leadgen_core::{
     usage::UsageService,
 };
 use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder};
-use leadgen_worker::{KeyRateGate, WorkerDeps, queue};
+use leadgen_worker::{KeyRateGate, WorkerDeps};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
@@ -85,7 +85,9 @@ impl SearchEnv {
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
         });
-        let source = queue::redis_source(&url, &self.prefix).await.expect("queue");
+        let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
+            .await
+            .expect("queue");
         let mut workers = self.workers.lock().expect("workers");
         let settings = leadgen_worker::WorkerSettings {
             name: format!("test-worker-{}", workers.len()),
@@ -93,7 +95,7 @@ impl SearchEnv {
             drain: std::time::Duration::from_secs(25),
         };
         workers.push(tokio::spawn(async move {
-            let _ = leadgen_worker::run(&settings, deps, source, shutdown).await;
+            let _ = leadgen_worker::run(&settings, deps, sources, shutdown).await;
         }));
     }
 

@@ -1,5 +1,5 @@
-//! A per-key requests-per-minute quota, like the `SearchTextRequest per minute` limit of
-//! a Google Cloud project: a sliding 60-second window per key.
+//! A sliding 60-second window per caller, as Google's per-minute quotas work (Places'
+//! `SearchTextRequest per minute` per project, Sheets' write requests per minute per user).
 
 use std::{
     collections::{HashMap, VecDeque},
@@ -9,34 +9,37 @@ use std::{
 
 const WINDOW: Duration = Duration::from_secs(60);
 
-/// Admits or refuses requests per key.
+/// Admits or refuses requests per caller.
 #[derive(Debug)]
-pub(crate) struct RpmQuota {
-    /// Requests allowed per key in any 60 s; 0 means no limit.
+pub struct PerMinuteQuota {
+    /// Requests allowed per caller in any 60 s; 0 means no limit.
     limit: u32,
     admitted: Mutex<HashMap<String, VecDeque<Instant>>>,
 }
 
-impl RpmQuota {
-    pub(crate) fn new(limit: u32) -> Self {
+impl PerMinuteQuota {
+    /// A quota of `limit` a minute per caller (0: none).
+    pub fn new(limit: u32) -> Self {
         Self {
             limit,
             admitted: Mutex::new(HashMap::new()),
         }
     }
 
-    pub(crate) fn limit(&self) -> u32 {
+    /// The limit per minute (0: none).
+    pub fn limit(&self) -> u32 {
         self.limit
     }
 
-    /// Admits a request at `now`, or says how long until one would be admitted. Refused
-    /// requests do not use quota, so a client that waits as told gets through.
-    pub(crate) fn admit(&self, key: &str, now: Instant) -> Result<(), Duration> {
+    /// Admits a request by `caller` at `now`, or says how long until one would be
+    /// admitted. Refused requests use no quota, so a client that waits as told gets
+    /// through.
+    pub fn admit(&self, caller: &str, now: Instant) -> Result<(), Duration> {
         if self.limit == 0 {
             return Ok(());
         }
         let mut admitted = self.admitted.lock().unwrap_or_else(|e| e.into_inner());
-        let window = admitted.entry(key.to_owned()).or_default();
+        let window = admitted.entry(caller.to_owned()).or_default();
         while window.front().is_some_and(|t| now.duration_since(*t) >= WINDOW) {
             window.pop_front();
         }
@@ -50,7 +53,8 @@ impl RpmQuota {
         Ok(())
     }
 
-    pub(crate) fn reset(&self) {
+    /// Forgets every caller's window.
+    pub fn reset(&self) {
         self.admitted.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 }
@@ -61,7 +65,7 @@ mod tests {
 
     #[test]
     fn refuses_over_the_limit_until_the_window_slides() {
-        let quota = RpmQuota::new(2);
+        let quota = PerMinuteQuota::new(2);
         let t0 = Instant::now();
         assert_eq!(quota.admit("a", t0), Ok(()));
         assert_eq!(quota.admit("a", t0 + Duration::from_secs(10)), Ok(()));
@@ -72,7 +76,7 @@ mod tests {
         assert_eq!(
             quota.admit("b", t0 + Duration::from_secs(20)),
             Ok(()),
-            "keys are separate"
+            "callers are separate"
         );
         assert_eq!(
             quota.admit("a", t0 + Duration::from_secs(60)),
@@ -81,6 +85,6 @@ mod tests {
         );
         quota.reset();
         assert_eq!(quota.admit("a", t0 + Duration::from_secs(61)), Ok(()));
-        assert!(RpmQuota::new(0).admit("a", t0).is_ok());
+        assert_eq!(PerMinuteQuota::new(0).admit("a", t0), Ok(()), "0 means no limit");
     }
 }

@@ -1,0 +1,232 @@
+//! Every job kind, listed once in `registry!` below. From that list come:
+//!
+//! - [`Queues`]: a producer per kind (the API pushes searches onto `queues.search`);
+//! - [`Sources`]: a consumer per kind, in-process ([`memory`]) or on Redis
+//!   ([`redis_sources`]), which [`crate::run`] turns into one apalis worker per kind;
+//! - [`QUEUES`]: the queue names, for the fleet's bookkeeping and the chart's checks.
+
+use std::sync::Arc;
+
+use apalis::prelude::*;
+use futures_util::{FutureExt, future::BoxFuture};
+use leadgen_core::{CoreResult, jobs::JobPayload};
+
+use super::{Job, search::SearchJob};
+use crate::{
+    JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
+    fleet::Fleet,
+    queue::{self},
+};
+
+macro_rules! registry {
+    ($($kind:ident: $job:ty),+ $(,)?) => {
+        /// Producers, one per job kind.
+        #[derive(Clone)]
+        pub struct Queues {
+            $(
+                #[doc = concat!("Pushes `", stringify!($kind), "` jobs.")]
+                pub $kind: JobQueue<<$job as Job>::Payload>,
+            )+
+        }
+
+        /// One worker's consumers, one per job kind.
+        pub struct Sources {
+            $(
+                #[doc = concat!("Takes `", stringify!($kind), "` jobs.")]
+                pub $kind: JobSource<<$job as Job>::Payload>,
+            )+
+        }
+
+        /// Every kind's queue name (after `LEADGEN_REDIS_PREFIX.`).
+        pub const QUEUES: &[&str] = &[$(<<$job as Job>::Payload as JobPayload>::QUEUE),+];
+
+        /// In-process queues: the producers and their one consumer each (embedded mode).
+        pub fn memory() -> (Queues, Sources) {
+            $(let $kind = queue::memory::<<$job as Job>::Payload>();)+
+            (Queues { $($kind: $kind.0,)+ }, Sources { $($kind: $kind.1,)+ })
+        }
+
+        /// Producers on Redis.
+        pub async fn redis(url: &str, prefix: &str) -> CoreResult<Queues> {
+            Ok(Queues { $($kind: JobQueue::Redis(Box::new(queue::redis(url, prefix).await?)),)+ })
+        }
+
+        /// A worker's consumers on Redis.
+        pub async fn redis_sources(url: &str, prefix: &str) -> CoreResult<Sources> {
+            Ok(Sources { $($kind: queue::redis_source(url, prefix).await?,)+ })
+        }
+
+        impl Sources {
+            /// One apalis worker per kind.
+            pub(crate) fn into_workers(self, run: &KindRun) -> Vec<KindWorker> {
+                vec![$(run.worker::<$job>(self.$kind),)+]
+            }
+        }
+    };
+}
+
+registry! {
+    search: SearchJob,
+}
+
+/// What every kind's worker of one run shares.
+pub(crate) struct KindRun {
+    pub settings: WorkerSettings,
+    pub deps: Arc<WorkerDeps>,
+    pub running: RunningJobs,
+    /// Turns true when the worker should stop taking jobs.
+    pub stopping: tokio::sync::watch::Receiver<bool>,
+}
+
+/// One kind's apalis worker, and its fleet bookkeeping on Redis.
+pub(crate) struct KindWorker {
+    pub run: BoxFuture<'static, anyhow::Result<()>>,
+    pub fleet: Option<Fleet>,
+}
+
+impl KindRun {
+    fn worker<J: Job>(&self, source: JobSource<J::Payload>) -> KindWorker {
+        let handler = |payload: J::Payload, deps: Data<Arc<WorkerDeps>>, running: Data<RunningJobs>| async move {
+            let _slot = running.enter();
+            J::run(payload, Arc::clone(&deps))
+                .await
+                .map_err(super::JobError::into_apalis)
+        };
+        let mut stopping = self.stopping.clone();
+        let stop = async move {
+            let _ = stopping.wait_for(|stop| *stop).await;
+            Ok::<(), std::io::Error>(())
+        };
+        let name = self.settings.name.as_str();
+        match source {
+            JobSource::Memory(storage) => {
+                let worker = WorkerBuilder::new(name)
+                    .backend(storage)
+                    .concurrency(self.settings.concurrency)
+                    .data(self.deps.clone())
+                    .data(self.running.clone())
+                    .build(handler)
+                    .run_until(stop);
+                KindWorker {
+                    run: worker.map(|r| r.map_err(anyhow::Error::from)).boxed(),
+                    fleet: None,
+                }
+            }
+            JobSource::Redis(redis) => {
+                let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
+                let worker = WorkerBuilder::new(name)
+                    .backend(*redis.source)
+                    .concurrency(self.settings.concurrency)
+                    .data(self.deps.clone())
+                    .data(self.running.clone())
+                    .build(handler)
+                    .run_until(stop);
+                KindWorker {
+                    run: worker.map(|r| r.map_err(anyhow::Error::from)).boxed(),
+                    fleet: Some(fleet),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        sync::atomic::{AtomicUsize, Ordering},
+        time::Duration,
+    };
+
+    use serde::{Deserialize, Serialize};
+
+    use super::*;
+    use crate::jobs::JobError;
+
+    /// A job that fails as told, counting its attempts.
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    struct Probe {
+        permanent: bool,
+    }
+
+    impl JobPayload for Probe {
+        const QUEUE: &'static str = "probe.v1";
+    }
+
+    static PERMANENT_RUNS: AtomicUsize = AtomicUsize::new(0);
+    static RETRY_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+    struct ProbeJob;
+
+    impl Job for ProbeJob {
+        type Payload = Probe;
+
+        async fn run(payload: Probe, _deps: Arc<WorkerDeps>) -> Result<(), JobError> {
+            if payload.permanent {
+                PERMANENT_RUNS.fetch_add(1, Ordering::SeqCst);
+                return Err(JobError::Permanent("bad input: retrying cannot help".into()));
+            }
+            // Fails once, as a briefly unavailable dependency would, then succeeds.
+            match RETRY_RUNS.fetch_add(1, Ordering::SeqCst) {
+                0 => Err(JobError::Retry("the store is briefly away".into())),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    fn redis_url() -> String {
+        std::env::var("LEADGEN_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn permanent_failures_run_once_and_retryable_ones_run_again() {
+        leadgen_core::install_crypto_provider();
+        let data = std::env::temp_dir().join(format!("leadgen-registry-{}", uuid::Uuid::new_v4().simple()));
+        let dir = data.display().to_string();
+        let config =
+            leadgen_core::config::Config::from_lookup(|name| (name == "LEADGEN_DATA_DIR").then(|| dir.clone()))
+                .expect("config");
+        let services = crate::wiring::Services::build(config).await.expect("services");
+        let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+        let producer = queue::redis::<Probe>(&redis_url(), &prefix).await.expect("queue");
+        let producer = JobQueue::Redis(Box::new(producer));
+        producer.push(Probe { permanent: true }).await.expect("push");
+        producer.push(Probe { permanent: false }).await.expect("push");
+
+        let (stop, stopping) = tokio::sync::watch::channel(false);
+        let run = KindRun {
+            settings: WorkerSettings {
+                name: "registry-test".into(),
+                concurrency: 2,
+                drain: Duration::from_secs(1),
+            },
+            deps: services.worker_deps(),
+            running: RunningJobs::default(),
+            stopping,
+        };
+        let source = queue::redis_source::<Probe>(&redis_url(), &prefix)
+            .await
+            .expect("source");
+        let worker = tokio::spawn(run.worker::<ProbeJob>(source).run);
+        for _ in 0..100 {
+            if RETRY_RUNS.load(Ordering::SeqCst) >= 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // Time for a wrongly retried permanent failure to show up too.
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        let _ = stop.send(true);
+        worker.abort();
+        assert_eq!(
+            RETRY_RUNS.load(Ordering::SeqCst),
+            2,
+            "a retryable failure runs again, once it succeeds no more"
+        );
+        assert_eq!(
+            PERMANENT_RUNS.load(Ordering::SeqCst),
+            1,
+            "a permanent failure is never retried"
+        );
+        let _ = std::fs::remove_dir_all(&data);
+    }
+}
