@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
+use crate::search::ValidSearch;
+
 /// What a queue carries for one job kind.
 pub trait JobPayload: Serialize + DeserializeOwned + Clone + Send + Sync + Unpin + 'static {
     /// The queue's name after `LEADGEN_REDIS_PREFIX.`, version included (`search.v1`).
@@ -21,14 +23,37 @@ pub struct SearchJobV1 {
     pub search_id: String,
     /// Whose key to use and whose usage to settle.
     pub user_id: String,
-    /// Catalogue value.
-    pub business_type: String,
-    /// Location as typed (trimmed).
-    pub location: String,
+    /// What to search: validated by the API, and again when read off the queue (the
+    /// JSON keeps its flat `business_type` and `location`).
+    #[serde(flatten)]
+    pub search: ValidSearch,
     /// Leads the search may deliver (reserved before queueing).
     pub lead_budget: u32,
 }
 
 impl JobPayload for SearchJobV1 {
     const QUEUE: &'static str = SEARCH_QUEUE;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_job_keeps_its_wire_shape_and_refuses_an_invalid_search() {
+        let job = SearchJobV1 {
+            search_id: "s1".into(),
+            user_id: "u1".into(),
+            search: ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
+            lead_budget: 60,
+        };
+        let json = serde_json::to_value(&job).expect("json");
+        assert_eq!(
+            json,
+            serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "Austin", "lead_budget": 60})
+        );
+        assert_eq!(serde_json::from_value::<SearchJobV1>(json).expect("read"), job);
+        let bad = serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "", "lead_budget": 60});
+        assert!(serde_json::from_value::<SearchJobV1>(bad).is_err());
+    }
 }

@@ -64,7 +64,7 @@ pub enum SearchEvent {
         /// What was searched.
         search: SearchParams,
         /// Usage after this search.
-        usage: serde_json::Value,
+        usage: crate::usage::UsageReport,
     },
     /// The search failed; `message` says why in plain words.
     Error {

@@ -276,7 +276,7 @@ impl UsageService {
                 id: search_id.clone(),
                 user_id: user_id.to_owned(),
                 business_type: business_type.to_owned(),
-                status: "queued".into(),
+                status: crate::search::SearchStatus::Queued.as_str().into(),
                 lead_budget: budget,
                 leads_delivered: None,
                 day: p.day,

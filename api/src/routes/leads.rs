@@ -3,10 +3,11 @@
 
 use futures_util::{StreamExt, stream::BoxStream};
 use leadgen_core::{
-    catalogue::{self, GROUPS},
+    catalogue::GROUPS,
     jobs::SearchJobV1,
     lead::SearchEvent,
     places::PlacesError,
+    search::{InvalidSearch, ValidSearch},
 };
 use poem::web::{Data, sse::Event};
 use poem_openapi::{
@@ -25,11 +26,9 @@ use super::{
 use crate::{auth::BearerAuth, error::ApiError, relay, state::AppState};
 
 /// The spec's message for a missing type or location.
-pub const MISSING_FIELDS: &str = "Please select a business type and enter a location";
+pub use leadgen_core::search::MISSING_FIELDS;
 /// The spec's message when no key is configured.
 pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
-/// Longest location accepted.
-const MAX_LOCATION: usize = 200;
 /// Keep-alive comment interval on event streams.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
@@ -110,11 +109,6 @@ impl LeadsApi {
         while let Some((_, event)) = events.next().await {
             match event {
                 SearchEvent::Complete { results, search, usage } => {
-                    let usage = serde_json::from_value::<leadgen_core::usage::UsageReport>(usage).ok();
-                    let usage = match usage {
-                        Some(u) => u,
-                        None => current_usage(&state, &auth.0.user.id).await?,
-                    };
                     return Ok(Json(SearchResult {
                         success: true,
                         results: results.into_iter().map(LeadItem::from).collect(),
@@ -191,29 +185,19 @@ async fn start_search(
     user_id: &str,
     request: SearchRequest,
 ) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
-    let business_type = request.business_type.map(|t| t.trim().to_owned()).unwrap_or_default();
-    let location = request.location.map(|l| l.trim().to_owned()).unwrap_or_default();
-    if business_type.is_empty() || location.is_empty() {
-        return Err(ApiError::bad_request("invalid_request", MISSING_FIELDS));
-    }
-    if location.chars().count() > MAX_LOCATION {
-        return Err(ApiError::bad_request(
-            "invalid_request",
-            format!("The location is too long: use at most {MAX_LOCATION} characters."),
-        ));
-    }
-    if catalogue::find(&business_type).is_none() {
-        return Err(ApiError::bad_request(
-            "unknown_business_type",
-            catalogue::unknown_type_message(&business_type),
-        ));
-    }
+    let search = ValidSearch::parse(request.business_type.as_deref(), request.location.as_deref()).map_err(|e| {
+        let code = match e {
+            InvalidSearch::UnknownBusinessType(_) => "unknown_business_type",
+            InvalidSearch::MissingFields | InvalidSearch::LocationTooLong => "invalid_request",
+        };
+        ApiError::bad_request(code, e.to_string())
+    })?;
     if !state.keys.status(user_id).await?.has_key {
         return Err(ApiError::bad_request("no_api_key", NO_KEY));
     }
     let reservation = match state
         .usage
-        .reserve(user_id, state.store.tier(user_id).await?, &business_type)
+        .reserve(user_id, state.store.tier(user_id).await?, search.business().value)
         .await?
     {
         Ok(r) => r,
@@ -227,8 +211,7 @@ async fn start_search(
         .push(SearchJobV1 {
             search_id: search_id.clone(),
             user_id: user_id.to_owned(),
-            business_type,
-            location,
+            search,
             lead_budget: reservation.lead_budget,
         })
         .await?;

@@ -7,11 +7,15 @@
 
 mod checkpoint;
 mod leads;
+mod query;
+mod status;
 
 use std::{collections::HashSet, future::Future};
 
 pub use checkpoint::{Checkpoint, Resume};
 pub use leads::lead_from_place;
+pub use query::{InvalidSearch, MAX_LOCATION, MISSING_FIELDS, RawSearch, SearchQuery, ValidSearch};
+pub use status::SearchStatus;
 
 use crate::{
     catalogue::BusinessType,

@@ -180,9 +180,10 @@ impl Store {
         &self,
         user_id: &str,
         search_id: &str,
-        status: &str,
+        status: crate::search::SearchStatus,
         delivered: i64,
     ) -> CoreResult<bool> {
+        debug_assert!(status.is_final(), "settling needs a final status");
         let mut tx = self.pool.begin().await?;
         let row: Option<(i64, String, String)> = sqlx::query_as(
             "UPDATE searches SET status = $3, leads_delivered = $4, finished_at = $5
@@ -191,7 +192,7 @@ impl Store {
         )
         .bind(search_id)
         .bind(user_id)
-        .bind(status)
+        .bind(status.as_str())
         .bind(delivered)
         .bind(now_unix())
         .fetch_optional(&mut *tx)

@@ -1,4 +1,5 @@
 use leadgen_core::{
+    search::SearchStatus,
     store::Store,
     usage::{Tier, TierLimits, UsageDenied, UsageLimits, UsageService, periods},
 };
@@ -71,13 +72,13 @@ both_backends!(
         // The first search delivered 12 leads: 48 come back, once, however often it settles.
         assert!(
             store
-                .settle_search(&user, &first.search_id, "complete", 12)
+                .settle_search(&user, &first.search_id, SearchStatus::Complete, 12)
                 .await
                 .expect("settle")
         );
         assert!(
             !store
-                .settle_search(&user, &first.search_id, "complete", 12)
+                .settle_search(&user, &first.search_id, SearchStatus::Complete, 12)
                 .await
                 .expect("again")
         );
@@ -101,7 +102,7 @@ both_backends!(
         );
         assert!(
             !store
-                .settle_search(&other, &second.search_id, "complete", 0)
+                .settle_search(&other, &second.search_id, SearchStatus::Complete, 0)
                 .await
                 .expect("other"),
             "nor settled by another user"

@@ -10,10 +10,9 @@ use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     api_key,
     bus::EventBus,
-    catalogue,
     jobs::SearchJobV1,
     lead::{SearchEvent, SearchParams},
-    search::{self, Checkpoint, EventSink, Resume, SearchFailure, SearchPlan, SearchStopped},
+    search::{self, Checkpoint, EventSink, Resume, SearchFailure, SearchPlan, SearchStatus, SearchStopped},
     store::SearchRun,
 };
 use secrecy::ExposeSecret;
@@ -115,7 +114,7 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .await;
         let _ = deps
             .store
-            .settle_search(&job.user_id, &job.search_id, "failed", 0)
+            .settle_search(&job.user_id, &job.search_id, SearchStatus::Failed, 0)
             .await;
     }
 }
@@ -152,10 +151,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         search_id: &job.search_id,
         delivered: resume.delivered.len() as u32,
     };
-    let params = SearchParams {
-        business_type: job.business_type.clone(),
-        location: job.location.clone(),
-    };
+    let params = job.search.params();
     if resume.checkpoint.is_none() {
         sink.bus
             .publish(
@@ -173,16 +169,15 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     let (status, terminal) = match outcome {
         Ok(results) => {
             deps.store
-                .settle_search(&job.user_id, &job.search_id, "complete", delivered)
+                .settle_search(&job.user_id, &job.search_id, SearchStatus::Complete, delivered)
                 .await?;
             let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
             let usage = deps
                 .usage
                 .report(&job.user_id, deps.store.tier(&job.user_id).await?, key_updated)
                 .await?;
-            let usage = serde_json::to_value(usage)?;
             (
-                "complete",
+                SearchStatus::Complete,
                 Some(SearchEvent::Complete {
                     results,
                     search: params,
@@ -193,21 +188,21 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         Err(Failure::Stopped(reason)) => {
             tracing::info!(%reason, "search stopped");
             deps.store
-                .settle_search(&job.user_id, &job.search_id, "cancelled", delivered)
+                .settle_search(&job.user_id, &job.search_id, SearchStatus::Cancelled, delivered)
                 .await?;
-            ("cancelled", None)
+            (SearchStatus::Cancelled, None)
         }
         Err(Failure::Message(message)) => {
             deps.store
-                .settle_search(&job.user_id, &job.search_id, "failed", delivered)
+                .settle_search(&job.user_id, &job.search_id, SearchStatus::Failed, delivered)
                 .await?;
-            ("failed", Some(SearchEvent::Error { message }))
+            (SearchStatus::Failed, Some(SearchEvent::Error { message }))
         }
     };
     if let Some(event) = terminal {
         deps.bus.publish(&job.search_id, &event).await?;
     }
-    tracing::info!(search_id = %job.search_id, status, delivered, "search finished");
+    tracing::info!(search_id = %job.search_id, status = %status, delivered, "search finished");
     Ok(())
 }
 
@@ -223,9 +218,8 @@ async fn run(
     sink: &mut BusSink<'_>,
     resume: Resume,
 ) -> Result<Vec<leadgen_core::lead::Lead>, Failure> {
-    let Some(business) = catalogue::find(&job.business_type) else {
-        return Err(Failure::Message(catalogue::unknown_type_message(&job.business_type)));
-    };
+    // Validated by the API, and again when the payload was read: a catalogue type.
+    let business = job.search.business();
     let opened = match deps.keys.open(&job.user_id).await {
         Ok(Some(opened)) => opened,
         Ok(None) => return Err(Failure::Message(NO_KEY.to_owned())),

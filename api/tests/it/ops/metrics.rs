@@ -152,8 +152,7 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
             .push(SearchJobV1 {
                 search_id: format!("s{i}"),
                 user_id: "u".into(),
-                business_type: "cafe".into(),
-                location: "Austin".into(),
+                search: leadgen_core::search::ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
                 lead_budget: 60,
             })
             .await

@@ -1,0 +1,173 @@
+//! A search request, validated once where it enters (the API) and trusted from then on:
+//! the queue carries it and the worker runs it without checking again. A payload that
+//! does not validate cannot even be read off the queue.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    catalogue::{self, BusinessType},
+    lead::SearchParams,
+};
+
+/// Longest location accepted, in characters.
+pub const MAX_LOCATION: usize = 200;
+/// The spec's message when a field is missing.
+pub const MISSING_FIELDS: &str = "Please select a business type and enter a location";
+
+/// Why a search request was refused; `Display` is the message for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidSearch {
+    /// No business type or no location.
+    #[error("{MISSING_FIELDS}")]
+    MissingFields,
+    /// The location is longer than [`MAX_LOCATION`].
+    #[error("The location is too long: use at most {MAX_LOCATION} characters.")]
+    LocationTooLong,
+    /// Not a catalogue value.
+    #[error("{}", catalogue::unknown_type_message(.0))]
+    UnknownBusinessType(String),
+}
+
+/// A valid search: a catalogue business type and a trimmed, bounded location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchQuery<'a> {
+    business: BusinessType,
+    location: &'a str,
+}
+
+/// The owned form the job queue carries (same JSON as before: `business_type`,
+/// `location`), validated again when read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawSearch", into = "RawSearch")]
+pub struct ValidSearch {
+    business: BusinessType,
+    location: String,
+}
+
+/// As typed, before validation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawSearch {
+    /// Catalogue value.
+    pub business_type: String,
+    /// Location as typed.
+    pub location: String,
+}
+
+impl TryFrom<RawSearch> for ValidSearch {
+    type Error = InvalidSearch;
+
+    fn try_from(raw: RawSearch) -> Result<Self, InvalidSearch> {
+        let business_type = raw.business_type.trim();
+        let location = raw.location.trim();
+        if business_type.is_empty() || location.is_empty() {
+            return Err(InvalidSearch::MissingFields);
+        }
+        if location.chars().count() > MAX_LOCATION {
+            return Err(InvalidSearch::LocationTooLong);
+        }
+        let business = catalogue::find(business_type)
+            .ok_or_else(|| InvalidSearch::UnknownBusinessType(business_type.to_owned()))?;
+        Ok(Self {
+            business,
+            location: location.to_owned(),
+        })
+    }
+}
+
+impl From<ValidSearch> for RawSearch {
+    fn from(valid: ValidSearch) -> Self {
+        Self {
+            business_type: valid.business.value.to_owned(),
+            location: valid.location,
+        }
+    }
+}
+
+impl ValidSearch {
+    /// Validates optional fields as an API body gives them.
+    pub fn parse(business_type: Option<&str>, location: Option<&str>) -> Result<Self, InvalidSearch> {
+        Self::try_from(RawSearch {
+            business_type: business_type.unwrap_or_default().to_owned(),
+            location: location.unwrap_or_default().to_owned(),
+        })
+    }
+
+    /// The catalogue entry.
+    pub fn business(&self) -> BusinessType {
+        self.business
+    }
+
+    /// The location, trimmed.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// A borrowed view.
+    pub fn query(&self) -> SearchQuery<'_> {
+        SearchQuery {
+            business: self.business,
+            location: &self.location,
+        }
+    }
+
+    /// What `start` and `complete` echo.
+    pub fn params(&self) -> SearchParams {
+        SearchParams {
+            business_type: self.business.value.to_owned(),
+            location: self.location.clone(),
+        }
+    }
+}
+
+impl SearchQuery<'_> {
+    /// The catalogue entry.
+    pub fn business(&self) -> BusinessType {
+        self.business
+    }
+
+    /// The location, trimmed.
+    pub fn location(&self) -> &str {
+        self.location
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trims_bounds_and_checks_the_catalogue() {
+        let ok = ValidSearch::parse(Some(" dentist "), Some("  Austin, TX ")).expect("valid");
+        assert_eq!((ok.business().value, ok.location()), ("dentist", "Austin, TX"));
+        assert_eq!(ValidSearch::parse(None, Some("x")), Err(InvalidSearch::MissingFields));
+        assert_eq!(
+            ValidSearch::parse(Some("cafe"), Some("   ")),
+            Err(InvalidSearch::MissingFields)
+        );
+        let long = "x".repeat(MAX_LOCATION + 1);
+        assert_eq!(
+            ValidSearch::parse(Some("cafe"), Some(&long)),
+            Err(InvalidSearch::LocationTooLong)
+        );
+        assert!(
+            ValidSearch::parse(Some("cafe"), Some(&"é".repeat(MAX_LOCATION))).is_ok(),
+            "characters, not bytes"
+        );
+        let unknown = ValidSearch::parse(Some("spaceport"), Some("Austin")).expect_err("unknown");
+        assert_eq!(unknown, InvalidSearch::UnknownBusinessType("spaceport".into()));
+        assert!(unknown.to_string().contains("Unknown business type 'spaceport'"));
+    }
+
+    #[test]
+    fn the_queue_form_keeps_its_json_and_refuses_what_does_not_validate() {
+        let valid = ValidSearch::parse(Some("bakery"), Some("Boston")).expect("valid");
+        let json = serde_json::to_value(&valid).expect("json");
+        assert_eq!(
+            json,
+            serde_json::json!({"business_type": "bakery", "location": "Boston"})
+        );
+        assert_eq!(serde_json::from_value::<ValidSearch>(json).expect("read back"), valid);
+        let forged = serde_json::json!({"business_type": "spaceport", "location": "Boston"});
+        assert!(serde_json::from_value::<ValidSearch>(forged).is_err());
+    }
+}
