@@ -18,7 +18,10 @@ mod common;
 use std::{
     path::PathBuf,
     process::Stdio,
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -102,8 +105,16 @@ async fn start_worker(s: &Stack, slots: usize) -> Child {
     panic!("leadgen-worker did not start");
 }
 
-/// One streamed search; the instant of each event, and the leads.
-async fn timed_search(http: &reqwest::Client, base: &str, token: &str, kind: &str, city: &str) -> (Vec<Instant>, u64) {
+/// One streamed search; the instant of each event, and the leads. `started` counts
+/// searches whose first event arrived.
+async fn timed_search(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    kind: &str,
+    city: &str,
+    started: &AtomicUsize,
+) -> (Vec<Instant>, u64) {
     let resp = http
         .post(format!("{base}/api/leads/search-stream"))
         .bearer_auth(token)
@@ -122,6 +133,9 @@ async fn timed_search(http: &reqwest::Client, base: &str, token: &str, kind: &st
                 continue;
             }
             times.push(Instant::now());
+            if times.len() == 1 {
+                started.fetch_add(1, Ordering::SeqCst);
+            }
             if frame.contains("\"type\":\"business_found\"") {
                 leads += 1;
             } else if frame.contains("\"type\":\"complete\"") {
@@ -163,8 +177,15 @@ async fn throughput(processes: usize, slots: usize, users: usize, run_for: Durat
                 let mut k = i;
                 while started.elapsed() < run_for {
                     let begun = Instant::now();
-                    let (_, leads) =
-                        timed_search(&http, &base, &token, KINDS[k % KINDS.len()], &cities[k % cities.len()]).await;
+                    let (_, leads) = timed_search(
+                        &http,
+                        &base,
+                        &token,
+                        KINDS[k % KINDS.len()],
+                        &cities[k % cities.len()],
+                        &AtomicUsize::new(0),
+                    )
+                    .await;
                     samples.lock().await.push((begun.elapsed().as_secs_f64(), leads));
                     k += 1;
                 }
@@ -198,18 +219,25 @@ async fn takeover() -> String {
     let _survivor = start_worker(&s, 4).await;
     let http = reqwest::Client::new();
     let cities: Vec<String> = s.sim.cities().iter().map(|c| c.name.to_string()).collect();
+    let started = Arc::new(AtomicUsize::new(0));
     let runs: Vec<_> = s
         .tokens
         .iter()
         .enumerate()
         .map(|(i, token)| {
-            let (http, base, token) = (http.clone(), base.clone(), token.clone());
+            let (http, base, token, started) = (http.clone(), base.clone(), token.clone(), started.clone());
             let (kind, city) = (KINDS[i % KINDS.len()], cities[(i / KINDS.len()) % cities.len()].clone());
-            tokio::spawn(async move { timed_search(&http, &base, &token, kind, &city).await })
+            tokio::spawn(async move { timed_search(&http, &base, &token, kind, &city, &started).await })
         })
         .collect();
-    // Mid-way through the first searches' second pages.
-    tokio::time::sleep(PAGE_LATENCY * 2).await;
+    // Once both workers run searches (8 slots), mid-way through a page.
+    for _ in 0..400 {
+        if started.load(Ordering::SeqCst) >= 8 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    tokio::time::sleep(PAGE_LATENCY + PAGE_LATENCY / 2).await;
     let repeated_before = s.sim.stats().repeated_requests;
     doomed.start_kill().expect("SIGKILL");
     let killed = Instant::now();

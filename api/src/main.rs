@@ -40,7 +40,6 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", app::openapi_json());
         return Ok(());
     }
-    let _telemetry = leadgen_core::telemetry::init("api");
     let config = match Config::from_env() {
         Ok(config) => config,
         Err(e) => {
@@ -48,6 +47,7 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    let _telemetry = leadgen_core::telemetry::init("api", &config.telemetry);
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config).await,
         Command::Migrate => {
@@ -76,8 +76,8 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     } else {
         "local operator (loopback only)"
     };
+    let release = config.telemetry.release.clone();
     let state = AppState::build(config).await?;
-    let release = leadgen_core::telemetry::release();
     tracing::info!(%listen, %public_url, mode, sign_in, %release, "Leadgen is starting");
     println!("Leadgen ({mode} mode, sign-in: {sign_in}) at {public_url}  (API docs: {public_url}api/docs)");
     let stopping = state.clone();

@@ -46,7 +46,8 @@ async fn errors_reach_sentry_with_release_and_service() {
         "SENTRY_ENVIRONMENT" => Some("ci".to_owned()),
         _ => None,
     };
-    let guard = leadgen_core::telemetry::init_with("worker", settings);
+    let config = leadgen_core::config::Config::from_lookup(settings).expect("config");
+    let guard = leadgen_core::telemetry::init("worker", &config.telemetry);
     tracing::error!(search_id = "s-123", "the search store is unreachable");
     // Dropping the guard flushes the queue to the transport; it blocks, so off the runtime.
     tokio::task::spawn_blocking(move || drop(guard)).await.expect("flush");

@@ -12,7 +12,6 @@ async fn main() -> anyhow::Result<()> {
     // Listen for SIGTERM before anything slow: a worker stopped while it starts (a
     // rollout, a scale-down) must still exit cleanly, not die of the default action.
     let shutdown = shutdown_signal()?;
-    let _telemetry = leadgen_core::telemetry::init("worker");
     let config = match Config::from_env() {
         Ok(config) => config,
         Err(e) => {
@@ -20,19 +19,14 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    let _telemetry = leadgen_core::telemetry::init("worker", &config.telemetry);
     let (Some(_), Some(_)) = (&config.redis_url, &config.database_url) else {
         eprintln!(
             "configuration error: leadgen-worker needs DATABASE_URL and REDIS_URL (embedded mode runs its worker inside leadgen-api)"
         );
         std::process::exit(2);
     };
-    let ops_listen = match ops_server::listen_address(std::env::var("LEADGEN_WORKER_METRICS_LISTEN").ok().as_deref()) {
-        Ok(listen) => listen,
-        Err(e) => {
-            eprintln!("configuration error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let ops_listen = config.worker_metrics_listen;
     let mut services = Services::build(config).await?;
     let config = services.config.clone();
     let conn = services
@@ -61,7 +55,7 @@ async fn main() -> anyhow::Result<()> {
     tracing::info!(
         name = %settings.name,
         concurrency = settings.concurrency,
-        release = %leadgen_core::telemetry::release(),
+        release = %config.telemetry.release,
         "leadgen-worker is taking jobs"
     );
     // Scripts and tests wait for this line before they count the worker as up.

@@ -1,6 +1,6 @@
 //! The worker's own small HTTP server for operators: `/metrics` (Prometheus) and
-//! `/healthz` (liveness), on `LEADGEN_WORKER_METRICS_LISTEN` (default `0.0.0.0:9091`;
-//! `off` disables it).
+//! `/healthz` (liveness), on `LEADGEN_WORKER_METRICS_LISTEN` (`Config::worker_metrics_listen`:
+//! default `0.0.0.0:9091`; `off` disables it).
 
 use std::net::SocketAddr;
 
@@ -13,21 +13,6 @@ use poem::{
 };
 
 use crate::queue;
-
-/// Default address of the worker's metrics server.
-pub const DEFAULT_LISTEN: &str = "0.0.0.0:9091";
-
-/// Where to serve, from `LEADGEN_WORKER_METRICS_LISTEN`; `None` when switched off.
-pub fn listen_address(value: Option<&str>) -> anyhow::Result<Option<SocketAddr>> {
-    match value.map(str::trim).filter(|v| !v.is_empty()).unwrap_or(DEFAULT_LISTEN) {
-        "off" | "none" => Ok(None),
-        v => v.parse().map(Some).map_err(|_| {
-            anyhow::anyhow!(
-                "LEADGEN_WORKER_METRICS_LISTEN: '{v}' is not a socket address such as 0.0.0.0:9091 (or 'off')"
-            )
-        }),
-    }
-}
 
 #[derive(Clone)]
 struct OpsState {
@@ -74,20 +59,4 @@ pub async fn spawn(addr: SocketAddr, redis: redis::aio::ConnectionManager, prefi
         }
     });
     Ok(bound)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_the_listen_setting() {
-        assert_eq!(listen_address(None).expect("default").map(|a| a.port()), Some(9091));
-        assert_eq!(listen_address(Some("off")).expect("off"), None);
-        assert_eq!(
-            listen_address(Some("127.0.0.1:0")).expect("addr"),
-            Some("127.0.0.1:0".parse().expect("addr"))
-        );
-        assert!(listen_address(Some("nonsense")).is_err());
-    }
 }

@@ -1,6 +1,12 @@
-//! Configuration from `LEADGEN_*` environment variables (plus `DATABASE_URL` and
-//! `REDIS_URL`), validated once at start with a message that names the bad variable.
-//! Every variable is documented in `.env.example`.
+//! Configuration: declared once in [`settings`] (sections, defaults, the variable of
+//! each), layered by figment (defaults, an optional TOML file named by
+//! `LEADGEN_CONFIG_FILE`, then the environment), and checked together here at start with a
+//! message that names the bad variable. Every variable is documented in `.env.example`
+//! and the README (a test fails when either drifts from [`settings::VARIABLES`]).
+
+pub mod settings;
+
+pub use settings::{Settings, TelemetrySettings, VARIABLES, Variable};
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
@@ -105,6 +111,87 @@ pub struct Config {
     pub places_rps: u32,
     /// `LEADGEN_REDIS_PREFIX`: first part of every Redis key and queue name. Default `leadgen`.
     pub redis_prefix: String,
+    /// `LEADGEN_WORKER_METRICS_LISTEN`: the worker's `/metrics` and `/healthz`. Default
+    /// `0.0.0.0:9091`; `off` disables them.
+    pub worker_metrics_listen: Option<SocketAddr>,
+    /// Logs and error reporting.
+    pub telemetry: TelemetryConfig,
+}
+
+/// Logs and error reporting (see `telemetry::init`).
+#[derive(Clone)]
+pub struct TelemetryConfig {
+    /// `LEADGEN_LOG_FORMAT`: JSON lines when `json`. Default `text`.
+    pub json_logs: bool,
+    /// `RUST_LOG`: the log filter. Default `info,sqlx=warn`.
+    pub log_filter: String,
+    /// `LEADGEN_RELEASE`: the release name. Default `leadgen@{version}`.
+    pub release: String,
+    /// `SENTRY_DSN`: where to report errors; unset: no Sentry.
+    pub sentry_dsn: Option<SecretString>,
+    /// `SENTRY_ENVIRONMENT`: default `production`.
+    pub sentry_environment: String,
+    /// `SENTRY_TRACES_SAMPLE_RATE`: 0.0 to 1.0, default 0.1.
+    pub sentry_traces_sample_rate: f32,
+}
+
+impl std::fmt::Debug for TelemetryConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TelemetryConfig")
+            .field("json_logs", &self.json_logs)
+            .field("log_filter", &self.log_filter)
+            .field("release", &self.release)
+            .field("sentry", &self.sentry_dsn.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TelemetryConfig {
+    fn from_settings(t: TelemetrySettings) -> Result<Self, ConfigError> {
+        use secrecy::ExposeSecret;
+        let json_logs = match t.log_format.trim().to_ascii_lowercase().as_str() {
+            "json" => true,
+            "text" | "" => false,
+            other => {
+                return Err(ConfigError::new(
+                    "LEADGEN_LOG_FORMAT",
+                    format!("'{other}' must be json or text"),
+                ));
+            }
+        };
+        if !(0.0..=1.0).contains(&t.sentry_traces_sample_rate) {
+            return Err(ConfigError::new(
+                "SENTRY_TRACES_SAMPLE_RATE",
+                format!("'{}' must be from 0.0 to 1.0", t.sentry_traces_sample_rate),
+            ));
+        }
+        Ok(Self {
+            json_logs,
+            log_filter: t.log_filter,
+            release: crate::telemetry::release_from(t.release),
+            sentry_dsn: t.sentry_dsn.filter(|d| !d.expose_secret().trim().is_empty()),
+            sentry_environment: t.sentry_environment,
+            sentry_traces_sample_rate: t.sentry_traces_sample_rate,
+        })
+    }
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        // The defaults of every setting cannot be refused.
+        Self::from_settings(TelemetrySettings::default()).unwrap_or_else(|_| unreachable_defaults())
+    }
+}
+
+fn unreachable_defaults() -> TelemetryConfig {
+    TelemetryConfig {
+        json_logs: false,
+        log_filter: "info".into(),
+        release: crate::telemetry::release_from(None),
+        sentry_dsn: None,
+        sentry_environment: "production".into(),
+        sentry_traces_sample_rate: 0.1,
+    }
 }
 
 /// Stripe's API base URL.
@@ -155,61 +242,60 @@ impl Config {
 
     /// Reads configuration through `lookup` (tests pass a map). Empty values count as unset.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        Self::from_settings(Settings::load(&lookup)?)
+    }
 
-        let listen: SocketAddr = match get("LEADGEN_LISTEN") {
-            Some(v) => v.parse().map_err(|_| {
-                ConfigError::new(
-                    "LEADGEN_LISTEN",
-                    format!("'{v}' is not a socket address such as 127.0.0.1:8080"),
-                )
-            })?,
-            None => SocketAddr::from(([127, 0, 0, 1], 8080)),
-        };
-        let public_url = match get("LEADGEN_PUBLIC_URL") {
+    /// Checks the settings together and builds the configuration; a bad value is refused
+    /// with a message naming its variable.
+    pub fn from_settings(s: Settings) -> Result<Self, ConfigError> {
+        use secrecy::ExposeSecret;
+        let blank_to_none = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let secret = |v: Option<SecretString>| v.filter(|v| !v.expose_secret().trim().is_empty());
+
+        let listen: SocketAddr = s.server.listen.trim().parse().map_err(|_| {
+            ConfigError::new(
+                "LEADGEN_LISTEN",
+                format!("'{}' is not a socket address such as 127.0.0.1:8080", s.server.listen),
+            )
+        })?;
+        let public_url = match blank_to_none(s.server.public_url) {
             Some(v) => parse_http_url("LEADGEN_PUBLIC_URL", &v)?,
             None => parse_http_url("LEADGEN_LISTEN", &format!("http://{listen}"))?,
         };
-        let places_base_url = parse_http_url(
-            "LEADGEN_PLACES_BASE_URL",
-            &get("LEADGEN_PLACES_BASE_URL").unwrap_or_else(|| GOOGLE_PLACES_BASE_URL.to_owned()),
-        )?;
-        let google_url = |variable: &'static str, default: &str| {
-            parse_http_url(variable, &get(variable).unwrap_or_else(|| default.to_owned()))
-        };
+        let places_base_url = parse_http_url("LEADGEN_PLACES_BASE_URL", &s.places.base_url)?;
         let google_apis = GoogleApis {
-            token_url: google_url("LEADGEN_GOOGLE_TOKEN_URL", GOOGLE_TOKEN_URL)?,
-            sheets_base_url: google_url("LEADGEN_SHEETS_BASE_URL", GOOGLE_SHEETS_BASE_URL)?,
-            drive_base_url: google_url("LEADGEN_DRIVE_BASE_URL", GOOGLE_DRIVE_BASE_URL)?,
+            token_url: parse_http_url("LEADGEN_GOOGLE_TOKEN_URL", &s.google.token_url)?,
+            sheets_base_url: parse_http_url("LEADGEN_SHEETS_BASE_URL", &s.google.sheets_base_url)?,
+            drive_base_url: parse_http_url("LEADGEN_DRIVE_BASE_URL", &s.google.drive_base_url)?,
         };
 
-        let billing = match get("STRIPE_SECRET_KEY") {
+        let billing = match secret(s.stripe.secret_key) {
             None => None,
             Some(secret_key) => {
-                let required = |variable: &'static str| {
-                    get(variable).ok_or_else(|| ConfigError::new(variable, "is required when STRIPE_SECRET_KEY is set"))
+                let required = |variable: &'static str, value: Option<String>| {
+                    blank_to_none(value)
+                        .ok_or_else(|| ConfigError::new(variable, "is required when STRIPE_SECRET_KEY is set"))
                 };
-                let webhook_secret = required("STRIPE_WEBHOOK_SECRET")?;
-                if !webhook_secret.starts_with("whsec_") {
+                let webhook_secret = secret(s.stripe.webhook_secret).ok_or_else(|| {
+                    ConfigError::new("STRIPE_WEBHOOK_SECRET", "is required when STRIPE_SECRET_KEY is set")
+                })?;
+                if !webhook_secret.expose_secret().trim().starts_with("whsec_") {
                     return Err(ConfigError::new(
                         "STRIPE_WEBHOOK_SECRET",
                         "must be the endpoint's signing secret (whsec_...)",
                     ));
                 }
                 Some(BillingConfig {
-                    secret_key: SecretString::from(secret_key),
-                    webhook_secret: SecretString::from(webhook_secret),
-                    price_monthly: required("STRIPE_PRICE_MONTHLY")?,
-                    price_yearly: required("STRIPE_PRICE_YEARLY")?,
-                    api_base_url: parse_http_url(
-                        "STRIPE_API_BASE_URL",
-                        &get("STRIPE_API_BASE_URL").unwrap_or_else(|| STRIPE_API_BASE_URL.to_owned()),
-                    )?,
+                    secret_key: SecretString::from(secret_key.expose_secret().trim().to_owned()),
+                    webhook_secret: SecretString::from(webhook_secret.expose_secret().trim().to_owned()),
+                    price_monthly: required("STRIPE_PRICE_MONTHLY", s.stripe.price_monthly)?,
+                    price_yearly: required("STRIPE_PRICE_YEARLY", s.stripe.price_yearly)?,
+                    api_base_url: parse_http_url("STRIPE_API_BASE_URL", &s.stripe.api_base_url)?,
                 })
             }
         };
 
-        let database_url = get("DATABASE_URL");
+        let database_url = blank_to_none(s.database.url);
         if let Some(url) = &database_url
             && !(url.starts_with("postgres://") || url.starts_with("postgresql://") || url.starts_with("sqlite:"))
         {
@@ -218,14 +304,14 @@ impl Config {
                 "must start with postgres://, postgresql:// or sqlite:",
             ));
         }
-        let redis_url = get("REDIS_URL");
+        let redis_url = blank_to_none(s.redis.url);
         if let Some(url) = &redis_url
             && !(url.starts_with("redis://") || url.starts_with("rediss://"))
         {
             return Err(ConfigError::new("REDIS_URL", "must start with redis:// or rediss://"));
         }
 
-        let oidc = match (get("LEADGEN_OIDC_CLIENT_ID"), get("LEADGEN_OIDC_ISSUER")) {
+        let oidc = match (blank_to_none(s.oidc.client_id), blank_to_none(s.oidc.issuer)) {
             (Some(client_id), issuer) => Some(OidcConfig {
                 // Kept as typed: ID tokens' `iss` must match it exactly (no added slash).
                 issuer: {
@@ -234,7 +320,7 @@ impl Config {
                     issuer
                 },
                 client_id,
-                client_secret: get("LEADGEN_OIDC_CLIENT_SECRET").map(SecretString::from),
+                client_secret: secret(s.oidc.client_secret),
             }),
             (None, Some(_)) => {
                 return Err(ConfigError::new(
@@ -253,17 +339,18 @@ impl Config {
             ));
         }
 
-        let encryption_key = get("LEADGEN_ENCRYPTION_KEY").map(SecretString::from);
-        let previous_encryption_keys = get("LEADGEN_PREVIOUS_ENCRYPTION_KEYS")
+        let encryption_key = secret(s.secrets.encryption_key);
+        let previous_encryption_keys = secret(s.secrets.previous_encryption_keys)
             .map(|v| {
-                v.split(',')
+                v.expose_secret()
+                    .split(',')
                     .map(str::trim)
                     .filter(|k| !k.is_empty())
                     .map(|k| SecretString::from(k.to_owned()))
                     .collect()
             })
             .unwrap_or_default();
-        let jwt_secret = get("LEADGEN_JWT_SECRET").map(SecretString::from);
+        let jwt_secret = secret(s.secrets.jwt_secret);
         if database_url.is_some() {
             if encryption_key.is_none() {
                 return Err(ConfigError::new(
@@ -278,58 +365,43 @@ impl Config {
                 ));
             }
         }
-        if let Some(secret) = &jwt_secret {
-            use secrecy::ExposeSecret;
-            if secret.expose_secret().len() < 32 {
-                return Err(ConfigError::new("LEADGEN_JWT_SECRET", "must be at least 32 characters"));
-            }
+        if let Some(secret) = &jwt_secret
+            && secret.expose_secret().len() < 32
+        {
+            return Err(ConfigError::new("LEADGEN_JWT_SECRET", "must be at least 32 characters"));
         }
 
-        let session_ttl = match get("LEADGEN_SESSION_TTL_SECS") {
-            Some(v) => match v.parse::<u64>() {
-                Ok(secs) if (60..=86_400).contains(&secs) => Duration::from_secs(secs),
-                _ => {
-                    return Err(ConfigError::new(
-                        "LEADGEN_SESSION_TTL_SECS",
-                        format!("'{v}' must be a whole number of seconds from 60 to 86400"),
-                    ));
-                }
-            },
-            None => Duration::from_secs(3600),
-        };
-
-        let number = |variable: &'static str, default: i64| -> Result<i64, ConfigError> {
-            match get(variable) {
-                Some(v) => v
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|n| *n >= 0)
-                    .ok_or_else(|| ConfigError::new(variable, format!("'{v}' must be a whole number, 0 or more"))),
-                None => Ok(default),
+        let session_ttl = match s.server.session_ttl_secs {
+            secs @ 60..=86_400 => Duration::from_secs(secs as u64),
+            other => {
+                return Err(ConfigError::new(
+                    "LEADGEN_SESSION_TTL_SECS",
+                    format!("'{other}' must be a whole number of seconds from 60 to 86400"),
+                ));
             }
         };
-        let defaults = crate::usage::UsageLimits::default();
+
+        let whole = |variable: &'static str, n: i64| -> Result<i64, ConfigError> {
+            if n < 0 {
+                return Err(ConfigError::new(variable, format!("'{n}' must be a whole number, 0 or more")));
+            }
+            Ok(n)
+        };
         let cap = |n: i64| (n > 0).then_some(n);
         let usage_limits = crate::usage::UsageLimits {
             free: crate::usage::TierLimits {
-                monthly_searches: number("LEADGEN_FREE_MONTHLY_SEARCHES", defaults.free.monthly_searches)?,
-                daily_leads: cap(number(
-                    "LEADGEN_FREE_DAILY_LEADS",
-                    defaults.free.daily_leads.unwrap_or(0),
-                )?),
+                monthly_searches: whole("LEADGEN_FREE_MONTHLY_SEARCHES", s.usage.free_monthly_searches)?,
+                daily_leads: cap(whole("LEADGEN_FREE_DAILY_LEADS", s.usage.free_daily_leads)?),
             },
             pro: crate::usage::TierLimits {
-                monthly_searches: number("LEADGEN_PRO_MONTHLY_SEARCHES", defaults.pro.monthly_searches)?,
-                daily_leads: cap(number(
-                    "LEADGEN_PRO_DAILY_LEADS",
-                    defaults.pro.daily_leads.unwrap_or(0),
-                )?),
+                monthly_searches: whole("LEADGEN_PRO_MONTHLY_SEARCHES", s.usage.pro_monthly_searches)?,
+                daily_leads: cap(whole("LEADGEN_PRO_DAILY_LEADS", s.usage.pro_daily_leads)?),
             },
         };
         let worker_concurrency =
-            usize::try_from(number("LEADGEN_WORKER_CONCURRENCY", 16)?.clamp(1, 1024)).unwrap_or(16);
-        let places_rps = u32::try_from(number("LEADGEN_PLACES_RPS", 5)?.clamp(1, 10_000)).unwrap_or(5);
-        let worker_name = get("LEADGEN_WORKER_NAME");
+            usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
+        let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(5);
+        let worker_name = blank_to_none(s.worker.name);
         if let Some(name) = &worker_name
             && (name.len() > 253
                 || !name
@@ -341,23 +413,30 @@ impl Config {
                 format!("'{name}' may hold only letters, digits, '.', '_' and '-' (at most 253), like a pod name"),
             ));
         }
-        let worker_drain = match get("LEADGEN_WORKER_DRAIN_SECS") {
-            Some(v) => match v.parse::<u64>() {
-                Ok(secs) if (1..=3600).contains(&secs) => Duration::from_secs(secs),
-                _ => {
-                    return Err(ConfigError::new(
-                        "LEADGEN_WORKER_DRAIN_SECS",
-                        format!("'{v}' must be a whole number of seconds from 1 to 3600"),
-                    ));
-                }
-            },
-            None => Duration::from_secs(25),
+        let worker_drain = match s.worker.drain_secs {
+            secs @ 1..=3600 => Duration::from_secs(secs as u64),
+            other => {
+                return Err(ConfigError::new(
+                    "LEADGEN_WORKER_DRAIN_SECS",
+                    format!("'{other}' must be a whole number of seconds from 1 to 3600"),
+                ));
+            }
         };
+        let worker_metrics_listen = match s.worker.metrics_listen.trim() {
+            "off" | "none" => None,
+            v => Some(v.parse::<SocketAddr>().map_err(|_| {
+                ConfigError::new(
+                    "LEADGEN_WORKER_METRICS_LISTEN",
+                    format!("'{v}' is not a socket address such as 0.0.0.0:9091 (or 'off')"),
+                )
+            })?),
+        };
+        let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
 
         Ok(Self {
             listen,
             public_url,
-            data_dir: get("LEADGEN_DATA_DIR").unwrap_or_else(|| "./data".to_owned()).into(),
+            data_dir: s.server.data_dir.trim().into(),
             database_url,
             redis_url,
             places_base_url,
@@ -368,15 +447,15 @@ impl Config {
             previous_encryption_keys,
             jwt_secret,
             session_ttl,
-            web_dir: get("LEADGEN_WEB_DIR")
-                .unwrap_or_else(|| "frontend/dist".to_owned())
-                .into(),
+            web_dir: s.server.web_dir.trim().into(),
             usage_limits,
             worker_concurrency,
             worker_name,
             worker_drain,
+            worker_metrics_listen,
             places_rps,
-            redis_prefix: get("LEADGEN_REDIS_PREFIX").unwrap_or_else(|| "leadgen".to_owned()),
+            redis_prefix: s.redis.prefix.trim().to_owned(),
+            telemetry,
         })
     }
 
@@ -461,12 +540,94 @@ mod tests {
             (&[("LEADGEN_PLACES_RPS", "fast")], "LEADGEN_PLACES_RPS"),
             (&[("LEADGEN_WORKER_NAME", "pod:a")], "LEADGEN_WORKER_NAME"),
             (&[("LEADGEN_WORKER_DRAIN_SECS", "0")], "LEADGEN_WORKER_DRAIN_SECS"),
+            (&[("LEADGEN_WORKER_CONCURRENCY", "many")], "LEADGEN_WORKER_CONCURRENCY"),
+            (&[("LEADGEN_WORKER_METRICS_LISTEN", "nonsense")], "LEADGEN_WORKER_METRICS_LISTEN"),
+            (&[("LEADGEN_LOG_FORMAT", "xml")], "LEADGEN_LOG_FORMAT"),
+            (&[("SENTRY_TRACES_SAMPLE_RATE", "2")], "SENTRY_TRACES_SAMPLE_RATE"),
+            (&[("LEADGEN_CONFIG_FILE", "/nonexistent/leadgen.toml")], "LEADGEN_CONFIG_FILE"),
         ];
         for (vars, variable) in cases {
             let err = config(vars).expect_err(variable);
             assert_eq!(err.variable, *variable, "{err}");
             assert!(err.to_string().starts_with(variable));
         }
+    }
+
+    #[test]
+    fn numbers_keep_their_friendly_messages() {
+        let err = config(&[("LEADGEN_PLACES_RPS", "fast")]).expect_err("not a number");
+        assert_eq!(err.to_string(), "LEADGEN_PLACES_RPS: 'fast' must be a whole number");
+        let err = config(&[("LEADGEN_FREE_DAILY_LEADS", "-3")]).expect_err("negative");
+        assert_eq!(err.to_string(), "LEADGEN_FREE_DAILY_LEADS: '-3' must be a whole number, 0 or more");
+        let c = config(&[("LEADGEN_WORKER_CONCURRENCY", " 4 "), ("LEADGEN_WORKER_METRICS_LISTEN", "off")]).expect("ok");
+        assert_eq!((c.worker_concurrency, c.worker_metrics_listen), (4, None));
+        assert_eq!(config(&[]).expect("defaults").worker_metrics_listen.map(|a| a.port()), Some(9091));
+    }
+
+    #[test]
+    fn a_file_layers_between_the_defaults_and_the_environment() {
+        let dir = std::env::temp_dir().join(format!("leadgen-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("leadgen.toml");
+        std::fs::write(
+            &file,
+            "[places]\nrps = 9\n[worker]\nconcurrency = 3\n[redis]\nprefix = \"from-file\"\n",
+        )
+        .expect("write");
+        let path = file.display().to_string();
+        let c = config(&[("LEADGEN_CONFIG_FILE", &path), ("LEADGEN_WORKER_CONCURRENCY", "7")]).expect("layered");
+        assert_eq!(c.places_rps, 9, "the file over the default");
+        assert_eq!(c.worker_concurrency, 7, "the environment over the file");
+        assert_eq!(c.redis_prefix, "from-file");
+        std::fs::write(&file, "[places]\nrsp = 9\n").expect("write");
+        let err = config(&[("LEADGEN_CONFIG_FILE", &path)]).expect_err("a typo in the file");
+        assert_eq!(err.variable, "LEADGEN_CONFIG_FILE");
+        assert!(err.problem.contains("places.rsp"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The variables `.env.example` and the README's table document: each exactly those
+    /// the code declares.
+    #[test]
+    fn env_example_and_readme_list_every_variable_and_no_other() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let declared: std::collections::BTreeSet<&str> = VARIABLES
+            .iter()
+            .map(|v| v.env)
+            .chain([settings::CONFIG_FILE])
+            .filter(|v| *v != "RUST_LOG")
+            .collect();
+        let names = regex_free_names;
+        let example = std::fs::read_to_string(root.join(".env.example")).expect(".env.example");
+        let in_example: std::collections::BTreeSet<String> = example
+            .lines()
+            .filter_map(|l| l.trim_start_matches('#').trim().split_once('=').map(|(k, _)| k.trim().to_owned()))
+            .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+            .collect();
+        let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+        let table: String = readme
+            .split("## Configuration")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("README has a Configuration section")
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| l.split(" | ").next().unwrap_or_default().to_owned() + "\n")
+            .collect();
+        let in_readme = names(&table);
+        let declared: std::collections::BTreeSet<String> = declared.into_iter().map(str::to_owned).collect();
+        assert_eq!(in_example, declared, ".env.example against config::VARIABLES");
+        assert_eq!(in_readme, declared, "the README's table against config::VARIABLES");
+    }
+
+    /// Backquoted upper-case names in `text`.
+    fn regex_free_names(text: &str) -> std::collections::BTreeSet<String> {
+        text.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|t| t.len() > 3 && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+            .map(str::to_owned)
+            .collect()
     }
 
     #[test]

@@ -1,0 +1,425 @@
+//! The declarative layer of the configuration: every setting once, in sections, with its
+//! default and the environment variable that sets it. Layered with figment: defaults,
+//! then an optional TOML file (`LEADGEN_CONFIG_FILE`), then the environment.
+//!
+//! This layer only reads and types values; `super::Config::from_settings` checks them
+//! together (URLs, ranges, what requires what) and names the variable at fault.
+
+use figment::{
+    Figment, Metadata, Profile, Provider,
+    providers::{Format, Serialized, Toml},
+    value::{Dict, Map, Value},
+};
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+
+use super::{ConfigError, GOOGLE_DRIVE_BASE_URL, GOOGLE_PLACES_BASE_URL, GOOGLE_SHEETS_BASE_URL, GOOGLE_TOKEN_URL};
+
+/// One setting: the environment variable and where it lives in [`Settings`] (and in the
+/// TOML file: `section.key`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variable {
+    /// The environment variable, e.g. `LEADGEN_PLACES_RPS`.
+    pub env: &'static str,
+    /// The section and key, e.g. `places.rps`.
+    pub key: &'static str,
+}
+
+const fn var(env: &'static str, key: &'static str) -> Variable {
+    Variable { env, key }
+}
+
+/// The variable naming the optional TOML file.
+pub const CONFIG_FILE: &str = "LEADGEN_CONFIG_FILE";
+
+/// Every setting Leadgen reads, in the order `.env.example` lists them.
+pub const VARIABLES: &[Variable] = &[
+    var("LEADGEN_LISTEN", "server.listen"),
+    var("LEADGEN_PUBLIC_URL", "server.public_url"),
+    var("LEADGEN_DATA_DIR", "server.data_dir"),
+    var("DATABASE_URL", "database.url"),
+    var("REDIS_URL", "redis.url"),
+    var("LEADGEN_PLACES_BASE_URL", "places.base_url"),
+    var("LEADGEN_OIDC_ISSUER", "oidc.issuer"),
+    var("LEADGEN_OIDC_CLIENT_ID", "oidc.client_id"),
+    var("LEADGEN_OIDC_CLIENT_SECRET", "oidc.client_secret"),
+    var("LEADGEN_ENCRYPTION_KEY", "secrets.encryption_key"),
+    var("LEADGEN_PREVIOUS_ENCRYPTION_KEYS", "secrets.previous_encryption_keys"),
+    var("LEADGEN_JWT_SECRET", "secrets.jwt_secret"),
+    var("LEADGEN_SESSION_TTL_SECS", "server.session_ttl_secs"),
+    var("LEADGEN_WEB_DIR", "server.web_dir"),
+    var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
+    var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
+    var("LEADGEN_PLACES_RPS", "places.rps"),
+    var("LEADGEN_WORKER_CONCURRENCY", "worker.concurrency"),
+    var("LEADGEN_WORKER_NAME", "worker.name"),
+    var("LEADGEN_WORKER_DRAIN_SECS", "worker.drain_secs"),
+    var("LEADGEN_FREE_MONTHLY_SEARCHES", "usage.free_monthly_searches"),
+    var("LEADGEN_FREE_DAILY_LEADS", "usage.free_daily_leads"),
+    var("LEADGEN_PRO_MONTHLY_SEARCHES", "usage.pro_monthly_searches"),
+    var("LEADGEN_PRO_DAILY_LEADS", "usage.pro_daily_leads"),
+    var("LEADGEN_GOOGLE_TOKEN_URL", "google.token_url"),
+    var("LEADGEN_SHEETS_BASE_URL", "google.sheets_base_url"),
+    var("LEADGEN_DRIVE_BASE_URL", "google.drive_base_url"),
+    var("STRIPE_SECRET_KEY", "stripe.secret_key"),
+    var("STRIPE_WEBHOOK_SECRET", "stripe.webhook_secret"),
+    var("STRIPE_PRICE_MONTHLY", "stripe.price_monthly"),
+    var("STRIPE_PRICE_YEARLY", "stripe.price_yearly"),
+    var("STRIPE_API_BASE_URL", "stripe.api_base_url"),
+    var("SENTRY_DSN", "telemetry.sentry_dsn"),
+    var("SENTRY_ENVIRONMENT", "telemetry.sentry_environment"),
+    var("SENTRY_TRACES_SAMPLE_RATE", "telemetry.sentry_traces_sample_rate"),
+    var("LEADGEN_RELEASE", "telemetry.release"),
+    var("LEADGEN_WORKER_METRICS_LISTEN", "worker.metrics_listen"),
+    var("RUST_LOG", "telemetry.log_filter"),
+];
+
+/// The variable of a `section.key` path.
+pub fn variable_of(key: &str) -> Option<&'static str> {
+    VARIABLES.iter().find(|v| v.key == key).map(|v| v.env)
+}
+
+/// All settings, by section, as read (not yet checked together).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Where the API listens and what it serves.
+    pub server: ServerSettings,
+    /// The store.
+    pub database: DatabaseSettings,
+    /// Queue, events, fleet.
+    pub redis: RedisSettings,
+    /// Google Places.
+    pub places: PlacesSettings,
+    /// Search workers.
+    pub worker: WorkerSection,
+    /// OpenID Connect sign-in.
+    pub oidc: OidcSettings,
+    /// Master keys.
+    pub secrets: SecretSettings,
+    /// Allowances per tier.
+    pub usage: UsageSettings,
+    /// Google's Sheets endpoints.
+    pub google: GoogleSettings,
+    /// Stripe billing.
+    pub stripe: StripeSettings,
+    /// Logs and error reporting.
+    pub telemetry: TelemetrySettings,
+}
+
+/// `[server]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerSettings {
+    /// `LEADGEN_LISTEN`.
+    pub listen: String,
+    /// `LEADGEN_PUBLIC_URL`; unset: `http://{listen}`.
+    pub public_url: Option<String>,
+    /// `LEADGEN_DATA_DIR`.
+    pub data_dir: String,
+    /// `LEADGEN_WEB_DIR`.
+    pub web_dir: String,
+    /// `LEADGEN_SESSION_TTL_SECS`.
+    pub session_ttl_secs: i64,
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        Self {
+            listen: "127.0.0.1:8080".into(),
+            public_url: None,
+            data_dir: "./data".into(),
+            web_dir: "frontend/dist".into(),
+            session_ttl_secs: 3600,
+        }
+    }
+}
+
+/// `[database]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseSettings {
+    /// `DATABASE_URL`; unset: embedded SQLite.
+    pub url: Option<String>,
+}
+
+/// `[redis]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RedisSettings {
+    /// `REDIS_URL`; unset: in-process queue and bus.
+    pub url: Option<String>,
+    /// `LEADGEN_REDIS_PREFIX`.
+    pub prefix: String,
+}
+
+impl Default for RedisSettings {
+    fn default() -> Self {
+        Self {
+            url: None,
+            prefix: "leadgen".into(),
+        }
+    }
+}
+
+/// `[places]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlacesSettings {
+    /// `LEADGEN_PLACES_BASE_URL`.
+    pub base_url: String,
+    /// `LEADGEN_PLACES_RPS`.
+    pub rps: i64,
+}
+
+impl Default for PlacesSettings {
+    fn default() -> Self {
+        Self {
+            base_url: GOOGLE_PLACES_BASE_URL.into(),
+            rps: 5,
+        }
+    }
+}
+
+/// `[worker]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorkerSection {
+    /// `LEADGEN_WORKER_CONCURRENCY`.
+    pub concurrency: i64,
+    /// `LEADGEN_WORKER_NAME`.
+    pub name: Option<String>,
+    /// `LEADGEN_WORKER_DRAIN_SECS`.
+    pub drain_secs: i64,
+    /// `LEADGEN_WORKER_METRICS_LISTEN` (`off` to disable).
+    pub metrics_listen: String,
+}
+
+impl Default for WorkerSection {
+    fn default() -> Self {
+        Self {
+            concurrency: 16,
+            name: None,
+            drain_secs: 25,
+            metrics_listen: "0.0.0.0:9091".into(),
+        }
+    }
+}
+
+/// `[oidc]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OidcSettings {
+    /// `LEADGEN_OIDC_ISSUER`; default Google's when a client id is set.
+    pub issuer: Option<String>,
+    /// `LEADGEN_OIDC_CLIENT_ID`.
+    pub client_id: Option<String>,
+    /// `LEADGEN_OIDC_CLIENT_SECRET`.
+    #[serde(skip_serializing)]
+    pub client_secret: Option<SecretString>,
+}
+
+/// `[secrets]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecretSettings {
+    /// `LEADGEN_ENCRYPTION_KEY`.
+    #[serde(skip_serializing)]
+    pub encryption_key: Option<SecretString>,
+    /// `LEADGEN_PREVIOUS_ENCRYPTION_KEYS` (comma-separated).
+    #[serde(skip_serializing)]
+    pub previous_encryption_keys: Option<SecretString>,
+    /// `LEADGEN_JWT_SECRET`.
+    #[serde(skip_serializing)]
+    pub jwt_secret: Option<SecretString>,
+}
+
+/// `[usage]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UsageSettings {
+    /// `LEADGEN_FREE_MONTHLY_SEARCHES`.
+    pub free_monthly_searches: i64,
+    /// `LEADGEN_FREE_DAILY_LEADS` (0: no cap).
+    pub free_daily_leads: i64,
+    /// `LEADGEN_PRO_MONTHLY_SEARCHES`.
+    pub pro_monthly_searches: i64,
+    /// `LEADGEN_PRO_DAILY_LEADS` (0: no cap).
+    pub pro_daily_leads: i64,
+}
+
+impl Default for UsageSettings {
+    fn default() -> Self {
+        let limits = crate::usage::UsageLimits::default();
+        Self {
+            free_monthly_searches: limits.free.monthly_searches,
+            free_daily_leads: limits.free.daily_leads.unwrap_or(0),
+            pro_monthly_searches: limits.pro.monthly_searches,
+            pro_daily_leads: limits.pro.daily_leads.unwrap_or(0),
+        }
+    }
+}
+
+/// `[google]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GoogleSettings {
+    /// `LEADGEN_GOOGLE_TOKEN_URL`.
+    pub token_url: String,
+    /// `LEADGEN_SHEETS_BASE_URL`.
+    pub sheets_base_url: String,
+    /// `LEADGEN_DRIVE_BASE_URL`.
+    pub drive_base_url: String,
+}
+
+impl Default for GoogleSettings {
+    fn default() -> Self {
+        Self {
+            token_url: GOOGLE_TOKEN_URL.into(),
+            sheets_base_url: GOOGLE_SHEETS_BASE_URL.into(),
+            drive_base_url: GOOGLE_DRIVE_BASE_URL.into(),
+        }
+    }
+}
+
+/// `[stripe]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StripeSettings {
+    /// `STRIPE_SECRET_KEY`; setting it turns billing on.
+    #[serde(skip_serializing)]
+    pub secret_key: Option<SecretString>,
+    /// `STRIPE_WEBHOOK_SECRET`.
+    #[serde(skip_serializing)]
+    pub webhook_secret: Option<SecretString>,
+    /// `STRIPE_PRICE_MONTHLY`.
+    pub price_monthly: Option<String>,
+    /// `STRIPE_PRICE_YEARLY`.
+    pub price_yearly: Option<String>,
+    /// `STRIPE_API_BASE_URL`.
+    pub api_base_url: String,
+}
+
+impl Default for StripeSettings {
+    fn default() -> Self {
+        Self {
+            secret_key: None,
+            webhook_secret: None,
+            price_monthly: None,
+            price_yearly: None,
+            api_base_url: super::STRIPE_API_BASE_URL.into(),
+        }
+    }
+}
+
+/// `[telemetry]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetrySettings {
+    /// `LEADGEN_LOG_FORMAT`: `json` or `text`.
+    pub log_format: String,
+    /// `RUST_LOG`: the log filter.
+    pub log_filter: String,
+    /// `LEADGEN_RELEASE`; unset: `leadgen@{version}`.
+    pub release: Option<String>,
+    /// `SENTRY_DSN`; unset: no Sentry.
+    #[serde(skip_serializing)]
+    pub sentry_dsn: Option<SecretString>,
+    /// `SENTRY_ENVIRONMENT`.
+    pub sentry_environment: String,
+    /// `SENTRY_TRACES_SAMPLE_RATE`, 0.0 to 1.0.
+    pub sentry_traces_sample_rate: f32,
+}
+
+impl Default for TelemetrySettings {
+    fn default() -> Self {
+        Self {
+            log_format: "text".into(),
+            log_filter: "info,sqlx=warn".into(),
+            release: None,
+            sentry_dsn: None,
+            sentry_environment: "production".into(),
+            sentry_traces_sample_rate: 0.1,
+        }
+    }
+}
+
+/// The environment (or a test's map), as a figment provider: each variable of
+/// [`VARIABLES`] that is set and not blank, trimmed, at its key.
+struct Environment<'a> {
+    lookup: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Provider for Environment<'_> {
+    fn metadata(&self) -> Metadata {
+        Metadata::named("environment variable")
+    }
+
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        let mut root = Dict::new();
+        for variable in VARIABLES {
+            let Some(value) = (self.lookup)(variable.env)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+            else {
+                continue;
+            };
+            let (section, key) = variable.key.split_once('.').unwrap_or(("", variable.key));
+            let entry = root
+                .entry(section.to_owned())
+                .or_insert_with(|| Value::from(Dict::new()));
+            if let Value::Dict(_, dict) = entry {
+                dict.insert(key.to_owned(), Value::from(value));
+            }
+        }
+        Ok(Profile::Default.collect(root))
+    }
+}
+
+impl Settings {
+    /// Reads the layers through `lookup` (the environment, or a test's map): defaults,
+    /// the TOML file named by `LEADGEN_CONFIG_FILE` if set, then the variables.
+    pub fn load(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let mut figment = Figment::from(Serialized::defaults(Settings::default()));
+        if let Some(path) = lookup(CONFIG_FILE).map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()) {
+            if !std::path::Path::new(&path).is_file() {
+                return Err(ConfigError::new(CONFIG_FILE, format!("'{path}' is not a readable file")));
+            }
+            figment = figment.merge(Toml::file(&path));
+        }
+        figment
+            .merge(Environment { lookup })
+            // Lossy: "16" from the environment reads as a number where one is expected.
+            .extract_lossy::<Settings>()
+            .map_err(|e| config_error(&e))
+    }
+}
+
+/// figment's first error as a [`ConfigError`] naming the variable.
+fn config_error(error: &figment::Error) -> ConfigError {
+    use figment::error::{Actual, Kind};
+    let key = error.path.join(".");
+    let variable = variable_of(&key).unwrap_or(CONFIG_FILE);
+    let problem = match &error.kind {
+        Kind::InvalidType(actual, expected) | Kind::InvalidValue(actual, expected) => {
+            let given = match actual {
+                Actual::Str(s) => s.clone(),
+                Actual::Signed(n) => n.to_string(),
+                Actual::Unsigned(n) => n.to_string(),
+                Actual::Float(n) => n.to_string(),
+                other => other.to_string(),
+            };
+            let wanted = if ["i64", "u64", "i32", "u32"].iter().any(|t| expected.contains(t)) {
+                "a whole number".to_owned()
+            } else if expected.contains("f32") || expected.contains("f64") {
+                "a number".to_owned()
+            } else {
+                expected.clone()
+            };
+            format!("'{given}' must be {wanted}")
+        }
+        Kind::UnknownField(field, _) => format!("unknown setting '{key}.{field}' in the configuration file"),
+        other => other.to_string(),
+    };
+    ConfigError::new(variable, problem)
+}
