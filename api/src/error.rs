@@ -155,3 +155,135 @@ fn render_error(error: poem::Error) -> Response {
         }
     }
 }
+
+/// Statuses an operation may fail with, as bits for [`Fails`]. 500 is always possible.
+pub mod status {
+    /// 400: the request cannot be accepted.
+    pub const BAD_REQUEST: u16 = 1 << 0;
+    /// 401: no valid session token.
+    pub const UNAUTHORIZED: u16 = 1 << 1;
+    /// 404: the thing looked up is not the caller's (or does not exist).
+    pub const NOT_FOUND: u16 = 1 << 2;
+    /// 429: a usage limit is reached.
+    pub const TOO_MANY_REQUESTS: u16 = 1 << 3;
+    /// 502: an upstream (Google, Stripe) failed.
+    pub const BAD_GATEWAY: u16 = 1 << 4;
+    /// 503: a dependency is unavailable for now (Redis, an upstream quota, or a
+    /// feature this server has not configured).
+    pub const UNAVAILABLE: u16 = 1 << 5;
+}
+
+impl ApiError {
+    /// This error's bit in [`status`] (0 for 500, which every operation may answer).
+    fn status_bit(&self) -> u16 {
+        match self {
+            Self::BadRequest(_) => status::BAD_REQUEST,
+            Self::Unauthorized(_) => status::UNAUTHORIZED,
+            Self::NotFound(_) => status::NOT_FOUND,
+            Self::TooManyRequests(_) => status::TOO_MANY_REQUESTS,
+            Self::Internal(_) => 0,
+            Self::BadGateway(_) => status::BAD_GATEWAY,
+            Self::Unavailable(_) => status::UNAVAILABLE,
+        }
+    }
+}
+
+/// The errors one operation documents and can return: [`ApiError`] restricted to the
+/// statuses in `ALLOWED` (bits of [`status`]; 500 is always allowed). Its OpenAPI
+/// description lists exactly those, so an integrator sees what the operation really
+/// answers. An error outside the set is a bug: tests panic on it (debug builds), and a
+/// release build logs it and answers 500 rather than break the contract.
+#[derive(Debug)]
+pub struct Fails<const ALLOWED: u16>(pub ApiError);
+
+impl<const ALLOWED: u16> From<ApiError> for Fails<ALLOWED> {
+    fn from(error: ApiError) -> Self {
+        let bit = error.status_bit();
+        if bit != 0 && ALLOWED & bit == 0 {
+            debug_assert!(false, "an undocumented error for this operation: {error:?}");
+            return Self(ApiError::internal(&format!(
+                "undocumented error for this operation: {error:?}"
+            )));
+        }
+        Self(error)
+    }
+}
+
+impl<const ALLOWED: u16> From<CoreError> for Fails<ALLOWED> {
+    fn from(error: CoreError) -> Self {
+        ApiError::from(error).into()
+    }
+}
+
+impl<const ALLOWED: u16> poem::IntoResponse for Fails<ALLOWED> {
+    fn into_response(self) -> Response {
+        self.0.into_response()
+    }
+}
+
+impl<const ALLOWED: u16> poem_openapi::ApiResponse for Fails<ALLOWED> {
+    fn meta() -> poem_openapi::registry::MetaResponses {
+        let mut meta = ApiError::meta();
+        meta.responses.retain(|r| match r.status {
+            Some(500) => true,
+            Some(code) => ALLOWED & bit_of(code) != 0,
+            None => false,
+        });
+        meta
+    }
+
+    fn register(registry: &mut poem_openapi::registry::Registry) {
+        ApiError::register(registry);
+    }
+}
+
+impl<const ALLOWED: u16> From<Fails<ALLOWED>> for poem::Error {
+    fn from(fails: Fails<ALLOWED>) -> Self {
+        poem::Error::from_response(poem::IntoResponse::into_response(fails))
+    }
+}
+
+fn bit_of(code: u16) -> u16 {
+    match code {
+        400 => status::BAD_REQUEST,
+        401 => status::UNAUTHORIZED,
+        404 => status::NOT_FOUND,
+        429 => status::TOO_MANY_REQUESTS,
+        502 => status::BAD_GATEWAY,
+        503 => status::UNAVAILABLE,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use poem_openapi::ApiResponse;
+
+    use super::{status::*, *};
+
+    #[test]
+    fn an_operation_documents_only_its_statuses() {
+        let documented: Vec<u16> = Fails::<{ UNAUTHORIZED | BAD_GATEWAY }>::meta()
+            .responses
+            .iter()
+            .filter_map(|r| r.status)
+            .collect();
+        assert_eq!(documented, vec![401, 500, 502]);
+        let within = Fails::<{ UNAUTHORIZED }>::from(ApiError::session_invalid());
+        assert!(matches!(within.0, ApiError::Unauthorized(_)));
+    }
+
+    #[test]
+    #[cfg(not(debug_assertions))]
+    fn an_undocumented_error_becomes_a_500() {
+        let outside = Fails::<{ UNAUTHORIZED }>::from(ApiError::not_found("x"));
+        assert!(matches!(outside.0, ApiError::Internal(_)));
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "undocumented error")]
+    fn an_undocumented_error_fails_tests() {
+        let _ = Fails::<{ UNAUTHORIZED }>::from(ApiError::not_found("x"));
+    }
+}

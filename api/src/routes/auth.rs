@@ -10,7 +10,7 @@ use crate::{
         self, BearerAuth, local,
         oidc::{FEATURE_SHEETS, SHEETS_SCOPES, SignedIn},
     },
-    error::ApiError,
+    error::{ApiError, Fails, status::*},
     state::AppState,
 };
 
@@ -117,13 +117,14 @@ impl AuthApi {
         &self,
         state: Data<&AppState>,
         feature: Query<Option<String>>,
-    ) -> Result<RedirectResponse, ApiError> {
+    ) -> Result<RedirectResponse, Fails<{ BAD_REQUEST }>> {
         let feature = feature.0.filter(|f| !f.is_empty());
         if let Some(f) = feature.as_deref().filter(|f| *f != FEATURE_SHEETS) {
             return Err(ApiError::bad_request(
                 "invalid_feature",
                 format!("Unknown feature '{f}'. The only feature is 'sheets'."),
-            ));
+            )
+            .into());
         }
         let Some(oidc) = &state.oidc else {
             let user = state.store.upsert_user_on_sign_in(&local::operator_identity()).await?;
@@ -151,7 +152,7 @@ impl AuthApi {
         code: Query<Option<String>>,
         #[oai(name = "state")] sign_in_state: Query<Option<String>>,
         error: Query<Option<String>>,
-    ) -> Result<RedirectResponse, ApiError> {
+    ) -> Result<RedirectResponse, Fails<0>> {
         let Some(oidc) = &state.oidc else {
             return Ok(error_redirect(&state, "not_configured"));
         };
@@ -206,10 +207,10 @@ impl AuthApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<SessionResponse>, ApiError> {
+    ) -> Result<Json<SessionResponse>, Fails<{ UNAUTHORIZED }>> {
         let caller = auth.0;
         if !state.store.revoke_session(&caller.user.id, &caller.claims.jti).await? {
-            return Err(ApiError::session_invalid());
+            return Err(ApiError::session_invalid().into());
         }
         let token = auth::start_session(&state, &caller.user.id).await?;
         Ok(Json(SessionResponse {

@@ -14,7 +14,7 @@ use super::ApiTags;
 use crate::{
     auth::BearerAuth,
     billing::{Interval, signature, stripe_api::CheckoutRequest, webhook},
-    error::{ApiError, envelope},
+    error::{ApiError, Fails, envelope, status::*},
     state::AppState,
 };
 
@@ -207,7 +207,7 @@ impl BillingApi {
         state: Data<&AppState>,
         auth: BearerAuth,
         body: Json<CheckoutSessionRequest>,
-    ) -> Result<Json<CheckoutSessionResponse>, ApiError> {
+    ) -> Result<Json<CheckoutSessionResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
         let interval = Interval::parse(&body.0.interval).ok_or_else(|| {
             ApiError::bad_request(
@@ -220,7 +220,8 @@ impl BillingApi {
             return Err(ApiError::bad_request(
                 "already_subscribed",
                 "You already have an active subscription. Manage it from Settings, Billing.",
-            ));
+            )
+            .into());
         }
         let customer_id = match state.store.billing_customer(&user.id).await? {
             Some(id) => id,
@@ -263,7 +264,7 @@ impl BillingApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<PortalSessionResponse>, ApiError> {
+    ) -> Result<Json<PortalSessionResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
         let customer_id = state.store.billing_customer(&auth.0.user.id).await?.ok_or_else(|| {
             ApiError::bad_request(
@@ -291,7 +292,7 @@ impl BillingApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<BillingStatusResponse>, ApiError> {
+    ) -> Result<Json<BillingStatusResponse>, Fails<{ UNAUTHORIZED }>> {
         let subscription = state.store.subscription(&auth.0.user.id).await?;
         let tier = leadgen_core::billing::tier_of(subscription.as_ref());
         let info = subscription_info(subscription.as_ref());
@@ -321,7 +322,7 @@ impl BillingApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<SubscriptionStatusResponse>, ApiError> {
+    ) -> Result<Json<SubscriptionStatusResponse>, Fails<{ UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
         let subscription = state.store.subscription(&auth.0.user.id).await?;
         Ok(Json(SubscriptionStatusResponse {
             success: true,

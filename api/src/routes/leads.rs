@@ -23,7 +23,12 @@ use super::{
         StreamEvent, UsageResponse,
     },
 };
-use crate::{auth::BearerAuth, error::ApiError, relay, state::AppState};
+use crate::{
+    auth::BearerAuth,
+    error::{ApiError, Fails, status::*},
+    relay,
+    state::AppState,
+};
 
 /// The spec's message for a missing type or location.
 pub use leadgen_core::search::MISSING_FIELDS;
@@ -87,7 +92,10 @@ impl LeadsApi {
         state: Data<&AppState>,
         auth: BearerAuth,
         body: Json<SearchRequest>,
-    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, ApiError> {
+    ) -> Result<
+        EventStream<BoxStream<'static, StreamEvent>>,
+        Fails<{ BAD_REQUEST | UNAUTHORIZED | TOO_MANY_REQUESTS | UNAVAILABLE }>,
+    > {
         let events = start_search(&state, &auth.0.user.id, body.0).await?;
         let frames = events.map(|(id, event)| StreamEvent::frame(id, &event)).boxed();
         Ok(EventStream::new(frames)
@@ -104,7 +112,8 @@ impl LeadsApi {
         state: Data<&AppState>,
         auth: BearerAuth,
         body: Json<SearchRequest>,
-    ) -> Result<Json<SearchResult>, ApiError> {
+    ) -> Result<Json<SearchResult>, Fails<{ BAD_REQUEST | UNAUTHORIZED | TOO_MANY_REQUESTS | BAD_GATEWAY | UNAVAILABLE }>>
+    {
         let mut events = Box::pin(start_search(&state, &auth.0.user.id, body.0).await?);
         while let Some((_, event)) = events.next().await {
             match event {
@@ -116,16 +125,20 @@ impl LeadsApi {
                         usage: usage.into(),
                     }));
                 }
-                SearchEvent::Error { message } => return Err(ApiError::bad_gateway("search_failed", message)),
+                SearchEvent::Error { message } => return Err(ApiError::bad_gateway("search_failed", message).into()),
                 _ => {}
             }
         }
-        Err(ApiError::bad_gateway("search_failed", "Search failed"))
+        Err(ApiError::bad_gateway("search_failed", "Search failed").into())
     }
 
     /// Usage this month
     #[oai(path = "/usage", method = "get", operation_id = "get_usage")]
-    async fn get_usage(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<UsageResponse>, ApiError> {
+    async fn get_usage(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+    ) -> Result<Json<UsageResponse>, Fails<{ UNAUTHORIZED }>> {
         let report = current_usage(&state, &auth.0.user.id).await?;
         Ok(Json(UsageResponse {
             success: true,
@@ -144,13 +157,14 @@ impl LeadsApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<TestApiKeyResponse>, ApiError> {
+    ) -> Result<Json<TestApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
         let user_id = &auth.0.user.id;
         let Some(opened) = state.keys.open(user_id).await? else {
             return Err(ApiError::bad_request(
                 "no_api_key",
                 "Please add your Google Places API key in Settings before testing it",
-            ));
+            )
+            .into());
         };
         match state.places.check_key(opened.key.expose_secret()).await {
             Ok(()) => {
@@ -162,10 +176,12 @@ impl LeadsApi {
             }
             Err(e) if e.is_key_problem() => {
                 state.keys.record_check(user_id, &opened, false).await?;
-                Err(ApiError::bad_request("invalid_api_key", e.to_string()))
+                Err(ApiError::bad_request("invalid_api_key", e.to_string()).into())
             }
-            Err(e @ PlacesError::QuotaExhausted { .. }) => Err(ApiError::unavailable("quota_exhausted", e.to_string())),
-            Err(e) => Err(ApiError::bad_gateway("upstream_error", e.to_string())),
+            Err(e @ PlacesError::QuotaExhausted { .. }) => {
+                Err(ApiError::unavailable("quota_exhausted", e.to_string()).into())
+            }
+            Err(e) => Err(ApiError::bad_gateway("upstream_error", e.to_string()).into()),
         }
     }
 }

@@ -5,7 +5,11 @@ use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
 
 use super::ApiTags;
-use crate::{auth::BearerAuth, error::ApiError, state::AppState};
+use crate::{
+    auth::BearerAuth,
+    error::{ApiError, Fails, status::*},
+    state::AppState,
+};
 
 /// Result of finishing onboarding.
 #[derive(Debug, Object)]
@@ -73,9 +77,9 @@ impl UserApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<OnboardingResponse>, ApiError> {
+    ) -> Result<Json<OnboardingResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
         if !state.store.complete_onboarding(&auth.0.user.id).await? {
-            return Err(ApiError::session_invalid());
+            return Err(ApiError::session_invalid().into());
         }
         Ok(Json(OnboardingResponse {
             success: true,
@@ -89,7 +93,7 @@ impl UserApi {
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
-    ) -> Result<Json<ApiKeyStatusResponse>, ApiError> {
+    ) -> Result<Json<ApiKeyStatusResponse>, Fails<{ UNAUTHORIZED }>> {
         let status = state.keys.status(&auth.0.user.id).await?;
         Ok(Json(ApiKeyStatusResponse {
             api_key_status: status.into(),
@@ -106,7 +110,7 @@ impl UserApi {
         state: Data<&AppState>,
         auth: BearerAuth,
         body: Json<SaveApiKeyRequest>,
-    ) -> Result<Json<SaveApiKeyResponse>, ApiError> {
+    ) -> Result<Json<SaveApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
         let user_id = &auth.0.user.id;
         let key = body.0.api_key.trim();
         let message = if key.is_empty() {

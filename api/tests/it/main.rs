@@ -3,6 +3,7 @@
 //! provider from npm.
 
 mod billing;
+mod contract;
 mod health;
 mod keys;
 mod oidc;

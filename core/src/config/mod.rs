@@ -383,7 +383,10 @@ impl Config {
 
         let whole = |variable: &'static str, n: i64| -> Result<i64, ConfigError> {
             if n < 0 {
-                return Err(ConfigError::new(variable, format!("'{n}' must be a whole number, 0 or more")));
+                return Err(ConfigError::new(
+                    variable,
+                    format!("'{n}' must be a whole number, 0 or more"),
+                ));
             }
             Ok(n)
         };
@@ -541,10 +544,16 @@ mod tests {
             (&[("LEADGEN_WORKER_NAME", "pod:a")], "LEADGEN_WORKER_NAME"),
             (&[("LEADGEN_WORKER_DRAIN_SECS", "0")], "LEADGEN_WORKER_DRAIN_SECS"),
             (&[("LEADGEN_WORKER_CONCURRENCY", "many")], "LEADGEN_WORKER_CONCURRENCY"),
-            (&[("LEADGEN_WORKER_METRICS_LISTEN", "nonsense")], "LEADGEN_WORKER_METRICS_LISTEN"),
+            (
+                &[("LEADGEN_WORKER_METRICS_LISTEN", "nonsense")],
+                "LEADGEN_WORKER_METRICS_LISTEN",
+            ),
             (&[("LEADGEN_LOG_FORMAT", "xml")], "LEADGEN_LOG_FORMAT"),
             (&[("SENTRY_TRACES_SAMPLE_RATE", "2")], "SENTRY_TRACES_SAMPLE_RATE"),
-            (&[("LEADGEN_CONFIG_FILE", "/nonexistent/leadgen.toml")], "LEADGEN_CONFIG_FILE"),
+            (
+                &[("LEADGEN_CONFIG_FILE", "/nonexistent/leadgen.toml")],
+                "LEADGEN_CONFIG_FILE",
+            ),
         ];
         for (vars, variable) in cases {
             let err = config(vars).expect_err(variable);
@@ -558,10 +567,20 @@ mod tests {
         let err = config(&[("LEADGEN_PLACES_RPS", "fast")]).expect_err("not a number");
         assert_eq!(err.to_string(), "LEADGEN_PLACES_RPS: 'fast' must be a whole number");
         let err = config(&[("LEADGEN_FREE_DAILY_LEADS", "-3")]).expect_err("negative");
-        assert_eq!(err.to_string(), "LEADGEN_FREE_DAILY_LEADS: '-3' must be a whole number, 0 or more");
-        let c = config(&[("LEADGEN_WORKER_CONCURRENCY", " 4 "), ("LEADGEN_WORKER_METRICS_LISTEN", "off")]).expect("ok");
+        assert_eq!(
+            err.to_string(),
+            "LEADGEN_FREE_DAILY_LEADS: '-3' must be a whole number, 0 or more"
+        );
+        let c = config(&[
+            ("LEADGEN_WORKER_CONCURRENCY", " 4 "),
+            ("LEADGEN_WORKER_METRICS_LISTEN", "off"),
+        ])
+        .expect("ok");
         assert_eq!((c.worker_concurrency, c.worker_metrics_listen), (4, None));
-        assert_eq!(config(&[]).expect("defaults").worker_metrics_listen.map(|a| a.port()), Some(9091));
+        assert_eq!(
+            config(&[]).expect("defaults").worker_metrics_listen.map(|a| a.port()),
+            Some(9091)
+        );
     }
 
     #[test]
@@ -601,8 +620,17 @@ mod tests {
         let example = std::fs::read_to_string(root.join(".env.example")).expect(".env.example");
         let in_example: std::collections::BTreeSet<String> = example
             .lines()
-            .filter_map(|l| l.trim_start_matches('#').trim().split_once('=').map(|(k, _)| k.trim().to_owned()))
-            .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+            .filter_map(|l| {
+                l.trim_start_matches('#')
+                    .trim()
+                    .split_once('=')
+                    .map(|(k, _)| k.trim().to_owned())
+            })
+            .filter(|k| {
+                !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            })
             .collect();
         let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
         let table: String = readme
@@ -625,7 +653,11 @@ mod tests {
         text.split('`')
             .skip(1)
             .step_by(2)
-            .filter(|t| t.len() > 3 && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+            .filter(|t| {
+                t.len() > 3
+                    && t.chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            })
             .map(str::to_owned)
             .collect()
     }

@@ -381,9 +381,15 @@ impl Settings {
     /// the TOML file named by `LEADGEN_CONFIG_FILE` if set, then the variables.
     pub fn load(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let mut figment = Figment::from(Serialized::defaults(Settings::default()));
-        if let Some(path) = lookup(CONFIG_FILE).map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()) {
+        if let Some(path) = lookup(CONFIG_FILE)
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+        {
             if !std::path::Path::new(&path).is_file() {
-                return Err(ConfigError::new(CONFIG_FILE, format!("'{path}' is not a readable file")));
+                return Err(ConfigError::new(
+                    CONFIG_FILE,
+                    format!("'{path}' is not a readable file"),
+                ));
             }
             figment = figment.merge(Toml::file(&path));
         }

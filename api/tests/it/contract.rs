@@ -1,0 +1,87 @@
+//! The published contract says what each operation really answers: 404 only where
+//! something is looked up, 502 only where an upstream is called, 401 wherever a session is
+//! needed, and no operation lists every status "just in case".
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+/// Operation id → documented statuses.
+fn documented() -> BTreeMap<String, BTreeSet<String>> {
+    let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("openapi JSON");
+    let mut out = BTreeMap::new();
+    for (_, item) in doc["paths"].as_object().expect("paths") {
+        for (_, op) in item.as_object().expect("operations") {
+            let id = op["operationId"].as_str().expect("operationId").to_owned();
+            let statuses = op["responses"]
+                .as_object()
+                .expect("responses")
+                .keys()
+                .cloned()
+                .collect();
+            out.insert(id, statuses);
+        }
+    }
+    out
+}
+
+const SHEETS: [&str; 5] = [
+    "get_sheets_auth_status",
+    "list_sheets",
+    "validate_sheet",
+    "list_worksheets",
+    "export_to_sheets",
+];
+
+#[test]
+fn statuses_are_documented_only_where_they_can_happen() {
+    let ops = documented();
+    let with = |status: &str| -> BTreeSet<&str> {
+        ops.iter()
+            .filter(|(_, s)| s.contains(status))
+            .map(|(id, _)| id.as_str())
+            .collect()
+    };
+    // Google or Stripe is called: the searches, the key test, Stripe and Sheets.
+    let upstream: BTreeSet<&str> = [
+        "search_leads",
+        "test_api_key",
+        "create_checkout_session",
+        "create_portal_session",
+        "get_subscription_status",
+    ]
+    .into_iter()
+    .chain(SHEETS)
+    .collect();
+    assert!(
+        with("502").is_subset(&upstream),
+        "502 outside upstream calls: {:?}",
+        with("502")
+    );
+    // Looked up by id: a spreadsheet.
+    let lookups: BTreeSet<&str> = SHEETS.into_iter().collect();
+    assert!(
+        with("404").is_subset(&lookups),
+        "404 outside look-ups: {:?}",
+        with("404")
+    );
+    // Usage limits apply to searches (and Google's per-user quota to Sheets).
+    let limited: BTreeSet<&str> = ["search_leads", "search_leads_stream"]
+        .into_iter()
+        .chain(SHEETS)
+        .collect();
+    assert!(
+        with("429").is_subset(&limited),
+        "429 outside limited operations: {:?}",
+        with("429")
+    );
+    assert_eq!(
+        ops["get_usage"],
+        ["200", "401", "500"].map(String::from).into(),
+        "reading usage only needs a session"
+    );
+    assert!(
+        ops["search_leads_stream"].contains("429") && ops["search_leads_stream"].contains("400"),
+        "a search can be refused"
+    );
+}
