@@ -5,6 +5,7 @@
 //! client sees), then `complete` or `error`, after which the stream ends. A client that
 //! goes away before the end cancels the search.
 
+use leadgen_core::ids::SearchId;
 use std::{
     collections::{HashSet, VecDeque},
     time::Duration,
@@ -29,7 +30,7 @@ pub const SERVER_STOPPING: &str =
 /// Cancels the search if the stream is dropped before its end.
 struct CancelOnDrop {
     bus: EventBus,
-    search_id: String,
+    search_id: SearchId,
     finished: bool,
 }
 
@@ -69,7 +70,7 @@ struct State {
 /// cancelled (nobody would see its leads).
 pub fn relay(
     bus: EventBus,
-    search_id: String,
+    search_id: SearchId,
     mut sub: Subscription,
     shutdown: tokio::sync::watch::Receiver<bool>,
 ) -> impl Stream<Item = (u64, SearchEvent)> + Send {

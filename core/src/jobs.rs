@@ -20,9 +20,9 @@ pub const SEARCH_QUEUE: &str = "search.v1";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchJobV1 {
     /// The search's id (its event channel).
-    pub search_id: String,
+    pub search_id: crate::ids::SearchId,
     /// Whose key to use and whose usage to settle.
-    pub user_id: String,
+    pub user_id: crate::ids::UserId,
     /// What to search: validated by the API, and again when read off the queue (the
     /// JSON keeps its flat `business_type` and `location`).
     #[serde(flatten)]

@@ -1,6 +1,7 @@
 //! Users' Places API keys: validated, sealed by the vault, stored with a masked preview,
 //! opened only to call Google.
 
+use crate::ids::UserId;
 use std::sync::Arc;
 
 use secrecy::{ExposeSecret, SecretString};
@@ -46,7 +47,7 @@ impl KeyService {
     }
 
     /// Validates and stores `raw` (trimmed) as the user's key. Returns the new status.
-    pub async fn save(&self, user_id: &str, raw: &str) -> CoreResult<KeyStatus> {
+    pub async fn save(&self, user_id: &UserId, raw: &str) -> CoreResult<KeyStatus> {
         let key = raw.trim();
         api_key::validate_format(key)?;
         let kind = SecretKind::PlacesApiKey;
@@ -58,12 +59,12 @@ impl KeyService {
     }
 
     /// Deletes the user's key. Returns whether one existed.
-    pub async fn delete(&self, user_id: &str) -> CoreResult<bool> {
+    pub async fn delete(&self, user_id: &UserId) -> CoreResult<bool> {
         self.store.delete_secret(user_id, SecretKind::PlacesApiKey).await
     }
 
     /// What may be shown about the user's key.
-    pub async fn status(&self, user_id: &str) -> CoreResult<KeyStatus> {
+    pub async fn status(&self, user_id: &UserId) -> CoreResult<KeyStatus> {
         let stored = self.store.secret(user_id, SecretKind::PlacesApiKey).await?;
         Ok(match stored {
             Some(s) => KeyStatus {
@@ -82,7 +83,7 @@ impl KeyService {
     }
 
     /// The user's key in plaintext, to call Google with; `None` if not configured.
-    pub async fn open(&self, user_id: &str) -> CoreResult<Option<OpenedKey>> {
+    pub async fn open(&self, user_id: &UserId) -> CoreResult<Option<OpenedKey>> {
         let kind = SecretKind::PlacesApiKey;
         let Some(stored) = self.store.secret(user_id, kind).await? else {
             return Ok(None);
@@ -97,7 +98,7 @@ impl KeyService {
     }
 
     /// Records whether the opened key worked, unless it was replaced meanwhile.
-    pub async fn record_check(&self, user_id: &str, opened: &OpenedKey, valid: bool) -> CoreResult<()> {
+    pub async fn record_check(&self, user_id: &UserId, opened: &OpenedKey, valid: bool) -> CoreResult<()> {
         self.store
             .record_secret_check(user_id, SecretKind::PlacesApiKey, &opened.sealed, valid)
             .await?;

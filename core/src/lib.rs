@@ -8,6 +8,7 @@ pub mod bus;
 pub mod catalogue;
 pub mod config;
 pub mod error;
+pub mod ids;
 pub mod jobs;
 pub mod keys;
 pub mod lead;

@@ -2,6 +2,7 @@
 //! algorithm-confusion tokens fail), short-lived, each with a `jti` recorded in the store
 //! so that logout and refresh can revoke it.
 
+use crate::ids::UserId;
 use std::time::Duration;
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
@@ -52,10 +53,10 @@ impl SessionKeys {
     }
 
     /// A new token for `user_id`, with a fresh `jti`.
-    pub fn issue(&self, user_id: &str) -> CoreResult<(String, Claims)> {
+    pub fn issue(&self, user_id: &UserId) -> CoreResult<(String, Claims)> {
         let iat = now_unix();
         let claims = Claims {
-            sub: user_id.to_owned(),
+            sub: user_id.to_string(),
             jti: uuid::Uuid::new_v4().to_string(),
             iat,
             exp: iat + i64::try_from(self.ttl.as_secs()).unwrap_or(3600),
@@ -87,7 +88,7 @@ mod tests {
     #[test]
     fn issues_three_part_tokens_that_verify() {
         let k = keys(&[7; 32]);
-        let (token, claims) = k.issue("user-1").expect("issue");
+        let (token, claims) = k.issue(&"user-1".into()).expect("issue");
         assert_eq!(token.split('.').count(), 3);
         assert_eq!(k.verify(&token).expect("verify"), claims);
         assert_eq!(claims.exp - claims.iat, 600);
@@ -96,7 +97,7 @@ mod tests {
     #[test]
     fn rejects_other_secret_tampering_none_and_expiry() {
         let k = keys(&[7; 32]);
-        let (token, claims) = k.issue("user-1").expect("issue");
+        let (token, claims) = k.issue(&"user-1".into()).expect("issue");
         assert!(keys(&[8; 32]).verify(&token).is_err(), "other secret");
 
         let parts: Vec<&str> = token.split('.').collect();

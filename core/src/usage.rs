@@ -5,6 +5,7 @@
 //! counted in UTC. A search reserves one search and up to 60 leads before it is queued;
 //! when it finishes, the leads it did not deliver are given back (`Store::settle_search`).
 
+use crate::ids::{SearchId, UserId};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -130,7 +131,7 @@ pub enum UsageDenied {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reservation {
     /// The new search's id.
-    pub search_id: String,
+    pub search_id: SearchId,
     /// Leads it may deliver.
     pub lead_budget: u32,
 }
@@ -239,7 +240,7 @@ impl UsageService {
     /// Reserves one search and up to 60 leads, and records the search as queued.
     pub async fn reserve(
         &self,
-        user_id: &str,
+        user_id: &UserId,
         tier: Tier,
         business_type: &str,
     ) -> CoreResult<Result<Reservation, UsageDenied>> {
@@ -270,7 +271,7 @@ impl UsageService {
                 limit: limits.daily_leads.unwrap_or_default(),
             }));
         }
-        let search_id = uuid::Uuid::new_v4().to_string();
+        let search_id = SearchId::random();
         self.store
             .create_search(&SearchRecord {
                 id: search_id.clone(),
@@ -290,7 +291,7 @@ impl UsageService {
     }
 
     /// The report for the usage card.
-    pub async fn report(&self, user_id: &str, tier: Tier, key_updated_at: Option<i64>) -> CoreResult<UsageReport> {
+    pub async fn report(&self, user_id: &UserId, tier: Tier, key_updated_at: Option<i64>) -> CoreResult<UsageReport> {
         let limits = self.limits(tier);
         let p = periods(Utc::now());
         let current = self.store.usage_used(user_id, &p.month, "searches").await?;

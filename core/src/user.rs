@@ -7,7 +7,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct User {
     /// Our own id (UUID text), never the provider's subject.
-    pub id: String,
+    pub id: crate::ids::UserId,
     /// Issuer URL of the identity provider that vouched for this account.
     pub issuer: String,
     /// The provider's stable subject identifier.

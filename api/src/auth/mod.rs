@@ -5,6 +5,7 @@ pub mod http_client;
 pub mod local;
 pub mod oidc;
 
+use leadgen_core::ids::UserId;
 use leadgen_core::{session::Claims, user::User};
 use poem::Request;
 use poem_openapi::{SecurityScheme, auth::Bearer};
@@ -36,19 +37,20 @@ async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<AuthUser> {
 /// Verifies a session token: signature, algorithm, expiry, and that its session is live.
 pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
     let claims = state.sessions.verify(token).map_err(|_| ApiError::session_invalid())?;
-    if !state.store.is_session_active(&claims.sub, &claims.jti).await? {
+    let user_id = leadgen_core::ids::UserId::from(claims.sub.as_str());
+    if !state.store.is_session_active(&user_id, &claims.jti).await? {
         return Err(ApiError::session_invalid());
     }
     let user = state
         .store
-        .user(&claims.sub)
+        .user(&user_id)
         .await?
         .ok_or_else(ApiError::session_invalid)?;
     Ok(AuthUser { user, claims })
 }
 
 /// Issues and records a session token for `user_id`.
-pub async fn start_session(state: &AppState, user_id: &str) -> Result<String, ApiError> {
+pub async fn start_session(state: &AppState, user_id: &UserId) -> Result<String, ApiError> {
     let (token, claims) = state.sessions.issue(user_id)?;
     state.store.create_session(&claims).await?;
     Ok(token)

@@ -1,6 +1,7 @@
 //! The Stripe calls Leadgen makes, through async-stripe: customers, Checkout sessions,
 //! portal sessions, and reading a subscription's current state.
 
+use leadgen_core::ids::UserId;
 use std::{collections::HashMap, time::Duration};
 
 use leadgen_core::{billing::Subscription, config::BillingConfig};
@@ -72,7 +73,7 @@ pub struct StripeSubscription {
 #[derive(Debug, Clone)]
 pub struct CheckoutRequest<'a> {
     /// Our user id (client_reference_id and metadata, so webhooks can find the user).
-    pub user_id: &'a str,
+    pub user_id: &'a UserId,
     /// The user's Stripe customer.
     pub customer_id: &'a str,
     /// Monthly or yearly.
@@ -116,12 +117,12 @@ impl StripeApi {
 
     /// Creates the user's Stripe customer. The idempotency key is derived from the user,
     /// so two racing first checkouts create one customer, not two.
-    pub async fn create_customer(&self, user_id: &str, email: &str) -> Result<String, StripeFailure> {
+    pub async fn create_customer(&self, user_id: &UserId, email: &str) -> Result<String, StripeFailure> {
         let key = format!("leadgen-customer-{user_id}");
         self.with_key(&key, |strategy| async move {
             let customer = CreateCustomer::new()
                 .email(email)
-                .metadata(HashMap::from([("user_id".to_owned(), user_id.to_owned())]))
+                .metadata(HashMap::from([("user_id".to_owned(), user_id.to_string())]))
                 .customize()
                 .request_strategy(strategy)
                 .send(&self.client)
@@ -138,7 +139,7 @@ impl StripeApi {
     ) -> Result<(String, String), StripeFailure> {
         let key = format!("leadgen-checkout-{}", uuid::Uuid::new_v4());
         let price = request.interval.price_id(&self.config).to_owned();
-        let metadata = HashMap::from([("user_id".to_owned(), request.user_id.to_owned())]);
+        let metadata = HashMap::from([("user_id".to_owned(), request.user_id.to_string())]);
         self.with_key(&key, |strategy| {
             let (price, metadata, request) = (price.clone(), metadata.clone(), request.clone());
             async move {
@@ -150,7 +151,7 @@ impl StripeApi {
                 let session = CreateCheckoutSession::new()
                     .mode(CheckoutSessionMode::Subscription)
                     .customer(request.customer_id)
-                    .client_reference_id(request.user_id)
+                    .client_reference_id(request.user_id.as_str())
                     .line_items(vec![line])
                     .subscription_data(subscription_data)
                     .metadata(metadata)

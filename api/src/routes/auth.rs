@@ -1,5 +1,6 @@
 //! Sign-in and sessions: `/api/auth/*`.
 
+use leadgen_core::ids::UserId;
 use leadgen_core::user::User;
 use poem::{Request, web::Data};
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
@@ -35,7 +36,7 @@ pub struct UserInfo {
 impl From<&User> for UserInfo {
     fn from(user: &User) -> Self {
         Self {
-            id: user.id.clone(),
+            id: user.id.to_string(),
             name: user.name.clone(),
             email: user.email.clone(),
             picture: user.picture.clone(),
@@ -84,7 +85,7 @@ pub enum LogoutResponse {
 /// Keeps the refresh token of a sign-in that granted Sheets access. A provider may issue
 /// none (the user had granted before and no consent was shown) or let the user untick the
 /// Sheets scopes: then the stored grant, if any, stays as it was.
-async fn store_sheets_grant(state: &AppState, user_id: &str, signed_in: &SignedIn) -> Result<(), ApiError> {
+async fn store_sheets_grant(state: &AppState, user_id: &UserId, signed_in: &SignedIn) -> Result<(), ApiError> {
     let Some(refresh_token) = &signed_in.refresh_token else {
         tracing::info!("Sheets consent returned no refresh token");
         return Ok(());

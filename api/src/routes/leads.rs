@@ -2,6 +2,7 @@
 //! Places API key check.
 
 use futures_util::{StreamExt, stream::BoxStream};
+use leadgen_core::ids::UserId;
 use leadgen_core::{
     catalogue::GROUPS,
     jobs::SearchJobV1,
@@ -186,7 +187,7 @@ impl LeadsApi {
     }
 }
 
-async fn current_usage(state: &AppState, user_id: &str) -> Result<leadgen_core::usage::UsageReport, ApiError> {
+async fn current_usage(state: &AppState, user_id: &UserId) -> Result<leadgen_core::usage::UsageReport, ApiError> {
     let key = state.keys.status(user_id).await?;
     Ok(state
         .usage
@@ -198,7 +199,7 @@ async fn current_usage(state: &AppState, user_id: &str) -> Result<leadgen_core::
 /// order, so no event is missed).
 async fn start_search(
     state: &AppState,
-    user_id: &str,
+    user_id: &UserId,
     request: SearchRequest,
 ) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
     let search = ValidSearch::parse(request.business_type.as_deref(), request.location.as_deref()).map_err(|e| {

@@ -91,7 +91,7 @@ both_backends!(
             200,
             "the genuine token still works"
         );
-        assert!(!user_id.is_empty());
+        assert!(!user_id.as_str().is_empty());
     }
 );
 

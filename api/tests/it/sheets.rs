@@ -46,7 +46,7 @@ impl SheetsEnv {
     }
 
     /// Signs in `who` and stores a Sheets grant for their Google identity `who@...`.
-    async fn user_with_grant(&self, who: &str) -> (String, String, String) {
+    async fn user_with_grant(&self, who: &str) -> (leadgen_core::ids::UserId, String, String) {
         let (user_id, token) = self.app.sign_in(who).await;
         let refresh = self.google.grant_sheets(&identity(who));
         self.app

@@ -62,7 +62,7 @@ impl TestApp {
     }
 
     /// Signs in a user with this subject (as if through the provider) and returns a token.
-    pub async fn sign_in(&self, subject: &str) -> (String, String) {
+    pub async fn sign_in(&self, subject: &str) -> (leadgen_core::ids::UserId, String) {
         let user = self
             .state
             .store

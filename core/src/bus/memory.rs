@@ -1,5 +1,6 @@
 //! In-process event bus for embedded mode.
 
+use crate::ids::SearchId;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
@@ -22,7 +23,7 @@ struct Channel {
 /// Event bus inside one process.
 #[derive(Clone, Default)]
 pub struct MemoryBus {
-    channels: Arc<Mutex<HashMap<String, Channel>>>,
+    channels: Arc<Mutex<HashMap<SearchId, Channel>>>,
 }
 
 impl MemoryBus {
@@ -31,7 +32,7 @@ impl MemoryBus {
         Self::default()
     }
 
-    fn with_channel<T>(&self, search_id: &str, f: impl FnOnce(&mut Channel) -> T) -> T {
+    fn with_channel<T>(&self, search_id: &SearchId, f: impl FnOnce(&mut Channel) -> T) -> T {
         // The lock guards plain data and is never held across an await; a panic while
         // holding it leaves the map usable.
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
@@ -48,7 +49,7 @@ impl MemoryBus {
     }
 
     /// See [`super::EventBus::publish`].
-    pub fn publish(&self, search_id: &str, event: &SearchEvent) -> u64 {
+    pub fn publish(&self, search_id: &SearchId, event: &SearchEvent) -> u64 {
         self.with_channel(search_id, |c| {
             let envelope = Envelope {
                 id: c.events.len() as u64 + 1,
@@ -61,7 +62,7 @@ impl MemoryBus {
     }
 
     /// See [`super::EventBus::publish_page`]: one lock for the events and the checkpoint.
-    pub fn publish_page(&self, search_id: &str, events: &[SearchEvent], checkpoint: &str) {
+    pub fn publish_page(&self, search_id: &SearchId, events: &[SearchEvent], checkpoint: &str) {
         self.with_channel(search_id, |c| {
             for event in events {
                 let envelope = Envelope {
@@ -76,13 +77,13 @@ impl MemoryBus {
     }
 
     /// See [`super::EventBus::checkpoint`].
-    pub fn checkpoint(&self, search_id: &str) -> Option<String> {
+    pub fn checkpoint(&self, search_id: &SearchId) -> Option<String> {
         self.with_channel(search_id, |c| c.checkpoint.clone())
     }
 
     /// See [`super::EventBus::subscribe`]. Replay and live start under one lock, so no
     /// event falls between them.
-    pub fn subscribe(&self, search_id: &str, after: u64) -> Subscription {
+    pub fn subscribe(&self, search_id: &SearchId, after: u64) -> Subscription {
         self.with_channel(search_id, |c| Subscription {
             replay: c.events.iter().filter(|e| e.id > after).cloned().collect(),
             live: c.sender.subscribe(),
@@ -90,17 +91,17 @@ impl MemoryBus {
     }
 
     /// See [`super::EventBus::cancel`].
-    pub fn cancel(&self, search_id: &str) {
+    pub fn cancel(&self, search_id: &SearchId) {
         self.with_channel(search_id, |c| c.cancelled = true);
     }
 
     /// See [`super::EventBus::is_cancelled`].
-    pub fn is_cancelled(&self, search_id: &str) -> bool {
+    pub fn is_cancelled(&self, search_id: &SearchId) -> bool {
         self.with_channel(search_id, |c| c.cancelled)
     }
 
     /// Nothing to release: channels expire with the replay buffer.
-    pub fn release(&self, _search_id: &str) {}
+    pub fn release(&self, _search_id: &SearchId) {}
 }
 
 #[cfg(test)]
@@ -116,27 +117,30 @@ mod tests {
     #[tokio::test]
     async fn late_subscribers_replay_then_follow_live() {
         let bus = MemoryBus::new();
-        assert_eq!(bus.publish("s", &event(1)), 1);
-        assert_eq!(bus.publish("s", &event(2)), 2);
-        let mut sub = bus.subscribe("s", 1);
+        assert_eq!(bus.publish(&"s".into(), &event(1)), 1);
+        assert_eq!(bus.publish(&"s".into(), &event(2)), 2);
+        let mut sub = bus.subscribe(&"s".into(), 1);
         assert_eq!(sub.replay.iter().map(|e| e.id).collect::<Vec<_>>(), vec![2]);
-        bus.publish("s", &event(3));
+        bus.publish(&"s".into(), &event(3));
         assert_eq!(sub.live.recv().await.expect("live").id, 3);
-        assert!(bus.subscribe("other", 0).replay.is_empty(), "searches are separate");
-        assert!(!bus.is_cancelled("s"));
-        bus.cancel("s");
-        assert!(bus.is_cancelled("s"));
+        assert!(
+            bus.subscribe(&"other".into(), 0).replay.is_empty(),
+            "searches are separate"
+        );
+        assert!(!bus.is_cancelled(&"s".into()));
+        bus.cancel(&"s".into());
+        assert!(bus.is_cancelled(&"s".into()));
     }
 
     #[tokio::test]
     async fn a_page_and_its_checkpoint_land_together() {
         let bus = MemoryBus::new();
-        assert_eq!(bus.checkpoint("s"), None);
-        bus.publish_page("s", &[event(1), event(2)], "after-page-1");
-        bus.publish_page("s", &[], "after-page-2");
-        assert_eq!(bus.checkpoint("s").as_deref(), Some("after-page-2"));
-        let ids: Vec<u64> = bus.subscribe("s", 0).replay.iter().map(|e| e.id).collect();
+        assert_eq!(bus.checkpoint(&"s".into()), None);
+        bus.publish_page(&"s".into(), &[event(1), event(2)], "after-page-1");
+        bus.publish_page(&"s".into(), &[], "after-page-2");
+        assert_eq!(bus.checkpoint(&"s".into()).as_deref(), Some("after-page-2"));
+        let ids: Vec<u64> = bus.subscribe(&"s".into(), 0).replay.iter().map(|e| e.id).collect();
         assert_eq!(ids, vec![1, 2], "an empty page adds no event");
-        assert_eq!(bus.checkpoint("other"), None);
+        assert_eq!(bus.checkpoint(&"other".into()), None);
     }
 }

@@ -14,6 +14,7 @@
 pub mod memory;
 pub mod redis;
 
+use crate::ids::SearchId;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -58,7 +59,7 @@ pub enum EventBus {
 
 impl EventBus {
     /// Publishes the next event of `search_id`; returns its number.
-    pub async fn publish(&self, search_id: &str, event: &SearchEvent) -> CoreResult<u64> {
+    pub async fn publish(&self, search_id: &SearchId, event: &SearchEvent) -> CoreResult<u64> {
         match self {
             Self::Memory(bus) => Ok(bus.publish(search_id, event)),
             Self::Redis(bus) => bus.publish(search_id, event).await,
@@ -67,7 +68,7 @@ impl EventBus {
 
     /// Publishes several events of `search_id` in order, in one round trip; returns the
     /// number of the last.
-    pub async fn publish_all(&self, search_id: &str, events: &[SearchEvent]) -> CoreResult<u64> {
+    pub async fn publish_all(&self, search_id: &SearchId, events: &[SearchEvent]) -> CoreResult<u64> {
         match self {
             Self::Memory(bus) => Ok(events.iter().fold(0, |_, e| bus.publish(search_id, e))),
             Self::Redis(bus) => bus.publish_all(search_id, events).await,
@@ -77,7 +78,7 @@ impl EventBus {
     /// Publishes a page's events of `search_id` and replaces its checkpoint, atomically:
     /// a reader sees both or neither. `events` may be empty (a page without new leads
     /// still moves the checkpoint).
-    pub async fn publish_page(&self, search_id: &str, events: &[SearchEvent], checkpoint: &str) -> CoreResult<()> {
+    pub async fn publish_page(&self, search_id: &SearchId, events: &[SearchEvent], checkpoint: &str) -> CoreResult<()> {
         match self {
             Self::Memory(bus) => {
                 bus.publish_page(search_id, events, checkpoint);
@@ -88,7 +89,7 @@ impl EventBus {
     }
 
     /// The last checkpoint of `search_id`, if any (it expires with the replay buffer).
-    pub async fn checkpoint(&self, search_id: &str) -> CoreResult<Option<String>> {
+    pub async fn checkpoint(&self, search_id: &SearchId) -> CoreResult<Option<String>> {
         match self {
             Self::Memory(bus) => Ok(bus.checkpoint(search_id)),
             Self::Redis(bus) => bus.checkpoint(search_id).await,
@@ -97,7 +98,7 @@ impl EventBus {
 
     /// Events of `search_id` numbered above `after`, from the replay buffer (for a
     /// subscriber that fell behind its live channel).
-    pub async fn replay(&self, search_id: &str, after: u64) -> CoreResult<Vec<Envelope>> {
+    pub async fn replay(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
         match self {
             Self::Memory(bus) => Ok(bus.subscribe(search_id, after).replay),
             Self::Redis(bus) => bus.replay(search_id, after).await,
@@ -105,7 +106,7 @@ impl EventBus {
     }
 
     /// Subscribes to `search_id`, replaying events numbered above `after`.
-    pub async fn subscribe(&self, search_id: &str, after: u64) -> CoreResult<Subscription> {
+    pub async fn subscribe(&self, search_id: &SearchId, after: u64) -> CoreResult<Subscription> {
         match self {
             Self::Memory(bus) => Ok(bus.subscribe(search_id, after)),
             Self::Redis(bus) => bus.subscribe(search_id, after).await,
@@ -113,7 +114,7 @@ impl EventBus {
     }
 
     /// Tells the worker nobody wants this search any more.
-    pub async fn cancel(&self, search_id: &str) -> CoreResult<()> {
+    pub async fn cancel(&self, search_id: &SearchId) -> CoreResult<()> {
         match self {
             Self::Memory(bus) => {
                 bus.cancel(search_id);
@@ -124,7 +125,7 @@ impl EventBus {
     }
 
     /// Whether the search was cancelled.
-    pub async fn is_cancelled(&self, search_id: &str) -> CoreResult<bool> {
+    pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
         match self {
             Self::Memory(bus) => Ok(bus.is_cancelled(search_id)),
             Self::Redis(bus) => bus.is_cancelled(search_id).await,
@@ -132,7 +133,7 @@ impl EventBus {
     }
 
     /// Releases this process's interest in a search's live events (after the stream ends).
-    pub async fn release(&self, search_id: &str) {
+    pub async fn release(&self, search_id: &SearchId) {
         match self {
             Self::Memory(bus) => bus.release(search_id),
             Self::Redis(bus) => bus.release(search_id).await,

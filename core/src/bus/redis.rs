@@ -9,6 +9,7 @@
 //! local subscribers by channel, so 10,000 open streams cost one Redis connection, not
 //! 10,000.
 
+use crate::ids::SearchId;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
@@ -82,29 +83,29 @@ impl RedisBus {
         })
     }
 
-    fn events_key(&self, search_id: &str) -> String {
+    fn events_key(&self, search_id: &SearchId) -> String {
         format!("{}:search:{search_id}:events", self.prefix)
     }
 
-    fn channel(&self, search_id: &str) -> String {
+    fn channel(&self, search_id: &SearchId) -> String {
         format!("{}:search:{search_id}", self.prefix)
     }
 
-    fn checkpoint_key(&self, search_id: &str) -> String {
+    fn checkpoint_key(&self, search_id: &SearchId) -> String {
         format!("{}:search:{search_id}:checkpoint", self.prefix)
     }
 
-    fn cancel_key(&self, search_id: &str) -> String {
+    fn cancel_key(&self, search_id: &SearchId) -> String {
         format!("{}:search:{search_id}:cancel", self.prefix)
     }
 
     /// See [`super::EventBus::publish`].
-    pub async fn publish(&self, search_id: &str, event: &SearchEvent) -> CoreResult<u64> {
+    pub async fn publish(&self, search_id: &SearchId, event: &SearchEvent) -> CoreResult<u64> {
         self.publish_all(search_id, std::slice::from_ref(event)).await
     }
 
     /// See [`super::EventBus::publish_all`].
-    pub async fn publish_all(&self, search_id: &str, events: &[SearchEvent]) -> CoreResult<u64> {
+    pub async fn publish_all(&self, search_id: &SearchId, events: &[SearchEvent]) -> CoreResult<u64> {
         let mut invocation = self.publish_all.key(self.events_key(search_id));
         invocation.key(self.channel(search_id)).arg(REPLAY_TTL.as_secs());
         for event in events {
@@ -115,7 +116,7 @@ impl RedisBus {
     }
 
     /// See [`super::EventBus::publish_page`].
-    pub async fn publish_page(&self, search_id: &str, events: &[SearchEvent], checkpoint: &str) -> CoreResult<()> {
+    pub async fn publish_page(&self, search_id: &SearchId, events: &[SearchEvent], checkpoint: &str) -> CoreResult<()> {
         let mut invocation = self.publish_page.key(self.events_key(search_id));
         invocation
             .key(self.channel(search_id))
@@ -131,13 +132,13 @@ impl RedisBus {
     }
 
     /// See [`super::EventBus::checkpoint`].
-    pub async fn checkpoint(&self, search_id: &str) -> CoreResult<Option<String>> {
+    pub async fn checkpoint(&self, search_id: &SearchId) -> CoreResult<Option<String>> {
         let mut conn = self.conn.clone();
         Ok(conn.get(self.checkpoint_key(search_id)).await?)
     }
 
     /// See [`super::EventBus::replay`].
-    pub async fn replay(&self, search_id: &str, after: u64) -> CoreResult<Vec<Envelope>> {
+    pub async fn replay(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
         let mut conn = self.conn.clone();
         let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
         raw.iter()
@@ -155,7 +156,7 @@ impl RedisBus {
 
     /// See [`super::EventBus::subscribe`]: joins the live channel first, then reads the
     /// replay buffer, so an event is in one or the other (or both), never neither.
-    pub async fn subscribe(&self, search_id: &str, after: u64) -> CoreResult<Subscription> {
+    pub async fn subscribe(&self, search_id: &SearchId, after: u64) -> CoreResult<Subscription> {
         let router = self.router().await?;
         let live = router.route(&self.channel(search_id)).await?;
         let mut conn = self.conn.clone();
@@ -176,20 +177,20 @@ impl RedisBus {
     }
 
     /// See [`super::EventBus::cancel`].
-    pub async fn cancel(&self, search_id: &str) -> CoreResult<()> {
+    pub async fn cancel(&self, search_id: &SearchId) -> CoreResult<()> {
         let mut conn = self.conn.clone();
         let _: () = conn.set_ex(self.cancel_key(search_id), 1, REPLAY_TTL.as_secs()).await?;
         Ok(())
     }
 
     /// See [`super::EventBus::is_cancelled`].
-    pub async fn is_cancelled(&self, search_id: &str) -> CoreResult<bool> {
+    pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
         let mut conn = self.conn.clone();
         Ok(conn.exists(self.cancel_key(search_id)).await?)
     }
 
     /// Drops the local route when its last subscriber is gone.
-    pub async fn release(&self, search_id: &str) {
+    pub async fn release(&self, search_id: &SearchId) {
         let router = self.router.lock().await.clone();
         if let Some(router) = router {
             router.unroute(&self.channel(search_id)).await;

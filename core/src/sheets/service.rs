@@ -1,6 +1,7 @@
 //! Sheets grants and exports for users: the sealed refresh token, an in-memory cache of
 //! access tokens, the list of reachable spreadsheets, and the export itself.
 
+use crate::ids::UserId;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
@@ -153,7 +154,7 @@ pub struct SheetsService {
     store: Store,
     vault: Arc<Vault>,
     google: Option<GoogleClient>,
-    tokens: Arc<Mutex<HashMap<String, CachedToken>>>,
+    tokens: Arc<Mutex<HashMap<UserId, CachedToken>>>,
 }
 
 impl std::fmt::Debug for SheetsService {
@@ -177,7 +178,7 @@ impl SheetsService {
     }
 
     /// Stores the refresh token from a sign-in that granted Sheets access, sealed.
-    pub async fn store_grant(&self, user_id: &str, refresh_token: &SecretString) -> Result<(), SheetsError> {
+    pub async fn store_grant(&self, user_id: &UserId, refresh_token: &SecretString) -> Result<(), SheetsError> {
         let kind = SecretKind::GoogleRefreshToken;
         let plain = refresh_token.expose_secret();
         let sealed = self.vault.seal(plain.as_bytes(), &kind.context(user_id))?;
@@ -190,7 +191,7 @@ impl SheetsService {
 
     /// Whether the user can export now. Mints (or reuses) an access token, so a grant
     /// revoked at Google shows as needing re-authentication.
-    pub async fn status(&self, user_id: &str) -> Result<SheetsStatus, SheetsError> {
+    pub async fn status(&self, user_id: &UserId) -> Result<SheetsStatus, SheetsError> {
         if self.google.is_none() {
             return Ok(SheetsStatus {
                 authenticated: false,
@@ -238,7 +239,7 @@ impl SheetsService {
 
     /// Spreadsheets the user can pick: the ones Drive shows the app (created by it) and
     /// the ones the user validated, without duplicates, Drive's first.
-    pub async fn list(&self, user_id: &str) -> Result<Vec<SheetSummary>, SheetsError> {
+    pub async fn list(&self, user_id: &UserId) -> Result<Vec<SheetSummary>, SheetsError> {
         let files = self
             .with_token(user_id, |google, token| async move {
                 google.list_spreadsheets(&token).await
@@ -261,7 +262,7 @@ impl SheetsService {
 
     /// Checks that the user's Google account can open the spreadsheet (id or URL) and
     /// remembers it for the sheet list.
-    pub async fn validate(&self, user_id: &str, id_or_url: &str) -> Result<SpreadsheetInfo, SheetsError> {
+    pub async fn validate(&self, user_id: &UserId, id_or_url: &str) -> Result<SpreadsheetInfo, SheetsError> {
         let id = a1::spreadsheet_id(id_or_url).ok_or_else(|| {
             SheetsError::Invalid(
                 "Enter a Google Sheets link (https://docs.google.com/spreadsheets/d/...) or a spreadsheet id."
@@ -276,7 +277,7 @@ impl SheetsService {
     }
 
     /// The tabs of a spreadsheet the user can open.
-    pub async fn worksheets(&self, user_id: &str, id: &str) -> Result<Vec<String>, SheetsError> {
+    pub async fn worksheets(&self, user_id: &UserId, id: &str) -> Result<Vec<String>, SheetsError> {
         if !a1::is_spreadsheet_id(id) {
             return Err(SheetsError::Invalid(format!("'{id}' is not a spreadsheet id.")));
         }
@@ -285,7 +286,7 @@ impl SheetsService {
     }
 
     /// Writes the leads to a new or existing spreadsheet (see [`ExportRequest`]).
-    pub async fn export(&self, user_id: &str, request: ExportRequest) -> Result<ExportOutcome, SheetsError> {
+    pub async fn export(&self, user_id: &UserId, request: ExportRequest) -> Result<ExportOutcome, SheetsError> {
         validate_request(&request)?;
         let worksheet = request
             .worksheet
@@ -385,7 +386,7 @@ impl SheetsService {
 
     /// A spreadsheet by id, as the user's Google account sees it. A sheet Google no
     /// longer shows the user is dropped from their list.
-    async fn spreadsheet(&self, user_id: &str, id: &str) -> Result<Spreadsheet, SheetsError> {
+    async fn spreadsheet(&self, user_id: &UserId, id: &str) -> Result<Spreadsheet, SheetsError> {
         let result = self
             .with_token(user_id, |google, token| {
                 let id = id.to_owned();
@@ -400,7 +401,7 @@ impl SheetsService {
 
     /// Runs `call` with a fresh access token. If Google refuses a cached token (revoked
     /// meanwhile, or expired early), mints a new one once and tries again.
-    async fn with_token<T, F, Fut>(&self, user_id: &str, call: F) -> Result<T, SheetsError>
+    async fn with_token<T, F, Fut>(&self, user_id: &UserId, call: F) -> Result<T, SheetsError>
     where
         F: Fn(GoogleClient, SecretString) -> Fut,
         Fut: Future<Output = Result<T, SheetsError>>,
@@ -419,7 +420,7 @@ impl SheetsService {
 
     /// A valid access token for the user, minted from the stored grant when the cached
     /// one is missing or about to expire.
-    async fn access_token(&self, user_id: &str) -> Result<SecretString, SheetsError> {
+    async fn access_token(&self, user_id: &UserId) -> Result<SecretString, SheetsError> {
         let google = self.google.as_ref().ok_or(SheetsError::Unavailable)?;
         let kind = SecretKind::GoogleRefreshToken;
         let stored = self
@@ -462,7 +463,7 @@ impl SheetsService {
         }
     }
 
-    fn cached_token(&self, user_id: &str, grant: &[u8]) -> Option<SecretString> {
+    fn cached_token(&self, user_id: &UserId, grant: &[u8]) -> Option<SecretString> {
         let tokens = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
         tokens
             .get(user_id)
@@ -470,7 +471,7 @@ impl SheetsService {
             .map(|t| t.token.clone())
     }
 
-    fn remember_token(&self, user_id: &str, token: &SecretString, lifetime: Duration, grant: Vec<u8>) {
+    fn remember_token(&self, user_id: &UserId, token: &SecretString, lifetime: Duration, grant: Vec<u8>) {
         let mut tokens = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
         tokens.insert(
             user_id.to_owned(),
@@ -482,7 +483,7 @@ impl SheetsService {
         );
     }
 
-    fn forget_token(&self, user_id: &str) {
+    fn forget_token(&self, user_id: &UserId) {
         self.tokens.lock().unwrap_or_else(|p| p.into_inner()).remove(user_id);
     }
 }

@@ -1,6 +1,7 @@
 //! Billing rows: Stripe customers, current subscriptions, applied webhook events.
 
 use super::Store;
+use crate::ids::UserId;
 use crate::{CoreResult, billing::Subscription, time::now_unix};
 
 #[derive(sqlx::FromRow)]
@@ -38,7 +39,7 @@ pub enum EventOutcome {
 impl Store {
     /// The user's Stripe customer id, if one was created.
     #[tracing::instrument(skip(self))]
-    pub async fn billing_customer(&self, user_id: &str) -> CoreResult<Option<String>> {
+    pub async fn billing_customer(&self, user_id: &UserId) -> CoreResult<Option<String>> {
         Ok(
             sqlx::query_scalar::<_, String>("SELECT customer_id FROM billing_customers WHERE user_id = $1")
                 .bind(user_id)
@@ -50,7 +51,7 @@ impl Store {
     /// Records the user's Stripe customer unless one is recorded already; answers the one
     /// that is (so two racing checkouts end up with the same customer).
     #[tracing::instrument(skip(self))]
-    pub async fn save_billing_customer(&self, user_id: &str, customer_id: &str) -> CoreResult<String> {
+    pub async fn save_billing_customer(&self, user_id: &UserId, customer_id: &str) -> CoreResult<String> {
         sqlx::query(
             "INSERT INTO billing_customers (user_id, customer_id, created_at) VALUES ($1, $2, $3)
              ON CONFLICT (user_id) DO NOTHING",
@@ -79,7 +80,7 @@ impl Store {
 
     /// The user's current subscription, if any.
     #[tracing::instrument(skip(self))]
-    pub async fn subscription(&self, user_id: &str) -> CoreResult<Option<Subscription>> {
+    pub async fn subscription(&self, user_id: &UserId) -> CoreResult<Option<Subscription>> {
         let row = sqlx::query_as::<_, SubscriptionRow>(
             "SELECT subscription_id, status, plan, current_period_end, cancel_at_period_end, has_payment_method
              FROM subscriptions WHERE user_id = $1",
@@ -103,7 +104,7 @@ impl Store {
     }
 
     /// The user's tier: Pro while their subscription is live, Free otherwise.
-    pub async fn tier(&self, user_id: &str) -> CoreResult<crate::usage::Tier> {
+    pub async fn tier(&self, user_id: &UserId) -> CoreResult<crate::usage::Tier> {
         Ok(crate::billing::tier_of(self.subscription(user_id).await?.as_ref()))
     }
 

@@ -2,6 +2,7 @@
 //! preview; sealing and opening are the vault's job.
 
 use super::Store;
+use crate::ids::UserId;
 use crate::{CoreError, CoreResult, time::now_unix, vault::Sealed};
 
 /// What a stored secret is for.
@@ -31,7 +32,7 @@ impl SecretKind {
     }
 
     /// Associated data binding a sealed value to its owner and purpose.
-    pub fn context(self, user_id: &str) -> String {
+    pub fn context(self, user_id: &UserId) -> String {
         format!("{user_id}:{}", self.as_str())
     }
 }
@@ -71,7 +72,13 @@ struct RotationRow {
 impl Store {
     /// Stores (or replaces) the user's secret of this kind; a new value has unknown validity.
     #[tracing::instrument(skip(self, sealed, preview))]
-    pub async fn put_secret(&self, user_id: &str, kind: SecretKind, sealed: &Sealed, preview: &str) -> CoreResult<()> {
+    pub async fn put_secret(
+        &self,
+        user_id: &UserId,
+        kind: SecretKind,
+        sealed: &Sealed,
+        preview: &str,
+    ) -> CoreResult<()> {
         sqlx::query(
             "INSERT INTO user_secrets (user_id, kind, key_id, nonce, ciphertext, preview, is_valid, checked_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, $7)
@@ -93,7 +100,7 @@ impl Store {
 
     /// The user's secret of this kind, if stored.
     #[tracing::instrument(skip(self))]
-    pub async fn secret(&self, user_id: &str, kind: SecretKind) -> CoreResult<Option<StoredSecret>> {
+    pub async fn secret(&self, user_id: &UserId, kind: SecretKind) -> CoreResult<Option<StoredSecret>> {
         let row = sqlx::query_as::<_, SecretRow>(
             "SELECT key_id, nonce, ciphertext, preview, is_valid, updated_at
              FROM user_secrets WHERE user_id = $1 AND kind = $2",
@@ -116,7 +123,7 @@ impl Store {
 
     /// Deletes the user's secret of this kind. Returns whether one existed.
     #[tracing::instrument(skip(self))]
-    pub async fn delete_secret(&self, user_id: &str, kind: SecretKind) -> CoreResult<bool> {
+    pub async fn delete_secret(&self, user_id: &UserId, kind: SecretKind) -> CoreResult<bool> {
         let done = sqlx::query("DELETE FROM user_secrets WHERE user_id = $1 AND kind = $2")
             .bind(user_id)
             .bind(kind.as_str())
@@ -130,7 +137,7 @@ impl Store {
     #[tracing::instrument(skip(self, checked))]
     pub async fn record_secret_check(
         &self,
-        user_id: &str,
+        user_id: &UserId,
         kind: SecretKind,
         checked: &Sealed,
         valid: bool,
@@ -154,7 +161,7 @@ impl Store {
     pub async fn secrets_not_under_key_for_rotation(
         &self,
         key_id: &str,
-    ) -> CoreResult<Vec<(String, SecretKind, Sealed)>> {
+    ) -> CoreResult<Vec<(UserId, SecretKind, Sealed)>> {
         let rows = sqlx::query_as::<_, RotationRow>(
             "SELECT user_id, kind, key_id, nonce, ciphertext FROM user_secrets WHERE key_id <> $1",
         )
@@ -164,7 +171,7 @@ impl Store {
         rows.into_iter()
             .map(|r| {
                 Ok((
-                    r.user_id,
+                    UserId::from(r.user_id),
                     SecretKind::parse(&r.kind)?,
                     Sealed {
                         key_id: r.key_id,
@@ -179,7 +186,13 @@ impl Store {
     /// Replaces `old` with `new` for this user's secret, unless the user changed it
     /// meanwhile. Returns whether it was replaced.
     #[tracing::instrument(skip(self, old, new))]
-    pub async fn reseal_secret(&self, user_id: &str, kind: SecretKind, old: &Sealed, new: &Sealed) -> CoreResult<bool> {
+    pub async fn reseal_secret(
+        &self,
+        user_id: &UserId,
+        kind: SecretKind,
+        old: &Sealed,
+        new: &Sealed,
+    ) -> CoreResult<bool> {
         let done = sqlx::query(
             "UPDATE user_secrets SET key_id = $4, nonce = $5, ciphertext = $6
              WHERE user_id = $1 AND kind = $2 AND nonce = $3",

@@ -1,6 +1,7 @@
 //! Session records: one row per issued token (`jti`), so logout and refresh revoke.
 
 use super::Store;
+use crate::ids::UserId;
 use crate::{CoreResult, session::Claims, time::now_unix};
 
 impl Store {
@@ -21,7 +22,7 @@ impl Store {
 
     /// True if this user's session exists, is unexpired and was not revoked.
     #[tracing::instrument(skip(self))]
-    pub async fn is_session_active(&self, user_id: &str, jti: &str) -> CoreResult<bool> {
+    pub async fn is_session_active(&self, user_id: &UserId, jti: &str) -> CoreResult<bool> {
         let row: Option<(String,)> = sqlx::query_as(
             "SELECT jti FROM sessions WHERE user_id = $1 AND jti = $2 AND revoked_at IS NULL AND expires_at > $3",
         )
@@ -35,7 +36,7 @@ impl Store {
 
     /// Revokes one of the user's sessions. Returns whether it was active.
     #[tracing::instrument(skip(self))]
-    pub async fn revoke_session(&self, user_id: &str, jti: &str) -> CoreResult<bool> {
+    pub async fn revoke_session(&self, user_id: &UserId, jti: &str) -> CoreResult<bool> {
         let done =
             sqlx::query("UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND jti = $2 AND revoked_at IS NULL")
                 .bind(user_id)

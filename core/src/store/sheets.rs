@@ -1,6 +1,7 @@
 //! The spreadsheets each user can export to: id and title only, never cells.
 
 use super::Store;
+use crate::ids::UserId;
 use crate::{CoreResult, time::now_unix};
 
 /// How a spreadsheet became known to us.
@@ -36,7 +37,7 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn remember_sheet(
         &self,
-        user_id: &str,
+        user_id: &UserId,
         spreadsheet_id: &str,
         name: &str,
         origin: SheetOrigin,
@@ -58,7 +59,7 @@ impl Store {
 
     /// This user's spreadsheets, most recently added first.
     #[tracing::instrument(skip(self))]
-    pub async fn known_sheets(&self, user_id: &str) -> CoreResult<Vec<KnownSheet>> {
+    pub async fn known_sheets(&self, user_id: &UserId) -> CoreResult<Vec<KnownSheet>> {
         Ok(sqlx::query_as::<_, KnownSheet>(
             "SELECT spreadsheet_id, name FROM user_sheets WHERE user_id = $1
              ORDER BY added_at DESC, spreadsheet_id",
@@ -70,7 +71,7 @@ impl Store {
 
     /// Forgets a spreadsheet for this user (Google says it is gone or no longer theirs).
     #[tracing::instrument(skip(self))]
-    pub async fn forget_sheet(&self, user_id: &str, spreadsheet_id: &str) -> CoreResult<bool> {
+    pub async fn forget_sheet(&self, user_id: &UserId, spreadsheet_id: &str) -> CoreResult<bool> {
         let done = sqlx::query("DELETE FROM user_sheets WHERE user_id = $1 AND spreadsheet_id = $2")
             .bind(user_id)
             .bind(spreadsheet_id)

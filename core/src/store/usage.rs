@@ -5,15 +5,16 @@
 //! Postgres and SQLite evaluate `SET`). Concurrent grants therefore never exceed a limit.
 
 use super::Store;
+use crate::ids::{SearchId, UserId};
 use crate::{CoreResult, time::now_unix};
 
 /// One search's record.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SearchRecord {
     /// Search id.
-    pub id: String,
+    pub id: SearchId,
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Catalogue value searched.
     pub business_type: String,
     /// queued, complete, failed or cancelled.
@@ -42,7 +43,7 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn grant_usage(
         &self,
-        user_id: &str,
+        user_id: &UserId,
         period: &str,
         metric: &str,
         wanted: i64,
@@ -76,7 +77,7 @@ impl Store {
 
     /// Gives back `amount` units (never below zero).
     #[tracing::instrument(skip(self))]
-    pub async fn release_usage(&self, user_id: &str, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
+    pub async fn release_usage(&self, user_id: &UserId, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
         sqlx::query(RELEASE_SQL)
             .bind(user_id)
             .bind(period)
@@ -89,7 +90,7 @@ impl Store {
 
     /// Adds `amount` units without a limit (delivered leads this month).
     #[tracing::instrument(skip(self))]
-    pub async fn add_usage(&self, user_id: &str, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
+    pub async fn add_usage(&self, user_id: &UserId, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
         sqlx::query(ADD_SQL)
             .bind(user_id)
             .bind(period)
@@ -102,7 +103,7 @@ impl Store {
 
     /// Units of `metric` used in `period`.
     #[tracing::instrument(skip(self))]
-    pub async fn usage_used(&self, user_id: &str, period: &str, metric: &str) -> CoreResult<i64> {
+    pub async fn usage_used(&self, user_id: &UserId, period: &str, metric: &str) -> CoreResult<i64> {
         let row: Option<(i64,)> =
             sqlx::query_as("SELECT used FROM usage_counters WHERE user_id = $1 AND period = $2 AND metric = $3")
                 .bind(user_id)
@@ -135,7 +136,7 @@ impl Store {
 
     /// The user's search record.
     #[tracing::instrument(skip(self))]
-    pub async fn search_record(&self, user_id: &str, search_id: &str) -> CoreResult<Option<SearchRecord>> {
+    pub async fn search_record(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<Option<SearchRecord>> {
         Ok(sqlx::query_as::<_, SearchRecord>(
             "SELECT id, user_id, business_type, status, lead_budget, leads_delivered, day, month
              FROM searches WHERE id = $1 AND user_id = $2",
@@ -150,7 +151,7 @@ impl Store {
     /// the first run, a retry of one that did not finish (its worker died or stopped), or
     /// a stale copy of a search already finished (nothing left to do).
     #[tracing::instrument(skip(self))]
-    pub async fn start_search(&self, user_id: &str, search_id: &str) -> CoreResult<SearchRun> {
+    pub async fn start_search(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<SearchRun> {
         let done =
             sqlx::query("UPDATE searches SET status = 'running' WHERE id = $1 AND user_id = $2 AND status = 'queued'")
                 .bind(search_id)
@@ -178,8 +179,8 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn settle_search(
         &self,
-        user_id: &str,
-        search_id: &str,
+        user_id: &UserId,
+        search_id: &SearchId,
         status: crate::search::SearchStatus,
         delivered: i64,
     ) -> CoreResult<bool> {

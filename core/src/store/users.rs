@@ -1,6 +1,7 @@
 //! Users: created or updated at sign-in, read by id.
 
 use super::Store;
+use crate::ids::UserId;
 use crate::{
     CoreResult,
     time::now_unix,
@@ -38,7 +39,7 @@ impl Store {
 
     /// The user with this id, if any.
     #[tracing::instrument(skip(self))]
-    pub async fn user(&self, user_id: &str) -> CoreResult<Option<User>> {
+    pub async fn user(&self, user_id: &UserId) -> CoreResult<Option<User>> {
         Ok(sqlx::query_as::<_, User>(
             "SELECT id, issuer, subject, email, name, picture, onboarded, login_count, created_at
              FROM users WHERE id = $1",
@@ -50,7 +51,7 @@ impl Store {
 
     /// Marks the user's onboarding as finished. Returns false if no such user.
     #[tracing::instrument(skip(self))]
-    pub async fn complete_onboarding(&self, user_id: &str) -> CoreResult<bool> {
+    pub async fn complete_onboarding(&self, user_id: &UserId) -> CoreResult<bool> {
         let done = sqlx::query("UPDATE users SET onboarded = 1, updated_at = $2 WHERE id = $1")
             .bind(user_id)
             .bind(now_unix())

@@ -41,7 +41,7 @@ both_backends!(onboarding_is_per_user, |store: Store| async move {
     assert!(store.complete_onboarding(&a.id).await.expect("complete"));
     assert!(!store.user(&a.id).await.expect("a").expect("a").needs_onboarding());
     assert!(store.user(&b.id).await.expect("b").expect("b").needs_onboarding());
-    assert!(!store.complete_onboarding("no-such-user").await.expect("none"));
+    assert!(!store.complete_onboarding(&"no-such-user".into()).await.expect("none"));
 });
 
 both_backends!(
@@ -51,7 +51,7 @@ both_backends!(
         let other = store.upsert_user_on_sign_in(&identity("t")).await.expect("user");
         let now = now_unix();
         let claims = Claims {
-            sub: user.id.clone(),
+            sub: user.id.to_string(),
             jti: "j1".into(),
             iat: now,
             exp: now + 600,

@@ -4,6 +4,7 @@
 //! for the pages the earlier run did not finish and sends only their leads (the API relay
 //! also drops any place id it already sent); settling usage happens once per search id.
 
+use leadgen_core::ids::SearchId;
 use std::{sync::Arc, time::Instant};
 
 use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
@@ -44,7 +45,7 @@ pub const NO_KEY: &str = "Please add your Google Places API key in Settings befo
 /// Publishes a search's events on the bus and counts the leads it sent.
 struct BusSink<'a> {
     bus: &'a EventBus,
-    search_id: &'a str,
+    search_id: &'a SearchId,
     delivered: u32,
 }
 
@@ -122,7 +123,7 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
 /// Where an interrupted run of `search_id` stopped: its checkpoint and the leads it sent
 /// (read back from the replay buffer). Unreadable state means starting over, which costs
 /// Google requests again but loses nothing (the relay drops repeated leads).
-async fn resume_point(search_id: &str, bus: &EventBus) -> Resume {
+async fn resume_point(search_id: &SearchId, bus: &EventBus) -> Resume {
     let checkpoint = match bus.checkpoint(search_id).await {
         Ok(stored) => stored.as_deref().and_then(Checkpoint::decode),
         Err(e) => {

@@ -150,7 +150,7 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
     for i in 0..3 {
         producer
             .push(SearchJobV1 {
-                search_id: format!("s{i}"),
+                search_id: format!("s{i}").into(),
                 user_id: "u".into(),
                 search: leadgen_core::search::ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
                 lead_budget: 60,

@@ -1,0 +1,94 @@
+//! Identifiers as types: a user's id cannot be passed where a search's is expected. Both
+//! are UUID text, stored and sent as plain strings (serde and sqlx see the string).
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, sqlx::Type)]
+        #[serde(transparent)]
+        #[sqlx(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// A fresh random id (UUID v4 text).
+            pub fn random() -> Self {
+                Self(uuid::Uuid::new_v4().to_string())
+            }
+
+            /// The text form.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> Self {
+                Self(id)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> Self {
+                Self(id.to_owned())
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> Self {
+                id.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A user's id (our own, never the identity provider's subject).
+    UserId
+);
+
+id_type!(
+    /// A search's id: its record, its event channel, its job.
+    SearchId
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_travel_as_plain_strings() {
+        let user = UserId::from("u-1");
+        assert_eq!(serde_json::to_string(&user).expect("json"), "\"u-1\"");
+        assert_eq!(serde_json::from_str::<UserId>("\"u-1\"").expect("read"), user);
+        assert_eq!(user.to_string(), "u-1");
+        let (a, b) = (SearchId::random(), SearchId::random());
+        assert_ne!(a, b);
+        assert_eq!(a.as_str().len(), 36, "UUID text");
+    }
+}
