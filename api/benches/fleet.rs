@@ -25,7 +25,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Stack, percentile, quick, rss_kib, stack};
+use common::{Stack, percentile, quick, rss_kib, stack, start_api};
 use futures_util::StreamExt;
 use serde_json::json;
 use tokio::process::{Child, Command};
@@ -46,40 +46,6 @@ fn worker_binary() -> PathBuf {
         assert!(status.success(), "building leadgen-worker failed");
     }
     binary
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("port")
-        .local_addr()
-        .expect("addr")
-        .port()
-}
-
-/// `leadgen-api serve` on a free port; answers its base URL once it is healthy.
-async fn start_api(s: &Stack) -> (Child, String) {
-    let port = free_port();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_leadgen-api"));
-    cmd.arg("serve")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default());
-    for (k, v) in &s.vars {
-        cmd.env(k, v);
-    }
-    cmd.env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
-        .env("LEADGEN_OIDC_CLIENT_ID", "bench")
-        .kill_on_drop(true)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    let child = cmd.spawn().expect("leadgen-api");
-    let base = format!("http://127.0.0.1:{port}");
-    for _ in 0..200 {
-        if reqwest::get(format!("{base}/api/health")).await.is_ok() {
-            return (child, base);
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("leadgen-api did not start");
 }
 
 /// A `leadgen-worker` process running `slots` searches at once, up once it says so.

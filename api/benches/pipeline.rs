@@ -22,7 +22,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{key_for, one_search, percentile, quick, rss_kib, stack};
+use common::{key_for, one_search, percentile, quick, rss_kib, stack, start_api};
 use leadgen_core::places::{PlacesClient, SearchTextRequest};
 use leadgen_testkit::places_sim::Sku;
 use serde_json::json;
@@ -171,36 +171,12 @@ async fn streams() -> String {
     let max = *targets.last().expect("targets");
     // No workers: every search stays queued and its stream open, with keep-alives.
     let s = stack(Duration::ZERO, 50, 0, false).await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("port")
-        .local_addr()
-        .expect("addr")
-        .port();
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_leadgen-api"));
-    cmd.arg("serve")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default());
-    for (k, v) in &s.vars {
-        cmd.env(k, v);
-    }
-    cmd.env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
-        .env("LEADGEN_OIDC_CLIENT_ID", "bench");
-    cmd.kill_on_drop(true)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    let child = cmd.spawn().expect("leadgen-api");
+    let (child, base) = start_api(&s).await;
     let pid = child.id().expect("pid");
-    let base = format!("http://127.0.0.1:{port}");
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .build()
         .expect("client");
-    for _ in 0..100 {
-        if http.get(format!("{base}/api/health")).send().await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
     let idle = rss_kib(pid);
     let mut open = Vec::with_capacity(max);
     let mut report = format!("| (c) API process RSS, idle | {:.1} MB |\n", idle as f64 / 1024.0);

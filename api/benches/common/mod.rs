@@ -176,3 +176,34 @@ pub fn rss_kib(pid: u32) -> u64 {
         .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
         .unwrap_or(0)
 }
+
+/// `leadgen-api serve` (this package's release binary) on a free port, with the stack's
+/// settings; answers the child and its base URL once it is healthy.
+pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_leadgen-api"));
+    cmd.arg("serve")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default());
+    for (k, v) in &s.vars {
+        cmd.env(k, v);
+    }
+    cmd.env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
+        .env("LEADGEN_OIDC_CLIENT_ID", "bench")
+        .kill_on_drop(true)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let child = cmd.spawn().expect("leadgen-api");
+    let base = format!("http://127.0.0.1:{port}");
+    for _ in 0..200 {
+        if reqwest::get(format!("{base}/api/health")).await.is_ok() {
+            return (child, base);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("leadgen-api did not start");
+}

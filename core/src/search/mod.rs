@@ -9,6 +9,7 @@ mod checkpoint;
 mod leads;
 mod query;
 mod status;
+pub mod tiling;
 
 use std::{collections::HashSet, future::Future};
 

@@ -11,11 +11,10 @@ use std::{
 };
 
 use futures_util::future::join_all;
-use leadgen_testkit::places_sim::PlacesSim;
 use redis::AsyncCommands;
 
-use super::worker_process::{Launch, WorkerProcess, assert_every_lead_once, pods_unavailable};
-use crate::search::env::{Mode, SearchEnv};
+use super::worker_process::{Launch, WorkerProcess, assert_every_lead_once, pods_unavailable, slow_distributed_env};
+use crate::search::env::SearchEnv;
 
 /// Searches one pod runs at once.
 const SLOTS: usize = 4;
@@ -83,17 +82,7 @@ async fn pods_share_the_queue_survive_sigkill_and_leave_nothing_behind() {
         eprintln!("SKIPPED pods_share_the_queue_survive_sigkill_and_leave_nothing_behind: {why}");
         return;
     }
-    let env = SearchEnv::start(
-        Mode::Distributed,
-        // One second a page: each search spans the kill and the stop.
-        PlacesSim::builder().latency(Duration::from_millis(1_000)),
-        0,
-        vec![
-            ("LEADGEN_PLACES_RPS", "1000".into()),
-            ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
-        ],
-    )
-    .await;
+    let env = slow_distributed_env().await;
     let prefix = env.prefix().to_owned();
     let mut redis = redis::Client::open(leadgen_testkit::db::redis_url())
         .expect("redis url")

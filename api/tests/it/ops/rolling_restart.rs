@@ -5,11 +5,10 @@
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use leadgen_testkit::places_sim::PlacesSim;
 use serde_json::json;
 
-use super::worker_process::{Launch, WorkerProcess, assert_every_lead_once};
-use crate::search::env::{Mode, SearchEnv, parse_sse};
+use super::worker_process::{Launch, WorkerProcess, assert_every_lead_once, slow_distributed_env};
+use crate::search::env::{SearchEnv, parse_sse};
 
 const SEARCHES: usize = 20;
 const WORKERS: usize = 3;
@@ -20,18 +19,7 @@ fn start_worker(env: &SearchEnv) -> WorkerProcess {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn restarting_workers_one_by_one_loses_no_search_and_repeats_no_lead() {
-    let env = SearchEnv::start(
-        Mode::Distributed,
-        // Slow pages make each search span several restarts.
-        PlacesSim::builder().latency(Duration::from_millis(1_000)),
-        0,
-        vec![
-            ("LEADGEN_PLACES_RPS", "1000".into()),
-            // Twenty searches reserve more leads than the free daily allowance.
-            ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
-        ],
-    )
-    .await;
+    let env = slow_distributed_env().await;
     let mut workers: Vec<WorkerProcess> = (0..WORKERS).map(|_| start_worker(&env)).collect();
 
     // Twenty searches over a few cities and types, each with a known answer.

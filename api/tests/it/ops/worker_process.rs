@@ -7,13 +7,30 @@ use std::{
     time::Duration,
 };
 
-use leadgen_testkit::places_sim::MAX_RESULTS;
+use leadgen_testkit::places_sim::{MAX_RESULTS, PlacesSim};
 use serde_json::Value;
 
 use crate::{
-    search::env::SearchEnv,
+    search::env::{Mode, SearchEnv},
     support::{TEST_ENCRYPTION_KEY, TEST_JWT_SECRET},
 };
+
+/// A distributed environment for worker processes: no in-process workers, Google at one
+/// second a page (so each search spans a kill, a stop or a restart), no rate or daily
+/// lead limit in the way.
+pub async fn slow_distributed_env() -> SearchEnv {
+    SearchEnv::start(
+        Mode::Distributed,
+        PlacesSim::builder().latency(Duration::from_millis(1_000)),
+        0,
+        vec![
+            ("LEADGEN_PLACES_RPS", "1000".into()),
+            // Many searches at once reserve more leads than the free daily allowance.
+            ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
+        ],
+    )
+    .await
+}
 
 /// `target/<profile>/leadgen-worker`, next to this test's own `deps/` directory.
 /// `./leadgen test` builds it just before the tests; a plain `cargo test` that finds none
