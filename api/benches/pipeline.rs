@@ -127,6 +127,7 @@ async fn throughput() -> (String, String) {
                         included_type: Some("restaurant".into()),
                         page_size: 20,
                         page_token: None,
+                        location_restriction: None,
                     };
                     for _ in 0..3 {
                         let page = client.search_text(&key, &request).await.expect("page");

@@ -16,6 +16,8 @@ pub use wire::{LocalizedText, Place, SearchTextRequest, SearchTextResponse};
 const SEARCH_TEXT_PATH: &str = "v1/places:searchText";
 /// Field mask for a key check: ids only, the free "Essentials (IDs only)" SKU.
 const KEY_CHECK_FIELD_MASK: &str = "places.id";
+/// Ids and paging only: the free "Text Search Essentials (IDs Only)" SKU.
+pub const IDS_FIELD_MASK: &str = "places.id,nextPageToken";
 /// Field mask for a lead search: exactly what a lead shows, nothing pricier. Phone,
 /// website, rating and rating count make this the Text Search Enterprise SKU.
 pub const LEAD_FIELD_MASK: &str = "places.id,places.displayName,places.formattedAddress,places.nationalPhoneNumber,\
@@ -96,9 +98,37 @@ impl PlacesClient {
         api_key: &str,
         request: &SearchTextRequest,
     ) -> Result<SearchTextResponse, PlacesError> {
+        self.search_text_masked(api_key, LEAD_FIELD_MASK, request).await
+    }
+
+    /// Every place id a query lists (its up to 3 pages), with the IDs-only field mask:
+    /// Google's "Text Search Essentials (IDs Only)" SKU, which it does not charge for.
+    /// What full coverage probes rectangles with.
+    pub async fn probe_ids(&self, api_key: &str, request: &SearchTextRequest) -> Result<Vec<String>, PlacesError> {
+        let mut request = request.clone();
+        request.page_size = 20;
+        request.page_token = None;
+        let mut ids = Vec::new();
+        for _ in 0..crate::search::MAX_PAGES {
+            let page = self.search_text_masked(api_key, IDS_FIELD_MASK, &request).await?;
+            ids.extend(page.places.into_iter().map(|p| p.id).filter(|id| !id.is_empty()));
+            match page.next_page_token.filter(|t| !t.is_empty()) {
+                Some(token) => request.page_token = Some(token),
+                None => break,
+            }
+        }
+        Ok(ids)
+    }
+
+    async fn search_text_masked(
+        &self,
+        api_key: &str,
+        field_mask: &str,
+        request: &SearchTextRequest,
+    ) -> Result<SearchTextResponse, PlacesError> {
         let mut attempt = 0;
         loop {
-            let result = self.search_text_once(api_key, request).await;
+            let result = self.post_search_text(api_key, field_mask, request).await;
             crate::telemetry::metrics::metrics().places_call(outcome_label(&result));
             match result {
                 Err(e) if e.is_transient() && attempt < self.retry.max_retries => {
@@ -114,14 +144,6 @@ impl PlacesClient {
                 other => return other,
             }
         }
-    }
-
-    async fn search_text_once(
-        &self,
-        api_key: &str,
-        request: &SearchTextRequest,
-    ) -> Result<SearchTextResponse, PlacesError> {
-        self.post_search_text(api_key, LEAD_FIELD_MASK, request).await
     }
 
     /// One `searchText` call with `field_mask`; Google's error bodies become [`PlacesError`].

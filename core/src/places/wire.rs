@@ -16,6 +16,52 @@ pub struct SearchTextRequest {
     /// `nextPageToken` of the previous page; every other field must repeat the first request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_token: Option<String>,
+    /// `locationRestriction`: nothing outside this rectangle is returned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location_restriction: Option<LocationRestriction>,
+}
+
+/// Google's `locationRestriction` for Text Search: a rectangle (`low` south-west, `high`
+/// north-east), as `{"rectangle": {"low": {"latitude", "longitude"}, "high": ...}}`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LocationRestriction {
+    /// The rectangle.
+    pub rectangle: Viewport,
+}
+
+/// A rectangle of `google.type.LatLng` corners.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Viewport {
+    /// South-west corner.
+    pub low: LatLngLiteral,
+    /// North-east corner.
+    pub high: LatLngLiteral,
+}
+
+/// `google.type.LatLng`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LatLngLiteral {
+    /// Degrees.
+    pub latitude: f64,
+    /// Degrees.
+    pub longitude: f64,
+}
+
+impl From<crate::search::tiling::Rect> for LocationRestriction {
+    fn from(r: crate::search::tiling::Rect) -> Self {
+        Self {
+            rectangle: Viewport {
+                low: LatLngLiteral {
+                    latitude: r.low.lat,
+                    longitude: r.low.lng,
+                },
+                high: LatLngLiteral {
+                    latitude: r.high.lat,
+                    longitude: r.high.lng,
+                },
+            },
+        }
+    }
 }
 
 /// `searchText` answer. Google answers `{}` when nothing matches.

@@ -98,6 +98,7 @@ pub async fn run(
         included_type: plan.business.is_included_type().then(|| plan.business.value.to_owned()),
         page_size: PAGE_SIZE,
         page_token: None,
+        location_restriction: None,
     };
     let mut seen: HashSet<String> = resume.delivered.iter().map(|l| l.place_id.clone()).collect();
     let mut leads = resume.delivered;

@@ -23,6 +23,7 @@ fn request(city: &str) -> SearchTextRequest {
         included_type: Some("restaurant".into()),
         page_size: 20,
         page_token: None,
+        location_restriction: None,
     }
 }
 
