@@ -65,6 +65,7 @@ impl AppState {
     /// the API's own clients; in embedded mode, starts the in-process worker.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         let mut services = Services::build(config).await?;
+        let in_process_jobs = services.take_in_process_jobs();
         let config = &services.config;
         let oidc = match &config.oidc {
             Some(oidc) => Some(Oidc::new(oidc.clone(), &config.public_url)?),
@@ -81,7 +82,7 @@ impl AppState {
         };
         let sheets = SheetsService::new(services.store.clone(), services.vault.clone(), google);
         let stripe = config.billing.clone().map(StripeApi::new).transpose()?;
-        if config.redis_url.is_none() {
+        if let Some(sources) = in_process_jobs {
             // Embedded mode: the queue, the bus and one worker live in this process.
             let settings = leadgen_worker::WorkerSettings {
                 name: "embedded".into(),
@@ -89,7 +90,6 @@ impl AppState {
                 drain: config.worker_drain,
             };
             let deps = services.worker_deps();
-            let sources = services.job_sources().await?;
             tokio::spawn(async move {
                 let forever = std::future::pending::<()>();
                 if let Err(e) = leadgen_worker::run(&settings, deps, sources, forever).await {

@@ -105,6 +105,12 @@ impl Services {
         })
     }
 
+    /// Embedded mode's in-process job sources, for its one worker (`None` with Redis, or
+    /// once taken).
+    pub fn take_in_process_jobs(&mut self) -> Option<Sources> {
+        self.in_process_jobs.take()
+    }
+
     /// Where a worker takes jobs from: the in-process queues (once: embedded mode has one
     /// worker), or new consumers of the Redis queues.
     pub async fn job_sources(&mut self) -> anyhow::Result<Sources> {

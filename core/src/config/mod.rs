@@ -176,24 +176,6 @@ impl TelemetryConfig {
     }
 }
 
-impl Default for TelemetryConfig {
-    fn default() -> Self {
-        // The defaults of every setting cannot be refused.
-        Self::from_settings(TelemetrySettings::default()).unwrap_or_else(|_| unreachable_defaults())
-    }
-}
-
-fn unreachable_defaults() -> TelemetryConfig {
-    TelemetryConfig {
-        json_logs: false,
-        log_filter: "info".into(),
-        release: crate::telemetry::release_from(None),
-        sentry_dsn: None,
-        sentry_environment: "production".into(),
-        sentry_traces_sample_rate: 0.1,
-    }
-}
-
 /// Stripe's API base URL.
 pub const STRIPE_API_BASE_URL: &str = "https://api.stripe.com/";
 
@@ -616,7 +598,6 @@ mod tests {
             .chain([settings::CONFIG_FILE])
             .filter(|v| *v != "RUST_LOG")
             .collect();
-        let names = regex_free_names;
         let example = std::fs::read_to_string(root.join(".env.example")).expect(".env.example");
         let in_example: std::collections::BTreeSet<String> = example
             .lines()
@@ -642,14 +623,14 @@ mod tests {
             .filter(|l| l.starts_with("| `"))
             .map(|l| l.split(" | ").next().unwrap_or_default().to_owned() + "\n")
             .collect();
-        let in_readme = names(&table);
+        let in_readme = backquoted_names(&table);
         let declared: std::collections::BTreeSet<String> = declared.into_iter().map(str::to_owned).collect();
         assert_eq!(in_example, declared, ".env.example against config::VARIABLES");
         assert_eq!(in_readme, declared, "the README's table against config::VARIABLES");
     }
 
     /// Backquoted upper-case names in `text`.
-    fn regex_free_names(text: &str) -> std::collections::BTreeSet<String> {
+    fn backquoted_names(text: &str) -> std::collections::BTreeSet<String> {
         text.split('`')
             .skip(1)
             .step_by(2)
