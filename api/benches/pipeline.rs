@@ -128,6 +128,7 @@ async fn throughput() -> (String, String) {
                         page_size: 20,
                         page_token: None,
                         location_restriction: None,
+                        min_rating: None,
                     };
                     for _ in 0..3 {
                         let page = client.search_text(&key, &request).await.expect("page");

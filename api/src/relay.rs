@@ -152,6 +152,7 @@ pub fn relay(
                         lead,
                     }
                 }
+                progress @ SearchEvent::Progress(_) => progress,
                 terminal => {
                     st.guard.finished = true;
                     terminal

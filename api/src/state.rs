@@ -41,6 +41,8 @@ pub struct Inner {
     pub redis: Option<redis::aio::ConnectionManager>,
     /// Search events.
     pub bus: EventBus,
+    /// The per-key rate gate Google calls made here (estimates) share with workers.
+    pub gate: leadgen_worker::KeyRateGate,
     /// Job queues, one per kind (`queues.search`).
     pub queues: Queues,
     /// Usage reservations and reports.
@@ -97,6 +99,7 @@ impl AppState {
                 }
             });
         }
+        let gate = services.rate_gate();
         let Services {
             config,
             store,
@@ -111,6 +114,7 @@ impl AppState {
             ..
         } = services;
         Ok(Self(Arc::new(Inner {
+            gate,
             keys,
             sessions: SessionKeys::new(&jwt_secret, config.session_ttl),
             places,

@@ -17,7 +17,7 @@ pub trait JobPayload: Serialize + DeserializeOwned + Clone + Send + Sync + Unpin
 pub const SEARCH_QUEUE: &str = "search.v1";
 
 /// Run one lead search.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchJobV1 {
     /// The search's id (its event channel).
     pub search_id: crate::ids::SearchId,

@@ -34,6 +34,30 @@ pub struct SearchParams {
     pub location: String,
 }
 
+/// Progress of a full-coverage search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchProgress {
+    /// Rectangles probed (free IDs-only queries).
+    pub areas_probed: u32,
+    /// Rectangles whose leads were fetched.
+    pub areas_fetched: u32,
+    /// Rectangles planned for fetching so far.
+    pub areas_planned: u32,
+    /// Leads sent so far.
+    pub leads: u32,
+    /// Places found so far by the probes (before filters).
+    pub places_found: u32,
+    /// Requests Google bills so far.
+    pub billable_requests: u32,
+    /// Dollars spent so far on the user's key.
+    pub cost_usd: f64,
+    /// Expected dollars at the end (exact once every area is probed).
+    pub estimated_cost_usd: f64,
+    /// Expected places at the end (exact once every area is probed).
+    pub estimated_places: u32,
+}
+
 /// One event of a search, as streamed to the browser (the spec's event names).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -57,7 +81,10 @@ pub enum SearchEvent {
         /// The lead itself.
         lead: Lead,
     },
+    /// How a long (full-coverage) search is going: sent alongside `business_found`.
+    Progress(SearchProgress),
     /// The search finished.
+    #[serde(rename_all = "camelCase")]
     Complete {
         /// Every lead, in order.
         results: Vec<Lead>,
@@ -65,6 +92,16 @@ pub enum SearchEvent {
         search: SearchParams,
         /// Usage after this search.
         usage: crate::usage::UsageReport,
+        /// What it cost the user's key (absent in events of older versions).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost: Option<crate::search::SearchCost>,
+        /// Why it ended before covering everything (`max_cost`, `allowance`), if it did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stop_reason: Option<crate::search::StopReason>,
+        /// What the user should know about the results, in plain words (why it stopped
+        /// early, or a spot where Google lists more places than it returns).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notice: Option<String>,
     },
     /// The search failed; `message` says why in plain words.
     Error {

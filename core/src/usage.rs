@@ -290,6 +290,24 @@ impl UsageService {
         }))
     }
 
+    /// Grants running search `search_id` up to `wanted` more leads (a full search counts
+    /// its leads as they stream); 0 when the day's allowance is used up.
+    pub async fn extend(&self, user_id: &UserId, search_id: &SearchId, tier: Tier, wanted: u32) -> CoreResult<u32> {
+        let granted = self
+            .store
+            .extend_search_budget(user_id, search_id, i64::from(wanted), self.limits(tier).daily_leads)
+            .await?;
+        Ok(u32::try_from(granted).unwrap_or(0))
+    }
+
+    /// The message a search that ran out of leads ends with.
+    pub fn exhausted_message(&self, tier: Tier) -> String {
+        match self.limits(tier).daily_leads {
+            Some(limit) => UsageDenied::DailyLeads { limit }.to_string(),
+            None => "Your lead allowance is used up for now.".to_owned(),
+        }
+    }
+
     /// The report for the usage card.
     pub async fn report(&self, user_id: &UserId, tier: Tier, key_updated_at: Option<i64>) -> CoreResult<UsageReport> {
         let limits = self.limits(tier);

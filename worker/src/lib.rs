@@ -38,6 +38,8 @@ pub struct WorkerDeps {
     pub usage: UsageService,
     /// Per-key rate limit.
     pub gate: KeyRateGate,
+    /// Prices of Google's SKUs, for what searches cost.
+    pub prices: leadgen_core::search::PriceTable,
 }
 
 /// How one worker runs.

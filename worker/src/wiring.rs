@@ -43,6 +43,9 @@ pub struct Services {
     pub queues: Queues,
     /// Embedded mode's in-process job sources, until a worker takes them.
     in_process_jobs: Option<Sources>,
+    /// The per-key rate gate, one per process so the API's estimates and an embedded
+    /// worker's searches share a key's pace.
+    gate: KeyRateGate,
 }
 
 impl Services {
@@ -70,7 +73,12 @@ impl Services {
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
+        let gate = match &redis {
+            Some(conn) => KeyRateGate::fleet(config.places_rps, conn.clone(), &config.redis_prefix),
+            None => KeyRateGate::local(config.places_rps),
+        };
         Ok(Self {
+            gate,
             keys: KeyService::new(store.clone(), vault.clone()),
             places: PlacesClient::new(&config.places_base_url)?,
             usage: UsageService::new(store.clone(), config.usage_limits),
@@ -87,10 +95,7 @@ impl Services {
 
     /// The per-key rate gate: in-process, or shared by the fleet through Redis.
     pub fn rate_gate(&self) -> KeyRateGate {
-        match &self.redis {
-            Some(conn) => KeyRateGate::fleet(self.config.places_rps, conn.clone(), &self.config.redis_prefix),
-            None => KeyRateGate::local(self.config.places_rps),
-        }
+        self.gate.clone()
     }
 
     /// What a worker's jobs need.
@@ -102,6 +107,7 @@ impl Services {
             bus: self.bus.clone(),
             usage: self.usage.clone(),
             gate: self.rate_gate(),
+            prices: self.config.places_prices,
         })
     }
 

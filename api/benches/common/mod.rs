@@ -101,6 +101,7 @@ pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: b
             bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus"))),
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &prefix),
+            prices: state.config.places_prices,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &prefix)
             .await

@@ -8,7 +8,7 @@ use leadgen_core::{
     jobs::SearchJobV1,
     lead::SearchEvent,
     places::PlacesError,
-    search::{InvalidSearch, ValidSearch},
+    search::{self, EstimateLimits, InvalidSearch, SearchFailure, StopReason, Upstream, ValidSearch},
 };
 use poem::web::{Data, sse::Event};
 use poem_openapi::{
@@ -20,8 +20,8 @@ use secrecy::ExposeSecret;
 use super::{
     ApiTags,
     leads_models::{
-        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, LeadItem, SearchRequest, SearchResult,
-        StreamEvent, UsageResponse,
+        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, EstimateResponse, LeadItem, SearchRequest,
+        SearchResult, StreamEvent, UsageResponse,
     },
 };
 use crate::{
@@ -118,12 +118,22 @@ impl LeadsApi {
         let mut events = Box::pin(start_search(&state, &auth.0.user.id, body.0).await?);
         while let Some((_, event)) = events.next().await {
             match event {
-                SearchEvent::Complete { results, search, usage } => {
+                SearchEvent::Complete {
+                    results,
+                    search,
+                    usage,
+                    cost,
+                    stop_reason,
+                    notice,
+                } => {
                     return Ok(Json(SearchResult {
                         success: true,
                         results: results.into_iter().map(LeadItem::from).collect(),
                         search: search.into(),
                         usage: usage.into(),
+                        cost: cost.map(Into::into),
+                        stop_reason: stop_reason.map(stop_reason_word),
+                        notice,
                     }));
                 }
                 SearchEvent::Error { message } => return Err(ApiError::bad_gateway("search_failed", message).into()),
@@ -131,6 +141,54 @@ impl LeadsApi {
             }
         }
         Err(ApiError::bad_gateway("search_failed", "Search failed").into())
+    }
+
+    /// Estimate a search before running it
+    ///
+    /// What the search would find, cost on your Google key and take, from Google's free
+    /// IDs-only probes (and, for a full search of a named location, one request to
+    /// locate it, cached afterwards). Counts toward no allowance. A full search of a
+    /// large metro is probed up to a bound (about 8 seconds at 10 requests a second);
+    /// past it the figures are extrapolated and `exact` is false.
+    #[oai(path = "/estimate", method = "post", operation_id = "estimate_search")]
+    async fn estimate_search(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        body: Json<SearchRequest>,
+    ) -> Result<Json<EstimateResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
+        let search = validate(body.0)?;
+        let user_id = &auth.0.user.id;
+        let Some(opened) = state.keys.open(user_id).await? else {
+            return Err(ApiError::bad_request("no_api_key", NO_KEY).into());
+        };
+        let key = opened.key.expose_secret();
+        let key_id = leadgen_core::api_key::fingerprint(key);
+        let upstream = Upstream {
+            client: &state.places,
+            api_key: key,
+            key_id: &key_id,
+            gate: &state.gate,
+        };
+        let limits = EstimateLimits {
+            rps: f64::from(state.config.places_rps),
+            ..EstimateLimits::default()
+        };
+        let prices = state.config.places_prices;
+        match search::estimate(&upstream, &search, &prices, &state.store, limits).await {
+            Ok(e) => Ok(Json(EstimateResponse {
+                estimated_leads: e.estimated_leads,
+                estimated_cost_usd: e.estimated_cost_usd,
+                estimated_seconds: e.estimated_seconds,
+                requests: e.requests.into(),
+                billable_requests: e.requests.billable(&prices),
+                exact: e.exact,
+                spent: e.spent.into(),
+            })),
+            Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
+            Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),
+            Err(SearchFailure::Stopped(_)) => Err(ApiError::unavailable("unavailable", "The estimate was stopped.").into()),
+        }
     }
 
     /// Usage this month
@@ -175,16 +233,45 @@ impl LeadsApi {
                     message: "API key is valid and working".into(),
                 }))
             }
-            Err(e) if e.is_key_problem() => {
-                state.keys.record_check(user_id, &opened, false).await?;
-                Err(ApiError::bad_request("invalid_api_key", e.to_string()).into())
+            Err(e) => {
+                if e.is_key_problem() {
+                    state.keys.record_check(user_id, &opened, false).await?;
+                }
+                Err(upstream_error(e).into())
             }
-            Err(e @ PlacesError::QuotaExhausted { .. }) => {
-                Err(ApiError::unavailable("quota_exhausted", e.to_string()).into())
-            }
-            Err(e) => Err(ApiError::bad_gateway("upstream_error", e.to_string()).into()),
         }
     }
+}
+
+/// A Places failure as the API answers it: a key Google refuses is the user's to fix
+/// (400), a quota is a wait (503), anything else is Google's (502).
+fn upstream_error(e: PlacesError) -> ApiError {
+    match e {
+        e if e.is_key_problem() => ApiError::bad_request("invalid_api_key", e.to_string()),
+        e @ PlacesError::QuotaExhausted { .. } => ApiError::unavailable("quota_exhausted", e.to_string()),
+        e => ApiError::bad_gateway("upstream_error", e.to_string()),
+    }
+}
+
+/// The search a request asks for, or a 400 saying what is wrong with it.
+fn validate(request: SearchRequest) -> Result<ValidSearch, ApiError> {
+    request.validate().map_err(|e| {
+        let code = match e {
+            InvalidSearch::UnknownBusinessType(_) => "unknown_business_type",
+            InvalidSearch::MissingFields | InvalidSearch::LocationTooLong | InvalidSearch::Option(_) => {
+                "invalid_request"
+            }
+        };
+        ApiError::bad_request(code, e.to_string())
+    })
+}
+
+/// The wire word of a stop reason (`max_cost`, `allowance`).
+fn stop_reason_word(reason: StopReason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 async fn current_usage(state: &AppState, user_id: &UserId) -> Result<leadgen_core::usage::UsageReport, ApiError> {
@@ -202,13 +289,7 @@ async fn start_search(
     user_id: &UserId,
     request: SearchRequest,
 ) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
-    let search = ValidSearch::parse(request.business_type.as_deref(), request.location.as_deref()).map_err(|e| {
-        let code = match e {
-            InvalidSearch::UnknownBusinessType(_) => "unknown_business_type",
-            InvalidSearch::MissingFields | InvalidSearch::LocationTooLong => "invalid_request",
-        };
-        ApiError::bad_request(code, e.to_string())
-    })?;
+    let search = validate(request)?;
     if !state.keys.status(user_id).await?.has_key {
         return Err(ApiError::bad_request("no_api_key", NO_KEY));
     }

@@ -2,20 +2,210 @@
 
 use leadgen_core::{
     lead::{Lead, SearchParams},
+    search::{self, SearchCost},
     usage::UsageReport,
 };
-use poem_openapi::Object;
+use poem_openapi::{Enum, Object};
 
 /// What to search for.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Default, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct SearchRequest {
     /// A catalogue value from `GET /api/leads/business-types`, e.g. `restaurant`.
     #[oai(validator(max_length = 64))]
     pub business_type: Option<String>,
     /// A city, state, ZIP code or full address (trimmed; at most 200 characters).
+    /// Optional when `area` is given.
     #[oai(validator(max_length = 400))]
     pub location: Option<String>,
+    /// `quick` (default): one Text Search query, at most 60 places. `full`: every match in
+    /// the location's area (or `area`), past Google's 60-result cap.
+    pub coverage: Option<Coverage>,
+    /// Stop before spending more than this on your Google key (US dollars, at Google's
+    /// list prices); the search ends with what it has and says why.
+    pub max_cost_usd: Option<f64>,
+    /// Only businesses rated at least this (0 to 5); sent to Google as `minRating`.
+    pub min_rating: Option<f64>,
+    /// Only businesses with at least this many ratings.
+    pub min_reviews: Option<i64>,
+    /// `with`: only businesses with a website; `without`: only those without one.
+    pub website: Option<WebsiteChoice>,
+    /// `with`: only businesses with a phone number.
+    pub phone: Option<PhoneChoice>,
+    /// An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
+    /// a circle `{center, radiusMeters}` (at most 50 km).
+    pub area: Option<SearchArea>,
+}
+
+/// How much of the area a search covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum Coverage {
+    /// One query, at most 3 pages of 20 (the default).
+    Quick,
+    /// Every match in the area.
+    Full,
+}
+
+/// A website condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum WebsiteChoice {
+    /// No condition.
+    Any,
+    /// With a website.
+    With,
+    /// Without a website.
+    Without,
+}
+
+/// A phone condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum PhoneChoice {
+    /// No condition.
+    Any,
+    /// With a phone number.
+    With,
+}
+
+/// A point, as Google writes one.
+#[derive(Debug, Clone, Copy, Object)]
+pub struct GeoPoint {
+    /// Degrees, -90 to 90.
+    pub latitude: f64,
+    /// Degrees, -180 to 180.
+    pub longitude: f64,
+}
+
+/// An area: a rectangle (`low` south-west, `high` north-east, at most 5 degrees a side) or
+/// a circle (`center`, `radiusMeters`).
+#[derive(Debug, Clone, Copy, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SearchArea {
+    /// Rectangle: south-west corner.
+    pub low: Option<GeoPoint>,
+    /// Rectangle: north-east corner.
+    pub high: Option<GeoPoint>,
+    /// Circle: centre.
+    pub center: Option<GeoPoint>,
+    /// Circle: radius in metres (up to 50,000).
+    pub radius_meters: Option<f64>,
+}
+
+impl SearchRequest {
+    /// The search as the queue carries it, validated; `Display` of the error is the
+    /// message for the user.
+    pub fn validate(self) -> Result<search::ValidSearch, search::InvalidSearch> {
+        use search::{Area, InvalidOption, LeadFilters, tiling::LatLng};
+        let point = |p: GeoPoint| LatLng {
+            lat: p.latitude,
+            lng: p.longitude,
+        };
+        let area = match self.area {
+            None => None,
+            Some(SearchArea {
+                low: Some(low),
+                high: Some(high),
+                center: None,
+                radius_meters: None,
+            }) => Some(Area::rectangle(point(low), point(high))?),
+            Some(SearchArea {
+                low: None,
+                high: None,
+                center: Some(center),
+                radius_meters: Some(radius),
+            }) => Some(Area::circle(point(center), radius)?),
+            Some(_) => return Err(InvalidOption::AreaShape.into()),
+        };
+        let website = self.website.map(|w| match w {
+            WebsiteChoice::Any => "any",
+            WebsiteChoice::With => "with",
+            WebsiteChoice::Without => "without",
+        });
+        let phone = self.phone.map(|p| match p {
+            PhoneChoice::Any => "any",
+            PhoneChoice::With => "with",
+        });
+        let filters = LeadFilters::parse(self.min_rating, self.min_reviews, website, phone)?;
+        search::ValidSearch::try_from(search::RawSearch {
+            business_type: self.business_type.unwrap_or_default(),
+            location: self.location.unwrap_or_default(),
+            coverage: match self.coverage {
+                Some(Coverage::Full) => search::Coverage::Full,
+                _ => search::Coverage::Quick,
+            },
+            filters,
+            max_cost_usd: self.max_cost_usd,
+            area,
+        })
+    }
+}
+
+/// Requests by Google SKU.
+#[derive(Debug, Clone, Copy, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SkuRequests {
+    /// "Text Search Essentials (IDs Only)": free probes.
+    pub ids_only: u32,
+    /// "Text Search Pro": locating the area.
+    pub pro: u32,
+    /// "Text Search Enterprise": pages of leads.
+    pub enterprise: u32,
+}
+
+/// What a search cost the user's Google key.
+#[derive(Debug, Clone, Copy, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CostItem {
+    /// Requests by SKU.
+    pub requests: SkuRequests,
+    /// Requests Google bills.
+    pub billable_requests: u32,
+    /// US dollars at the configured list prices.
+    pub cost_usd: f64,
+}
+
+impl From<SearchCost> for CostItem {
+    fn from(c: SearchCost) -> Self {
+        Self {
+            requests: c.requests.into(),
+            billable_requests: c.billable_requests,
+            cost_usd: c.cost_usd,
+        }
+    }
+}
+
+impl From<search::Requests> for SkuRequests {
+    fn from(r: search::Requests) -> Self {
+        Self {
+            ids_only: r.ids_only,
+            pro: r.pro,
+            enterprise: r.enterprise,
+        }
+    }
+}
+
+/// `POST /api/leads/estimate` answer.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EstimateResponse {
+    /// Places expected (matching the type, area and `minRating`; the website, phone and
+    /// review filters may leave fewer).
+    pub estimated_leads: u32,
+    /// US dollars the search would spend on your Google key.
+    pub estimated_cost_usd: f64,
+    /// Seconds it would take at your key's pace.
+    pub estimated_seconds: f64,
+    /// Requests it would make, by SKU.
+    pub requests: SkuRequests,
+    /// Requests Google would bill.
+    pub billable_requests: u32,
+    /// True when every region was probed (exact for today's data); false when the
+    /// estimate stopped early and extrapolated.
+    pub exact: bool,
+    /// What this estimate itself cost (the locate request, unless cached).
+    pub spent: CostItem,
 }
 
 /// A business found.
@@ -73,6 +263,7 @@ impl From<SearchParams> for SearchEcho {
 
 /// Result of `POST /api/leads/search`.
 #[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct SearchResult {
     /// Always true (failures answer with an error status).
     pub success: bool,
@@ -82,16 +273,24 @@ pub struct SearchResult {
     pub search: SearchEcho,
     /// Usage after the search.
     pub usage: UsageStats,
+    /// What the search cost your Google key.
+    pub cost: Option<CostItem>,
+    /// Why it ended before covering everything: `max_cost` or `allowance`.
+    pub stop_reason: Option<String>,
+    /// What you should know about the results, in plain words.
+    pub notice: Option<String>,
 }
 
 /// One event of `POST /api/leads/search-stream` (the `data:` of an SSE frame). Which
 /// fields are present depends on `type`: `start` (businessType, location),
-/// `business_found` (name, found, total, lead), `complete` (results, search, usage),
-/// `error` (message).
+/// `business_found` (name, found, total, lead), `progress` (full coverage: areasProbed,
+/// areasFetched, areasPlanned, leads, placesFound, billableRequests, costUsd,
+/// estimatedCostUsd, estimatedPlaces), `complete` (results, search, usage, cost, and
+/// stopReason and notice when it ended early), `error` (message).
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct StreamEvent {
-    /// `start`, `business_found`, `complete` or `error`.
+    /// `start`, `business_found`, `progress`, `complete` or `error`.
     #[oai(rename = "type")]
     pub kind: String,
     /// `start`: catalogue value.
@@ -112,6 +311,30 @@ pub struct StreamEvent {
     pub search: Option<SearchEcho>,
     /// `complete`: usage after the search.
     pub usage: Option<UsageStats>,
+    /// `complete`: what the search cost your Google key.
+    pub cost: Option<CostItem>,
+    /// `complete`: why it ended before covering everything (`max_cost`, `allowance`).
+    pub stop_reason: Option<String>,
+    /// `complete`: what you should know about the results.
+    pub notice: Option<String>,
+    /// `progress`: rectangles probed (free).
+    pub areas_probed: Option<u32>,
+    /// `progress`: rectangles fetched.
+    pub areas_fetched: Option<u32>,
+    /// `progress`: rectangles planned for fetching so far.
+    pub areas_planned: Option<u32>,
+    /// `progress`: leads sent so far.
+    pub leads: Option<u32>,
+    /// `progress`: places found by the probes so far (before filters).
+    pub places_found: Option<u32>,
+    /// `progress`: requests billed so far.
+    pub billable_requests: Option<u32>,
+    /// `progress`: US dollars spent so far.
+    pub cost_usd: Option<f64>,
+    /// `progress`: US dollars expected in all.
+    pub estimated_cost_usd: Option<f64>,
+    /// `progress`: places expected in all.
+    pub estimated_places: Option<u32>,
     /// `error`: what went wrong.
     pub message: Option<String>,
     /// The frame's `id:` (not part of `data:`).
@@ -138,6 +361,18 @@ impl StreamEvent {
             results: None,
             search: None,
             usage: None,
+            cost: None,
+            stop_reason: None,
+            notice: None,
+            areas_probed: None,
+            areas_fetched: None,
+            areas_planned: None,
+            leads: None,
+            places_found: None,
+            billable_requests: None,
+            cost_usd: None,
+            estimated_cost_usd: None,
+            estimated_places: None,
             message: None,
             id,
             data,

@@ -107,8 +107,11 @@ pub struct Config {
     /// termination grace period).
     pub worker_drain: Duration,
     /// `LEADGEN_PLACES_RPS`: upstream requests per second allowed per API key, across the
-    /// whole fleet. Default 5.
+    /// whole fleet. Default 10 (Google's default quota: 600 Text Search requests a minute).
     pub places_rps: u32,
+    /// `LEADGEN_PRICE_TEXT_SEARCH_*`: US dollars per 1,000 Text Search requests of each
+    /// SKU. Defaults: Google's list prices (IDs only $0, Pro $32, Enterprise $35).
+    pub places_prices: crate::search::PriceTable,
     /// `LEADGEN_REDIS_PREFIX`: first part of every Redis key and queue name. Default `leadgen`.
     pub redis_prefix: String,
     /// `LEADGEN_WORKER_METRICS_LISTEN`: the worker's `/metrics` and `/healthz`. Default
@@ -385,7 +388,22 @@ impl Config {
         };
         let worker_concurrency =
             usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
-        let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(5);
+        let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(10);
+        let price = |var: &'static str, value: f64| {
+            if value.is_finite() && (0.0..=10_000.0).contains(&value) {
+                Ok(value)
+            } else {
+                Err(ConfigError::new(
+                    var,
+                    format!("'{value}' must be US dollars per 1,000 requests, from 0 to 10000"),
+                ))
+            }
+        };
+        let places_prices = crate::search::PriceTable {
+            ids_only: price("LEADGEN_PRICE_TEXT_SEARCH_IDS_ONLY", s.places.price_ids_only)?,
+            pro: price("LEADGEN_PRICE_TEXT_SEARCH_PRO", s.places.price_pro)?,
+            enterprise: price("LEADGEN_PRICE_TEXT_SEARCH_ENTERPRISE", s.places.price_enterprise)?,
+        };
         let worker_name = blank_to_none(s.worker.name);
         if let Some(name) = &worker_name
             && (name.len() > 253
@@ -439,6 +457,7 @@ impl Config {
             worker_drain,
             worker_metrics_listen,
             places_rps,
+            places_prices,
             redis_prefix: s.redis.prefix.trim().to_owned(),
             telemetry,
         })

@@ -51,6 +51,9 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
     var("LEADGEN_PLACES_RPS", "places.rps"),
+    var("LEADGEN_PRICE_TEXT_SEARCH_IDS_ONLY", "places.price_ids_only"),
+    var("LEADGEN_PRICE_TEXT_SEARCH_PRO", "places.price_pro"),
+    var("LEADGEN_PRICE_TEXT_SEARCH_ENTERPRISE", "places.price_enterprise"),
     var("LEADGEN_WORKER_CONCURRENCY", "worker.concurrency"),
     var("LEADGEN_WORKER_NAME", "worker.name"),
     var("LEADGEN_WORKER_DRAIN_SECS", "worker.drain_secs"),
@@ -170,13 +173,24 @@ pub struct PlacesSettings {
     pub base_url: String,
     /// `LEADGEN_PLACES_RPS`.
     pub rps: i64,
+    /// `LEADGEN_PRICE_TEXT_SEARCH_IDS_ONLY`: US dollars per 1,000 requests.
+    pub price_ids_only: f64,
+    /// `LEADGEN_PRICE_TEXT_SEARCH_PRO`: US dollars per 1,000 requests.
+    pub price_pro: f64,
+    /// `LEADGEN_PRICE_TEXT_SEARCH_ENTERPRISE`: US dollars per 1,000 requests.
+    pub price_enterprise: f64,
 }
 
 impl Default for PlacesSettings {
     fn default() -> Self {
+        let prices = crate::search::PriceTable::default();
         Self {
             base_url: GOOGLE_PLACES_BASE_URL.into(),
-            rps: 5,
+            // Google's default quota is 600 Text Search requests a minute.
+            rps: 10,
+            price_ids_only: prices.ids_only,
+            price_pro: prices.pro,
+            price_enterprise: prices.enterprise,
         }
     }
 }

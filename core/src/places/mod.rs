@@ -10,7 +10,7 @@ use serde::Deserialize;
 use url::Url;
 
 pub use error::PlacesError;
-pub use wire::{LocalizedText, Place, SearchTextRequest, SearchTextResponse};
+pub use wire::{LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport};
 
 /// Text Search path, relative to the base URL.
 const SEARCH_TEXT_PATH: &str = "v1/places:searchText";
@@ -118,6 +118,17 @@ impl PlacesClient {
             }
         }
         Ok(ids)
+    }
+
+    /// One Text Search page with `field_mask` (which decides the SKU Google bills), with
+    /// the same retries as [`Self::search_text`].
+    pub async fn search_text_with_mask(
+        &self,
+        api_key: &str,
+        field_mask: &str,
+        request: &SearchTextRequest,
+    ) -> Result<SearchTextResponse, PlacesError> {
+        self.search_text_masked(api_key, field_mask, request).await
     }
 
     async fn search_text_masked(

@@ -19,6 +19,23 @@ pub struct SearchTextRequest {
     /// `locationRestriction`: nothing outside this rectangle is returned.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location_restriction: Option<LocationRestriction>,
+    /// `minRating`: places rated lower (Google rounds this up to a half star) are left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<f64>,
+}
+
+impl SearchTextRequest {
+    /// A first-page request for `text_query`, 20 a page, nothing else set.
+    pub fn text(text_query: impl Into<String>) -> Self {
+        Self {
+            text_query: text_query.into(),
+            included_type: None,
+            page_size: 20,
+            page_token: None,
+            location_restriction: None,
+            min_rating: None,
+        }
+    }
 }
 
 /// Google's `locationRestriction` for Text Search: a rectangle (`low` south-west, `high`
@@ -29,8 +46,8 @@ pub struct LocationRestriction {
     pub rectangle: Viewport,
 }
 
-/// A rectangle of `google.type.LatLng` corners.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// A rectangle of `google.type.LatLng` corners (Google's `Viewport`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Viewport {
     /// South-west corner.
     pub low: LatLngLiteral,
@@ -39,12 +56,28 @@ pub struct Viewport {
 }
 
 /// `google.type.LatLng`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct LatLngLiteral {
     /// Degrees.
     pub latitude: f64,
     /// Degrees.
     pub longitude: f64,
+}
+
+impl From<Viewport> for crate::search::tiling::Rect {
+    fn from(v: Viewport) -> Self {
+        use crate::search::tiling::LatLng;
+        Self {
+            low: LatLng {
+                lat: v.low.latitude,
+                lng: v.low.longitude,
+            },
+            high: LatLng {
+                lat: v.high.latitude,
+                lng: v.high.longitude,
+            },
+        }
+    }
 }
 
 impl From<crate::search::tiling::Rect> for LocationRestriction {
@@ -94,6 +127,10 @@ pub struct Place {
     pub rating: Option<f64>,
     /// Number of ratings.
     pub user_rating_count: Option<u32>,
+    /// Where it is (asked for only when a search must check a circle).
+    pub location: Option<LatLngLiteral>,
+    /// The area it covers (the locate request asks for a city's or ZIP code's).
+    pub viewport: Option<Viewport>,
 }
 
 /// `LocalizedText` of the Places API.

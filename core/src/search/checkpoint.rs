@@ -10,10 +10,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{cost::Requests, tiling::Rect};
 use crate::lead::{Lead, SearchEvent};
 
 /// Progress of a paged Text Search query.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Checkpoint {
     /// `pages` pages fetched and their leads published; `next_page_token` fetches the
@@ -26,6 +27,26 @@ pub enum Checkpoint {
         /// Google's token for the next page.
         next_page_token: Option<String>,
     },
+    /// A full-coverage search: its area and the tiles whose leads went out. A resumed run
+    /// probes again (free, and Google answers the same, so the plan is the same) and
+    /// fetches only tiles not listed here, so no tile is billed twice.
+    Tiles {
+        /// The located area (so a resumed run does not pay to locate again).
+        area: Rect,
+        /// Tiles fetched and delivered.
+        done: Vec<DoneTile>,
+        /// Requests made so far, by SKU.
+        requests: Requests,
+    },
+}
+
+/// A tile whose leads went out: its bounds and how many leads it gave (no lead data).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DoneTile {
+    /// The rectangle fetched.
+    pub rect: Rect,
+    /// Leads it gave (after filters).
+    pub leads: u32,
 }
 
 impl Checkpoint {
@@ -88,7 +109,22 @@ mod tests {
             r#"{"kind":"pages","pages":2,"placesSeen":40,"nextPageToken":"tok"}"#
         );
         assert_eq!(Checkpoint::decode(&stored), Some(checkpoint));
-        assert_eq!(Checkpoint::decode(r#"{"kind":"tiles","done":[]}"#), None);
+        assert_eq!(Checkpoint::decode(r#"{"kind":"tiles","done":[]}"#), None, "no area: unreadable");
+        assert_eq!(Checkpoint::decode(r#"{"kind":"hexagons"}"#), None);
+        let rect = Rect {
+            low: crate::search::tiling::LatLng { lat: 1.0, lng: 2.0 },
+            high: crate::search::tiling::LatLng { lat: 3.0, lng: 4.0 },
+        };
+        let tiles = Checkpoint::Tiles {
+            area: rect,
+            done: vec![DoneTile { rect, leads: 7 }],
+            requests: Requests {
+                ids_only: 9,
+                pro: 1,
+                enterprise: 1,
+            },
+        };
+        assert_eq!(Checkpoint::decode(&tiles.encode()), Some(tiles));
         assert_eq!(Checkpoint::decode("not json"), None);
     }
 

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::options::{Area, Coverage, InvalidOption, LeadFilters, parse_max_cost};
 use crate::{
     catalogue::{self, BusinessType},
     lead::SearchParams,
@@ -26,6 +27,9 @@ pub enum InvalidSearch {
     /// Not a catalogue value.
     #[error("{}", catalogue::unknown_type_message(.0))]
     UnknownBusinessType(String),
+    /// An option (coverage, budget, filters, area) out of range.
+    #[error(transparent)]
+    Option(#[from] InvalidOption),
 }
 
 /// A valid search: a catalogue business type and a trimmed, bounded location.
@@ -35,22 +39,41 @@ pub struct SearchQuery<'a> {
     location: &'a str,
 }
 
-/// The owned form the job queue carries (same JSON as before: `business_type`,
-/// `location`), validated again when read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The owned form the job queue carries, validated again when read. A quick search with
+/// no option keeps the JSON it always had (`business_type`, `location`): options are
+/// left out when unset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "RawSearch", into = "RawSearch")]
 pub struct ValidSearch {
     business: BusinessType,
+    /// The location as typed; for a search given by area alone, the area's label.
     location: String,
+    coverage: Coverage,
+    filters: LeadFilters,
+    max_cost_usd: Option<f64>,
+    area: Option<Area>,
 }
 
 /// As typed, before validation.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RawSearch {
     /// Catalogue value.
     pub business_type: String,
-    /// Location as typed.
+    /// Location as typed (may be empty when `area` is given).
+    #[serde(default)]
     pub location: String,
+    /// `quick` (default) or `full`.
+    #[serde(default, skip_serializing_if = "Coverage::skip")]
+    pub coverage: Coverage,
+    /// Lead conditions.
+    #[serde(default, skip_serializing_if = "LeadFilters::is_empty")]
+    pub filters: LeadFilters,
+    /// Budget on the user's key, US dollars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost_usd: Option<f64>,
+    /// Explicit area (instead of, or refining, the location).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Area>,
 }
 
 impl TryFrom<RawSearch> for ValidSearch {
@@ -59,7 +82,7 @@ impl TryFrom<RawSearch> for ValidSearch {
     fn try_from(raw: RawSearch) -> Result<Self, InvalidSearch> {
         let business_type = raw.business_type.trim();
         let location = raw.location.trim();
-        if business_type.is_empty() || location.is_empty() {
+        if business_type.is_empty() || (location.is_empty() && raw.area.is_none()) {
             return Err(InvalidSearch::MissingFields);
         }
         if location.chars().count() > MAX_LOCATION {
@@ -67,9 +90,33 @@ impl TryFrom<RawSearch> for ValidSearch {
         }
         let business = catalogue::find(business_type)
             .ok_or_else(|| InvalidSearch::UnknownBusinessType(business_type.to_owned()))?;
+        // Re-check what the queue carries: a payload is only trusted once validated.
+        let area = match raw.area {
+            Some(Area::Rectangle { low, high }) => Some(Area::rectangle(low, high)?),
+            Some(Area::Circle { center, radius_meters }) => Some(Area::circle(center, radius_meters)?),
+            None => None,
+        };
+        let filters = LeadFilters::parse(
+            raw.filters.min_rating,
+            raw.filters.min_reviews.map(i64::from),
+            None,
+            None,
+        )?;
+        let location = match (location.is_empty(), &area) {
+            (true, Some(area)) => area.label(),
+            _ => location.to_owned(),
+        };
         Ok(Self {
             business,
-            location: location.to_owned(),
+            location,
+            coverage: raw.coverage,
+            filters: LeadFilters {
+                website: raw.filters.website,
+                phone: raw.filters.phone,
+                ..filters
+            },
+            max_cost_usd: parse_max_cost(raw.max_cost_usd)?,
+            area,
         })
     }
 }
@@ -79,17 +126,47 @@ impl From<ValidSearch> for RawSearch {
         Self {
             business_type: valid.business.value.to_owned(),
             location: valid.location,
+            coverage: valid.coverage,
+            filters: valid.filters,
+            max_cost_usd: valid.max_cost_usd,
+            area: valid.area,
         }
     }
 }
 
 impl ValidSearch {
-    /// Validates optional fields as an API body gives them.
+    /// Validates optional fields as an API body gives them (a quick search, no options).
     pub fn parse(business_type: Option<&str>, location: Option<&str>) -> Result<Self, InvalidSearch> {
         Self::try_from(RawSearch {
             business_type: business_type.unwrap_or_default().to_owned(),
             location: location.unwrap_or_default().to_owned(),
+            ..RawSearch::default()
         })
+    }
+
+    /// How much of the area to cover.
+    pub fn coverage(&self) -> Coverage {
+        self.coverage
+    }
+
+    /// Conditions on the leads.
+    pub fn filters(&self) -> &LeadFilters {
+        &self.filters
+    }
+
+    /// Budget on the user's key, US dollars.
+    pub fn max_cost_usd(&self) -> Option<f64> {
+        self.max_cost_usd
+    }
+
+    /// The explicit area, if given.
+    pub fn area(&self) -> Option<&Area> {
+        self.area.as_ref()
+    }
+
+    /// Whether the location was typed (not only an area's label).
+    pub fn has_typed_location(&self) -> bool {
+        self.area.is_none_or(|a| a.label() != self.location)
     }
 
     /// The catalogue entry.

@@ -19,7 +19,7 @@
 //!
 //! The runner drives it: `next_probe` → probe (concurrently, under the key's rate gate) →
 //! `record`; `fetch_plan` grows as strips are cut, so fetching can start early.
-//! (Not wired into searches yet: issue #11.)
+//! `full.rs` runs it for full-coverage searches.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -32,7 +32,7 @@ pub const PAGE: usize = 20;
 pub const MIN_SIDE: f64 = 0.000_1;
 
 /// A point (degrees).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LatLng {
     /// Latitude.
     pub lat: f64,
@@ -42,7 +42,7 @@ pub struct LatLng {
 
 /// A rectangle as Google's `locationRestriction.rectangle` takes it: south-west `low`,
 /// north-east `high`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rect {
     /// South-west corner.
     pub low: LatLng,
@@ -205,6 +205,10 @@ pub struct Planner {
     probing: usize,
     probes: usize,
     truncated: bool,
+    /// Region probes asked and not yet answered.
+    open_regions: usize,
+    /// Carves still cutting.
+    open_carves: usize,
 }
 
 impl Planner {
@@ -218,12 +222,17 @@ impl Planner {
             probing: 0,
             probes: 0,
             truncated: false,
+            open_regions: 0,
+            open_carves: 0,
         };
         planner.ask(Ask::Region { rect: area, depth: 0 });
         planner
     }
 
     fn ask(&mut self, ask: Ask) {
+        if matches!(ask, Ask::Region { .. }) {
+            self.open_regions += 1;
+        }
         self.asks.push(ask);
         self.queue.push_back(self.asks.len() - 1);
     }
@@ -247,7 +256,10 @@ impl Planner {
         self.probing -= 1;
         self.probes += 1;
         match self.asks[id].clone() {
-            Ask::Region { rect, depth } => self.region(rect, depth, probe),
+            Ask::Region { rect, depth } => {
+                self.open_regions -= 1;
+                self.region(rect, depth, probe);
+            }
             Ask::Cut { carve, t } => {
                 let c = &mut self.carves[carve];
                 c.results.push((t, probe));
@@ -290,6 +302,7 @@ impl Planner {
                 waiting: 0,
                 results: Vec::new(),
             });
+            self.open_carves += 1;
             self.start_round(self.carves.len() - 1);
         }
     }
@@ -338,6 +351,8 @@ impl Planner {
         }
         let (rect, axis, lo, hi) = (c.rect, c.axis, c.lo, c.hi);
         let ids = std::mem::take(&mut c.lo_ids);
+        // This carve is over; what is left of its region is a region of its own.
+        self.open_carves -= 1;
         if ids.is_empty() {
             if lo > 0.0 {
                 // Nothing before `lo`: carry on from there.
@@ -390,6 +405,28 @@ impl Planner {
     /// Every match found by the probes.
     pub fn found(&self) -> BTreeSet<String> {
         self.leaves.iter().flat_map(|f| f.ids.iter().cloned()).collect()
+    }
+
+    /// Regions not yet resolved: region probes awaiting an answer and saturated regions
+    /// still being carved. Each holds an unknown number of matches (a carve: at least the
+    /// cap); estimates count them as a cap each.
+    pub fn unresolved(&self) -> usize {
+        self.open_regions + self.open_carves
+    }
+
+    /// Matches found so far (places listed by leaves).
+    pub fn found_count(&self) -> usize {
+        self.leaves.iter().map(|f| f.ids.len()).sum()
+    }
+
+    /// How many fetches are planned so far; they only ever grow, in order.
+    pub fn fetch_count(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// The `index`-th fetch planned.
+    pub fn fetch_at(&self, index: usize) -> Option<&Fetch> {
+        self.leaves.get(index)
     }
 
     /// The fetches found so far (all of them once done): each a rectangle under the cap.

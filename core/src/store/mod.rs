@@ -8,6 +8,7 @@
 //! that user's id: there is no unscoped finder (rotation's listing is the one
 //! operator-only exception, named as such).
 
+mod areas;
 mod billing;
 mod login_attempts;
 mod secrets;

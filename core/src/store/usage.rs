@@ -222,6 +222,67 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Grants a running search up to `wanted` more leads from its day's counter (never
+    /// past `daily_cap`; uncapped when `None`) and adds them to its budget, so settling
+    /// gives back what it did not deliver. Returns how many were granted.
+    #[tracing::instrument(skip(self))]
+    pub async fn extend_search_budget(
+        &self,
+        user_id: &UserId,
+        search_id: &SearchId,
+        wanted: i64,
+        daily_cap: Option<i64>,
+    ) -> CoreResult<i64> {
+        let day: Option<(String,)> =
+            sqlx::query_as("SELECT day FROM searches WHERE id = $1 AND user_id = $2 AND finished_at IS NULL")
+                .bind(search_id)
+                .bind(user_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let Some((day,)) = day else { return Ok(0) };
+        let granted = match daily_cap {
+            Some(cap) => self.grant_usage(user_id, &day, "leads", wanted, cap).await?,
+            None => {
+                self.add_usage(user_id, &day, "leads", wanted).await?;
+                wanted
+            }
+        };
+        if granted > 0 {
+            sqlx::query("UPDATE searches SET lead_budget = lead_budget + $3 WHERE id = $1 AND user_id = $2")
+                .bind(search_id)
+                .bind(user_id)
+                .bind(granted)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(granted)
+    }
+
+    /// Records a search's coverage and what it cost the user's key (metadata only).
+    #[tracing::instrument(skip(self))]
+    pub async fn record_search_cost(
+        &self,
+        user_id: &UserId,
+        search_id: &SearchId,
+        coverage: &str,
+        billable_requests: i64,
+        cost_usd: f64,
+    ) -> CoreResult<()> {
+        sqlx::query(
+            "UPDATE searches SET coverage = $3, billable_requests = $4, cost_usd = $5 WHERE id = $1 AND user_id = $2",
+        )
+        .bind(search_id)
+        .bind(user_id)
+        .bind(coverage)
+        .bind(billable_requests)
+        .bind(cost_usd)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
 /// How a search job's run relates to earlier runs of the same search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchRun {

@@ -24,6 +24,7 @@ fn request(city: &str) -> SearchTextRequest {
         page_size: 20,
         page_token: None,
         location_restriction: None,
+        min_rating: None,
     }
 }
 

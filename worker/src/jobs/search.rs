@@ -11,10 +11,15 @@ use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     api_key,
     bus::EventBus,
+    ids::UserId,
     jobs::SearchJobV1,
-    lead::{SearchEvent, SearchParams},
-    search::{self, Checkpoint, EventSink, Resume, SearchFailure, SearchPlan, SearchStatus, SearchStopped},
+    lead::SearchEvent,
+    search::{
+        self, Checkpoint, Coverage, EventSink, LeadAllowance, Resume, SearchFailure, SearchOutcome, SearchPlan,
+        SearchStatus, SearchStopped, StopReason, Upstream,
+    },
     store::SearchRun,
+    usage::{Tier, UsageService},
 };
 use secrecy::ExposeSecret;
 use tracing::Instrument;
@@ -65,6 +70,24 @@ impl EventSink for BusSink<'_> {
 
     async fn cancelled(&mut self) -> bool {
         self.bus.is_cancelled(self.search_id).await.unwrap_or(false)
+    }
+}
+
+/// Grants a full search more leads from the user's daily allowance as they stream.
+struct UsageAllowance<'a> {
+    usage: &'a UsageService,
+    user_id: &'a UserId,
+    search_id: &'a SearchId,
+    tier: Tier,
+}
+
+impl LeadAllowance for UsageAllowance<'_> {
+    async fn grant(&self, wanted: u32) -> u32 {
+        self.usage
+            .extend(self.user_id, self.search_id, self.tier, wanted)
+            .await
+            .inspect_err(|e| tracing::warn!(error = %e, "could not extend the lead allowance"))
+            .unwrap_or(0)
     }
 }
 
@@ -165,24 +188,28 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             .await?;
     }
 
-    let outcome = run(job, &params, deps, &mut sink, resume).await;
+    let tier = deps.store.tier(&job.user_id).await?;
+    let outcome = run(job, deps, tier, &mut sink, resume).await;
     let delivered = i64::from(sink.delivered);
     let (status, terminal) = match outcome {
-        Ok(results) => {
+        Ok(outcome) => {
             deps.store
                 .settle_search(&job.user_id, &job.search_id, SearchStatus::Complete, delivered)
                 .await?;
+            let cost = outcome.requests.report(&deps.prices);
+            record_cost(deps, job, &cost).await;
             let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
-            let usage = deps
-                .usage
-                .report(&job.user_id, deps.store.tier(&job.user_id).await?, key_updated)
-                .await?;
+            let usage = deps.usage.report(&job.user_id, tier, key_updated).await?;
+            let notice = notice(&outcome, job, &deps.usage, tier);
             (
                 SearchStatus::Complete,
                 Some(SearchEvent::Complete {
-                    results,
+                    results: outcome.leads,
                     search: params,
                     usage,
+                    cost: Some(cost),
+                    stop_reason: outcome.stop,
+                    notice,
                 }),
             )
         }
@@ -207,6 +234,39 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     Ok(())
 }
 
+/// Records what the search cost (metadata for the user's history); a failure to record
+/// it does not fail the search.
+async fn record_cost(deps: &WorkerDeps, job: &SearchJobV1, cost: &search::SearchCost) {
+    if let Err(e) = deps
+        .store
+        .record_search_cost(
+            &job.user_id,
+            &job.search_id,
+            job.search.coverage().as_str(),
+            i64::from(cost.billable_requests),
+            cost.cost_usd,
+        )
+        .await
+    {
+        tracing::warn!(error = %e, "could not record the search's cost");
+    }
+}
+
+/// What the user should know about a finished search's results, if anything.
+fn notice(outcome: &SearchOutcome, job: &SearchJobV1, usage: &UsageService, tier: Tier) -> Option<String> {
+    match outcome.stop {
+        Some(StopReason::MaxCost) => Some(format!(
+            "Stopped at your budget of ${:.2}: the next request would have cost more. Raise the budget to find the rest.",
+            job.search.max_cost_usd().unwrap_or_default()
+        )),
+        Some(StopReason::Allowance) => Some(usage.exhausted_message(tier)),
+        None if outcome.truncated => Some(
+            "Some spots hold more businesses than Google lists for one place, so a few there may be missing.".into(),
+        ),
+        None => None,
+    }
+}
+
 enum Failure {
     Stopped(String),
     Message(String),
@@ -214,13 +274,11 @@ enum Failure {
 
 async fn run(
     job: &SearchJobV1,
-    params: &SearchParams,
     deps: &WorkerDeps,
+    tier: Tier,
     sink: &mut BusSink<'_>,
     resume: Resume,
-) -> Result<Vec<leadgen_core::lead::Lead>, Failure> {
-    // Validated by the API, and again when the payload was read: a catalogue type.
-    let business = job.search.business();
+) -> Result<SearchOutcome, Failure> {
     let opened = match deps.keys.open(&job.user_id).await {
         Ok(Some(opened)) => opened,
         Ok(None) => return Err(Failure::Message(NO_KEY.to_owned())),
@@ -233,19 +291,36 @@ async fn run(
     };
     let key = opened.key.expose_secret();
     let key_id = api_key::fingerprint(key);
-    let plan = SearchPlan {
-        params,
-        business,
-        lead_budget: job.lead_budget,
+    let upstream = Upstream {
+        client: &deps.places,
+        api_key: key,
         key_id: &key_id,
+        gate: &deps.gate,
     };
-    match search::run(&deps.places, key, &plan, &deps.gate, sink, resume).await {
-        Ok(leads) => {
+    let plan = SearchPlan {
+        search: &job.search,
+        lead_budget: job.lead_budget,
+        prices: deps.prices,
+        concurrency: search::FULL_CONCURRENCY,
+    };
+    let allowance = UsageAllowance {
+        usage: &deps.usage,
+        user_id: &job.user_id,
+        search_id: &job.search_id,
+        tier,
+    };
+    let result = match job.search.coverage() {
+        Coverage::Quick => search::run(&upstream, &plan, sink, &search::NoMoreLeads, &search::NoAreaCache, resume).await,
+        Coverage::Full => search::run(&upstream, &plan, sink, &allowance, &deps.store, resume).await,
+    };
+    match result {
+        Ok(outcome) => {
             // The key worked: the settings screen can say so.
             let _ = deps.keys.record_check(&job.user_id, &opened, true).await;
-            Ok(leads)
+            Ok(outcome)
         }
         Err(SearchFailure::Stopped(SearchStopped(reason))) => Err(Failure::Stopped(reason)),
+        Err(SearchFailure::Refused(message)) => Err(Failure::Message(message)),
         Err(SearchFailure::Upstream(e)) => {
             if e.is_key_problem() {
                 let _ = deps.keys.record_check(&job.user_id, &opened, false).await;

@@ -53,6 +53,7 @@ async fn the_planner_finds_every_place_in_a_city_with_free_probes() {
                 page_size: 20,
                 page_token: None,
                 location_restriction: Some(rect.into()),
+                min_rating: None,
             };
             async move { (id, client.probe_ids(KEY, &request).await.expect("probe")) }
         }))

@@ -84,6 +84,7 @@ impl SearchEnv {
             bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &self.prefix).await.expect("bus"))),
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
+            prices: state.config.places_prices,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
             .await

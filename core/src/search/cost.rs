@@ -1,0 +1,141 @@
+//! What a search costs the user's Google key: Text Search requests counted by SKU and
+//! priced from a table (Google's list prices per 1,000 requests, configurable since
+//! users' contracts and Google's prices change).
+
+use serde::{Deserialize, Serialize};
+
+/// The Text Search SKUs a search uses, cheapest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sku {
+    /// "Text Search Essentials (IDs Only)": the probes' `places.id,nextPageToken` mask.
+    IdsOnly,
+    /// "Text Search Pro": the locate request (viewport, address).
+    Pro,
+    /// "Text Search Enterprise": the lead mask (phone, website, rating).
+    Enterprise,
+}
+
+/// US dollars per 1,000 requests of each SKU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PriceTable {
+    /// IDs only (Google's list price: free).
+    pub ids_only: f64,
+    /// Pro (list: $32).
+    pub pro: f64,
+    /// Enterprise (list: $35).
+    pub enterprise: f64,
+}
+
+impl Default for PriceTable {
+    fn default() -> Self {
+        Self {
+            ids_only: 0.0,
+            pro: 32.0,
+            enterprise: 35.0,
+        }
+    }
+}
+
+impl PriceTable {
+    /// Dollars for one request of `sku`.
+    pub fn per_request(&self, sku: Sku) -> f64 {
+        let per_thousand = match sku {
+            Sku::IdsOnly => self.ids_only,
+            Sku::Pro => self.pro,
+            Sku::Enterprise => self.enterprise,
+        };
+        per_thousand / 1_000.0
+    }
+}
+
+/// Requests made, by SKU.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Requests {
+    /// IDs-only probes.
+    pub ids_only: u32,
+    /// Pro (locate).
+    pub pro: u32,
+    /// Enterprise (lead pages).
+    pub enterprise: u32,
+}
+
+impl Requests {
+    /// Counts `n` more requests of `sku`.
+    pub fn add(&mut self, sku: Sku, n: u32) {
+        match sku {
+            Sku::IdsOnly => self.ids_only += n,
+            Sku::Pro => self.pro += n,
+            Sku::Enterprise => self.enterprise += n,
+        }
+    }
+
+    /// Dollars at `prices`.
+    pub fn cost_usd(&self, prices: &PriceTable) -> f64 {
+        f64::from(self.ids_only) * prices.per_request(Sku::IdsOnly)
+            + f64::from(self.pro) * prices.per_request(Sku::Pro)
+            + f64::from(self.enterprise) * prices.per_request(Sku::Enterprise)
+    }
+
+    /// Requests Google bills (those of a SKU with a price).
+    pub fn billable(&self, prices: &PriceTable) -> u32 {
+        [
+            (self.ids_only, Sku::IdsOnly),
+            (self.pro, Sku::Pro),
+            (self.enterprise, Sku::Enterprise),
+        ]
+        .iter()
+        .filter(|(_, sku)| prices.per_request(*sku) > 0.0)
+        .map(|(n, _)| n)
+        .sum()
+    }
+
+    /// The summary `complete` carries.
+    pub fn report(&self, prices: &PriceTable) -> SearchCost {
+        SearchCost {
+            requests: *self,
+            billable_requests: self.billable(prices),
+            cost_usd: round_cents(self.cost_usd(prices)),
+        }
+    }
+}
+
+/// What a search cost, as `complete` and the estimate report it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchCost {
+    /// Requests by SKU.
+    pub requests: Requests,
+    /// Requests Google bills.
+    pub billable_requests: u32,
+    /// Dollars at the configured list prices, to a tenth of a cent.
+    pub cost_usd: f64,
+}
+
+/// Rounds to a tenth of a cent: a request costs 3.2 or 3.5 cents, and sums should read as
+/// Google's invoice does.
+pub fn round_cents(usd: f64) -> f64 {
+    (usd * 1_000.0).round() / 1_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prices_requests_by_sku_and_counts_only_billable_ones() {
+        let prices = PriceTable::default();
+        let mut r = Requests::default();
+        r.add(Sku::IdsOnly, 300);
+        r.add(Sku::Pro, 1);
+        r.add(Sku::Enterprise, 80);
+        assert_eq!(r.billable(&prices), 81, "IDs-only probes are free");
+        let report = r.report(&prices);
+        assert_eq!(report.cost_usd, 2.832, "1 x $0.032 + 80 x $0.035");
+        let paid_probes = PriceTable {
+            ids_only: 1.0,
+            ..prices
+        };
+        assert_eq!(r.billable(&paid_probes), 381);
+    }
+}

@@ -1,0 +1,149 @@
+//! What a search would find and cost, before it runs, from free IDs-only probes (and, for
+//! a full search of a named location, the one locate request, cached).
+//!
+//! A quick search's estimate is one probe of its query. A full search's runs the tiling
+//! planner's probes, up to a bound on requests so the answer comes in seconds; when the
+//! bound stops it early, the regions still saturated are counted at the cap each and the
+//! answer says it is not exact.
+
+use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnordered};
+
+use super::{
+    Coverage, MAX_PAGES, PAGE_SIZE, RateGate, SearchFailure, Upstream, ValidSearch,
+    cost::{PriceTable, Requests, SearchCost, Sku},
+    first_request,
+    full::{Done, base_request, probe},
+    locate::{AreaCache, locate},
+    tiling::{CAP, Planner, Probe},
+};
+use crate::places::IDS_FIELD_MASK;
+
+/// Bounds of one estimate.
+#[derive(Debug, Clone, Copy)]
+pub struct EstimateLimits {
+    /// Most IDs-only requests an estimate makes (at 10 a second, 80 take 8 s).
+    pub max_probe_requests: u32,
+    /// The key's pace, requests a second (for `estimated_seconds`).
+    pub rps: f64,
+    /// Probes in flight at once.
+    pub concurrency: usize,
+}
+
+impl Default for EstimateLimits {
+    fn default() -> Self {
+        Self {
+            max_probe_requests: 80,
+            rps: 10.0,
+            concurrency: super::full::FULL_CONCURRENCY,
+        }
+    }
+}
+
+/// What a search is expected to find and cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// Places expected (matching type, area and `minRating`; the website, phone and
+    /// review filters may send fewer).
+    pub estimated_leads: u32,
+    /// Dollars the search would spend on the user's key.
+    pub estimated_cost_usd: f64,
+    /// Seconds it would take at the key's pace.
+    pub estimated_seconds: f64,
+    /// Requests the search would make, by SKU.
+    pub requests: Requests,
+    /// Whether every region was probed (the figures are then exact for today's data).
+    pub exact: bool,
+    /// What the estimate itself spent (the locate request, unless cached).
+    pub spent: SearchCost,
+}
+
+/// Estimates `search` (see the module docs).
+pub async fn estimate(
+    upstream: &Upstream<'_, impl RateGate>,
+    search: &ValidSearch,
+    prices: &PriceTable,
+    cache: &impl AreaCache,
+    limits: EstimateLimits,
+) -> Result<Estimate, SearchFailure> {
+    let mut spent = Requests::default();
+    let (places, mut requests, exact) = match search.coverage() {
+        Coverage::Quick => {
+            let mut request = first_request(search);
+            let mut ids = 0u32;
+            for _ in 0..MAX_PAGES {
+                let page = upstream.page(IDS_FIELD_MASK, &request).await?;
+                spent.add(Sku::IdsOnly, 1);
+                ids += page.places.len() as u32;
+                match page.next_page_token.filter(|t| !t.is_empty()) {
+                    Some(token) => request.page_token = Some(token),
+                    None => break,
+                }
+            }
+            let mut requests = Requests::default();
+            requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
+            (ids, requests, true)
+        }
+        Coverage::Full => full(upstream, search, cache, limits, &mut spent).await?,
+    };
+    // The search's own probes and locate: the estimate's probes are not reused (their
+    // answers may change in between, and nothing of them is kept).
+    requests.ids_only += spent.ids_only;
+    requests.pro += spent.pro;
+    let seconds = f64::from(requests.ids_only + requests.pro + requests.enterprise) / limits.rps.max(0.1);
+    Ok(Estimate {
+        estimated_leads: places,
+        estimated_cost_usd: super::round_cents(requests.cost_usd(prices)),
+        estimated_seconds: (seconds * 10.0).ceil() / 10.0,
+        requests,
+        exact,
+        spent: spent.report(prices),
+    })
+}
+
+async fn full(
+    upstream: &Upstream<'_, impl RateGate>,
+    search: &ValidSearch,
+    cache: &impl AreaCache,
+    limits: EstimateLimits,
+    spent: &mut Requests,
+) -> Result<(u32, Requests, bool), SearchFailure> {
+    let area = match search.area() {
+        Some(area) => area.bounds(),
+        None => locate(upstream, search.location(), cache, spent).await?,
+    };
+    let base = base_request(search);
+    let mut planner = Planner::new(area);
+    let mut inflight: FuturesUnordered<BoxFuture<'_, Done>> = FuturesUnordered::new();
+    // Each probe may take up to 3 requests: stop starting new ones when the bound is near.
+    let mut started_pages = 0u32;
+    loop {
+        while inflight.len() < limits.concurrency.max(1) && started_pages + MAX_PAGES as u32 <= limits.max_probe_requests
+        {
+            let Some((id, rect)) = planner.next_probe() else { break };
+            started_pages += MAX_PAGES as u32;
+            inflight.push(probe(upstream, &base, id, rect).boxed());
+        }
+        let Some(done) = inflight.next().await else { break };
+        if let Done::Probe(id, result) = done {
+            let (ids, pages) = result?;
+            spent.add(Sku::IdsOnly, pages);
+            // Count what it really took, not the 3 it might have.
+            started_pages = started_pages - MAX_PAGES as u32 + pages;
+            planner.record(id, Probe { ids });
+        }
+    }
+    let exact = planner.is_done();
+    let unresolved = if exact { 0 } else { planner.unresolved().max(1) };
+    let fetch_requests: usize = planner.fetch_plan().iter().map(|f| f.requests()).sum::<usize>() + unresolved * MAX_PAGES;
+    let found = planner.found_count();
+    let places = (found + unresolved * CAP) as u32;
+    let mut requests = Requests::default();
+    requests.add(Sku::Enterprise, fetch_requests as u32);
+    if !exact {
+        // The probes still to make, in proportion to the places still to find.
+        let per_place = f64::from(spent.ids_only) / found.max(1) as f64;
+        let more = (per_place * (unresolved * CAP) as f64).ceil() as u32;
+        requests.add(Sku::IdsOnly, more);
+    }
+    Ok((places, requests, exact))
+}

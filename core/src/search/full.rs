@@ -1,0 +1,317 @@
+//! A full-coverage search: every match in the area, past Google's 60-result cap, for
+//! close to the least Google bills.
+//!
+//! The area is the location's viewport (one Pro request, cached) or the caller's explicit
+//! area. The [planner](super::tiling) decides which rectangles to probe with the free
+//! IDs-only mask and which to fetch with the lead mask; this runner drives it: probes and
+//! fetches run concurrently under the key's rate gate, each fetched tile's leads go out
+//! (deduplicated by place id, filtered, within the user's allowance) together with a
+//! checkpoint naming the tiles done, and `progress` events say how far it is and what it
+//! costs. A budget (`maxCostUsd`) is checked before every billable request.
+
+use std::{
+    collections::HashSet,
+    time::{Duration, Instant},
+};
+
+use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnordered};
+
+use super::{
+    Checkpoint, DoneTile, EventSink, LeadAllowance, MAX_LEADS, MAX_PAGES, RateGate, Resume, SearchFailure,
+    SearchOutcome, SearchPlan, SearchStopped, StopReason, Upstream, accepted_lead, first_request,
+    cost::{Requests, Sku},
+    lead_mask,
+    locate::{AreaCache, locate},
+    tiling::{Planner, Probe, ProbeId, Rect},
+};
+use crate::{
+    lead::{Lead, SearchEvent, SearchProgress},
+    places::{IDS_FIELD_MASK, Place, PlacesError, SearchTextRequest},
+};
+
+/// Requests one full search keeps in flight; the key's rate gate paces them (at 10 a
+/// second and 300 ms a request, 3 would do; more absorbs slow answers).
+pub const FULL_CONCURRENCY: usize = 8;
+/// Shortest gap between two `progress` events without a fetched tile between them.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+/// How often the runner asks whether anyone still listens.
+const CANCEL_CHECK_EVERY: Duration = Duration::from_millis(250);
+
+/// A finished request of the runner.
+pub(crate) enum Done {
+    Probe(ProbeId, Result<(Vec<String>, u32), PlacesError>),
+    Fetch {
+        rect: Rect,
+        planned: u32,
+        result: Result<(Vec<Place>, u32), PlacesError>,
+    },
+}
+
+/// Where a full search stands.
+struct Tally {
+    area: Rect,
+    done: Vec<DoneTile>,
+    requests: Requests,
+    probed: u32,
+    fetched: u32,
+    /// Enterprise requests of fetches in flight: counted against the budget already.
+    committed: u32,
+}
+
+impl Tally {
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint::Tiles {
+            area: self.area,
+            done: self.done.clone(),
+            requests: self.requests,
+        }
+    }
+}
+
+pub(crate) async fn run(
+    upstream: &Upstream<'_, impl RateGate>,
+    plan: &SearchPlan<'_>,
+    sink: &mut impl EventSink,
+    allowance: &impl LeadAllowance,
+    cache: &impl AreaCache,
+    resume: Resume,
+) -> Result<SearchOutcome, SearchFailure> {
+    let search = plan.search;
+    let mut outcome = SearchOutcome {
+        leads: resume.delivered,
+        ..SearchOutcome::default()
+    };
+    let mut seen: HashSet<String> = outcome.leads.iter().map(|l| l.place_id.clone()).collect();
+    let mut budget = plan.lead_budget.max(outcome.leads.len() as u32);
+    let mut tally = match resume.checkpoint {
+        Some(Checkpoint::Tiles { area, done, requests }) => Tally {
+            area,
+            fetched: done.len() as u32,
+            done,
+            requests,
+            probed: 0,
+            committed: 0,
+        },
+        _ => {
+            let mut requests = Requests::default();
+            let area = match search.area() {
+                Some(area) => area.bounds(),
+                None => {
+                    if !plan.affords(&requests, Sku::Pro, 1) {
+                        outcome.stop = Some(StopReason::MaxCost);
+                        return Ok(outcome);
+                    }
+                    locate(upstream, search.location(), cache, &mut requests).await?
+                }
+            };
+            let tally = Tally {
+                area,
+                done: Vec::new(),
+                requests,
+                probed: 0,
+                fetched: 0,
+                committed: 0,
+            };
+            // A retry from here on neither locates nor pays for it again.
+            sink.emit(Vec::new(), &tally.checkpoint()).await?;
+            tally
+        }
+    };
+    let done_before: Vec<Rect> = tally.done.iter().map(|t| t.rect).collect();
+
+    let base = base_request(search);
+    let mask = lead_mask(search);
+    let mut planner = Planner::new(tally.area);
+    let mut inflight: FuturesUnordered<BoxFuture<'_, Done>> = FuturesUnordered::new();
+    let mut next_fetch = 0usize;
+    let mut last_progress = Instant::now();
+    let mut last_cancel_check = Instant::now();
+
+    loop {
+        while outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
+            if let Some(fetch) = planner.fetch_at(next_fetch) {
+                next_fetch += 1;
+                if done_before.contains(&fetch.rect) {
+                    continue;
+                }
+                let planned = fetch.requests().max(1) as u32;
+                let spent = Requests {
+                    enterprise: tally.requests.enterprise + tally.committed,
+                    ..tally.requests
+                };
+                if !plan.affords(&spent, Sku::Enterprise, planned) {
+                    outcome.stop = Some(StopReason::MaxCost);
+                    break;
+                }
+                tally.committed += planned;
+                inflight.push(fetch_tile(upstream, &base, &mask, fetch.rect, planned).boxed());
+            } else if let Some((id, rect)) = planner.next_probe() {
+                inflight.push(probe(upstream, &base, id, rect).boxed());
+            } else {
+                break;
+            }
+        }
+        let Some(done) = inflight.next().await else { break };
+        let mut events = Vec::new();
+        let mut tile_done = false;
+        match done {
+            Done::Probe(id, result) => {
+                let (ids, pages) = result?;
+                tally.requests.add(Sku::IdsOnly, pages);
+                tally.probed += 1;
+                planner.record(id, Probe { ids });
+            }
+            Done::Fetch { rect, planned, result } => {
+                let (places, pages) = result?;
+                tally.committed -= planned;
+                tally.requests.add(Sku::Enterprise, pages);
+                tally.fetched += 1;
+                let mut fresh: Vec<Lead> = Vec::new();
+                for lead in places.into_iter().filter_map(|p| accepted_lead(search, p)) {
+                    if seen.insert(lead.place_id.clone()) {
+                        fresh.push(lead);
+                    }
+                }
+                let wanted = (outcome.leads.len() + fresh.len()).saturating_sub(budget as usize) as u32;
+                if wanted > 0 {
+                    // Asked for in reservations of up to 60, so a search of thousands makes
+                    // a few dozen store calls, not one per lead; settling gives back the
+                    // unused rest.
+                    budget += allowance.grant(wanted.next_multiple_of(MAX_LEADS)).await;
+                }
+                let mut given = 0;
+                for lead in fresh {
+                    if outcome.leads.len() as u32 >= budget {
+                        outcome.stop = Some(StopReason::Allowance);
+                        break;
+                    }
+                    given += 1;
+                    outcome.leads.push(lead.clone());
+                    events.push(SearchEvent::BusinessFound {
+                        name: lead.name.clone(),
+                        found: outcome.leads.len() as u32,
+                        total: planner.found_count() as u32,
+                        lead,
+                    });
+                }
+                tally.done.push(DoneTile { rect, leads: given });
+                tile_done = true;
+            }
+        }
+        if tile_done || last_progress.elapsed() >= PROGRESS_EVERY {
+            events.push(SearchEvent::Progress(progress(&tally, &planner, &outcome, plan, next_fetch)));
+            sink.emit(events, &tally.checkpoint()).await?;
+            last_progress = Instant::now();
+        }
+        if outcome.stop == Some(StopReason::Allowance) {
+            // Nothing more can go out: stop paying for requests in flight.
+            break;
+        }
+        if last_cancel_check.elapsed() >= CANCEL_CHECK_EVERY {
+            last_cancel_check = Instant::now();
+            if sink.cancelled().await {
+                return Err(SearchStopped("nobody is listening".into()).into());
+            }
+        }
+    }
+    outcome.requests = tally.requests;
+    outcome.truncated = planner.truncated();
+    let last = progress(&tally, &planner, &outcome, plan, next_fetch);
+    sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint()).await?;
+    Ok(outcome)
+}
+
+/// A probe or fetch request of `search` before its rectangle is set: the business's label
+/// alone (the rectangle says where), its type and Google's `minRating`.
+pub(crate) fn base_request(search: &super::ValidSearch) -> SearchTextRequest {
+    let mut request = first_request(search);
+    request.text_query = search.business().label.to_owned();
+    request.location_restriction = None;
+    request
+}
+
+/// The `progress` event: what is done, and what the rest is expected to cost.
+fn progress(
+    tally: &Tally,
+    planner: &Planner,
+    outcome: &SearchOutcome,
+    plan: &SearchPlan<'_>,
+    next_fetch: usize,
+) -> SearchProgress {
+    let prices = &plan.prices;
+    let unresolved = planner.unresolved();
+    // Planned fetches not started, and each unresolved region at a cap (3 pages).
+    let pending_requests: usize = (next_fetch..planner.fetch_count())
+        .filter_map(|i| planner.fetch_at(i))
+        .map(|f| f.requests())
+        .sum::<usize>()
+        + tally.committed as usize
+        + unresolved * MAX_PAGES;
+    let spent = tally.requests.cost_usd(prices);
+    let expected = if outcome.stop.is_some() {
+        spent
+    } else {
+        spent + pending_requests as f64 * prices.per_request(Sku::Enterprise)
+    };
+    SearchProgress {
+        areas_probed: tally.probed,
+        areas_fetched: tally.fetched,
+        areas_planned: planner.fetch_count() as u32,
+        leads: outcome.leads.len() as u32,
+        places_found: planner.found_count() as u32,
+        billable_requests: tally.requests.billable(prices),
+        cost_usd: super::round_cents(spent),
+        estimated_cost_usd: super::round_cents(expected),
+        estimated_places: (planner.found_count() + unresolved * super::tiling::CAP) as u32,
+    }
+}
+
+/// Every place id a rectangle lists (its up to 3 pages), with the free IDs-only mask.
+pub(crate) async fn probe(upstream: &Upstream<'_, impl RateGate>, base: &SearchTextRequest, id: ProbeId, rect: Rect) -> Done {
+    let mut request = base.clone();
+    request.location_restriction = Some(rect.into());
+    let result = async {
+        let mut ids = Vec::new();
+        let mut pages = 0;
+        for _ in 0..MAX_PAGES {
+            let page = upstream.page(IDS_FIELD_MASK, &request).await?;
+            pages += 1;
+            ids.extend(page.places.into_iter().map(|p| p.id).filter(|id| !id.is_empty()));
+            match page.next_page_token.filter(|t| !t.is_empty()) {
+                Some(token) => request.page_token = Some(token),
+                None => break,
+            }
+        }
+        Ok((ids, pages))
+    }
+    .await;
+    Done::Probe(id, result)
+}
+
+/// A tile's places with the lead mask (up to 3 pages).
+async fn fetch_tile(
+    upstream: &Upstream<'_, impl RateGate>,
+    base: &SearchTextRequest,
+    mask: &str,
+    rect: Rect,
+    planned: u32,
+) -> Done {
+    let mut request = base.clone();
+    request.location_restriction = Some(rect.into());
+    let result = async {
+        let mut places = Vec::new();
+        let mut pages = 0;
+        for _ in 0..MAX_PAGES {
+            let page = upstream.page(mask, &request).await?;
+            pages += 1;
+            places.extend(page.places);
+            match page.next_page_token.filter(|t| !t.is_empty()) {
+                Some(token) => request.page_token = Some(token),
+                None => break,
+            }
+        }
+        Ok((places, pages))
+    }
+    .await;
+    Done::Fetch { rect, planned, result }
+}

@@ -1,0 +1,432 @@
+//! What a search may ask for beyond a business type and a location: how much of the area
+//! to cover, an explicit area, a budget on the user's key, and filters on the leads.
+//!
+//! Each is parsed once, where the request enters, into a type that cannot be invalid;
+//! `Display` of [`InvalidOption`] is the message the user reads.
+
+use serde::{Deserialize, Serialize};
+
+use super::tiling::{LatLng, Rect};
+use crate::lead::Lead;
+
+/// Widest side of an explicit area, in degrees (about 550 km): beyond that a search is a
+/// country, not an area, and its cost would surprise.
+pub const MAX_AREA_DEGREES: f64 = 5.0;
+/// Google's largest circle (`locationBias.circle.radius`), in metres.
+pub const MAX_RADIUS_METERS: f64 = 50_000.0;
+/// Highest budget a search may set, in US dollars.
+pub const MAX_COST_USD: f64 = 10_000.0;
+/// Highest `minReviews` accepted.
+pub const MAX_MIN_REVIEWS: u32 = 1_000_000;
+
+/// How much of the area a search covers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Coverage {
+    /// One Text Search query of at most 3 pages (60 places): the original behaviour.
+    #[default]
+    Quick,
+    /// Every match in the area, past Google's 60-result cap (see `full.rs`).
+    Full,
+}
+
+impl Coverage {
+    /// Parses the request's value; absent means quick.
+    pub fn parse(value: Option<&str>) -> Result<Self, InvalidOption> {
+        match value.map(str::trim) {
+            None | Some("") | Some("quick") => Ok(Self::Quick),
+            Some("full") => Ok(Self::Full),
+            Some(_) => Err(InvalidOption::Coverage),
+        }
+    }
+
+    /// The request's word for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Quick => "quick",
+            Self::Full => "full",
+        }
+    }
+
+    fn is_quick(&self) -> bool {
+        *self == Self::Quick
+    }
+}
+
+/// Whether leads must have a website.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WebsiteFilter {
+    /// No condition.
+    #[default]
+    Any,
+    /// Only businesses with a website.
+    With,
+    /// Only businesses without one (agencies selling websites want these).
+    Without,
+}
+
+/// Whether leads must have a phone number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhoneFilter {
+    /// No condition.
+    #[default]
+    Any,
+    /// Only businesses with a phone number.
+    With,
+}
+
+/// Conditions a lead must meet to be sent (and counted toward usage).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LeadFilters {
+    /// Lowest average rating (sent to Google as `minRating`, and checked exactly here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<f64>,
+    /// Fewest ratings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_reviews: Option<u32>,
+    /// Website condition.
+    pub website: WebsiteFilter,
+    /// Phone condition.
+    pub phone: PhoneFilter,
+}
+
+impl LeadFilters {
+    /// Whether no condition is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Whether `lead` meets every condition.
+    pub fn accepts(&self, lead: &Lead) -> bool {
+        let rating_ok = self
+            .min_rating
+            .is_none_or(|min| lead.rating.is_some_and(|r| r + 1e-9 >= min));
+        let reviews_ok = self
+            .min_reviews
+            .is_none_or(|min| min == 0 || lead.review_count.is_some_and(|n| n >= min));
+        let website_ok = match self.website {
+            WebsiteFilter::Any => true,
+            WebsiteFilter::With => !lead.website.trim().is_empty(),
+            WebsiteFilter::Without => lead.website.trim().is_empty(),
+        };
+        let phone_ok = match self.phone {
+            PhoneFilter::Any => true,
+            PhoneFilter::With => !lead.phone.trim().is_empty(),
+        };
+        rating_ok && reviews_ok && website_ok && phone_ok
+    }
+
+    /// The `minRating` to send Google. Google rounds a value up to the next half star
+    /// (4.2 becomes 4.5, dropping a 4.3), so we send it rounded *down* to a half star and
+    /// check the exact value ourselves: Google narrows the results, never too far.
+    pub fn google_min_rating(&self) -> Option<f64> {
+        self.min_rating.map(|r| (r * 2.0).floor() / 2.0).filter(|r| *r > 0.0)
+    }
+
+    /// Parses the request's values.
+    pub fn parse(
+        min_rating: Option<f64>,
+        min_reviews: Option<i64>,
+        website: Option<&str>,
+        phone: Option<&str>,
+    ) -> Result<Self, InvalidOption> {
+        let min_rating = match min_rating {
+            None => None,
+            Some(r) if r.is_finite() && (0.0..=5.0).contains(&r) => Some(r).filter(|r| *r > 0.0),
+            Some(_) => return Err(InvalidOption::MinRating),
+        };
+        let min_reviews = match min_reviews {
+            None => None,
+            Some(n) if (0..=i64::from(MAX_MIN_REVIEWS)).contains(&n) => Some(n as u32).filter(|n| *n > 0),
+            Some(_) => return Err(InvalidOption::MinReviews),
+        };
+        let website = match website.map(str::trim) {
+            None | Some("") | Some("any") => WebsiteFilter::Any,
+            Some("with") => WebsiteFilter::With,
+            Some("without") => WebsiteFilter::Without,
+            Some(_) => return Err(InvalidOption::Website),
+        };
+        let phone = match phone.map(str::trim) {
+            None | Some("") | Some("any") => PhoneFilter::Any,
+            Some("with") => PhoneFilter::With,
+            Some(_) => return Err(InvalidOption::Phone),
+        };
+        Ok(Self {
+            min_rating,
+            min_reviews,
+            website,
+            phone,
+        })
+    }
+}
+
+/// An explicit area, as integrators give it instead of a location name.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "shape")]
+pub enum Area {
+    /// A rectangle: south-west `low`, north-east `high` (Google's `Viewport`).
+    Rectangle {
+        /// South-west corner.
+        low: LatLng,
+        /// North-east corner.
+        high: LatLng,
+    },
+    /// A circle.
+    #[serde(rename_all = "camelCase")]
+    Circle {
+        /// Centre.
+        center: LatLng,
+        /// Radius in metres.
+        radius_meters: f64,
+    },
+}
+
+/// Metres in a degree of latitude (mean).
+const METERS_PER_DEGREE: f64 = 111_320.0;
+
+impl Area {
+    /// A checked rectangle.
+    pub fn rectangle(low: LatLng, high: LatLng) -> Result<Self, InvalidOption> {
+        for p in [low, high] {
+            check_point(p)?;
+        }
+        if low.lat >= high.lat || low.lng >= high.lng {
+            return Err(InvalidOption::AreaCorners);
+        }
+        if high.lat - low.lat > MAX_AREA_DEGREES || high.lng - low.lng > MAX_AREA_DEGREES {
+            return Err(InvalidOption::AreaTooLarge);
+        }
+        Ok(Self::Rectangle { low, high })
+    }
+
+    /// A checked circle.
+    pub fn circle(center: LatLng, radius_meters: f64) -> Result<Self, InvalidOption> {
+        check_point(center)?;
+        if !(radius_meters.is_finite() && radius_meters > 0.0 && radius_meters <= MAX_RADIUS_METERS) {
+            return Err(InvalidOption::Radius);
+        }
+        if center.lat.abs() + radius_meters / METERS_PER_DEGREE >= 89.0 {
+            return Err(InvalidOption::AreaTooLarge);
+        }
+        Ok(Self::Circle { center, radius_meters })
+    }
+
+    /// The smallest rectangle holding the area (what tiles and `locationRestriction` use).
+    pub fn bounds(&self) -> Rect {
+        match *self {
+            Self::Rectangle { low, high } => Rect { low, high },
+            Self::Circle { center, radius_meters } => {
+                let dlat = radius_meters / METERS_PER_DEGREE;
+                let dlng = radius_meters / (METERS_PER_DEGREE * center.lat.to_radians().cos());
+                Rect {
+                    low: LatLng {
+                        lat: center.lat - dlat,
+                        lng: center.lng - dlng,
+                    },
+                    high: LatLng {
+                        lat: center.lat + dlat,
+                        lng: center.lng + dlng,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Whether a place at `p` is in the area (a rectangle's edges included).
+    pub fn contains(&self, p: LatLng) -> bool {
+        match *self {
+            Self::Rectangle { low, high } => Rect { low, high }.contains(p),
+            Self::Circle { center, radius_meters } => distance_m(center, p) <= radius_meters,
+        }
+    }
+
+    /// Whether leads need their location checked after fetching (a circle: its bounding
+    /// rectangle holds corners outside it).
+    pub fn needs_location(&self) -> bool {
+        matches!(self, Self::Circle { .. })
+    }
+
+    /// A short label for a search given by area (what `start` echoes as its location).
+    pub fn label(&self) -> String {
+        match *self {
+            Self::Rectangle { low, high } => format!(
+                "area {:.4},{:.4} to {:.4},{:.4}",
+                low.lat, low.lng, high.lat, high.lng
+            ),
+            Self::Circle { center, radius_meters } => format!(
+                "within {:.0} m of {:.4},{:.4}",
+                radius_meters, center.lat, center.lng
+            ),
+        }
+    }
+}
+
+fn check_point(p: LatLng) -> Result<(), InvalidOption> {
+    if p.lat.is_finite() && p.lng.is_finite() && (-90.0..=90.0).contains(&p.lat) && (-180.0..=180.0).contains(&p.lng) {
+        Ok(())
+    } else {
+        Err(InvalidOption::Coordinates)
+    }
+}
+
+/// Great-circle distance in metres.
+pub fn distance_m(a: LatLng, b: LatLng) -> f64 {
+    const EARTH_RADIUS_M: f64 = 6_371_008.8;
+    let (lat1, lat2) = (a.lat.to_radians(), b.lat.to_radians());
+    let dlat = lat2 - lat1;
+    let dlng = (b.lng - a.lng).to_radians();
+    let h = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_M * h.sqrt().asin()
+}
+
+/// A budget on the user's Google key, in US dollars.
+pub fn parse_max_cost(value: Option<f64>) -> Result<Option<f64>, InvalidOption> {
+    match value {
+        None => Ok(None),
+        Some(v) if v.is_finite() && v > 0.0 && v <= MAX_COST_USD => Ok(Some(v)),
+        Some(_) => Err(InvalidOption::MaxCost),
+    }
+}
+
+/// Why an option was refused; `Display` is the message for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidOption {
+    /// Not `quick` or `full`.
+    #[error("coverage must be \"quick\" or \"full\".")]
+    Coverage,
+    /// Out of range or not a number.
+    #[error("maxCostUsd must be an amount in US dollars above 0 and at most {MAX_COST_USD}.")]
+    MaxCost,
+    /// Out of 0..=5.
+    #[error("minRating must be between 0 and 5.")]
+    MinRating,
+    /// Negative or absurd.
+    #[error("minReviews must be a whole number from 0 to {MAX_MIN_REVIEWS}.")]
+    MinReviews,
+    /// Not `any`, `with` or `without`.
+    #[error("website must be \"any\", \"with\" or \"without\".")]
+    Website,
+    /// Not `any` or `with`.
+    #[error("phone must be \"any\" or \"with\".")]
+    Phone,
+    /// Latitude or longitude out of range.
+    #[error("Area coordinates must have a latitude from -90 to 90 and a longitude from -180 to 180.")]
+    Coordinates,
+    /// `low` is not south-west of `high`.
+    #[error(
+        "The area's low corner must be south-west of its high corner (areas across the 180th meridian are not supported)."
+    )]
+    AreaCorners,
+    /// Wider than [`MAX_AREA_DEGREES`].
+    #[error("The area is too large: use at most {MAX_AREA_DEGREES} degrees of latitude and of longitude.")]
+    AreaTooLarge,
+    /// Radius out of range.
+    #[error("radiusMeters must be above 0 and at most {MAX_RADIUS_METERS}.")]
+    Radius,
+    /// Both shapes, or neither, or half of one.
+    #[error("area must be a rectangle {{low, high}} or a circle {{center, radiusMeters}}.")]
+    AreaShape,
+}
+
+impl Coverage {
+    /// For serde: quick is left out of the queue's JSON, which so stays as it was.
+    pub(crate) fn skip(value: &Self) -> bool {
+        value.is_quick()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lead(website: &str, phone: &str, rating: Option<f64>, reviews: Option<u32>) -> Lead {
+        Lead {
+            name: "n".into(),
+            address: String::new(),
+            phone: phone.into(),
+            website: website.into(),
+            place_id: "p".into(),
+            rating,
+            review_count: reviews,
+        }
+    }
+
+    #[test]
+    fn coverage_and_filters_parse_with_specific_errors() {
+        assert_eq!(Coverage::parse(None), Ok(Coverage::Quick));
+        assert_eq!(Coverage::parse(Some("full")), Ok(Coverage::Full));
+        assert_eq!(Coverage::parse(Some("everything")), Err(InvalidOption::Coverage));
+        assert_eq!(
+            LeadFilters::parse(Some(5.5), None, None, None),
+            Err(InvalidOption::MinRating)
+        );
+        assert_eq!(
+            LeadFilters::parse(Some(f64::NAN), None, None, None),
+            Err(InvalidOption::MinRating)
+        );
+        assert_eq!(
+            LeadFilters::parse(None, Some(-1), None, None),
+            Err(InvalidOption::MinReviews)
+        );
+        assert_eq!(
+            LeadFilters::parse(None, None, Some("maybe"), None),
+            Err(InvalidOption::Website)
+        );
+        assert_eq!(
+            LeadFilters::parse(None, None, None, Some("without")),
+            Err(InvalidOption::Phone)
+        );
+        assert!(
+            LeadFilters::parse(Some(0.0), Some(0), Some("any"), Some("any"))
+                .expect("neutral values")
+                .is_empty()
+        );
+        assert_eq!(parse_max_cost(Some(0.0)), Err(InvalidOption::MaxCost));
+        assert_eq!(parse_max_cost(Some(2.5)), Ok(Some(2.5)));
+    }
+
+    #[test]
+    fn filters_check_each_condition_exactly() {
+        let f = LeadFilters::parse(Some(4.2), Some(10), Some("without"), Some("with")).expect("valid");
+        assert!(f.accepts(&lead("", "(512) 555-0100", Some(4.3), Some(10))));
+        assert!(!f.accepts(&lead("https://x.example", "(512) 555-0100", Some(4.3), Some(10))));
+        assert!(!f.accepts(&lead("", "", Some(4.3), Some(10))), "no phone");
+        assert!(!f.accepts(&lead("", "1", Some(4.1), Some(10))), "rated lower");
+        assert!(!f.accepts(&lead("", "1", None, None)), "unrated");
+        assert!(!f.accepts(&lead("", "1", Some(4.5), Some(9))), "too few reviews");
+        // Google rounds minRating up to a half star; we send it rounded down.
+        assert_eq!(f.google_min_rating(), Some(4.0));
+        let with_site = LeadFilters::parse(None, None, Some("with"), None).expect("valid");
+        assert!(with_site.accepts(&lead("https://x.example", "", None, None)));
+        assert!(!with_site.accepts(&lead(" ", "", None, None)));
+    }
+
+    #[test]
+    fn areas_are_checked_and_a_circle_is_bounded() {
+        let p = |lat, lng| LatLng { lat, lng };
+        assert_eq!(
+            Area::rectangle(p(30.0, -97.0), p(29.0, -96.0)),
+            Err(InvalidOption::AreaCorners)
+        );
+        assert_eq!(
+            Area::rectangle(p(30.0, -97.0), p(36.0, -96.0)),
+            Err(InvalidOption::AreaTooLarge)
+        );
+        assert_eq!(
+            Area::rectangle(p(95.0, -97.0), p(96.0, -96.0)),
+            Err(InvalidOption::Coordinates)
+        );
+        assert_eq!(Area::circle(p(30.0, -97.0), 0.0), Err(InvalidOption::Radius));
+        assert_eq!(Area::circle(p(30.0, -97.0), 60_000.0), Err(InvalidOption::Radius));
+        let circle = Area::circle(p(30.0, -97.0), 1_000.0).expect("valid");
+        let b = circle.bounds();
+        assert!((b.high.lat - b.low.lat - 2.0 * 1_000.0 / METERS_PER_DEGREE).abs() < 1e-9);
+        assert!(b.high.lng - b.low.lng > b.high.lat - b.low.lat, "longitude degrees are shorter");
+        assert!(circle.contains(p(30.005, -97.0)), "about 556 m north");
+        assert!(!circle.contains(b.high), "a corner of the bounds lies outside the circle");
+        assert!(circle.needs_location());
+    }
+}
