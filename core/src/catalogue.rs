@@ -106,7 +106,13 @@ pub const GROUPS: &[BusinessGroup] = &[
 /// `computer_phone_repair` is our own value: the spec gave "Computer/Phone Repair" the
 /// value `store`, which Shopping's "Store" already has, so choosing it searched for stores
 /// (see docs/decisions.md); Google has no such type, so it is searched by its label.
-const TEXT_ONLY: &[&str] = &["food", "health", "finance", "general_contractor", "computer_phone_repair"];
+const TEXT_ONLY: &[&str] = &[
+    "food",
+    "health",
+    "finance",
+    "general_contractor",
+    "computer_phone_repair",
+];
 
 /// The message for a value outside the catalogue.
 pub fn unknown_type_message(value: &str) -> String {
@@ -165,7 +171,11 @@ mod tests {
         let mut labels = std::collections::HashMap::new();
         for t in GROUPS.iter().flat_map(|g| g.types.iter()) {
             let first = labels.entry(t.value).or_insert(t.label);
-            assert_eq!(*first, t.label, "{} has two labels, so one of them cannot be chosen", t.value);
+            assert_eq!(
+                *first, t.label,
+                "{} has two labels, so one of them cannot be chosen",
+                t.value
+            );
         }
         let food = find("food").expect("food");
         assert!(!food.is_included_type());

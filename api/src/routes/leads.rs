@@ -187,7 +187,9 @@ impl LeadsApi {
             })),
             Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
             Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),
-            Err(SearchFailure::Stopped(_)) => Err(ApiError::unavailable("unavailable", "The estimate was stopped.").into()),
+            Err(SearchFailure::Stopped(_)) => {
+                Err(ApiError::unavailable("unavailable", "The estimate was stopped.").into())
+            }
         }
     }
 

@@ -45,6 +45,7 @@ fn statuses_are_documented_only_where_they_can_happen() {
     // Google or Stripe is called: the searches, the key test, Stripe and Sheets.
     let upstream: BTreeSet<&str> = [
         "search_leads",
+        "estimate_search",
         "test_api_key",
         "create_checkout_session",
         "create_portal_session",

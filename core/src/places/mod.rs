@@ -10,7 +10,9 @@ use serde::Deserialize;
 use url::Url;
 
 pub use error::PlacesError;
-pub use wire::{LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport};
+pub use wire::{
+    LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport,
+};
 
 /// Text Search path, relative to the base URL.
 const SEARCH_TEXT_PATH: &str = "v1/places:searchText";

@@ -109,7 +109,11 @@ mod tests {
             r#"{"kind":"pages","pages":2,"placesSeen":40,"nextPageToken":"tok"}"#
         );
         assert_eq!(Checkpoint::decode(&stored), Some(checkpoint));
-        assert_eq!(Checkpoint::decode(r#"{"kind":"tiles","done":[]}"#), None, "no area: unreadable");
+        assert_eq!(
+            Checkpoint::decode(r#"{"kind":"tiles","done":[]}"#),
+            None,
+            "no area: unreadable"
+        );
         assert_eq!(Checkpoint::decode(r#"{"kind":"hexagons"}"#), None);
         let rect = Rect {
             low: crate::search::tiling::LatLng { lat: 1.0, lng: 2.0 },

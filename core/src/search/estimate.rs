@@ -117,7 +117,8 @@ async fn full(
     // Each probe may take up to 3 requests: stop starting new ones when the bound is near.
     let mut started_pages = 0u32;
     loop {
-        while inflight.len() < limits.concurrency.max(1) && started_pages + MAX_PAGES as u32 <= limits.max_probe_requests
+        while inflight.len() < limits.concurrency.max(1)
+            && started_pages + MAX_PAGES as u32 <= limits.max_probe_requests
         {
             let Some((id, rect)) = planner.next_probe() else { break };
             started_pages += MAX_PAGES as u32;
@@ -134,7 +135,8 @@ async fn full(
     }
     let exact = planner.is_done();
     let unresolved = if exact { 0 } else { planner.unresolved().max(1) };
-    let fetch_requests: usize = planner.fetch_plan().iter().map(|f| f.requests()).sum::<usize>() + unresolved * MAX_PAGES;
+    let fetch_requests: usize =
+        planner.fetch_plan().iter().map(|f| f.requests()).sum::<usize>() + unresolved * MAX_PAGES;
     let found = planner.found_count();
     let places = (found + unresolved * CAP) as u32;
     let mut requests = Requests::default();

@@ -18,9 +18,9 @@ use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnord
 
 use super::{
     Checkpoint, DoneTile, EventSink, LeadAllowance, MAX_LEADS, MAX_PAGES, RateGate, Resume, SearchFailure,
-    SearchOutcome, SearchPlan, SearchStopped, StopReason, Upstream, accepted_lead, first_request,
+    SearchOutcome, SearchPlan, SearchStopped, StopReason, Upstream, accepted_lead,
     cost::{Requests, Sku},
-    lead_mask,
+    first_request, lead_mask,
     locate::{AreaCache, locate},
     tiling::{Planner, Probe, ProbeId, Rect},
 };
@@ -199,7 +199,9 @@ pub(crate) async fn run(
             }
         }
         if tile_done || last_progress.elapsed() >= PROGRESS_EVERY {
-            events.push(SearchEvent::Progress(progress(&tally, &planner, &outcome, plan, next_fetch)));
+            events.push(SearchEvent::Progress(progress(
+                &tally, &planner, &outcome, plan, next_fetch,
+            )));
             sink.emit(events, &tally.checkpoint()).await?;
             last_progress = Instant::now();
         }
@@ -217,7 +219,8 @@ pub(crate) async fn run(
     outcome.requests = tally.requests;
     outcome.truncated = planner.truncated();
     let last = progress(&tally, &planner, &outcome, plan, next_fetch);
-    sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint()).await?;
+    sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())
+        .await?;
     Ok(outcome)
 }
 
@@ -267,7 +270,12 @@ fn progress(
 }
 
 /// Every place id a rectangle lists (its up to 3 pages), with the free IDs-only mask.
-pub(crate) async fn probe(upstream: &Upstream<'_, impl RateGate>, base: &SearchTextRequest, id: ProbeId, rect: Rect) -> Done {
+pub(crate) async fn probe(
+    upstream: &Upstream<'_, impl RateGate>,
+    base: &SearchTextRequest,
+    id: ProbeId,
+    rect: Rect,
+) -> Done {
     let mut request = base.clone();
     request.location_restriction = Some(rect.into());
     let result = async {

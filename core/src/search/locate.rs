@@ -56,9 +56,7 @@ pub fn not_found_message(location: &str) -> String {
 
 /// The message for a location too large for a full search.
 pub fn too_large_message(location: &str) -> String {
-    format!(
-        "\"{location}\" covers too large an area for a full search. Choose a city, a district or a ZIP code."
-    )
+    format!("\"{location}\" covers too large an area for a full search. Choose a city, a district or a ZIP code.")
 }
 
 /// The area of `location`, from the cache or from one Pro request (counted in

@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 pub use checkpoint::{Checkpoint, DoneTile, Resume};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
-pub use full::FULL_CONCURRENCY;
 pub use estimate::{Estimate, EstimateLimits, estimate};
+pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
 pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, locate, normalise_location};
 pub use options::{Area, Coverage, InvalidOption, LeadFilters, PhoneFilter, WebsiteFilter};
@@ -167,9 +167,9 @@ impl SearchPlan<'_> {
 
     /// Whether spending `more` dollars on top of `spent` stays within the budget.
     pub(crate) fn affords(&self, spent: &Requests, sku: Sku, n: u32) -> bool {
-        self.search.max_cost_usd().is_none_or(|max| {
-            spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku) <= max + 1e-9
-        })
+        self.search
+            .max_cost_usd()
+            .is_none_or(|max| spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku) <= max + 1e-9)
     }
 }
 
@@ -283,7 +283,9 @@ async fn quick(
             if outcome.leads.len() as u32 >= plan.lead_budget {
                 break;
             }
-            let Some(lead) = accepted_lead(plan.search, place) else { continue };
+            let Some(lead) = accepted_lead(plan.search, place) else {
+                continue;
+            };
             if !seen.insert(lead.place_id.clone()) {
                 continue;
             }

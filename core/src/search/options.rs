@@ -252,14 +252,12 @@ impl Area {
     /// A short label for a search given by area (what `start` echoes as its location).
     pub fn label(&self) -> String {
         match *self {
-            Self::Rectangle { low, high } => format!(
-                "area {:.4},{:.4} to {:.4},{:.4}",
-                low.lat, low.lng, high.lat, high.lng
-            ),
-            Self::Circle { center, radius_meters } => format!(
-                "within {:.0} m of {:.4},{:.4}",
-                radius_meters, center.lat, center.lng
-            ),
+            Self::Rectangle { low, high } => {
+                format!("area {:.4},{:.4} to {:.4},{:.4}", low.lat, low.lng, high.lat, high.lng)
+            }
+            Self::Circle { center, radius_meters } => {
+                format!("within {:.0} m of {:.4},{:.4}", radius_meters, center.lat, center.lng)
+            }
         }
     }
 }
@@ -424,9 +422,15 @@ mod tests {
         let circle = Area::circle(p(30.0, -97.0), 1_000.0).expect("valid");
         let b = circle.bounds();
         assert!((b.high.lat - b.low.lat - 2.0 * 1_000.0 / METERS_PER_DEGREE).abs() < 1e-9);
-        assert!(b.high.lng - b.low.lng > b.high.lat - b.low.lat, "longitude degrees are shorter");
+        assert!(
+            b.high.lng - b.low.lng > b.high.lat - b.low.lat,
+            "longitude degrees are shorter"
+        );
         assert!(circle.contains(p(30.005, -97.0)), "about 556 m north");
-        assert!(!circle.contains(b.high), "a corner of the bounds lies outside the circle");
+        assert!(
+            !circle.contains(b.high),
+            "a corner of the bounds lies outside the circle"
+        );
         assert!(circle.needs_location());
     }
 }

@@ -310,7 +310,17 @@ async fn run(
         tier,
     };
     let result = match job.search.coverage() {
-        Coverage::Quick => search::run(&upstream, &plan, sink, &search::NoMoreLeads, &search::NoAreaCache, resume).await,
+        Coverage::Quick => {
+            search::run(
+                &upstream,
+                &plan,
+                sink,
+                &search::NoMoreLeads,
+                &search::NoAreaCache,
+                resume,
+            )
+            .await
+        }
         Coverage::Full => search::run(&upstream, &plan, sink, &allowance, &deps.store, resume).await,
     };
     match result {

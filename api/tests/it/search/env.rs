@@ -110,16 +110,22 @@ impl SearchEnv {
 
     /// Runs a streamed search to its end and returns (status, events).
     pub async fn stream(&self, business_type: &str, location: &str) -> (u16, Vec<(u64, Value)>) {
+        self.stream_body(json!({"businessType": business_type, "location": location}))
+            .await
+    }
+
+    /// Runs a streamed search of any body to its end and returns (status, events).
+    pub async fn stream_body(&self, body: Value) -> (u16, Vec<(u64, Value)>) {
         let resp = self
             .app
             .client
             .post("/api/leads/search-stream")
             .header("authorization", format!("Bearer {}", self.token))
-            .body_json(&json!({"businessType": business_type, "location": location}))
+            .body_json(&body)
             .send()
             .await;
         let status = resp.0.status().as_u16();
-        let text = tokio::time::timeout(std::time::Duration::from_secs(60), resp.0.into_body().into_string())
+        let text = tokio::time::timeout(std::time::Duration::from_secs(120), resp.0.into_body().into_string())
             .await
             .expect("the stream ends")
             .expect("body");

@@ -6,5 +6,6 @@ mod coverage;
 pub mod env;
 mod errors;
 mod fleet;
+mod full;
 pub mod no_lead_at_rest;
 mod stream;

@@ -1,0 +1,384 @@
+//! Full coverage (#11) end to end: recall and cost against the simulator's ground truth,
+//! sparse areas, budgets, filters, the lead allowance, the estimate and bad input, in
+//! both modes.
+
+use std::collections::{BTreeSet, HashSet};
+
+use leadgen_testkit::places_sim::{City, PlacesSim, Sku};
+use serde_json::{Value, json};
+
+use super::env::{Mode, SearchEnv};
+use crate::both_modes;
+
+/// Google's list price of a Text Search Enterprise request, US dollars.
+const ENTERPRISE: f64 = 0.035;
+
+/// The city's viewport as a request's `area`.
+fn area_of(city: &City) -> Value {
+    let v = city.viewport;
+    json!({
+        "low": {"latitude": v.low.latitude, "longitude": v.low.longitude},
+        "high": {"latitude": v.high.latitude, "longitude": v.high.longitude},
+    })
+}
+
+/// A city holding more than `min` and at most `max` places of `place_type`.
+fn city_with(sim: &PlacesSim, place_type: &str, min: usize, max: usize) -> &'static City {
+    sim.cities()
+        .iter()
+        .filter(|c| {
+            let n = sim.world().places_for(c.name, place_type).len();
+            n > min && n <= max
+        })
+        .max_by_key(|c| sim.world().places_for(c.name, place_type).len())
+        .unwrap_or_else(|| panic!("a city with {min}..={max} places of {place_type}"))
+}
+
+fn found_ids(events: &[(u64, Value)]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|(_, e)| e["type"] == "business_found")
+        .map(|(_, e)| e["lead"]["placeId"].as_str().expect("placeId").to_owned())
+        .collect()
+}
+
+fn last_of<'a>(events: &'a [(u64, Value)], kind: &str) -> &'a Value {
+    &events
+        .iter()
+        .rev()
+        .find(|(_, e)| e["type"] == kind)
+        .unwrap_or_else(|| panic!("a {kind} event in {events:?}"))
+        .1
+}
+
+both_modes!(
+    finds_every_place_in_the_area_once_for_close_to_the_floor,
+    |mode| async move {
+        let env = SearchEnv::start(mode, PlacesSim::builder(), 2, vec![]).await;
+        let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+        let truth: BTreeSet<String> = env
+            .sim
+            .world()
+            .places_for(city.name, "restaurant")
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        let (status, events) = env
+            .stream_body(json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)}))
+            .await;
+        assert_eq!(status, 200);
+        let ids = found_ids(&events);
+        let unique: HashSet<&String> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "no lead twice");
+        assert_eq!(
+            ids.iter().cloned().collect::<BTreeSet<_>>(),
+            truth,
+            "every restaurant of {} (more than Google's 60), none from elsewhere",
+            city.name
+        );
+        let complete = last_of(&events, "complete");
+        assert_eq!(complete["results"].as_array().expect("results").len(), truth.len());
+        assert!(complete.get("stopReason").is_none() && complete.get("notice").is_none());
+        // What Google billed: free probes, no Pro (an explicit area needs no locate), and
+        // lead pages within 2 of the floor.
+        let stats = env.sim.stats();
+        let enterprise = stats.billable(Sku::TextSearchEnterprise);
+        let floor = truth.len().div_ceil(20) as u64;
+        assert!(
+            enterprise <= floor + 2,
+            "{enterprise} lead pages for a floor of {floor}"
+        );
+        assert_eq!(stats.billable(Sku::TextSearchPro), 0);
+        assert!(
+            stats.billable(Sku::TextSearchEssentialsIdsOnly) > 3,
+            "the area was probed"
+        );
+        // The cost the user is told is what Google billed, at list prices.
+        let cost = &complete["cost"];
+        assert_eq!(cost["requests"]["enterprise"].as_u64(), Some(enterprise));
+        assert_eq!(cost["billableRequests"].as_u64(), Some(enterprise));
+        let usd = cost["costUsd"].as_f64().expect("costUsd");
+        assert!((usd - enterprise as f64 * ENTERPRISE).abs() < 1e-9, "{usd}");
+        // Progress went along, and its last word matches the end.
+        let progress = last_of(&events, "progress");
+        assert_eq!(progress["leads"].as_u64(), Some(truth.len() as u64));
+        assert_eq!(progress["costUsd"].as_f64(), Some(usd));
+        assert_eq!(progress["estimatedCostUsd"].as_f64(), Some(usd), "exact once done");
+        // Usage counts the leads delivered, nothing reserved is left over.
+        let usage = &complete["usage"]["usage"];
+        assert_eq!(usage["leadsToday"].as_u64(), Some(truth.len() as u64));
+        assert_eq!(usage["current"].as_u64(), Some(1), "one search");
+
+        // Same query, same area: the same set of leads.
+        let (_, again) = env
+            .stream_body(json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)}))
+            .await;
+        assert_eq!(found_ids(&again).into_iter().collect::<BTreeSet<_>>(), truth);
+    }
+);
+
+both_modes!(a_sparse_area_costs_what_a_quick_search_does, |mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let city = city_with(&env.sim, "funeral_home", 0, 59);
+    let truth = env.sim.world().places_for(city.name, "funeral_home");
+    let (_, events) = env
+        .stream_body(json!({"businessType": "funeral_home", "coverage": "full", "area": area_of(city)}))
+        .await;
+    assert_eq!(found_ids(&events).len(), truth.len());
+    let stats = env.sim.stats();
+    let pages = truth.len().div_ceil(20) as u64;
+    assert_eq!(
+        stats.billable(Sku::TextSearchEnterprise),
+        pages,
+        "one rectangle, fetched once: the pages of a quick search"
+    );
+    assert_eq!(
+        stats.billable(Sku::TextSearchEssentialsIdsOnly),
+        pages,
+        "one free probe"
+    );
+});
+
+both_modes!(a_budget_is_never_exceeded, |mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    // Two lead pages cost $0.07; a third would pass $0.10.
+    let (_, events) = env
+        .stream_body(json!({
+            "businessType": "restaurant", "coverage": "full", "area": area_of(city), "maxCostUsd": 0.1
+        }))
+        .await;
+    let complete = last_of(&events, "complete");
+    assert_eq!(complete["stopReason"], "max_cost");
+    assert!(
+        complete["notice"].as_str().expect("notice").contains("$0.10"),
+        "{complete}"
+    );
+    let billed = env.sim.stats().billable(Sku::TextSearchEnterprise);
+    assert!(billed as f64 * ENTERPRISE <= 0.1, "{billed} lead pages billed");
+    assert!(complete["cost"]["costUsd"].as_f64().expect("cost") <= 0.1);
+    let ids = found_ids(&events);
+    assert!(
+        !ids.is_empty() && ids.len() <= 40,
+        "{} leads for at most 2 pages",
+        ids.len()
+    );
+    assert_eq!(
+        complete["usage"]["usage"]["leadsToday"].as_u64(),
+        Some(ids.len() as u64)
+    );
+
+    // A quick search keeps a budget too: one page fits $0.05, a second does not.
+    env.sim.reset();
+    let (_, events) = env
+        .stream_body(json!({"businessType": "restaurant", "location": city.name, "maxCostUsd": 0.05}))
+        .await;
+    assert_eq!(last_of(&events, "complete")["stopReason"], "max_cost");
+    assert_eq!(env.sim.stats().billable(Sku::TextSearchEnterprise), 1);
+    assert_eq!(found_ids(&events).len(), 20);
+});
+
+both_modes!(
+    filters_send_only_matching_leads_and_count_only_those,
+    |mode| async move {
+        let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+        let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+        let truth: BTreeSet<String> = env
+            .sim
+            .world()
+            .places_for(city.name, "restaurant")
+            .into_iter()
+            .filter(|p| {
+                p.website_uri.is_none()
+                    && p.national_phone_number.is_some()
+                    && p.rating.is_some_and(|r| r >= 4.2)
+                    && p.user_rating_count.is_some_and(|n| n >= 5)
+            })
+            .map(|p| p.id)
+            .collect();
+        assert!(!truth.is_empty(), "the city holds some matches");
+        let (status, events) = env
+            .stream_body(json!({
+                "businessType": "restaurant", "coverage": "full", "area": area_of(city),
+                "website": "without", "phone": "with", "minRating": 4.2, "minReviews": 5
+            }))
+            .await;
+        assert_eq!(status, 200);
+        let ids: BTreeSet<String> = found_ids(&events).into_iter().collect();
+        assert_eq!(ids, truth, "exactly the matching places");
+        let complete = last_of(&events, "complete");
+        assert_eq!(
+            complete["usage"]["usage"]["leadsToday"].as_u64(),
+            Some(truth.len() as u64),
+            "leads a filter drops do not count"
+        );
+    }
+);
+
+both_modes!(the_allowance_ends_a_search_with_what_fitted, |mode| async move {
+    let env = SearchEnv::start(
+        mode,
+        PlacesSim::builder(),
+        1,
+        vec![("LEADGEN_FREE_DAILY_LEADS", "70".into())],
+    )
+    .await;
+    let city = city_with(&env.sim, "restaurant", 80, usize::MAX);
+    let (_, events) = env
+        .stream_body(json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)}))
+        .await;
+    let complete = last_of(&events, "complete");
+    assert_eq!(complete["stopReason"], "allowance");
+    assert!(
+        complete["notice"].as_str().expect("notice").contains("70 leads"),
+        "{complete}"
+    );
+    assert_eq!(found_ids(&events).len(), 70, "what fitted went out");
+    assert_eq!(complete["usage"]["usage"]["leadsToday"].as_u64(), Some(70));
+    // Nothing left today.
+    let (status, body) = env
+        .app
+        .post(
+            "/api/leads/search-stream",
+            Some(&env.token),
+            Some(json!({"businessType": "cafe", "location": city.name})),
+        )
+        .await;
+    assert_eq!(status, 429, "{body}");
+});
+
+both_modes!(the_estimate_matches_the_search, |mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let truth = env.sim.world().places_for(city.name, "restaurant").len();
+    let body = json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)});
+    let (status, estimate) = env
+        .app
+        .post("/api/leads/estimate", Some(&env.token), Some(body.clone()))
+        .await;
+    assert_eq!(status, 200, "{estimate}");
+    assert_eq!(estimate["estimatedLeads"].as_u64(), Some(truth as u64));
+    assert_eq!(estimate["exact"], true);
+    let stats = env.sim.stats();
+    assert_eq!(
+        stats.billable(Sku::TextSearchEnterprise) + stats.billable(Sku::TextSearchPro),
+        0,
+        "an estimate of an explicit area costs nothing"
+    );
+    assert_eq!(estimate["spent"]["costUsd"].as_f64(), Some(0.0));
+    assert!(estimate["estimatedSeconds"].as_f64().expect("seconds") > 0.0);
+    env.sim.reset();
+    let (_, events) = env.stream_body(body).await;
+    let cost = &last_of(&events, "complete")["cost"];
+    assert_eq!(estimate["requests"]["enterprise"], cost["requests"]["enterprise"]);
+    assert_eq!(estimate["estimatedCostUsd"], cost["costUsd"]);
+    // The estimate used no allowance.
+    let (_, usage) = env.app.get("/api/leads/usage", Some(&env.token)).await;
+    assert_eq!(usage["data"]["usage"]["current"].as_u64(), Some(1));
+
+    // A quick search's estimate: one free probe of its query.
+    let (status, quick) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            Some(&env.token),
+            Some(json!({"businessType": "restaurant", "location": city.name})),
+        )
+        .await;
+    assert_eq!(status, 200, "{quick}");
+    assert_eq!(quick["estimatedLeads"].as_u64(), Some(60));
+    assert_eq!(quick["requests"]["enterprise"].as_u64(), Some(3));
+    assert!((quick["estimatedCostUsd"].as_f64().expect("cost") - 3.0 * ENTERPRISE).abs() < 1e-9);
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_options_get_specific_errors() {
+    let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
+    let base = json!({"businessType": "dentist", "location": "Austin, TX"});
+    let with = |field: &str, value: Value| {
+        let mut body = base.clone();
+        body[field] = value;
+        body
+    };
+    let cases = [
+        (with("maxCostUsd", json!(-1)), "maxCostUsd must be an amount"),
+        (with("minRating", json!(7)), "minRating must be between 0 and 5"),
+        (with("minReviews", json!(-3)), "minReviews must be a whole number"),
+        (
+            with(
+                "area",
+                json!({"low": {"latitude": 30.5, "longitude": -97.0}, "high": {"latitude": 30.0, "longitude": -96.0}}),
+            ),
+            "low corner must be south-west",
+        ),
+        (
+            with(
+                "area",
+                json!({"low": {"latitude": 20.0, "longitude": -100.0}, "high": {"latitude": 30.0, "longitude": -90.0}}),
+            ),
+            "The area is too large",
+        ),
+        (
+            with(
+                "area",
+                json!({"center": {"latitude": 30.0, "longitude": -97.0}, "radiusMeters": 80000}),
+            ),
+            "radiusMeters must be above 0",
+        ),
+        (
+            with("area", json!({"center": {"latitude": 30.0, "longitude": -97.0}})),
+            "area must be a rectangle",
+        ),
+        (with("coverage", json!("everything")), "Coverage"),
+        (with("website", json!("maybe")), "WebsiteChoice"),
+        (
+            json!({"businessType": "dentist", "coverage": "full"}),
+            "Please select a business type and enter a location",
+        ),
+    ];
+    for (body, expected) in cases {
+        for path in ["/api/leads/search-stream", "/api/leads/estimate"] {
+            let (status, answer) = env.app.post(path, Some(&env.token), Some(body.clone())).await;
+            assert_eq!(status, 400, "{path} {body}: {answer}");
+            let message = answer["message"].as_str().unwrap_or_default();
+            assert!(message.contains(expected), "{path} {body}: {message}");
+        }
+    }
+    assert_eq!(env.sim.stats().search_text_requests, 0, "nothing reached Google");
+    let (_, usage) = env.app.get("/api/leads/usage", Some(&env.token)).await;
+    assert_eq!(
+        usage["data"]["usage"]["current"].as_u64(),
+        Some(0),
+        "nothing was counted"
+    );
+}
+
+both_modes!(a_circle_keeps_only_places_inside_it, |mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let center = city.viewport.center();
+    let radius = 4_000.0;
+    let truth: BTreeSet<String> = env
+        .sim
+        .world()
+        .places_for(city.name, "restaurant")
+        .into_iter()
+        .filter(|p| p.location.distance_m(center) <= radius)
+        .map(|p| p.id)
+        .collect();
+    assert!(truth.len() > 5, "the centre holds places");
+    let (_, events) = env
+        .stream_body(json!({
+            "businessType": "restaurant", "coverage": "full",
+            "area": {"center": {"latitude": center.latitude, "longitude": center.longitude}, "radiusMeters": radius}
+        }))
+        .await;
+    let ids: BTreeSet<String> = found_ids(&events).into_iter().collect();
+    assert_eq!(ids, truth, "inside the circle, not its bounding box's corners");
+    assert_eq!(
+        last_of(&events, "start")["location"]
+            .as_str()
+            .map(|l| l.starts_with("within 4000 m")),
+        Some(true)
+    );
+});
