@@ -131,7 +131,7 @@ pub(crate) async fn run(
         while outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
             if let Some(fetch) = planner.fetch_at(next_fetch) {
                 next_fetch += 1;
-                if done_before.contains(&fetch.rect) {
+                if done_before.iter().any(|done| done.same_as(&fetch.rect)) {
                     continue;
                 }
                 let planned = fetch.requests().max(1) as u32;

@@ -56,6 +56,20 @@ impl Rect {
         (self.low.lat..=self.high.lat).contains(&p.lat) && (self.low.lng..=self.high.lng).contains(&p.lng)
     }
 
+    /// Whether `other` is the same rectangle up to 1e-9 degrees (a tenth of a millimetre):
+    /// a rectangle read back from a checkpoint's JSON may differ in its last bit.
+    pub fn same_as(&self, other: &Rect) -> bool {
+        const EPSILON: f64 = 1e-9;
+        [
+            self.low.lat - other.low.lat,
+            self.low.lng - other.low.lng,
+            self.high.lat - other.high.lat,
+            self.high.lng - other.high.lng,
+        ]
+        .iter()
+        .all(|d| d.abs() < EPSILON)
+    }
+
     /// The four quarters: south-west, south-east, north-west, north-east.
     pub fn quarters(&self) -> [Rect; 4] {
         let mid = LatLng {

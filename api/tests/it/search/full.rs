@@ -382,3 +382,78 @@ both_modes!(a_circle_keeps_only_places_inside_it, |mode| async move {
         Some(true)
     );
 });
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_worker_s_full_search_resumes_without_billing_a_tile_twice() {
+    use futures_util::StreamExt;
+    // Slow answers, so the kill lands between fetched tiles.
+    let sim = PlacesSim::builder().latency(std::time::Duration::from_millis(150));
+    let env = SearchEnv::start(Mode::Distributed, sim, 1, vec![]).await;
+    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let truth: BTreeSet<String> = env
+        .sim
+        .world()
+        .places_for(city.name, "restaurant")
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    let body = json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)});
+
+    // Read the stream as it comes; kill the only worker once a tile's leads arrived.
+    let resp = env
+        .app
+        .client
+        .post("/api/leads/search-stream")
+        .header("authorization", format!("Bearer {}", env.token))
+        .body_json(&body)
+        .send()
+        .await;
+    assert_eq!(resp.0.status().as_u16(), 200);
+    let mut chunks = resp.0.into_body().into_bytes_stream();
+    let mut text = String::new();
+    let mut billed_at_kill = None;
+    let read = async {
+        while let Some(chunk) = chunks.next().await {
+            text.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+            if billed_at_kill.is_none() && text.contains("business_found") {
+                // Requests in flight are billed too (Google bills work it did), though
+                // their answers die with the worker.
+                let stats = env.sim.stats();
+                billed_at_kill = Some(stats.billable(Sku::TextSearchEnterprise) + stats.in_flight_requests);
+                env.kill_worker(0);
+                env.spawn_worker().await;
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(120), read)
+        .await
+        .expect("the stream ends");
+    let billed_at_kill = billed_at_kill.expect("leads arrived before the end");
+    let events = super::env::parse_sse(&text);
+    let ids = found_ids(&events);
+    assert_eq!(ids.len(), truth.len(), "each lead once");
+    assert_eq!(ids.into_iter().collect::<BTreeSet<_>>(), truth, "every lead");
+    assert_eq!(
+        events.iter().filter(|(_, e)| e["type"] == "start").count(),
+        1,
+        "one start though the job ran twice"
+    );
+    assert_eq!(
+        last_of(&events, "complete")["results"].as_array().map(Vec::len),
+        Some(truth.len())
+    );
+    let interrupted = env.sim.stats().billable(Sku::TextSearchEnterprise);
+
+    // The same search without a kill, for what it takes.
+    env.sim.reset();
+    let (_, again) = env.stream_body(body).await;
+    assert_eq!(found_ids(&again).len(), truth.len());
+    let uninterrupted = env.sim.stats().billable(Sku::TextSearchEnterprise);
+    // Pages asked twice can only be pages of tiles still in flight at the kill: at least
+    // one tile (one page or more) was done and its leads sent, and it was not fetched
+    // again (if it had been, everything billed before the kill would be billed twice).
+    assert!(
+        interrupted - uninterrupted < billed_at_kill,
+        "{interrupted} lead pages with a kill, {uninterrupted} without, {billed_at_kill} billed at the kill"
+    );
+}
