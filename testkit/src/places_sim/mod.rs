@@ -53,6 +53,6 @@ pub use mask::apply_field_mask;
 pub use place_types::{TABLE_A, is_table_a};
 pub use request::MAX_PAGE_SIZE;
 pub use server::PlacesSim;
-pub use sku::{Sku, mask_sku, place_field_sku};
+pub use sku::{Sku, Usd, mask_sku, place_field_sku};
 pub use stats::{SimStats, max_in_window};
 pub use world::{MAX_RESULTS, Place, TextSearch, World};
