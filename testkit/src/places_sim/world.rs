@@ -404,7 +404,7 @@ fn generate(seed: u64, city: &City, ty: &BusinessType) -> Vec<Place> {
                 user_rating_count,
                 location,
                 types: ty.place_types(),
-                primary_type: ty.value,
+                primary_type: ty.primary,
                 business_status,
                 google_maps_uri: format!("https://maps.google.com/?cid={}", u64::from_be_bytes(cid)),
                 prominence,
