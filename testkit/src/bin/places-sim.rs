@@ -31,6 +31,16 @@ struct Args {
     /// How long a key containing SLOW waits before its answer, in milliseconds.
     #[arg(long, default_value_t = 30_000)]
     slow_ms: u64,
+    /// Businesses of a type in the dense metro (Houston), as TYPE=COUNT, e.g.
+    /// `dentist=5000`; repeatable. Defaults: dentist=1500, restaurant=3000.
+    #[arg(long, value_parser = parse_density)]
+    metro_density: Vec<(String, u32)>,
+}
+
+fn parse_density(text: &str) -> Result<(String, u32), String> {
+    let (place_type, count) = text.split_once('=').ok_or("expected TYPE=COUNT")?;
+    let count = count.trim().parse().map_err(|e| format!("not a count: {e}"))?;
+    Ok((place_type.trim().to_owned(), count))
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {
@@ -52,7 +62,15 @@ async fn main() -> anyhow::Result<()> {
         fault_rate: args.fault_rate,
         rpm_quota: args.rpm,
         slow_delay: Duration::from_millis(args.slow_ms),
+        ..SimConfig::default()
     };
+    let config = args
+        .metro_density
+        .into_iter()
+        .fold(config, |mut config, (place_type, count)| {
+            config.metro_density.insert(place_type, count);
+            config
+        });
     let sim = PlacesSim::builder().config(config).start(args.listen).await?;
     // Scripts wait for this exact line before pointing clients at the simulator.
     println!("places-sim listening on {}", sim.base_url);

@@ -49,8 +49,12 @@ impl Density {
 /// One business type of the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BusinessType {
-    /// Google place type, e.g. `restaurant`; the `primaryType` of its businesses.
+    /// The product's catalogue value, e.g. `restaurant`; usually a Google place type.
     pub value: &'static str,
+    /// The `primaryType` Google gives its businesses: the value itself, except for
+    /// catalogue values that are not Google types (`computer_phone_repair` businesses are
+    /// `electronics_store`s to Google).
+    pub primary: &'static str,
     /// The product's label, e.g. "Restaurant".
     pub label: &'static str,
     /// Broader types Google also lists in `types` (e.g. `food` for a restaurant).
@@ -71,17 +75,25 @@ impl BusinessType {
 
     /// The `types` array of a business of this type, as Google lists them.
     pub fn place_types(&self) -> Vec<&'static str> {
-        let mut types = vec![self.value];
+        let mut types = vec![self.primary];
         types.extend(self.parents.iter().copied());
         types.extend(["point_of_interest", "establishment"]);
         types
     }
 }
 
+/// The first of its literals: an entry's `as "google_type"` when it has one, else its value.
+macro_rules! first_of {
+    ($first:literal $(, $rest:literal)*) => {
+        $first
+    };
+}
+
 macro_rules! types {
-    ($($value:literal $label:literal $style:ident $density:ident [$($parent:literal),*] [$($syn:literal),*] [$($kind:literal),+];)*) => {
+    ($($value:literal $(as $primary:literal)? $label:literal $style:ident $density:ident [$($parent:literal),*] [$($syn:literal),*] [$($kind:literal),+];)*) => {
         &[$(BusinessType {
             value: $value,
+            primary: first_of!($($primary,)? $value),
             label: $label,
             parents: &[$($parent),*],
             synonyms: &[$($syn),*],
@@ -177,8 +189,14 @@ pub const TYPES: &[BusinessType] = types![
         ["Market", "Grocery", "Foods", "Supermarket", "Fresh Market", "Grocers"];
     "convenience_store" "Convenience Store" Shop Normal ["food", "store"] ["corner store", "mini mart", "bodega"]
         ["Mart", "Mini Mart", "Corner Store", "Quick Stop", "Food Mart"];
-    "store" "Store" Shop Normal [] ["shop", "retail", "computer repair", "phone repair", "computer phone repair", "cell phone repair"]
+    // Store's kinds keep their repair shops, so the world of every seed stays as it was;
+    // the repair phrases now name `computer_phone_repair`.
+    "store" "Store" Shop Normal [] ["shop", "retail"]
         ["General Store", "Tech Repair", "Phone Repair", "Computer Repair", "Trading Co.", "Goods", "Supply", "Emporium"];
+    // Not a Google type: searched by text alone; Google files these shops as electronics stores.
+    "computer_phone_repair" as "electronics_store" "Computer/Phone Repair" Trade Normal ["store"]
+        ["computer repair", "phone repair", "computer phone repair", "cell phone repair", "laptop repair", "tech repair", "device repair"]
+        ["Computer Repair", "Phone Repair", "Tech Repair", "Device Repair", "PC Repair", "Cell Phone Repair", "iPhone Repair"];
     // Home & Garden
     "plumber" "Plumber" Trade Common ["general_contractor"] ["plumbing"]
         ["Plumbing", "Plumbing & Drain", "Rooter", "Plumbing Co.", "Plumbing Services"];
@@ -249,11 +267,12 @@ pub fn find(value: &str) -> Option<&'static BusinessType> {
 }
 
 /// Types whose businesses carry `place_type` in their `types` array (a type itself, and
-/// the narrower types that list it as a parent: `store` covers shoe shops too).
+/// the narrower types that list it as a parent: `store` covers shoe shops too), or, for a
+/// catalogue value that is no Google type, that type itself.
 pub(crate) fn types_carrying(place_type: &str) -> Vec<&'static BusinessType> {
     TYPES
         .iter()
-        .filter(|t| t.value == place_type || t.parents.contains(&place_type))
+        .filter(|t| t.value == place_type || t.primary == place_type || t.parents.contains(&place_type))
         .collect()
 }
 
@@ -320,7 +339,7 @@ mod tests {
 
     #[test]
     fn catalogue_holds_every_spec_value_once() {
-        assert_eq!(TYPES.len(), 67);
+        assert_eq!(TYPES.len(), 68);
         let mut values: Vec<&str> = TYPES.iter().map(|t| t.value).collect();
         values.sort_unstable();
         values.dedup();
@@ -330,7 +349,22 @@ mod tests {
             .filter(|t| !t.is_included_type())
             .map(|t| t.value)
             .collect();
-        assert_eq!(not_table_a, ["food", "health", "finance", "general_contractor"]);
+        assert_eq!(
+            not_table_a,
+            [
+                "food",
+                "health",
+                "finance",
+                "computer_phone_repair",
+                "general_contractor"
+            ]
+        );
+        assert!(
+            TYPES
+                .iter()
+                .all(|t| t.primary == t.value || t.value == "computer_phone_repair"),
+            "only the repair shops borrow a Google type"
+        );
     }
 
     #[test]
@@ -342,7 +376,11 @@ mod tests {
         assert_eq!(named("Store in Denver"), Some("store"));
         assert_eq!(named("Primary School in Boston"), Some("primary_school"));
         assert_eq!(named("Real Estate Agencies in Miami"), Some("real_estate_agency"));
-        assert_eq!(named("Computer/Phone Repair in Miami"), Some("store"));
+        assert_eq!(named("Computer/Phone Repair in Miami"), Some("computer_phone_repair"));
+        assert_eq!(named("computer repair in Austin"), Some("computer_phone_repair"));
+        assert_eq!(named("phone repair"), Some("computer_phone_repair"));
+        assert_eq!(named("Cell Phone Repair near Denver"), Some("computer_phone_repair"));
+        assert_eq!(named("Electronics Store in Miami"), Some("electronics_store"));
         assert_eq!(named("Food in Austin"), Some("food"));
         assert_eq!(named("General Contractor in Austin"), Some("general_contractor"));
         assert_eq!(named("Bus Stations in Seattle"), Some("bus_station"));
@@ -371,5 +409,18 @@ mod tests {
             Some(vec!["restaurant", "food", "point_of_interest", "establishment"])
         );
         assert!(types_carrying("museum").is_empty());
+        let repair = find("computer_phone_repair").expect("repair shops");
+        assert_eq!(
+            repair.place_types(),
+            ["electronics_store", "store", "point_of_interest", "establishment"]
+        );
+        assert!(!repair.is_included_type(), "searched by text alone");
+        let electronics: Vec<&str> = types_carrying("electronics_store").iter().map(|t| t.value).collect();
+        assert_eq!(electronics, ["electronics_store", "computer_phone_repair"]);
+        let by_value: Vec<&str> = types_carrying("computer_phone_repair")
+            .iter()
+            .map(|t| t.value)
+            .collect();
+        assert_eq!(by_value, ["computer_phone_repair"]);
     }
 }

@@ -91,7 +91,7 @@ macro_rules! city {
 
 /// Every city, in a fixed order. The first is where a query without any location lands
 /// (Google biases such queries to the caller's IP address).
-pub static CITIES: [City; 14] = [
+pub static CITIES: [City; 15] = [
     city!(
         "Austin",
         "TX",
@@ -356,6 +356,27 @@ pub static CITIES: [City; 14] = [
             "Liberty Wells",
             "Rose Park",
             "Glendale"
+        ]
+    ),
+    // The dense metro (see `metro.rs`); last, so tests and demos that pick the first city
+    // with enough of a type keep picking the same one.
+    city!(
+        "Houston",
+        "TX",
+        "Texas",
+        (29.52, -95.70),
+        (30.02, -95.10),
+        "713",
+        ["77072", "77096", "77002", "77017", "77041", "77008", "77009", "77044"],
+        [
+            "Montrose",
+            "The Heights",
+            "Midtown",
+            "EaDo",
+            "River Oaks",
+            "Third Ward",
+            "Museum District",
+            "Memorial"
         ]
     ),
 ];

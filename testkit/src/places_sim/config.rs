@@ -2,7 +2,10 @@
 
 use std::{net::SocketAddr, time::Duration};
 
-use super::server::PlacesSim;
+use super::{
+    metro::{self, MetroDensity},
+    server::PlacesSim,
+};
 
 /// Seed of the world when none is given.
 pub const DEFAULT_SEED: u64 = 42;
@@ -26,6 +29,10 @@ pub struct SimConfig {
     pub rpm_quota: u32,
     /// Delay of a key containing `SLOW`. Default 30 s.
     pub slow_delay: Duration,
+    /// Businesses of each dense type in the metro (Houston), by catalogue value. Default
+    /// [`DEFAULT_METRO_DENSITY`](super::DEFAULT_METRO_DENSITY): 1,500 dentists, 3,000
+    /// restaurants.
+    pub metro_density: MetroDensity,
 }
 
 impl Default for SimConfig {
@@ -37,6 +44,7 @@ impl Default for SimConfig {
             fault_rate: 0.0,
             rpm_quota: DEFAULT_RPM_QUOTA,
             slow_delay: DEFAULT_SLOW_DELAY,
+            metro_density: metro::default_density(),
         }
     }
 }
@@ -82,6 +90,14 @@ impl PlacesSimBuilder {
     /// How long a `SLOW` key waits.
     pub fn slow_delay(mut self, delay: Duration) -> Self {
         self.config.slow_delay = delay;
+        self
+    }
+
+    /// Makes `place_type` (a catalogue value) hold exactly `count` businesses in the
+    /// metro, laid out in its clusters; a type not set keeps its default (dense for
+    /// `dentist` and `restaurant`, normal for the others).
+    pub fn metro_density(mut self, place_type: &str, count: u32) -> Self {
+        self.config.metro_density.insert(place_type.to_owned(), count);
         self
     }
 

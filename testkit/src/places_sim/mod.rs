@@ -21,10 +21,14 @@
 //! [`FLAKY_MARKER`] (first try of each body answers 503) and [`SLOW_MARKER`] (answers
 //! after the slow delay).
 //!
-//! The world: [`cities()`] (14 US cities with viewports and ZIP codes) each hold 25 to
+//! The world: [`cities()`] (15 US cities with viewports and ZIP codes) each hold 25 to
 //! 120 businesses of every catalogue type ([`catalogue::TYPES`]), generated lazily from
-//! the seed. A text query is read as "<what> in <location>" (a city, "City, ST", or a ZIP
-//! code); [`World`] tells a test what any query returns.
+//! the seed, except in the dense metro ([`METRO_CITY`], Houston), where `dentist` holds
+//! 1,500 and `restaurant` 3,000 ([`DEFAULT_METRO_DENSITY`]), mostly in clusters. A text
+//! query is read as "<what> in <location>" (a city, "City, ST", or a ZIP code); a query
+//! naming only a location answers that city or ZIP code as a place ([`AreaPlace`]).
+//! [`World`] tells a test what any query returns, and [`World::truth`] (or
+//! `GET /_sim/truth`) every business of a type in a rectangle, uncapped.
 
 pub mod catalogue;
 mod cities;
@@ -32,7 +36,9 @@ mod config;
 mod errors;
 mod faults;
 mod geo;
+mod locate;
 mod mask;
+mod metro;
 mod names;
 mod pagination;
 mod place_types;
@@ -49,10 +55,12 @@ pub use config::{DEFAULT_RPM_QUOTA, DEFAULT_SEED, DEFAULT_SLOW_DELAY, PlacesSimB
 pub use errors::KeyFault;
 pub use faults::{FLAKY_MARKER, SLOW_MARKER};
 pub use geo::{Area, Circle, LatLng, Viewport};
+pub use locate::AreaPlace;
 pub use mask::apply_field_mask;
+pub use metro::{DEFAULT_METRO_DENSITY, METRO_CITY, MetroDensity};
 pub use place_types::{TABLE_A, is_table_a};
 pub use request::MAX_PAGE_SIZE;
 pub use server::PlacesSim;
-pub use sku::{Sku, mask_sku, place_field_sku};
+pub use sku::{Sku, Usd, mask_sku, place_field_sku};
 pub use stats::{SimStats, max_in_window};
 pub use world::{MAX_RESULTS, Place, TextSearch, World};

@@ -1,5 +1,6 @@
 //! The simulator's HTTP server: `POST /v1/places:searchText` as Google serves it, and a
-//! few `/_sim/*` routes for tests and demos to read what happened.
+//! few `/_sim/*` routes for tests, demos and benchmarks to read what happened and what
+//! the world holds.
 
 use std::{
     collections::HashMap,
@@ -16,10 +17,12 @@ use poem::{
 use serde_json::{Value, json};
 
 use super::{
+    catalogue,
     cities::{CITIES, City},
     config::{PlacesSimBuilder, SimConfig},
     errors::{self, KeyFault},
     faults::Faults,
+    geo::{LatLng, Viewport},
     mask::apply_field_mask,
     pagination::{PageTokens, TokenError},
     request,
@@ -65,7 +68,7 @@ impl PlacesSim {
     pub(crate) async fn start_with(addr: SocketAddr, config: SimConfig) -> std::io::Result<Self> {
         let bound = Bound::bind(addr).await?;
         let state = Arc::new(SimState {
-            world: Arc::new(World::new(config.seed)),
+            world: Arc::new(World::with_metro_density(config.seed, config.metro_density.clone())),
             tokens: PageTokens::new(config.seed),
             quota: PerMinuteQuota::new(config.rpm_quota),
             faults: Faults::new(
@@ -83,6 +86,7 @@ impl PlacesSim {
             .at("/_sim/requests", poem::get(requests))
             .at("/_sim/reset", poem::post(reset))
             .at("/_sim/cities", poem::get(cities))
+            .at("/_sim/truth", poem::get(truth))
             .data(state.clone());
         Ok(Self {
             base_url: bound.base_url(),
@@ -189,14 +193,9 @@ impl SimState {
             },
         };
 
-        let results = self.world.search(&request.search);
+        let results = self.world.answer(&request.search);
         self.recorder.billed(sku, request_identity(key, mask, body));
-        let page: Vec<Value> = results
-            .iter()
-            .skip(offset)
-            .take(request.page_size)
-            .map(|p| p.to_json())
-            .collect();
+        let page: Vec<Value> = results.iter().skip(offset).take(request.page_size).cloned().collect();
         if page.is_empty() {
             // Google answers a search without results with an empty message.
             return ok_json(&json!({}));
@@ -264,10 +263,7 @@ fn stats(state: Data<&Arc<SimState>>) -> Json<SimStats> {
 fn requests(req: &Request, state: Data<&Arc<SimState>>) -> Response {
     let params: HashMap<String, String> = req.params().unwrap_or_default();
     let Some(key) = params.get("key") else {
-        return Response::builder()
-            .status(StatusCode::BAD_REQUEST)
-            .content_type("application/json")
-            .body(json!({"error": "missing query parameter: key"}).to_string());
+        return sim_error("missing query parameter: key");
     };
     let millis: Vec<u64> = state
         .recorder
@@ -289,4 +285,90 @@ fn reset(state: Data<&Arc<SimState>>) -> StatusCode {
 #[handler]
 fn cities() -> Json<&'static [City]> {
     Json(&CITIES)
+}
+
+/// `GET /_sim/truth?type=dentist&low=29.5,-95.8&high=30.1,-95.0` (or `city=Houston` for a
+/// city's whole viewport; optional `minRating=4.0`): every business a search for the type
+/// could find in the rectangle, uncapped ([`World::truth`]), as
+/// `{"type", "count", "placeIds"}`. A bad parameter answers 400 `{"error": "..."}`.
+#[handler]
+fn truth(req: &Request, state: Data<&Arc<SimState>>) -> Response {
+    let params: HashMap<String, String> = req.params().unwrap_or_default();
+    let query = match TruthQuery::parse(&params, &state.world) {
+        Ok(query) => query,
+        Err(message) => return sim_error(&message),
+    };
+    let ids: Vec<String> = state
+        .world
+        .truth(query.place_type, &query.area, query.min_rating)
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    ok_json(&json!({ "type": query.place_type, "count": ids.len(), "placeIds": ids }))
+}
+
+/// The checked parameters of `GET /_sim/truth`.
+struct TruthQuery {
+    place_type: &'static str,
+    area: Viewport,
+    min_rating: Option<f64>,
+}
+
+impl TruthQuery {
+    fn parse(params: &HashMap<String, String>, world: &World) -> Result<Self, String> {
+        let value = params.get("type").ok_or("missing query parameter: type")?;
+        let place_type = catalogue::find(value.trim())
+            .ok_or_else(|| format!("type is not a catalogue value: {value}"))?
+            .value;
+        let area = match (params.get("city"), params.get("low"), params.get("high")) {
+            (Some(city), None, None) => {
+                world
+                    .city(city)
+                    .ok_or_else(|| format!("no such city: {city}"))?
+                    .viewport
+            }
+            (None, Some(low), Some(high)) => {
+                let area = Viewport::new(lat_lng(low, "low")?, lat_lng(high, "high")?);
+                if area.is_empty() {
+                    return Err("the rectangle is empty: low must be south of high".to_owned());
+                }
+                area
+            }
+            _ => return Err("give either city, or both low and high".to_owned()),
+        };
+        let min_rating = params
+            .get("minRating")
+            .map(|r| r.trim().parse::<f64>())
+            .transpose()
+            .map_err(|e| format!("minRating is not a number: {e}"))?;
+        if min_rating.is_some_and(|r| !(0.0..=5.0).contains(&r)) {
+            return Err("minRating must be between 0.0 and 5.0".to_owned());
+        }
+        Ok(Self {
+            place_type,
+            area,
+            min_rating,
+        })
+    }
+}
+
+/// "lat,lng" in degrees.
+fn lat_lng(text: &str, name: &str) -> Result<LatLng, String> {
+    let parsed = text
+        .split_once(',')
+        .and_then(|(lat, lng)| Some((lat.trim().parse::<f64>().ok()?, lng.trim().parse::<f64>().ok()?)));
+    match parsed {
+        Some((lat, lng)) if (-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lng) => {
+            Ok(LatLng::new(lat, lng))
+        }
+        _ => Err(format!("{name} must be \"lat,lng\" in degrees, got {text:?}")),
+    }
+}
+
+/// 400 with the simulator's own error shape (not Google's: `/_sim/*` is no Google API).
+fn sim_error(message: &str) -> Response {
+    Response::builder()
+        .status(StatusCode::BAD_REQUEST)
+        .content_type("application/json")
+        .body(json!({ "error": message }).to_string())
 }

@@ -3,7 +3,7 @@
 //! https://developers.google.com/maps/documentation/places/web-service/text-search and
 //! "Place Data Fields (New)"); a wildcard asks for, and is billed for, everything.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 /// A Text Search (New) SKU, cheapest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -37,6 +37,67 @@ impl Sku {
             Self::TextSearchEnterprise => "Text Search Enterprise",
             Self::TextSearchEnterpriseAtmosphere => "Text Search Enterprise + Atmosphere",
         }
+    }
+
+    /// Google's list price per 1,000 billable requests at the first volume tier (before
+    /// any free monthly allowance), in whole US dollars: IDs Only is free.
+    pub fn list_price_per_1000_usd(self) -> u64 {
+        match self {
+            Self::TextSearchEssentialsIdsOnly => 0,
+            Self::TextSearchPro => 32,
+            Self::TextSearchEnterprise => 35,
+            Self::TextSearchEnterpriseAtmosphere => 40,
+        }
+    }
+
+    /// What `requests` billable requests cost at list price.
+    pub fn cost(self, requests: u64) -> Usd {
+        // $N per 1,000 requests is N * 1,000 micro-dollars per request: exact.
+        Usd::from_micros(self.list_price_per_1000_usd() * 1_000 * requests)
+    }
+}
+
+/// An amount of US dollars, kept in whole micro-dollars so sums are exact; serialised as
+/// a JSON number of dollars (`0.096`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Usd {
+    micros: u64,
+}
+
+impl Usd {
+    /// An amount from micro-dollars.
+    pub const fn from_micros(micros: u64) -> Self {
+        Self { micros }
+    }
+
+    /// The amount in micro-dollars.
+    pub const fn micros(self) -> u64 {
+        self.micros
+    }
+
+    /// The amount in dollars.
+    pub fn dollars(self) -> f64 {
+        self.micros as f64 / 1e6
+    }
+}
+
+impl std::ops::Add for Usd {
+    type Output = Usd;
+
+    fn add(self, other: Usd) -> Usd {
+        Usd::from_micros(self.micros + other.micros)
+    }
+}
+
+impl std::iter::Sum for Usd {
+    fn sum<I: Iterator<Item = Usd>>(iter: I) -> Usd {
+        iter.fold(Usd::default(), |a, b| a + b)
+    }
+}
+
+impl Serialize for Usd {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(self.dollars())
     }
 }
 
@@ -216,6 +277,34 @@ mod tests {
         assert_eq!(mask_sku("*"), Ok(Sku::TextSearchEnterpriseAtmosphere));
         assert_eq!(mask_sku("places"), Ok(Sku::TextSearchEnterpriseAtmosphere));
         assert_eq!(mask_sku("places.servesBrunch"), Ok(Sku::TextSearchEnterpriseAtmosphere));
+    }
+
+    #[test]
+    fn list_prices_follow_googles_table_and_sum_exactly() {
+        assert_eq!(Sku::TextSearchEssentialsIdsOnly.cost(1_000_000), Usd::default());
+        assert_eq!(Sku::TextSearchPro.cost(1_000).dollars(), 32.0);
+        assert_eq!(Sku::TextSearchEnterprise.cost(1_000).dollars(), 35.0);
+        assert_eq!(Sku::TextSearchEnterpriseAtmosphere.cost(1_000).dollars(), 40.0);
+        assert_eq!(Sku::TextSearchPro.cost(3).micros(), 96_000);
+        let total: Usd = [Sku::TextSearchPro.cost(1), Sku::TextSearchEnterprise.cost(2)]
+            .into_iter()
+            .sum();
+        assert_eq!(total.micros(), 102_000);
+        assert_eq!(serde_json::to_string(&total).ok().as_deref(), Some("0.102"));
+    }
+
+    #[test]
+    fn the_locate_mask_is_pro_and_ids_only_is_essentials() {
+        assert_eq!(
+            mask_sku("places.id,places.displayName,places.formattedAddress,places.viewport,places.location"),
+            Ok(Sku::TextSearchPro)
+        );
+        assert_eq!(mask_sku("places.viewport"), Ok(Sku::TextSearchPro));
+        assert_eq!(mask_sku("places.viewport.low.latitude"), Ok(Sku::TextSearchPro));
+        assert_eq!(
+            mask_sku("places.id,nextPageToken"),
+            Ok(Sku::TextSearchEssentialsIdsOnly)
+        );
     }
 
     #[test]

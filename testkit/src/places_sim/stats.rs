@@ -8,7 +8,7 @@ use std::{
 
 use serde::Serialize;
 
-use super::sku::Sku;
+use super::sku::{Sku, Usd};
 
 /// Counters so far, as `GET /_sim/stats` returns them (camelCase JSON).
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
@@ -20,6 +20,11 @@ pub struct SimStats {
     pub billable_requests: u64,
     /// Billable requests per SKU (every SKU listed, zeros included).
     pub billable_by_sku: BTreeMap<Sku, u64>,
+    /// What the billable requests of each SKU cost at Google's list price per 1,000
+    /// ([`Sku::list_price_per_1000_usd`]), in dollars (every SKU listed).
+    pub cost_usd_by_sku: BTreeMap<Sku, Usd>,
+    /// The sum of `cost_usd_by_sku`.
+    pub cost_usd: Usd,
     /// Requests per API key, whatever the answer (requests without a key are not listed).
     pub requests_by_key: BTreeMap<String, u64>,
     /// Billable requests identical (key, field mask and body, page token included) to one
@@ -36,6 +41,11 @@ impl SimStats {
     /// Billable requests at `sku`.
     pub fn billable(&self, sku: Sku) -> u64 {
         self.billable_by_sku.get(&sku).copied().unwrap_or(0)
+    }
+
+    /// What the billable requests at `sku` cost at list price.
+    pub fn cost(&self, sku: Sku) -> Usd {
+        self.cost_usd_by_sku.get(&sku).copied().unwrap_or_default()
     }
 
     /// Requests sent with `key`.
@@ -107,9 +117,12 @@ impl Recorder {
         let inner = self.inner();
         let mut by_sku: BTreeMap<Sku, u64> = Sku::ALL.iter().map(|s| (*s, 0)).collect();
         by_sku.extend(inner.billable.iter().map(|(s, n)| (*s, *n)));
+        let cost_by_sku: BTreeMap<Sku, Usd> = by_sku.iter().map(|(sku, n)| (*sku, sku.cost(*n))).collect();
         SimStats {
             search_text_requests: inner.search_text,
             billable_requests: inner.billable.values().sum(),
+            cost_usd: cost_by_sku.values().copied().sum(),
+            cost_usd_by_sku: cost_by_sku,
             billable_by_sku: by_sku,
             requests_by_key: inner
                 .arrivals
@@ -208,6 +221,9 @@ mod tests {
         assert_eq!(stats.billable(Sku::TextSearchEnterprise), 0);
         assert_eq!(stats.billable_by_sku.len(), 4);
         assert_eq!(stats.billable_requests, 3);
+        assert_eq!(stats.cost(Sku::TextSearchPro).micros(), 96_000, "3 x $32 / 1000");
+        assert_eq!(stats.cost_usd.micros(), 96_000);
+        assert_eq!(stats.cost_usd_by_sku.len(), 4);
         recorder.reset();
         assert_eq!(recorder.snapshot().search_text_requests, 0);
         assert!(recorder.arrivals("a").is_empty());

@@ -1,6 +1,7 @@
 //! The deterministic synthetic world: for a seed, every (city, business type) holds the
 //! same businesses on every run. Businesses are generated lazily, per (city, type), the
-//! first time a search needs them, so start-up is instant and memory follows use.
+//! first time a search needs them, so start-up is instant and memory follows use. The
+//! dense metro's dense types (`metro.rs`) are generated the same way, only more of them.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -14,6 +15,8 @@ use super::{
     catalogue::{self, BusinessType},
     cities::{CITIES, City},
     geo::{Area, LatLng, Viewport},
+    locate::{AreaPlace, locate},
+    metro::{self, MetroDensity},
     names,
     query::{self, Location},
     rng::{Rng, hash_parts},
@@ -26,6 +29,10 @@ pub const MAX_RESULTS: usize = 60;
 const NO_PHONE: f64 = 0.15;
 const NO_WEBSITE: f64 = 0.25;
 const NO_RATING: f64 = 0.10;
+
+/// Half the side of a business's viewport, in degrees (about 150 m): Google gives every
+/// place a viewport, a small box around a business.
+const BUSINESS_VIEWPORT_HALF: f64 = 0.00135;
 
 const STREETS: &[&str] = &[
     "Main St",
@@ -87,6 +94,8 @@ pub struct Place {
     pub user_rating_count: Option<u32>,
     /// `location`.
     pub location: LatLng,
+    /// `viewport`: a box about 300 m across centred on `location`.
+    pub viewport: Viewport,
     /// `types`: the primary type, its broader types, `point_of_interest`, `establishment`.
     pub types: Vec<&'static str>,
     /// `primaryType`.
@@ -109,6 +118,7 @@ impl Place {
             "displayName": { "text": self.display_name, "languageCode": "en" },
             "formattedAddress": self.formatted_address,
             "location": self.location,
+            "viewport": self.viewport,
             "types": self.types,
             "primaryType": self.primary_type,
             "businessStatus": self.business_status,
@@ -169,14 +179,24 @@ type Generated = HashMap<(usize, usize), Arc<Vec<Place>>>;
 #[derive(Debug)]
 pub struct World {
     seed: u64,
+    metro_density: MetroDensity,
     generated: Mutex<Generated>,
 }
 
 impl World {
-    /// The world of `seed`; nothing is generated until asked for.
+    /// The world of `seed`, with the default dense metro; nothing is generated until
+    /// asked for.
     pub fn new(seed: u64) -> Self {
+        Self::with_metro_density(seed, metro::default_density())
+    }
+
+    /// The world of `seed` whose metro ([`METRO_CITY`](super::METRO_CITY)) holds exactly
+    /// `density[value]` businesses of each listed catalogue type (other types, and
+    /// values outside the catalogue, keep the normal density).
+    pub fn with_metro_density(seed: u64, metro_density: MetroDensity) -> Self {
         Self {
             seed,
+            metro_density,
             generated: Mutex::new(HashMap::new()),
         }
     }
@@ -184,6 +204,11 @@ impl World {
     /// The seed it was made from.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// How many businesses the metro's dense types hold.
+    pub fn metro_density(&self) -> &MetroDensity {
+        &self.metro_density
     }
 
     /// Every city, with its viewport and ZIP codes.
@@ -210,10 +235,57 @@ impl World {
     /// What the simulator answers, over all pages, for a text query and optional
     /// `includedType`: Google's `Place` JSON with every field, best first, at most 60.
     pub fn expected_places(&self, text_query: &str, included_type: Option<&str>) -> Vec<Value> {
-        self.search(&TextSearch::new(text_query, included_type))
-            .iter()
-            .map(Place::to_json)
-            .collect()
+        self.answer(&TextSearch::new(text_query, included_type))
+    }
+
+    /// The places a `searchText` request gets over all its pages, as Google's `Place`
+    /// JSON with every field: the area itself when the query names only a location
+    /// ([`World::locate`]), otherwise the businesses of [`World::search`].
+    pub fn answer(&self, search: &TextSearch) -> Vec<Value> {
+        match self.located(search) {
+            Some(area) => vec![area.to_json()],
+            None => self.search(search).iter().map(Place::to_json).collect(),
+        }
+    }
+
+    /// The city or ZIP code a text query names when it names nothing else ("Austin, TX",
+    /// "78704", "Austin, TX 78704"), as Text Search answers such a geocode-like query.
+    pub fn locate(&self, text_query: &str) -> Option<AreaPlace> {
+        locate(text_query)
+    }
+
+    /// The area a search answers with, if it is a geocode: no `includedType`, a query
+    /// naming only a location, and no filter that leaves the area out (an area has no
+    /// rating; a restriction must hold its centre).
+    fn located(&self, search: &TextSearch) -> Option<AreaPlace> {
+        if search.included_type.as_deref().is_some_and(|t| !t.is_empty()) || rating_floor(search.min_rating).is_some() {
+            return None;
+        }
+        self.locate(&search.text_query)
+            .filter(|area| search.location_restriction.is_none_or(|r| r.contains(area.location)))
+    }
+
+    /// Every business a search for `place_type` (a catalogue value) could ever find in
+    /// `area`, uncapped and in generation order: the ground truth a full-coverage search
+    /// is measured against. For a Google type searched with `includedType` (Table A), the
+    /// businesses of that primary type; for a value searched by text alone (`food`,
+    /// `health`, `computer_phone_repair`...), whatever the text matches, by the same rules
+    /// as [`World::search`]. `min_rating` filters as it does there. Empty for a value
+    /// outside the catalogue.
+    pub fn truth(&self, place_type: &str, area: &Viewport, min_rating: Option<f64>) -> Vec<Place> {
+        let Some(ty) = catalogue::find(place_type) else {
+            return Vec::new();
+        };
+        let types: Vec<&'static BusinessType> = if ty.is_included_type() {
+            catalogue::TYPES.iter().filter(|t| t.primary == ty.value).collect()
+        } else {
+            catalogue::types_carrying(ty.value)
+        };
+        let cities: Vec<usize> = (0..CITIES.len())
+            .filter(|i| CITIES[*i].viewport.intersects(area))
+            .collect();
+        let floor = rating_floor(min_rating);
+        self.matching(&cities, &types, |p| area.contains(p.location) && meets(p, floor))
     }
 
     /// Runs a search: every page's places, best first, at most [`MAX_RESULTS`].
@@ -242,24 +314,12 @@ impl World {
             search.location_bias
         };
         let scope = self.scope(named_city, search.location_restriction.as_ref(), bias.as_ref());
-        let min_rating = search.min_rating.filter(|r| *r > 0.0).map(|r| (r * 2.0).ceil() / 2.0);
-
-        let mut hits: Vec<Place> = Vec::new();
-        for city_index in scope {
-            for ty in catalogue::types_carrying(wanted) {
-                let Some(type_index) = catalogue::TYPES.iter().position(|t| t.value == ty.value) else {
-                    continue;
-                };
-                hits.extend(
-                    self.generated(city_index, type_index)
-                        .iter()
-                        .filter(|p| zip.is_none_or(|z| p.zip == z))
-                        .filter(|p| search.location_restriction.is_none_or(|r| r.contains(p.location)))
-                        .filter(|p| min_rating.is_none_or(|min| p.rating.is_some_and(|r| r >= min)))
-                        .cloned(),
-                );
-            }
-        }
+        let floor = rating_floor(search.min_rating);
+        let mut hits = self.matching(&scope, &catalogue::types_carrying(wanted), |p| {
+            zip.is_none_or(|z| p.zip == z)
+                && search.location_restriction.is_none_or(|r| r.contains(p.location))
+                && meets(p, floor)
+        });
         hits.sort_by(|a, b| {
             let inside = |p: &Place| bias.is_some_and(|area| area.contains(p.location));
             let distance = |p: &Place| bias.map_or(0.0, |area| area.center().distance_m(p.location));
@@ -278,6 +338,25 @@ impl World {
                 .then_with(|| a.id.cmp(&b.id))
         });
         hits.truncate(MAX_RESULTS);
+        hits
+    }
+
+    /// The businesses of `types` in `cities` that `keep` accepts, in generation order.
+    fn matching(&self, cities: &[usize], types: &[&BusinessType], keep: impl Fn(&Place) -> bool) -> Vec<Place> {
+        let mut hits = Vec::new();
+        for city_index in cities {
+            for ty in types {
+                let Some(type_index) = catalogue::TYPES.iter().position(|t| t.value == ty.value) else {
+                    continue;
+                };
+                hits.extend(
+                    self.generated(*city_index, type_index)
+                        .iter()
+                        .filter(|p| keep(p))
+                        .cloned(),
+                );
+            }
+        }
         hits
     }
 
@@ -318,13 +397,33 @@ impl World {
         let mut cache = self.generated.lock().unwrap_or_else(|e| e.into_inner());
         cache
             .entry((city, ty))
-            .or_insert_with(|| Arc::new(generate(self.seed, &CITIES[city], &catalogue::TYPES[ty])))
+            .or_insert_with(|| {
+                let (city, ty) = (&CITIES[city], &catalogue::TYPES[ty]);
+                Arc::new(generate(
+                    self.seed,
+                    city,
+                    ty,
+                    metro::dense_count(&self.metro_density, city, ty.value),
+                ))
+            })
             .clone()
     }
 }
 
-/// All businesses of one type in one city.
-fn generate(seed: u64, city: &City, ty: &BusinessType) -> Vec<Place> {
+/// `minRating` as Google applies it: rounded up to the nearest half star; 0 means none.
+fn rating_floor(min_rating: Option<f64>) -> Option<f64> {
+    min_rating.filter(|r| *r > 0.0).map(|r| (r * 2.0).ceil() / 2.0)
+}
+
+/// Whether a place passes a rating floor (unrated places never do).
+fn meets(place: &Place, floor: Option<f64>) -> bool {
+    floor.is_none_or(|min| place.rating.is_some_and(|r| r >= min))
+}
+
+/// All businesses of one type in one city: `dense` of them laid out in the metro's
+/// clusters when the type is dense there, otherwise the type's normal count, gathered
+/// toward the centre.
+fn generate(seed: u64, city: &City, ty: &BusinessType, dense: Option<u32>) -> Vec<Place> {
     let seed_bytes = seed.to_be_bytes();
     let mut rng = Rng::from_parts(&[
         b"places-sim/world",
@@ -332,8 +431,13 @@ fn generate(seed: u64, city: &City, ty: &BusinessType) -> Vec<Place> {
         city.name.as_bytes(),
         ty.value.as_bytes(),
     ]);
-    let (lo, hi) = ty.density.range();
-    let count = rng.between(lo, hi);
+    let count = match dense {
+        Some(count) => u64::from(count),
+        None => {
+            let (lo, hi) = ty.density.range();
+            rng.between(lo, hi)
+        }
+    };
     let mut taken = HashSet::new();
     (0..count)
         .map(|index| {
@@ -349,11 +453,32 @@ fn generate(seed: u64, city: &City, ty: &BusinessType) -> Vec<Place> {
             let mut cid = [0u8; 8];
             cid.copy_from_slice(&digest[17..25]);
 
-            // Businesses cluster toward the centre: the mean of two uniform draws.
             let v = &city.viewport;
-            let lat = v.low.latitude + (v.high.latitude - v.low.latitude) * (rng.unit() + rng.unit()) / 2.0;
-            let lng = v.low.longitude + (v.high.longitude - v.low.longitude) * (rng.unit() + rng.unit()) / 2.0;
-            let location = LatLng::new(round_to(lat, 7), round_to(lng, 7));
+            let (lat, lng) = if dense.is_some() {
+                let point = metro::place_point(&mut rng, v);
+                (point.latitude, point.longitude)
+            } else {
+                // Businesses gather toward the centre: the mean of two uniform draws.
+                (
+                    v.low.latitude + (v.high.latitude - v.low.latitude) * (rng.unit() + rng.unit()) / 2.0,
+                    v.low.longitude + (v.high.longitude - v.low.longitude) * (rng.unit() + rng.unit()) / 2.0,
+                )
+            };
+            // Rounded inside the viewport, so a business never drifts out of its city.
+            let location = LatLng::new(
+                round_to(lat, 7).clamp(v.low.latitude, v.high.latitude),
+                round_to(lng, 7).clamp(v.low.longitude, v.high.longitude),
+            );
+            let viewport = Viewport::new(
+                LatLng::new(
+                    round_to(location.latitude - BUSINESS_VIEWPORT_HALF, 7),
+                    round_to(location.longitude - BUSINESS_VIEWPORT_HALF, 7),
+                ),
+                LatLng::new(
+                    round_to(location.latitude + BUSINESS_VIEWPORT_HALF, 7),
+                    round_to(location.longitude + BUSINESS_VIEWPORT_HALF, 7),
+                ),
+            );
             let zip = city.zip_at(location);
             let street_number = rng.between(100, 9899);
             let street = rng.pick(STREETS);
@@ -403,8 +528,9 @@ fn generate(seed: u64, city: &City, ty: &BusinessType) -> Vec<Place> {
                 rating,
                 user_rating_count,
                 location,
+                viewport,
                 types: ty.place_types(),
-                primary_type: ty.value,
+                primary_type: ty.primary,
                 business_status,
                 google_maps_uri: format!("https://maps.google.com/?cid={}", u64::from_be_bytes(cid)),
                 prominence,
@@ -420,8 +546,21 @@ fn round_to(value: f64, decimals: i32) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
-    use crate::places_sim::geo::Circle;
+    use crate::places_sim::{METRO_CITY, geo::Circle};
+
+    /// The simulator's default seed.
+    const DEFAULT_SEED_FOR_TESTS: u64 = crate::places_sim::DEFAULT_SEED;
+
+    fn rect(low: (f64, f64), high: (f64, f64)) -> Viewport {
+        Viewport::new(LatLng::new(low.0, low.1), LatLng::new(high.0, high.1))
+    }
+
+    fn id_set(places: &[Place]) -> HashSet<String> {
+        places.iter().map(|p| p.id.clone()).collect()
+    }
 
     #[test]
     fn every_city_holds_25_to_120_businesses_of_every_type_with_unique_names() {
@@ -430,8 +569,14 @@ mod tests {
         for city in world.cities() {
             for ty in catalogue::TYPES {
                 let places = world.places_for(city.name, ty.value);
+                // The metro's dense types are the one exception, and hold exactly their count.
+                let expected = match (city.name, ty.value) {
+                    (METRO_CITY, "dentist") => 1_500..=1_500,
+                    (METRO_CITY, "restaurant") => 3_000..=3_000,
+                    _ => 25..=120,
+                };
                 assert!(
-                    (25..=120).contains(&places.len()),
+                    expected.contains(&places.len()),
                     "{} {}: {}",
                     city.name,
                     ty.value,
@@ -572,5 +717,236 @@ mod tests {
             results.iter().all(|p| p.rating.is_some_and(|r| r >= 4.5)),
             "rounded up to 4.5"
         );
+    }
+
+    #[test]
+    fn the_metro_is_dense_clustered_deterministic_and_quick_to_generate() {
+        let world = World::new(DEFAULT_SEED_FOR_TESTS);
+        let started = Instant::now();
+        let restaurants = world.places_for(METRO_CITY, "restaurant");
+        let elapsed = started.elapsed();
+        // Debug builds on a busy machine included; a release build takes a few ms.
+        assert!(elapsed.as_secs_f64() < 1.0, "3,000 places took {elapsed:?}");
+        let dentists = world.places_for(METRO_CITY, "dentist");
+        assert_eq!((dentists.len(), restaurants.len()), (1_500, 3_000));
+        assert!(
+            (25..=100).contains(&world.places_for(METRO_CITY, "plumber").len()),
+            "other types are normal"
+        );
+
+        let houston = world.city(METRO_CITY).expect("the metro");
+        assert!(
+            dentists
+                .iter()
+                .all(|p| houston.viewport.contains(p.location) && p.city == METRO_CITY)
+        );
+        assert!(
+            dentists
+                .iter()
+                .all(|p| p.formatted_address.ends_with(&format!("Houston, TX {}, USA", p.zip)))
+        );
+        assert!(
+            dentists
+                .iter()
+                .filter_map(|p| p.national_phone_number.as_deref())
+                .all(|n| n.starts_with("(713) "))
+        );
+        assert_eq!(id_set(&dentists).len(), 1_500, "unique ids");
+        let names: HashSet<&str> = restaurants.iter().map(|p| p.display_name.as_str()).collect();
+        assert_eq!(names.len(), 3_000, "unique names");
+
+        // Clustered: a 4 km box downtown (0.5% of the viewport's area) holds far more
+        // than its share, and the scattered third still reaches the far north-west.
+        let downtown = rect((29.737, -95.386), (29.773, -95.344));
+        let in_downtown = dentists.iter().filter(|p| downtown.contains(p.location)).count();
+        assert!(in_downtown > 150, "{in_downtown} of 1,500 downtown");
+        let north_west = rect((29.90, -95.70), (30.02, -95.55));
+        let far = dentists.iter().filter(|p| north_west.contains(p.location)).count();
+        assert!((10..120).contains(&far), "{far} in the north-west corner");
+
+        assert_eq!(
+            dentists,
+            World::new(DEFAULT_SEED_FOR_TESTS).places_for(METRO_CITY, "dentist")
+        );
+        let other = World::new(DEFAULT_SEED_FOR_TESTS + 1).places_for(METRO_CITY, "dentist");
+        assert_eq!(other.len(), 1_500);
+        assert_ne!(id_set(&other), id_set(&dentists), "another seed, another world");
+    }
+
+    #[test]
+    fn metro_density_can_be_changed_per_type() {
+        let density: MetroDensity = [("plumber".to_owned(), 400), ("dentist".to_owned(), 2_000)].into();
+        let world = World::with_metro_density(5, density.clone());
+        assert_eq!(world.metro_density(), &density);
+        assert_eq!(world.places_for(METRO_CITY, "plumber").len(), 400);
+        assert_eq!(world.places_for(METRO_CITY, "dentist").len(), 2_000);
+        let restaurants = world.places_for(METRO_CITY, "restaurant").len();
+        assert!(
+            (60..=120).contains(&restaurants),
+            "not listed: normal density, {restaurants}"
+        );
+        assert!(
+            (25..=100).contains(&world.places_for("Austin", "plumber").len()),
+            "only the metro"
+        );
+    }
+
+    #[test]
+    fn truth_is_every_match_in_the_rectangle_uncapped() {
+        let world = World::new(DEFAULT_SEED_FOR_TESTS);
+        let houston = world.city(METRO_CITY).expect("the metro").viewport;
+        let all = world.truth("dentist", &houston, None);
+        assert_eq!(all.len(), 1_500);
+
+        let part = rect((29.70, -95.50), (29.80, -95.30));
+        let inside = world.truth("dentist", &part, None);
+        let expected: HashSet<String> = world
+            .places_for(METRO_CITY, "dentist")
+            .into_iter()
+            .filter(|p| part.contains(p.location))
+            .map(|p| p.id)
+            .collect();
+        assert!(expected.len() > MAX_RESULTS, "{}", expected.len());
+        assert_eq!(id_set(&inside), expected);
+
+        let rated = world.truth("dentist", &part, Some(4.3));
+        assert!(!rated.is_empty() && rated.len() < inside.len());
+        assert!(
+            rated.iter().all(|p| p.rating.is_some_and(|r| r >= 4.5)),
+            "rounded up to 4.5"
+        );
+        assert_eq!(
+            rated.len(),
+            inside.iter().filter(|p| p.rating.is_some_and(|r| r >= 4.5)).count()
+        );
+
+        // A rectangle over two cities holds both cities' matches.
+        let both = rect((29.5, -98.0), (30.6, -95.0));
+        let austin = world.places_for("Austin", "dentist").len();
+        assert_eq!(world.truth("dentist", &both, None).len(), austin + 1_500);
+
+        // A value searched by text covers what the text matches: `food` is restaurants,
+        // cafes, bakeries... as well as `food` itself.
+        let food = world.truth("food", &houston, None);
+        let food_types: HashSet<&str> = food.iter().map(|p| p.primary_type).collect();
+        assert!(food_types.contains("food") && food_types.contains("restaurant") && food_types.contains("cafe"));
+        assert!(food.iter().all(|p| p.types.contains(&"food")));
+        // A Google type is its primary type only: no night clubs among the bars.
+        let bars = world.truth("bar", &houston, None);
+        assert!(!bars.is_empty() && bars.iter().all(|p| p.primary_type == "bar"));
+        assert!(world.truth("museum", &houston, None).is_empty());
+        assert!(
+            world
+                .truth("dentist", &rect((10.0, 10.0), (11.0, 11.0)), None)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn truth_matches_an_uncapped_search_of_the_same_rectangle() {
+        let world = World::new(DEFAULT_SEED_FOR_TESTS);
+        // Fewer than 60 in the rectangle: the search returns exactly the truth.
+        let small = rect((29.60, -95.70), (29.65, -95.66));
+        let truth = world.truth("dentist", &small, None);
+        assert!(!truth.is_empty() && truth.len() < MAX_RESULTS, "{}", truth.len());
+        let found = world.search(&TextSearch {
+            text_query: "Dentist".into(),
+            included_type: Some("dentist".into()),
+            location_restriction: Some(small),
+            ..TextSearch::default()
+        });
+        assert_eq!(id_set(&found), id_set(&truth));
+        // By text alone too, for a type searched by text.
+        let repair_truth = world.truth(
+            "computer_phone_repair",
+            &world.city("Denver").expect("Denver").viewport,
+            None,
+        );
+        let repair = world.search(&TextSearch::new("Computer/Phone Repair in Denver", None));
+        assert_eq!(repair.len(), repair_truth.len().min(MAX_RESULTS));
+        assert!(id_set(&repair).is_subset(&id_set(&repair_truth)));
+    }
+
+    #[test]
+    fn computer_phone_repair_is_found_by_text_and_looks_like_an_electronics_store() {
+        let world = World::new(DEFAULT_SEED_FOR_TESTS);
+        for query in [
+            "Computer/Phone Repair in Austin",
+            "computer repair in Austin",
+            "phone repair",
+            "Cell phone repair in Austin, TX",
+        ] {
+            let found = world.search(&TextSearch::new(query, None));
+            assert!(!found.is_empty(), "{query}");
+            assert!(
+                found.iter().all(|p| p.city == "Austin"
+                    && p.primary_type == "electronics_store"
+                    && p.types == ["electronics_store", "store", "point_of_interest", "establishment"]),
+                "{query}"
+            );
+            let kinds = [
+                "Computer Repair",
+                "Phone Repair",
+                "Tech Repair",
+                "Device Repair",
+                "PC Repair",
+            ];
+            assert!(
+                found
+                    .iter()
+                    .filter(|p| kinds.iter().any(|k| p.display_name.contains(k)))
+                    .count()
+                    * 2
+                    > found.len(),
+                "{query}: names read like repair shops"
+            );
+        }
+        let repair = id_set(&world.places_for("Austin", "computer_phone_repair"));
+        // The shops are electronics stores to Google, so `includedType` finds them as such.
+        let electronics = world.search(&TextSearch::new("Electronics in Austin", Some("electronics_store")));
+        assert!(electronics.iter().any(|p| repair.contains(&p.id)));
+        // `Store` by text is still the general stores first.
+        let stores = world.search(&TextSearch::new("Store in Austin", None));
+        assert_eq!(stores[0].primary_type, "store");
+        assert!(stores.iter().all(|p| p.types.contains(&"store")));
+    }
+
+    #[test]
+    fn a_query_naming_only_a_location_answers_the_area() {
+        let world = World::new(DEFAULT_SEED_FOR_TESTS);
+        let houston = world.expected_places("Houston, TX", None);
+        assert_eq!(houston.len(), 1);
+        assert_eq!(houston[0]["types"], json!(["locality", "political"]));
+        assert_eq!(
+            houston[0]["viewport"],
+            json!(world.city("Houston").expect("Houston").viewport)
+        );
+        let zip = world.expected_places("Austin, TX 78704", None);
+        assert_eq!(zip.len(), 1);
+        assert_eq!(zip[0]["primaryType"], "postal_code");
+        // A business type, an includedType, a rating floor or a restriction elsewhere make
+        // it a business search again.
+        assert!(world.expected_places("Dentist in Houston, TX", None).len() > 1);
+        assert_eq!(world.expected_places("Houston", Some("dentist")).len(), MAX_RESULTS);
+        assert!(
+            world
+                .answer(&TextSearch {
+                    min_rating: Some(4.0),
+                    ..TextSearch::new("Houston", None)
+                })
+                .is_empty()
+        );
+        let austin = world.city("Austin").expect("Austin").viewport;
+        let elsewhere = TextSearch {
+            location_restriction: Some(austin),
+            ..TextSearch::new("Houston", None)
+        };
+        assert!(world.answer(&elsewhere).is_empty());
+        assert!(world.expected_places("Atlantis", None).is_empty());
+        // Businesses carry a small viewport around their location.
+        let place = &world.places_for("Austin", "dentist")[0];
+        assert!(place.viewport.contains(place.location));
+        assert!(place.viewport.high.latitude - place.viewport.low.latitude < 0.005);
+        assert_eq!(place.to_json()["viewport"], json!(place.viewport));
     }
 }

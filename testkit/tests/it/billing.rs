@@ -65,6 +65,18 @@ async fn each_answer_is_billed_at_the_highest_sku_of_its_mask() {
         })
     );
     assert_eq!(over_http.body["requestsByKey"][KEY], 10);
+    // List prices per 1,000: IDs Only free, Pro $32, Enterprise $35, Atmosphere $40.
+    assert_eq!(
+        over_http.body["costUsdBySku"],
+        json!({
+            "text_search_essentials_ids_only": 0.0,
+            "text_search_pro": 0.064,
+            "text_search_enterprise": 0.105,
+            "text_search_enterprise_atmosphere": 0.04,
+        })
+    );
+    assert_eq!(over_http.body["costUsd"], json!(0.209));
+    assert_eq!(stats.cost_usd.micros(), 209_000);
 }
 
 #[tokio::test]

@@ -24,6 +24,8 @@ async fn binary_prints_its_url_and_serves_with_the_given_options() {
             "1",
             "--jitter-ms",
             "1",
+            "--metro-density",
+            "dentist=250",
         ])
         .stdout(Stdio::piped())
         .kill_on_drop(true)
@@ -47,6 +49,8 @@ async fn binary_prints_its_url_and_serves_with_the_given_options() {
     assert_eq!(first.status, 200);
     let expected = leadgen_testkit::places_sim::World::new(7).expected_places("Restaurant in Austin", None);
     assert_eq!(first.places()[0]["id"], expected[0]["id"], "--seed sets the world");
+    let truth = crate::http::send(&base_url, "GET", "/_sim/truth?type=dentist&city=Houston", &[], "").await;
+    assert_eq!(truth.body["count"], 250, "--metro-density sets the metro's dentists");
     assert_eq!(search(&base_url, KEY, "places.id", &body).await.status, 200);
     assert_eq!(search(&base_url, KEY, "places.id", &body).await.status, 429, "--rpm 2");
 
@@ -58,4 +62,10 @@ async fn binary_prints_its_url_and_serves_with_the_given_options() {
         .await
         .expect("runs");
     assert!(!refused.status.success(), "a fault rate above 1 is refused");
+    let bad_density = Command::new(env!("CARGO_BIN_EXE_places-sim"))
+        .args(["--listen", "127.0.0.1:0", "--metro-density", "dentist"])
+        .output()
+        .await
+        .expect("runs");
+    assert!(!bad_density.status.success(), "TYPE=COUNT is required");
 }

@@ -4,8 +4,11 @@ mod billing;
 mod binary;
 mod faults;
 mod http;
+mod locate;
+mod metro;
 mod requests;
 mod search;
+mod truth;
 
 use std::net::SocketAddr;
 
