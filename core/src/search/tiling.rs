@@ -199,6 +199,8 @@ struct Carve {
     round: u8,
     waiting: usize,
     results: Vec<(f64, Probe)>,
+    /// Cut off its last strip: the rest is a region of its own.
+    finished: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -221,6 +223,8 @@ pub struct Planner {
     truncated: bool,
     /// Region probes asked and not yet answered.
     open_regions: usize,
+    /// Their ids.
+    open_region_ids: BTreeSet<ProbeId>,
     /// Carves still cutting.
     open_carves: usize,
 }
@@ -237,6 +241,7 @@ impl Planner {
             probes: 0,
             truncated: false,
             open_regions: 0,
+            open_region_ids: BTreeSet::new(),
             open_carves: 0,
         };
         planner.ask(Ask::Region { rect: area, depth: 0 });
@@ -246,6 +251,7 @@ impl Planner {
     fn ask(&mut self, ask: Ask) {
         if matches!(ask, Ask::Region { .. }) {
             self.open_regions += 1;
+            self.open_region_ids.insert(self.asks.len());
         }
         self.asks.push(ask);
         self.queue.push_back(self.asks.len() - 1);
@@ -272,6 +278,7 @@ impl Planner {
         match self.asks[id].clone() {
             Ask::Region { rect, depth } => {
                 self.open_regions -= 1;
+                self.open_region_ids.remove(&id);
                 self.region(rect, depth, probe);
             }
             Ask::Cut { carve, t } => {
@@ -315,6 +322,7 @@ impl Planner {
                 round: 0,
                 waiting: 0,
                 results: Vec::new(),
+                finished: false,
             });
             self.open_carves += 1;
             self.start_round(self.carves.len() - 1);
@@ -367,6 +375,7 @@ impl Planner {
         let ids = std::mem::take(&mut c.lo_ids);
         // This carve is over; what is left of its region is a region of its own.
         self.open_carves -= 1;
+        self.carves[carve].finished = true;
         if ids.is_empty() {
             if lo > 0.0 {
                 // Nothing before `lo`: carry on from there.
@@ -426,6 +435,35 @@ impl Planner {
     /// cap); estimates count them as a cap each.
     pub fn unresolved(&self) -> usize {
         self.open_regions + self.open_carves
+    }
+
+    /// Matches expected in the regions not yet resolved (see [`Self::unresolved`]), for
+    /// an estimate stopped early. A carve in progress knows a prefix under the cap and a
+    /// prefix over it: its region holds about `count(lo) / lo` (at least `60 / hi`) if
+    /// places spread evenly along it (the cap is
+    /// passed somewhere between `lo` and `hi`). A region not yet probed is counted at the density
+    /// of the carves (it is a quarter or the rest of a saturated region), or at the cap.
+    /// Measured on synthetic metros after about 80 requests: within 2% for 1,500 places
+    /// and 55% (under) for 3,000, so an estimate stopped early says it is rough.
+    pub fn estimated_unresolved(&self) -> f64 {
+        let area = |r: &Rect| (r.high.lat - r.low.lat) * (r.high.lng - r.low.lng);
+        let (mut expected, mut carved_area) = (0.0, 0.0);
+        for c in self.carves.iter().filter(|c| !c.finished) {
+            let by_lo = if c.lo > 0.0 { c.lo_ids.len() as f64 / c.lo } else { 0.0 };
+            // At least the cap up to `hi`.
+            let by_cap = CAP as f64 / c.hi.max(f64::EPSILON);
+            expected += by_lo.max(by_cap);
+            carved_area += area(&c.rect);
+        }
+        let density = (carved_area > 0.0).then(|| expected / carved_area);
+        for (id, ask) in self.asks.iter().enumerate() {
+            if let Ask::Region { rect, .. } = ask
+                && self.open_region_ids.contains(&id)
+            {
+                expected += density.map_or(CAP as f64, |d| (d * area(rect)).max(CAP as f64 / 4.0));
+            }
+        }
+        expected
     }
 
     /// Matches found so far (places listed by leaves).
@@ -549,6 +587,26 @@ mod tests {
                 ratio <= 1.143,
                 "{n} places: {requests} requests against a floor of {floor} ({ratio:.2}x)"
             );
+        }
+    }
+
+    #[test]
+    fn a_plan_stopped_early_estimates_what_is_left() {
+        for (n, seed) in [(1_500, 7), (3_000, 11)] {
+            let world = metro(n, seed);
+            let mut planner = Planner::new(area());
+            // About what 80 requests buy: the first few rounds.
+            for _ in 0..4 {
+                let batch: Vec<(ProbeId, Rect)> = std::iter::from_fn(|| planner.next_probe()).collect();
+                for (id, rect) in batch {
+                    planner.record(id, probe(&world, rect));
+                }
+            }
+            assert!(!planner.is_done());
+            let estimate = planner.found_count() as f64 + planner.estimated_unresolved();
+            let error = (estimate - n as f64).abs() / n as f64;
+            eprintln!("estimate after {} probes: {estimate:.0} for {n} ({error:.2})", planner.probes());
+            assert!(error < 0.6, "{estimate:.0} estimated for {n}");
         }
     }
 

@@ -55,7 +55,7 @@ both_modes!(
     finds_every_place_in_the_area_once_for_close_to_the_floor,
     |mode| async move {
         let env = SearchEnv::start(mode, PlacesSim::builder(), 2, vec![]).await;
-        let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+        let city = city_with(&env.sim, "restaurant", 60, 200);
         let truth: BTreeSet<String> = env
             .sim
             .world()
@@ -141,7 +141,7 @@ both_modes!(a_sparse_area_costs_what_a_quick_search_does, |mode| async move {
 
 both_modes!(a_budget_is_never_exceeded, |mode| async move {
     let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
-    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let city = city_with(&env.sim, "restaurant", 60, 200);
     // Two lead pages cost $0.07; a third would pass $0.10.
     let (_, events) = env
         .stream_body(json!({
@@ -182,7 +182,7 @@ both_modes!(
     filters_send_only_matching_leads_and_count_only_those,
     |mode| async move {
         let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
-        let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+        let city = city_with(&env.sim, "restaurant", 60, 200);
         let truth: BTreeSet<String> = env
             .sim
             .world()
@@ -223,7 +223,7 @@ both_modes!(the_allowance_ends_a_search_with_what_fitted, |mode| async move {
         vec![("LEADGEN_FREE_DAILY_LEADS", "70".into())],
     )
     .await;
-    let city = city_with(&env.sim, "restaurant", 80, usize::MAX);
+    let city = city_with(&env.sim, "restaurant", 80, 200);
     let (_, events) = env
         .stream_body(json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)}))
         .await;
@@ -249,7 +249,7 @@ both_modes!(the_allowance_ends_a_search_with_what_fitted, |mode| async move {
 
 both_modes!(the_estimate_matches_the_search, |mode| async move {
     let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
-    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let city = city_with(&env.sim, "restaurant", 60, 200);
     let truth = env.sim.world().places_for(city.name, "restaurant").len();
     let body = json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)});
     let (status, estimate) = env
@@ -355,7 +355,7 @@ async fn bad_options_get_specific_errors() {
 
 both_modes!(a_circle_keeps_only_places_inside_it, |mode| async move {
     let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
-    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let city = city_with(&env.sim, "restaurant", 60, 200);
     let center = city.viewport.center();
     let radius = 4_000.0;
     let truth: BTreeSet<String> = env
@@ -389,7 +389,7 @@ async fn a_killed_worker_s_full_search_resumes_without_billing_a_tile_twice() {
     // Slow answers, so the kill lands between fetched tiles.
     let sim = PlacesSim::builder().latency(std::time::Duration::from_millis(150));
     let env = SearchEnv::start(Mode::Distributed, sim, 1, vec![]).await;
-    let city = city_with(&env.sim, "restaurant", 60, usize::MAX);
+    let city = city_with(&env.sim, "restaurant", 60, 200);
     let truth: BTreeSet<String> = env
         .sim
         .world()
@@ -457,3 +457,94 @@ async fn a_killed_worker_s_full_search_resumes_without_billing_a_tile_twice() {
         "{interrupted} lead pages with a kill, {uninterrupted} without, {billed_at_kill} billed at the kill"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_metro_by_name_every_dentist_near_the_floor_and_located_once() {
+    // A fast key, so 1,500 places take seconds here (the benchmark measures at 10/s).
+    let env = SearchEnv::start(
+        Mode::Distributed,
+        PlacesSim::builder(),
+        1,
+        vec![("LEADGEN_PLACES_RPS", "400".into())],
+    )
+    .await;
+    let metro = env
+        .sim
+        .world()
+        .city(leadgen_testkit::places_sim::METRO_CITY)
+        .expect("the metro");
+    let truth: BTreeSet<String> = env
+        .sim
+        .world()
+        .truth("dentist", &metro.viewport, None)
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    assert!(truth.len() >= 1_000, "a dense metro");
+    let location = format!("{}, {}", metro.name, metro.region);
+
+    let (status, estimate) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            Some(&env.token),
+            Some(json!({"businessType": "dentist", "location": location, "coverage": "full"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{estimate}");
+    let estimated = estimate["estimatedLeads"].as_f64().expect("leads");
+    let n = truth.len() as f64;
+    assert!(
+        (estimated - n).abs() / n < 0.6,
+        "estimated {estimated} for {n} dentists"
+    );
+    assert_eq!(env.sim.stats().billable(Sku::TextSearchPro), 1, "located once");
+    assert!(estimate["estimatedCostUsd"].as_f64().expect("cost") > 2.0);
+
+    env.sim.reset();
+    let (_, events) = env
+        .stream_body(json!({"businessType": "dentist", "location": location, "coverage": "full"}))
+        .await;
+    let ids = found_ids(&events);
+    let unique: BTreeSet<String> = ids.iter().cloned().collect();
+    assert_eq!(unique.len(), ids.len(), "no lead twice");
+    assert!(unique.is_subset(&truth), "nothing outside the area or of another type");
+    let recall = unique.len() as f64 / n;
+    assert!(recall >= 0.99, "recall {recall:.4} ({} of {n})", unique.len());
+    let stats = env.sim.stats();
+    assert_eq!(stats.billable(Sku::TextSearchPro), 0, "the area came from the cache");
+    let enterprise = stats.billable(Sku::TextSearchEnterprise) as f64;
+    let floor = (n / 20.0).ceil();
+    let usd_per_1000 = enterprise * ENTERPRISE / unique.len() as f64 * 1_000.0;
+    eprintln!(
+        "metro: {} of {n} dentists, {enterprise} lead pages (floor {floor}), ${usd_per_1000:.3} per 1,000 leads, {} free probe requests",
+        unique.len(),
+        stats.billable(Sku::TextSearchEssentialsIdsOnly)
+    );
+    assert!(usd_per_1000 <= 2.0, "${usd_per_1000:.3} per 1,000 leads");
+    let complete = last_of(&events, "complete");
+    assert_eq!(complete["results"].as_array().map(Vec::len), Some(unique.len()));
+}
+
+both_modes!(a_place_google_cannot_find_gets_a_clear_message, |mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let (status, events) = env
+        .stream_body(json!({"businessType": "dentist", "location": "Atlantis", "coverage": "full"}))
+        .await;
+    assert_eq!(status, 200);
+    let error = last_of(&events, "error");
+    assert!(
+        error["message"].as_str().expect("message").contains("We could not find \"Atlantis\""),
+        "{error}"
+    );
+    let (status, answer) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            Some(&env.token),
+            Some(json!({"businessType": "dentist", "location": "Atlantis", "coverage": "full"})),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(answer["error"], "invalid_location");
+});
