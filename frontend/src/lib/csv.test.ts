@@ -55,3 +55,15 @@ describe('leadsCsvFilename', () => {
     expect(leadsCsvFilename('dentist', new Date('2025-03-04T09:15:30.123Z'))).toBe('leads-dentist-2025-03-04T09-15-30.csv');
   });
 });
+
+describe('buildLeadsCsv with a full search', () => {
+  it('writes 5,000 leads in one linear pass: a header and 5,000 rows, quickly', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => lead({ name: `Dentist "${i}", Houston`, placeId: `p${i}` }));
+    const started = performance.now();
+    const csv = buildLeadsCsv(many);
+    expect(performance.now() - started).toBeLessThan(500);
+    const lines = csv.split('\r\n');
+    expect(lines).toHaveLength(5001);
+    expect(lines[5000].startsWith('"Dentist ""4999"", Houston"')).toBe(true);
+  });
+});

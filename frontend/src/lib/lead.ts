@@ -7,5 +7,8 @@ import type { SearchRequest } from '../api/gen/model/searchRequest';
  */
 export type Lead = LeadItem;
 
-/** What was searched for: the API's `SearchRequest` with both fields given. */
-export type SearchQuery = Required<SearchRequest>;
+/**
+ * What was searched for: the API's `SearchRequest` with the business type and the
+ * location given; coverage, budget and filters stay optional (sent only when set).
+ */
+export type SearchQuery = SearchRequest & Required<Pick<SearchRequest, 'businessType' | 'location'>>;

@@ -12,4 +12,28 @@ describe('LiveProgress', () => {
     rerender(<LiveProgress typeLabel="Cafe" location="Paris" names={names(6)} found={6} total={9} />);
     expect(screen.getByText('Showing latest businesses found')).toBeInTheDocument();
   });
+
+  it("shows a full search's areas, leads and cost so far", () => {
+    render(
+      <LiveProgress
+        typeLabel="Dentist"
+        location="Houston, TX"
+        names={names(3)}
+        found={3}
+        total={0}
+        progress={{
+          areasProbed: 120,
+          areasFetched: 3,
+          areasPlanned: 12,
+          leads: 3,
+          placesFound: 1500,
+          billableRequests: 4,
+          costUsd: 0.14,
+          estimatedCostUsd: 2.7,
+          estimatedPlaces: 1500,
+        }}
+      />,
+    );
+    expect(screen.getByText('Areas probed 120 · fetched 3 of 12 · 3 leads · $0.14 so far (about $2.70 in all)')).toBeInTheDocument();
+  });
 });

@@ -1,5 +1,6 @@
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { progressText, type SearchProgress } from './search-format';
 import { LIVE_NAMES_NOTE_THRESHOLD } from './search-reducer';
 
 export interface LiveProgressProps {
@@ -8,11 +9,15 @@ export interface LiveProgressProps {
   names: string[];
   found: number;
   total: number;
+  /** A full search's areas, leads and cost so far (its `progress` events). */
+  progress?: SearchProgress | null;
 }
 
 /** The running search: spinner, count and the latest names (spec section 4). */
-export function LiveProgress({ typeLabel, location, names, found, total }: LiveProgressProps) {
-  const percent = total > 0 ? Math.min(100, Math.round((found / total) * 100)) : 0;
+export function LiveProgress({ typeLabel, location, names, found, total, progress }: LiveProgressProps) {
+  // A full search measures its way through the areas it has planned (more may be planned later).
+  const [done, all] = progress ? [progress.areasFetched, progress.areasPlanned] : [found, total];
+  const percent = all > 0 ? Math.min(100, Math.round((done / all) * 100)) : 0;
   return (
     <Card aria-live="polite" aria-busy="true">
       <div className="flex items-start gap-3">
@@ -24,10 +29,11 @@ export function LiveProgress({ typeLabel, location, names, found, total }: LiveP
           <p className="mt-1 text-sm text-slate-600">
             {found > 0 ? `Found ${found}${total > 0 ? ` of ${total}` : ''} businesses so far` : 'Connecting to Google Places...'}
           </p>
+          {progress && <p className="mt-1 text-sm text-slate-700 tabular-nums">{progressText(progress)}</p>}
           <div className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
             <div
-              className={total > 0 ? 'h-full rounded-full bg-indigo-600 transition-all' : 'h-full w-1/3 animate-pulse rounded-full bg-indigo-300'}
-              style={total > 0 ? { width: `${percent}%` } : undefined}
+              className={all > 0 ? 'h-full rounded-full bg-indigo-600 transition-all' : 'h-full w-1/3 animate-pulse rounded-full bg-indigo-300'}
+              style={all > 0 ? { width: `${percent}%` } : undefined}
             />
           </div>
         </div>

@@ -1,6 +1,18 @@
-import type { ReactNode } from 'react';
+import { useVirtualizer, measureElement as measureFromEntry } from '@tanstack/react-virtual';
+import { useRef, type ReactNode, type RefObject } from 'react';
+import type { CostItem } from '../../api/gen/model/costItem';
 import { Card } from '../../components/ui/card';
+import { useMediaQuery } from '../../hooks/use-media-query';
 import type { Lead } from '../../lib/lead';
+import { costText } from './search-format';
+
+/** Up to this many leads every row is in the page (a quick search has at most 60). */
+export const VIRTUALIZE_ABOVE = 100;
+/** Rows rendered past each edge of the visible window. */
+const OVERSCAN = 12;
+/** First guesses, in pixels, until a row is measured. */
+const ROW_ESTIMATE = 45;
+const CARD_ESTIMATE = 104;
 
 export interface ResultsPanelProps {
   results: Lead[];
@@ -10,6 +22,8 @@ export interface ResultsPanelProps {
   actions?: ReactNode;
   /** A banner above the table (export outcome). */
   notice?: ReactNode;
+  /** What the search cost the user's Google key. */
+  cost?: CostItem | null;
 }
 
 function websiteHost(url: string): string {
@@ -20,8 +34,21 @@ function websiteHost(url: string): string {
   }
 }
 
-/** The finished search: 'No results found' or the leads with export buttons. */
-export function ResultsPanel({ results, typeLabel, location, actions, notice }: ResultsPanelProps) {
+/** "This search cost $X on your Google key (N billable requests)", when the server said. */
+function CostLine({ cost }: { cost?: CostItem | null }) {
+  return cost ? <p className="mt-1 text-xs text-slate-500">{costText(cost)}</p> : null;
+}
+
+/**
+ * The finished search: 'No results found' or the leads with export buttons. Above
+ * {@link VIRTUALIZE_ABOVE} leads only the rows in view (and a margin) are in the page,
+ * so a full search's thousands stay smooth; the table still tells assistive technology
+ * how many rows there are (aria-rowcount, aria-rowindex).
+ */
+export function ResultsPanel({ results, typeLabel, location, actions, notice, cost }: ResultsPanelProps) {
+  // Wide screens get the table, phones one card per lead (Tailwind's `md`).
+  const wide = useMediaQuery('(min-width: 48rem)', true);
+
   if (results.length === 0) {
     return (
       <Card className="text-center">
@@ -29,6 +56,7 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice }: 
         <p className="mt-1 text-sm text-slate-600">
           No {typeLabel.toLowerCase()} businesses were found in {location}. Try a nearby city or a broader business type.
         </p>
+        <CostLine cost={cost} />
       </Card>
     );
   }
@@ -44,62 +72,90 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice }: 
           </span>
           <div>
             <h2 className="text-lg font-semibold text-slate-900">
-              Found {results.length} {results.length === 1 ? 'lead' : 'leads'}
+              Found {results.length.toLocaleString('en-US')} {results.length === 1 ? 'lead' : 'leads'}
             </h2>
             <p className="text-sm text-slate-600">
               {typeLabel} in {location}
             </p>
+            <CostLine cost={cost} />
           </div>
         </div>
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
       </div>
       {notice && <div className="px-6 pt-4">{notice}</div>}
+      {wide ? <LeadsTable results={results} /> : <LeadCards results={results} />}
+    </Card>
+  );
+}
 
-      {/* Phones: one card per lead. */}
-      <ul className="divide-y divide-slate-100 md:hidden">
-        {results.map((lead) => (
-          <li key={lead.placeId} className="px-6 py-4">
-            <p className="font-medium text-slate-900">{lead.name}</p>
-            <p className="mt-0.5 text-sm text-slate-600">{lead.address}</p>
-            <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
-              {lead.phone && (
-                <a href={`tel:${lead.phone}`} className="text-indigo-700 hover:underline">
-                  {lead.phone}
-                </a>
-              )}
-              {lead.website && (
-                <a href={lead.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
-                  {websiteHost(lead.website)}
-                </a>
-              )}
-              {lead.rating != null && (
-                <span className="text-slate-600">
-                  ★ {lead.rating.toFixed(1)}
-                  {lead.reviewCount != null && ` (${lead.reviewCount})`}
-                </span>
-              )}
-            </div>
-          </li>
-        ))}
-      </ul>
+interface LeadWindow {
+  /** Indexes of the leads to render, in order. */
+  indexes: number[];
+  /** Room to leave above and below them, in pixels (0 when every lead is rendered). */
+  before: number;
+  after: number;
+  /** Attach to each rendered row (with `data-index`) so its real height is used. */
+  measure: (element: Element | null) => void;
+}
 
-      {/* Wider screens: a table. */}
-      <div className="hidden max-h-[36rem] overflow-auto md:block">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <caption className="sr-only">Leads found</caption>
-          <thead className="sticky top-0 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            <tr>
-              <th scope="col" className="px-6 py-3">Name</th>
-              <th scope="col" className="px-4 py-3">Address</th>
-              <th scope="col" className="px-4 py-3">Phone</th>
-              <th scope="col" className="px-4 py-3">Website</th>
-              <th scope="col" className="px-4 py-3 text-right">Rating</th>
-              <th scope="col" className="px-6 py-3 text-right">Reviews</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 bg-white">
-            {results.map((lead) => (
-              <tr key={lead.placeId} className="hover:bg-slate-50">
+const noMeasure = () => {};
+
+/**
+ * The leads to render in a scroll container: all of them up to {@link VIRTUALIZE_ABOVE},
+ * else the window TanStack Virtual computes from the scroll position.
+ */
+function useLeadWindow(count: number, scrollRef: RefObject<HTMLElement | null>, estimate: number): LeadWindow {
+  const virtual = count > VIRTUALIZE_ABOVE;
+  const virtualizer = useVirtualizer({
+    count: virtual ? count : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimate,
+    overscan: OVERSCAN,
+    // A row that reports no height (no layout, e.g. jsdom) keeps its estimate.
+    measureElement: (element, entry, instance) => measureFromEntry(element, entry, instance) || estimate,
+  });
+  if (!virtual) return { indexes: Array.from({ length: count }, (_, i) => i), before: 0, after: 0, measure: noMeasure };
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  return {
+    indexes: items.map((item) => item.index),
+    before: first ? first.start : 0,
+    after: last ? virtualizer.getTotalSize() - last.end : 0,
+    measure: virtualizer.measureElement,
+  };
+}
+
+function LeadsTable({ results }: { results: Lead[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { indexes, before, after, measure } = useLeadWindow(results.length, scrollRef, ROW_ESTIMATE);
+  return (
+    <div
+      ref={scrollRef}
+      className="max-h-[36rem] overflow-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-inset"
+      // Scrollable, so reachable by keyboard (arrow keys, Page Down).
+      tabIndex={0}
+      role="region"
+      aria-label="Leads"
+    >
+      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-rowcount={results.length + 1}>
+        <caption className="sr-only">Leads found</caption>
+        <thead className="sticky top-0 z-10 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          <tr aria-rowindex={1}>
+            <th scope="col" className="px-6 py-3">Name</th>
+            <th scope="col" className="px-4 py-3">Address</th>
+            <th scope="col" className="px-4 py-3">Phone</th>
+            <th scope="col" className="px-4 py-3">Website</th>
+            <th scope="col" className="px-4 py-3 text-right">Rating</th>
+            <th scope="col" className="px-6 py-3 text-right">Reviews</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white">
+          {before > 0 && <Spacer height={before} />}
+          {indexes.map((index) => {
+            const lead = results[index];
+            return (
+              <tr key={lead.placeId} ref={measure} data-index={index} aria-rowindex={index + 2} className="hover:bg-slate-50">
                 <td className="px-6 py-3 font-medium text-slate-900">{lead.name}</td>
                 <td className="px-4 py-3 text-slate-600">{lead.address}</td>
                 <td className="px-4 py-3 whitespace-nowrap text-slate-700">
@@ -117,10 +173,73 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice }: 
                 <td className="px-4 py-3 text-right text-slate-700">{lead.rating != null ? lead.rating.toFixed(1) : '—'}</td>
                 <td className="px-6 py-3 text-right text-slate-700">{lead.reviewCount ?? '—'}</td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </Card>
+            );
+          })}
+          {after > 0 && <Spacer height={after} />}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The height of the rows not rendered; not a row to assistive technology. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" data-spacer="">
+      <td colSpan={6} style={{ height, padding: 0 }} />
+    </tr>
+  );
+}
+
+/** Phones: one card per lead. */
+function LeadCards({ results }: { results: Lead[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { indexes, before, after, measure } = useLeadWindow(results.length, scrollRef, CARD_ESTIMATE);
+  const virtual = results.length > VIRTUALIZE_ABOVE;
+  return (
+    <div
+      ref={scrollRef}
+      className={virtual ? 'max-h-[36rem] overflow-auto' : undefined}
+      tabIndex={virtual ? 0 : undefined}
+      role={virtual ? 'region' : undefined}
+      aria-label={virtual ? 'Leads' : undefined}
+    >
+      <ul className="divide-y divide-slate-100" aria-label="Leads found" style={{ paddingTop: before, paddingBottom: after }}>
+        {indexes.map((index) => {
+          const lead = results[index];
+          return (
+            <li
+              key={lead.placeId}
+              ref={measure}
+              data-index={index}
+              aria-setsize={results.length}
+              aria-posinset={index + 1}
+              className="px-6 py-4"
+            >
+              <p className="font-medium text-slate-900">{lead.name}</p>
+              <p className="mt-0.5 text-sm text-slate-600">{lead.address}</p>
+              <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                {lead.phone && (
+                  <a href={`tel:${lead.phone}`} className="text-indigo-700 hover:underline">
+                    {lead.phone}
+                  </a>
+                )}
+                {lead.website && (
+                  <a href={lead.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
+                    {websiteHost(lead.website)}
+                  </a>
+                )}
+                {lead.rating != null && (
+                  <span className="text-slate-600">
+                    ★ {lead.rating.toFixed(1)}
+                    {lead.reviewCount != null && ` (${lead.reviewCount})`}
+                  </span>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }

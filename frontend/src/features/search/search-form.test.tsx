@@ -24,10 +24,18 @@ const catalogue: BusinessTypesResponse = {
       ],
     },
     {
+      label: 'Shopping & Retail',
+      types: [
+        { value: 'store', label: 'Store', textOnly: false },
+        { value: 'electronics_store', label: 'Electronics Store', textOnly: false },
+      ],
+    },
+    {
       label: 'Technology & IT',
       types: [
+        // The same type in two groups, as the server's catalogue has it.
         { value: 'electronics_store', label: 'Electronics Store', textOnly: false },
-        { value: 'store', label: 'Computer/Phone Repair', textOnly: false },
+        { value: 'computer_phone_repair', label: 'Computer/Phone Repair', textOnly: false },
       ],
     },
   ],
@@ -35,13 +43,17 @@ const catalogue: BusinessTypesResponse = {
 
 type Answer = () => Response | Promise<Response>;
 let businessTypes: Answer;
+let estimate: Answer;
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   businessTypes = () => jsonResponse(catalogue);
-  fetchMock = vi.fn(async (url: string) =>
-    url === '/api/leads/business-types' ? businessTypes() : jsonResponse({ error: 'not_found' }, 404),
-  );
+  estimate = () => jsonResponse({ error: 'not_found' }, 404);
+  fetchMock = vi.fn(async (url: string) => {
+    if (url === '/api/leads/business-types') return businessTypes();
+    if (url === '/api/leads/estimate') return estimate();
+    return jsonResponse({ error: 'not_found' }, 404);
+  });
   vi.stubGlobal('fetch', fetchMock);
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -99,14 +111,172 @@ describe('SearchForm', () => {
     await setup();
     const tech = screen.getByRole('group', { name: 'Technology & IT' });
     expect(within(tech).getAllByRole('option').map((o) => o.textContent)).toEqual(['Electronics Store', 'Computer/Phone Repair']);
+    expect(within(tech).getByRole('option', { name: 'Computer/Phone Repair' })).toHaveValue('computer_phone_repair');
     const food = screen.getByRole('group', { name: 'Food & Dining' });
     expect(within(food).getByRole('option', { name: 'Meal Takeaway' })).toHaveValue('meal_takeaway');
     expect(screen.getByRole('option', { name: 'Veterinary Care' })).toHaveValue('veterinary_care');
-    expect(screen.getAllByRole('group').map((g) => g.getAttribute('label'))).toEqual([
+    expect(screen.getAllByRole('group').filter((g) => g.tagName === 'OPTGROUP').map((g) => g.getAttribute('label'))).toEqual([
       'Food & Dining',
       'Health & Medical',
+      'Shopping & Retail',
       'Technology & IT',
     ]);
+  });
+
+  it("'Computer/Phone Repair' searches computer_phone_repair; a type in two groups renders without key clashes", async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { onSearch, user } = await setup();
+      expect(screen.getAllByRole('option', { name: 'Electronics Store' })).toHaveLength(2);
+      await user.selectOptions(typeSelect(), 'Computer/Phone Repair');
+      expect(typeSelect()).toHaveValue('computer_phone_repair');
+      await user.type(screen.getByLabelText('Location'), 'Austin');
+      await user.click(screen.getByRole('button', { name: 'Search' }));
+      expect(onSearch).toHaveBeenCalledWith({ businessType: 'computer_phone_repair', location: 'Austin' });
+      expect(errors.mock.calls.filter((args) => String(args[0]).includes('same key'))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+});
+
+describe('SearchForm coverage, budget and filters', () => {
+  it("defaults to 'Quick: top 60'; 'Full area' shows the budget and the estimate", async () => {
+    const { user } = await setup();
+    expect(screen.getByRole('radio', { name: /Quick: top 60/ })).toBeChecked();
+    expect(screen.queryByLabelText('Stop at (USD)')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Estimate cost' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    expect(screen.getByRole('radio', { name: /Full area/ })).toBeChecked();
+    expect(screen.getByLabelText('Stop at (USD)')).toBeInTheDocument();
+    // Incomplete form: nothing to estimate yet.
+    expect(screen.getByRole('button', { name: 'Estimate cost' })).toBeDisabled();
+    // Keyboard: the arrow keys move between the two choices.
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByRole('radio', { name: /Quick: top 60/ })).toBeChecked();
+  });
+
+  it('a full search with filters and a budget sends exactly what was set', async () => {
+    const { onSearch, user } = await setup();
+    await user.selectOptions(typeSelect(), 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Houston, TX');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    await user.type(screen.getByLabelText('Stop at (USD)'), '5.50');
+    await user.click(screen.getByText('Filters'));
+    await user.selectOptions(screen.getByLabelText('Minimum rating'), '4+ stars');
+    await user.type(screen.getByLabelText('Minimum reviews'), '20');
+    await user.selectOptions(screen.getByLabelText('Website'), 'No website');
+    await user.selectOptions(screen.getByLabelText('Phone'), 'Has a phone number');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({
+      businessType: 'dentist',
+      location: 'Houston, TX',
+      coverage: 'full',
+      maxCostUsd: 5.5,
+      minRating: 4,
+      minReviews: 20,
+      website: 'without',
+      phone: 'with',
+    });
+  });
+
+  it('filters apply to quick searches too, and a budget typed before going back to quick is not sent', async () => {
+    const { onSearch, user } = await setup();
+    await user.selectOptions(typeSelect(), 'cafe');
+    await user.type(screen.getByLabelText('Location'), 'Paris');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    await user.type(screen.getByLabelText('Stop at (USD)'), '3');
+    await user.click(screen.getByRole('radio', { name: /Quick: top 60/ }));
+    await user.click(screen.getByText('Filters'));
+    await user.selectOptions(screen.getByLabelText('Minimum rating'), '3.5+ stars');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({ businessType: 'cafe', location: 'Paris', minRating: 3.5 });
+  });
+
+  it('refuses a budget of 0 or less and a fractional review count', async () => {
+    const { onSearch, user } = await setup();
+    await user.selectOptions(typeSelect(), 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Austin');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    const budget = screen.getByLabelText('Stop at (USD)');
+    await user.type(budget, '0');
+    expect(budget).toHaveAttribute('aria-invalid', 'true');
+    expect(budget).toHaveAccessibleDescription('Enter an amount above $0, or leave it blank');
+    expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
+    fireEvent.submit(screen.getByLabelText('Location').closest('form')!);
+    expect(onSearch).not.toHaveBeenCalled();
+    await user.clear(budget);
+    expect(budget).not.toHaveAttribute('aria-invalid');
+
+    await user.click(screen.getByText('Filters'));
+    await user.type(screen.getByLabelText('Minimum reviews'), '2.5');
+    expect(screen.getByLabelText('Minimum reviews')).toHaveAccessibleDescription(
+      'Enter a whole number of reviews (0 or more), or leave it blank',
+    );
+    expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
+  });
+
+  it('Estimate cost asks the server with the search as it would be sent and shows its figures', async () => {
+    estimate = () =>
+      jsonResponse({
+        estimatedLeads: 1500,
+        estimatedCostUsd: 2.7,
+        estimatedSeconds: 29.6,
+        requests: { idsOnly: 300, pro: 1, enterprise: 75 },
+        billableRequests: 76,
+        exact: true,
+        spent: { requests: { idsOnly: 0, pro: 1, enterprise: 0 }, billableRequests: 1, costUsd: 0.032 },
+      });
+    const { user } = await setup();
+    await user.selectOptions(typeSelect(), 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Houston, TX');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    await user.type(screen.getByLabelText('Stop at (USD)'), '10');
+    await user.click(screen.getByRole('button', { name: 'Estimate cost' }));
+    expect(await screen.findByText('About 1,500 dentists, about $2.70 on your Google key, about 30 s.')).toBeInTheDocument();
+    expect(screen.queryByText(/rough estimate/)).not.toBeInTheDocument();
+    const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/leads/estimate')!;
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(String(init.body))).toEqual({ businessType: 'dentist', location: 'Houston, TX', coverage: 'full', maxCostUsd: 10 });
+
+    // Another search than the one estimated: the figures go.
+    await user.type(screen.getByLabelText('Location'), ' North');
+    expect(screen.queryByText(/About 1,500 dentists/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Estimate cost' })).toBeEnabled();
+  });
+
+  it('says when the estimate is rough, and shows a refusal in words', async () => {
+    estimate = () =>
+      jsonResponse({
+        estimatedLeads: 12345,
+        estimatedCostUsd: 31.456,
+        estimatedSeconds: 600,
+        requests: { idsOnly: 80, pro: 1, enterprise: 600 },
+        billableRequests: 601,
+        exact: false,
+        spent: { requests: { idsOnly: 0, pro: 0, enterprise: 0 }, billableRequests: 0, costUsd: 0 },
+      });
+    const { user } = await setup();
+    await user.selectOptions(typeSelect(), 'restaurant');
+    await user.type(screen.getByLabelText('Location'), 'Houston, TX');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    await user.click(screen.getByRole('button', { name: 'Estimate cost' }));
+    expect(await screen.findByText('About 12,345 restaurants, about $31.46 on your Google key, about 10 min.')).toBeInTheDocument();
+    expect(screen.getByText(/This is a rough estimate/)).toBeInTheDocument();
+
+    estimate = () => jsonResponse({ error: 'invalid_location', message: 'Google could not place "Atlantis".' }, 400);
+    await user.clear(screen.getByLabelText('Location'));
+    await user.type(screen.getByLabelText('Location'), 'Atlantis');
+    await user.click(screen.getByRole('button', { name: 'Estimate cost' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Google could not place "Atlantis".');
+  });
+
+  it('offers no estimate without an API key', async () => {
+    const { user } = await setup({ hasApiKey: false });
+    await user.selectOptions(typeSelect(), 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Austin');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    expect(screen.getByRole('button', { name: 'Estimate cost' })).toBeDisabled();
   });
 });
 

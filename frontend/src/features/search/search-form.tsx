@@ -1,11 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Coverage } from '../../api/gen/model/coverage';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
-import { useBusinessTypes } from './use-business-types';
+import { BudgetField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
+import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, type SearchOptions } from './search-options';
+import { businessTypeLabel, useBusinessTypes } from './use-business-types';
 
 export interface SearchFormProps {
   hasApiKey: boolean;
@@ -16,23 +19,34 @@ export interface SearchFormProps {
 /**
  * Business type + location form (spec section 5, Search form). The types are the
  * server's catalogue: until it has loaded the select says so and stays disabled; if it
- * cannot be loaded, the error and a Retry button stand under it.
+ * cannot be loaded, the error and a Retry button stand under it. Below: the coverage
+ * ('Quick: top 60' or 'Full area' with its estimate and budget) and the filters (#11).
  */
 export function SearchForm({ hasApiKey, isSearching, onSearch }: SearchFormProps) {
   const id = useId();
   const [businessType, setBusinessType] = useState('');
   const [location, setLocation] = useState('');
+  const [options, setOptions] = useState<SearchOptions>(defaultSearchOptions);
   const [error, setError] = useState<string | null>(null);
+  const groups = useBusinessTypes().data;
 
-  const enabled = canStartSearch({ businessType, location, hasApiKey, isSearching });
+  const optionErrors = searchOptionErrors(options);
+  const optionsValid = !hasOptionErrors(optionErrors);
+  const enabled = canStartSearch({ businessType, location, hasApiKey, isSearching }) && optionsValid;
+  const full = options.coverage === Coverage.full;
+  // The search as it would be sent (and estimated), once the form is complete.
+  const query = searchSubmitError({ businessType, location, hasApiKey: true }) === null && optionsValid
+    ? buildSearchQuery(businessType, location, options)
+    : null;
+  const changeOptions = (change: Partial<SearchOptions>) => setOptions((current) => ({ ...current, ...change }));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (isSearching) return;
     const problem = searchSubmitError({ businessType, location, hasApiKey });
     setError(problem);
-    if (problem) return;
-    onSearch({ businessType, location: location.trim() });
+    if (problem || !optionsValid) return;
+    onSearch(buildSearchQuery(businessType, location, options));
   }
 
   return (
@@ -81,6 +95,20 @@ export function SearchForm({ hasApiKey, isSearching, onSearch }: SearchFormProps
             )}
           </Button>
         </div>
+        <fieldset disabled={isSearching} className="grid gap-4 md:col-span-3">
+          <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] md:items-start">
+            <CoverageChoice idPrefix={id} options={options} onChange={changeOptions} />
+            {full && <BudgetField idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />}
+          </div>
+          {full && (
+            <CostEstimate
+              query={query}
+              typeLabel={businessTypeLabel(groups, businessType)}
+              disabled={!hasApiKey || isSearching}
+            />
+          )}
+          <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
+        </fieldset>
       </form>
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">

@@ -64,3 +64,70 @@ describe('toSearchEvent', () => {
     expect(toSearchEvent('nope')).toBeNull();
   });
 });
+
+describe('full coverage events', () => {
+  const progress = {
+    type: 'progress',
+    areasProbed: 30,
+    areasFetched: 4,
+    areasPlanned: 10,
+    leads: 80,
+    placesFound: 300,
+    billableRequests: 5,
+    costUsd: 0.18,
+    estimatedCostUsd: 2.7,
+    estimatedPlaces: 1500,
+  } as const;
+
+  it('keeps the latest progress; complete keeps the cost and the notice', () => {
+    const event = toSearchEvent(progress);
+    expect(event).toEqual(progress);
+    const running = searchReducer(searching, { type: 'event', event: event! });
+    expect(running.progress).toMatchObject({ areasFetched: 4, areasPlanned: 10, costUsd: 0.18 });
+
+    const complete = toSearchEvent({
+      type: 'complete',
+      results: [],
+      search: query,
+      cost: { requests: { idsOnly: 30, pro: 1, enterprise: 4 }, billableRequests: 5, costUsd: 0.18 },
+      stopReason: 'max_cost',
+      notice: 'Stopped at your $0.20 budget: the search covered part of the area.',
+    });
+    const done = searchReducer(running, { type: 'event', event: complete! });
+    expect(done).toMatchObject({
+      status: 'complete',
+      cost: { billableRequests: 5, costUsd: 0.18, requests: { idsOnly: 30, pro: 1, enterprise: 4 } },
+      notice: 'Stopped at your $0.20 budget: the search covered part of the area.',
+    });
+    // A new search forgets them.
+    expect(searchReducer(done, { type: 'begin', query })).toMatchObject({ progress: null, cost: null, notice: null });
+  });
+
+  it('a quick search: cost without notice; a malformed cost is ignored', () => {
+    const quick = toSearchEvent({ type: 'complete', results: [], search: query, cost: { billableRequests: 1, costUsd: 0.035 } });
+    expect(quick).toMatchObject({ cost: { billableRequests: 1, costUsd: 0.035, requests: { idsOnly: 0, pro: 0, enterprise: 0 } } });
+    expect(quick).not.toHaveProperty('notice');
+    expect(toSearchEvent({ type: 'complete', results: [], search: query, cost: { costUsd: 'x' }, notice: '  ' })).not.toHaveProperty('cost');
+  });
+
+  it('3,000 business_found and progress events reduce in well under a second', () => {
+    const lead = (n: number) => ({ name: `Dentist ${n}`, address: `${n} Main St`, phone: '', website: '', placeId: `p${n}` });
+    const events = Array.from({ length: 3000 }, (_, i) => ({ type: 'business_found', name: `Dentist ${i + 1}`, found: i + 1, total: 3000, lead: lead(i + 1) }));
+    const started = performance.now();
+    let state = searching;
+    events.forEach((data, i) => {
+      state = searchReducer(state, { type: 'event', event: toSearchEvent(data)! });
+      if (i % 20 === 0) state = searchReducer(state, { type: 'event', event: toSearchEvent({ ...progress, leads: i + 1 })! });
+    });
+    state = searchReducer(state, {
+      type: 'event',
+      event: toSearchEvent({ type: 'complete', results: events.map((e) => e.lead), search: query })!,
+    });
+    const elapsed = performance.now() - started;
+    expect(state.results).toHaveLength(3000);
+    expect(state.found).toBe(3000);
+    expect(state.names).toHaveLength(MAX_LIVE_NAMES);
+    expect(elapsed).toBeLessThan(250);
+  });
+});
+

@@ -1,5 +1,7 @@
+import type { CostItem } from '../../api/gen/model/costItem';
 import type { Lead, SearchQuery } from '../../lib/lead';
 import type { SearchEvent } from './search-events';
+import type { SearchProgress } from './search-format';
 
 /** How many streamed names stay visible (spec section 9). */
 export const MAX_LIVE_NAMES = 10;
@@ -20,6 +22,12 @@ export interface SearchState {
   /** The search the results belong to, as the server echoed it. */
   search: SearchQuery | null;
   error: string | null;
+  /** A full search's latest progress (areas, leads, cost so far); null for a quick one. */
+  progress: SearchProgress | null;
+  /** What the finished search cost the user's Google key. */
+  cost: CostItem | null;
+  /** The server's words about the results (e.g. why the search stopped early). */
+  notice: string | null;
 }
 
 export const initialSearchState: SearchState = {
@@ -31,6 +39,9 @@ export const initialSearchState: SearchState = {
   results: null,
   search: null,
   error: null,
+  progress: null,
+  cost: null,
+  notice: null,
 };
 
 export type SearchAction =
@@ -64,6 +75,8 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
       switch (event.type) {
         case 'start':
           return state;
+        // Constant work per event (no copy of the leads: `complete` carries them all), so
+        // a full search's thousands of events cost nothing noticeable.
         case 'business_found':
           return {
             ...state,
@@ -71,6 +84,10 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
             found: event.found,
             total: event.total,
           };
+        case 'progress': {
+          const { type: _type, ...progress } = event;
+          return { ...state, progress };
+        }
         case 'complete':
           return {
             ...state,
@@ -78,6 +95,8 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
             results: event.results,
             search: event.search.businessType ? event.search : state.query,
             found: event.results.length,
+            cost: event.cost ?? null,
+            notice: event.notice ?? null,
           };
         case 'error':
           return { ...state, status: 'error', error: event.message, names: [] };

@@ -59,4 +59,27 @@ describe('useLeadSearch', () => {
     expect(hook.result.current.state.status).toBe('idle');
     expect(hook.result.current.state.results).toBeNull();
   });
+
+  it('takes a full search of 3,000 leads through the hook in well under a second, cost and notice kept', async () => {
+    const leads = Array.from({ length: 3000 }, (_, i) => ({ name: `Dentist ${i}`, address: 'x', phone: '', website: '', placeId: `p${i}` }));
+    const stream: StreamFn = async (_q, onData) => {
+      leads.forEach((lead, i) => {
+        onData({ type: 'business_found', name: lead.name, found: i + 1, total: 3000, lead });
+        if (i % 50 === 0) onData({ type: 'progress', areasProbed: 9, areasFetched: i / 50, areasPlanned: 60, leads: i + 1, costUsd: 0.1 });
+      });
+      onData({
+        type: 'complete',
+        results: leads,
+        search: query,
+        cost: { requests: { idsOnly: 9, pro: 1, enterprise: 60 }, billableRequests: 61, costUsd: 2.1 },
+        notice: 'A few places may be missing.',
+      });
+    };
+    const { hook } = run(stream);
+    const started = performance.now();
+    await act(() => hook.result.current.start(query));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 3000, notice: 'A few places may be missing.', cost: { billableRequests: 61 } });
+  });
 });
+

@@ -14,6 +14,7 @@ import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/exp
 import { LiveProgress } from '../../features/search/live-progress';
 import { ResultsPanel } from '../../features/search/results-panel';
 import { SearchForm } from '../../features/search/search-form';
+import { SearchNotice } from '../../features/search/search-notice';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
@@ -131,7 +132,14 @@ function Dashboard() {
         )}
 
         {state.status === 'searching' && query && (
-          <LiveProgress typeLabel={typeLabel} location={query.location} names={state.names} found={state.found} total={state.total} />
+          <LiveProgress
+            typeLabel={typeLabel}
+            location={query.location}
+            names={state.names}
+            found={state.found}
+            total={state.total}
+            progress={state.progress}
+          />
         )}
 
         {exportOutcome.outcome && (
@@ -144,11 +152,14 @@ function Dashboard() {
           />
         )}
 
+        {state.status === 'complete' && <SearchNotice notice={state.notice} />}
+
         {state.status === 'complete' && state.results && query && (
           <ResultsPanel
             results={state.results}
             typeLabel={typeLabel}
             location={query.location}
+            cost={state.cost}
             actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
           />
         )}

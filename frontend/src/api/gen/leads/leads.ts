@@ -33,6 +33,10 @@ import type {
 } from '../model/errorBody';
 
 import type {
+  EstimateResponse
+} from '../model/estimateResponse';
+
+import type {
   SearchRequest
 } from '../model/searchRequest';
 
@@ -259,6 +263,98 @@ export const useSearchLeads = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getSearchLeadsMutationOptions(options), queryClient);
+    }
+    export const getEstimateSearchUrl = () => {
+
+
+
+
+  return `/api/leads/estimate`
+}
+
+/**
+ * What the search would find, cost on your Google key and take, from Google's free
+ * IDs-only probes (and, for a full search of a named location, one request to
+ * locate it, cached afterwards). Counts toward no allowance. A full search of a
+ * large metro is probed up to a bound (about 8 seconds at 10 requests a second);
+ * past it the figures are extrapolated and `exact` is false.
+ * @summary Estimate a search before running it
+ */
+export const estimateSearch = async (searchRequest: SearchRequest, options?: Parameters<typeof apiFetch>[1]): Promise<EstimateResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<EstimateResponse>(getEstimateSearchUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(searchRequest)
+  }
+);}
+
+
+
+
+
+export const getEstimateSearchMutationKey = () => ['estimateSearch'] as const;
+
+export const getEstimateSearchMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof estimateSearch>>, TError,EstimateSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof estimateSearch>>, TError,EstimateSearchMutationVariables, TContext> => {
+
+const mutationKey = getEstimateSearchMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof estimateSearch>>, EstimateSearchMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  estimateSearch(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type EstimateSearchMutationResult = NonNullable<Awaited<ReturnType<typeof estimateSearch>>>
+    export type EstimateSearchMutationBody = BodyType<SearchRequest>
+    export type EstimateSearchMutationError = ErrorType<ErrorBody>
+    export type EstimateSearchMutationVariables = {data: BodyType<SearchRequest>}
+
+    /**
+ * @summary Estimate a search before running it
+ */
+export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof estimateSearch>>, TError,EstimateSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof estimateSearch>>,
+        TError,
+        EstimateSearchMutationVariables,
+        TContext
+      > => {
+      return useMutation(getEstimateSearchMutationOptions(options), queryClient);
     }
     export const getGetUsageUrl = () => {
 

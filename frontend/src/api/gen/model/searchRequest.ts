@@ -5,6 +5,10 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { Coverage } from './coverage';
+import type { PhoneChoice } from './phoneChoice';
+import type { SearchArea } from './searchArea';
+import type { WebsiteChoice } from './websiteChoice';
 
 /**
  * What to search for.
@@ -17,7 +21,31 @@ export interface SearchRequest {
   businessType?: string;
   /**
      * A city, state, ZIP code or full address (trimmed; at most 200 characters).
+     * Optional when `area` is given.
      * @maxLength 400
      */
   location?: string;
+  /**
+     * `quick` (default): one Text Search query, at most 60 places. `full`: every match in
+     * the location's area (or `area`), past Google's 60-result cap.
+     */
+  coverage?: Coverage & unknown;
+  /**
+     * Stop before spending more than this on your Google key (US dollars, at Google's
+     * list prices); the search ends with what it has and says why.
+     */
+  maxCostUsd?: number;
+  /** Only businesses rated at least this (0 to 5); sent to Google as `minRating`. */
+  minRating?: number;
+  /** Only businesses with at least this many ratings. */
+  minReviews?: number;
+  /** `with`: only businesses with a website; `without`: only those without one. */
+  website?: WebsiteChoice & unknown;
+  /** `with`: only businesses with a phone number. */
+  phone?: PhoneChoice & unknown;
+  /**
+     * An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
+     * a circle `{center, radiusMeters}` (at most 50 km).
+     */
+  area?: SearchArea & unknown;
 }

@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`.
  * OpenAPI spec version: 0.1.0
  */
+import type { CostItem } from './costItem';
 import type { LeadItem } from './leadItem';
 import type { SearchEcho } from './searchEcho';
 import type { UsageStats } from './usageStats';
@@ -21,4 +22,10 @@ export interface SearchResult {
   search: SearchEcho & unknown;
   /** Usage after the search. */
   usage: UsageStats & unknown;
+  /** What the search cost your Google key. */
+  cost?: CostItem & unknown;
+  /** Why it ended before covering everything: `max_cost` or `allowance`. */
+  stopReason?: string;
+  /** What you should know about the results, in plain words. */
+  notice?: string;
 }

@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expectCardState, onSimPage, subscriptionCard } from './billing-helpers';
+import { expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+
+// A full-coverage search (issue #11) in the browser against the real stack: the
+// estimate, live progress, a few thousand streamed leads in the virtualised table, and
+// the CSV of all of them. The Places simulator's dense metro "Houston, TX" has 1,500
+// dentists (testkit places_sim), more than Google's 60-result cap many times over.
+
+/** A well-formed key without a fault marker (testkit places_sim/faults.rs): answers at once. */
+const KEY = 'AIzaSyE2eFull0123456789abcdefghijklmno';
+/** The dentists the simulator's Houston has. */
+const HOUSTON_DENTISTS = 1500;
+/** Fewer may come back if the server says so (`complete.notice`, e.g. a truncated spot). */
+const AT_LEAST = 1485;
+
+declare global {
+  interface Window {
+    /** Every distinct progress line the page showed, in order. */
+    __progressLines: string[];
+  }
+}
+
+/** Records each distinct 'Areas probed ...' line as React commits it. Install before navigation. */
+async function recordProgress(page: Page) {
+  await page.addInitScript(() => {
+    window.__progressLines = [];
+    const scan = () => {
+      for (const p of Array.from(document.querySelectorAll('p'))) {
+        const text = (p.textContent ?? '').trim();
+        if (text.startsWith('Areas probed ') && window.__progressLines[window.__progressLines.length - 1] !== text) {
+          window.__progressLines.push(text);
+        }
+      }
+    };
+    new MutationObserver(scan).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+const isStream = (url: string) => new URL(url).pathname === '/api/leads/search-stream';
+
+test('full area: estimate, live progress, 1,500 dentists in a virtualised table, CSV of all', async ({ page, consoleErrors }) => {
+  // Sign-up, a Pro subscription, then up to two minutes of searching.
+  test.setTimeout(240_000);
+  await recordProgress(page);
+
+  await test.step('sign up, save a key and subscribe to Pro', async () => {
+    await signUpFromLanding(page, 'hugo');
+    await page.waitForURL((url) => url.pathname === '/onboarding');
+    await page.getByLabel('Google Places API key').fill(KEY);
+    await page.getByRole('button', { name: 'Save and Continue' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    // The free plan caps leads a day (LEADGEN_FREE_DAILY_LEADS, 1,000): a search of all
+    // 1,500 would stop at the allowance. Pro has no daily cap.
+    await page.goto('/settings?tab=billing');
+    await subscriptionCard(page).getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForURL(onSimPage('checkout'));
+    await page.locator('#pay').click();
+    await page.waitForURL((url) => url.pathname === '/billing/success');
+    await expect(page.getByRole('heading', { name: 'Welcome to Leadgen Pro!' })).toBeVisible();
+    await expectCardState(page, 'active');
+    await page.goto('/dashboard');
+    await expect(page.getByText('Configured & Ready')).toBeVisible();
+  });
+
+  await test.step("'Full area' with its estimate", async () => {
+    await page.getByLabel('Business type').selectOption('dentist');
+    await page.getByLabel('Location').fill('Houston, TX');
+    const quick = page.getByRole('radio', { name: /Quick: top 60/ });
+    await expect(quick).toBeChecked();
+    await page.getByRole('radio', { name: /Full area/ }).check();
+    await expect(page.getByLabel('Stop at (USD)')).toBeVisible();
+
+    const estimating = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/leads/estimate');
+    await page.getByRole('button', { name: 'Estimate cost' }).click();
+    const answer = await estimating;
+    expect(answer.status()).toBe(200);
+    expect(answer.request().postDataJSON()).toEqual({ businessType: 'dentist', location: 'Houston, TX', coverage: 'full' });
+    const estimate = (await answer.json()) as { estimatedLeads: number; estimatedCostUsd: number; exact: boolean };
+    await expect(page.getByText(/^About 1,\d{3} dentists, about \$\d+\.\d{2} on your Google key, about \d+ (s|min)\.$/)).toBeVisible({
+      timeout: 30_000,
+    });
+    expect(estimate.estimatedCostUsd).toBeGreaterThan(0);
+    await expect(page.getByText(/This is a rough estimate/)).toHaveCount(estimate.exact ? 0 : 1);
+    await shot(page, '30-full-coverage-estimate');
+  });
+
+  let leads: Array<{ name: string; placeId: string }> = [];
+  let notice: string | undefined;
+  await test.step('the search streams progress, then shows every dentist', async () => {
+    const streamed = page.waitForResponse((r) => isStream(r.url()) && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Searching for Dentist in Houston, TX...' })).toBeVisible();
+    await expect(page.getByText(/^Areas probed [\d,]+ · fetched [\d,]+ of [\d,]+ · [\d,]+ leads? · \$\d+\.\d{2} so far/)).toBeVisible({
+      timeout: 60_000,
+    });
+    await shot(page, '31-full-coverage-progress');
+
+    await expect(page.getByRole('heading', { name: /^Found [\d,]+ leads$/ })).toBeVisible({ timeout: 120_000 });
+    const response = await streamed;
+    expect(response.request().postDataJSON()).toEqual({ businessType: 'dentist', location: 'Houston, TX', coverage: 'full' });
+    const frames = parseSse(await response.text());
+    const last = frames[frames.length - 1].data;
+    expect(last.type).toBe('complete');
+    expect(frames.filter((f) => f.data.type === 'progress').length).toBeGreaterThan(1);
+    leads = last.results as typeof leads;
+    notice = last.notice as string | undefined;
+    expect(new Set(leads.map((l) => l.placeId)).size).toBe(leads.length);
+    if (notice) {
+      // The server explained a shortfall: it is shown above the results.
+      expect(leads.length).toBeGreaterThanOrEqual(AT_LEAST);
+      await expect(page.getByRole('status').filter({ hasText: 'About these results' })).toContainText(notice);
+    } else {
+      expect(leads.length).toBe(HOUSTON_DENTISTS);
+    }
+    const count = leads.length.toLocaleString('en-US');
+    await expect(page.getByRole('heading', { name: `Found ${count} leads` })).toBeVisible();
+
+    // The progress line changed while the search ran.
+    const lines = await page.evaluate(() => window.__progressLines);
+    expect(new Set(lines).size, lines.join('\n')).toBeGreaterThan(1);
+
+    // What it cost, as the stream said.
+    const cost = last.cost as { billableRequests: number; costUsd: number };
+    expect(cost.billableRequests).toBeGreaterThan(0);
+    await expect(
+      page.getByText(
+        `This search cost $${cost.costUsd.toFixed(2)} on your Google key (${cost.billableRequests.toLocaleString('en-US')} billable requests)`,
+      ),
+    ).toBeVisible();
+  });
+
+  await test.step('the table holds a window of rows, reports them all, and scrolls to the last', async () => {
+    const table = page.getByRole('table', { name: 'Leads found' });
+    await expect(table).toHaveAttribute('aria-rowcount', String(leads.length + 1));
+    const rendered = await table.locator('tbody tr:not([data-spacer])').count();
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(100);
+    await expect(table.locator('tbody tr[aria-rowindex="2"] td').first()).toHaveText(leads[0].name);
+    await shot(page, '32-full-coverage-results');
+
+    // Scroll to the end (rows are measured as they appear, so repeat until it stays there).
+    const region = page.getByRole('region', { name: 'Leads' });
+    const lastRow = table.locator(`tbody tr[aria-rowindex="${leads.length + 1}"]`);
+    await expect(async () => {
+      await region.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      await expect(lastRow).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(lastRow.locator('td').first()).toHaveText(leads[leads.length - 1].name);
+    expect(await table.locator('tbody tr:not([data-spacer])').count()).toBeLessThan(100);
+    await shot(page, '33-full-coverage-scrolled');
+  });
+
+  await test.step('Download CSV writes every lead', async () => {
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^leads-dentist-.+\.csv$/);
+    const text = fs.readFileSync((await download.path())!).toString('utf8').slice(1);
+    const lines = text.split('\r\n');
+    expect(lines).toHaveLength(leads.length + 1);
+    if (!notice) expect(lines).toHaveLength(HOUSTON_DENTISTS + 1);
+    expect(lines[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews"');
+    expect(lines[lines.length - 1].startsWith(`"${leads[leads.length - 1].name.replace(/"/g, '""')}",`)).toBe(true);
+  });
+
+  expectNoConsoleErrors(consoleErrors);
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import type { Lead } from '../../lib/lead';
+import { buildExportRequest } from './export-request';
+
+describe('buildExportRequest with a full search', () => {
+  it('sends all of 3,000 leads in one request body (the API writes them to Sheets in batches)', () => {
+    const leads: Lead[] = Array.from({ length: 3000 }, (_, i) => ({
+      name: `Dentist ${i}`,
+      address: `${i} Main St`,
+      phone: i % 2 ? '+1 713 555 0100' : '',
+      website: '',
+      placeId: `p${i}`,
+    }));
+    const started = performance.now();
+    const body = buildExportRequest(leads, { businessType: 'dentist', location: 'Houston, TX' }, { mode: 'new', sheetName: '', worksheetName: '' });
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(body.leads).toHaveLength(3000);
+    expect(body.leads[2999]).toEqual({ name: 'Dentist 2999', address: '2999 Main St', phone: '+1 713 555 0100' });
+    expect(body.leads[0]).toEqual({ name: 'Dentist 0', address: '0 Main St' });
+  });
+});

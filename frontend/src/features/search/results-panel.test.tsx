@@ -1,0 +1,68 @@
+import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Lead } from '../../lib/lead';
+import { ResultsPanel, VIRTUALIZE_ABOVE } from './results-panel';
+
+const leads = (n: number): Lead[] =>
+  Array.from({ length: n }, (_, i) => ({
+    name: `Dentist ${i + 1}`,
+    address: `${i + 1} Main St, Houston, TX`,
+    phone: i % 2 ? '+1 713 555 0100' : '',
+    website: i % 3 ? `https://www.dentist${i + 1}.example/` : '',
+    placeId: `p${i + 1}`,
+    ...(i % 4 ? { rating: 4.25, reviewCount: i } : {}),
+  }));
+
+const bodyRows = () => within(screen.getByRole('table', { name: 'Leads found' })).getAllByRole('row').slice(1);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('ResultsPanel', () => {
+  it('renders every row of a small result, with the columns as before', () => {
+    render(<ResultsPanel results={leads(3)} typeLabel="Dentist" location="Austin" />);
+    expect(screen.getByRole('heading', { name: 'Found 3 leads' })).toBeInTheDocument();
+    const rows = bodyRows();
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      'Dentist 2',
+      '2 Main St, Houston, TX',
+      '+1 713 555 0100',
+      'dentist2.example',
+      '4.3',
+      '1',
+    ]);
+    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Dentist 1', '1 Main St, Houston, TX', '—', '—', '—', '—']);
+    expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '4');
+  });
+
+  it('3,000 leads: only a window of rows is in the page, yet the table reports them all', () => {
+    // jsdom has no layout: the scroll box is 576 px high (36rem); rows keep their 45 px estimate.
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.getAttribute('role') === 'region' ? 576 : 0;
+    });
+    const all = leads(3000);
+    render(<ResultsPanel results={all} typeLabel="Dentist" location="Houston, TX" />);
+    expect(screen.getByRole('heading', { name: 'Found 3,000 leads' })).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Leads found' });
+    expect(table).toHaveAttribute('aria-rowcount', '3001');
+    const rows = bodyRows();
+    // 576 / 45 rows in view, and the overscan below.
+    expect(rows.length).toBeGreaterThanOrEqual(13);
+    expect(rows.length).toBeLessThan(VIRTUALIZE_ABOVE / 2);
+    // The first rows, numbered from 2 (the header is row 1).
+    expect(rows[0]).toHaveAttribute('aria-rowindex', '2');
+    expect(within(rows[0]).getAllByRole('cell')[0]).toHaveTextContent('Dentist 1');
+    // The rest is room to scroll into, hidden from assistive technology.
+    expect(table.querySelector('tr[data-spacer]')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByRole('region', { name: 'Leads' })).toHaveAttribute('tabindex', '0');
+  });
+
+  it('says what the search cost, with or without results', () => {
+    const cost = { requests: { idsOnly: 300, pro: 1, enterprise: 75 }, billableRequests: 76, costUsd: 2.695 };
+    const { rerender } = render(<ResultsPanel results={leads(2)} typeLabel="Dentist" location="Austin" cost={cost} />);
+    expect(screen.getByText('This search cost $2.70 on your Google key (76 billable requests)')).toBeInTheDocument();
+    rerender(<ResultsPanel results={[]} typeLabel="Dentist" location="Austin" cost={{ ...cost, billableRequests: 1, costUsd: 0.035 }} />);
+    expect(screen.getByRole('heading', { name: 'No results found' })).toBeInTheDocument();
+    expect(screen.getByText('This search cost $0.04 on your Google key (1 billable request)')).toBeInTheDocument();
+  });
+});

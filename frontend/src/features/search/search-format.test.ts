@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { costText, estimateText, formatSeconds, formatUsd, pluralTypeLabel, progressText } from './search-format';
+
+describe('estimateText', () => {
+  it('reads "About N <type>s, about $X on your Google key, about S s" with separators and cents', () => {
+    expect(estimateText({ estimatedLeads: 1500, estimatedCostUsd: 2.7, estimatedSeconds: 29.6 }, 'Dentist')).toBe(
+      'About 1,500 dentists, about $2.70 on your Google key, about 30 s.',
+    );
+    expect(estimateText({ estimatedLeads: 3012.4, estimatedCostUsd: 1234.567, estimatedSeconds: 300 }, 'Restaurant')).toBe(
+      'About 3,012 restaurants, about $1,234.57 on your Google key, about 5 min.',
+    );
+  });
+});
+
+describe('formatting helpers', () => {
+  it('rounds seconds, then minutes past a minute and a half', () => {
+    expect(formatSeconds(0.2)).toBe('1 s');
+    expect(formatSeconds(89.4)).toBe('89 s');
+    expect(formatSeconds(95)).toBe('2 min');
+  });
+  it('shows dollars with two decimals', () => {
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(0.035)).toBe('$0.04');
+  });
+  it.each([
+    ['Dentist', 'dentists'],
+    ['Insurance Agency', 'insurance agencies'],
+    ['Bus Station', 'bus stations'],
+    ['Pharmacy', 'pharmacies'],
+    ['Hair Care', 'hair care businesses'],
+    ['Computer/Phone Repair', 'computer/phone repair businesses'],
+    ['Accounting', 'accounting businesses'],
+    ['', 'businesses'],
+  ])('names %s in the plural: %s', (label, plural) => {
+    expect(pluralTypeLabel(label)).toBe(plural);
+  });
+});
+
+describe('progressText and costText', () => {
+  it('says areas, leads and cost so far', () => {
+    expect(
+      progressText({
+        areasProbed: 1204,
+        areasFetched: 12,
+        areasPlanned: 40,
+        leads: 1,
+        placesFound: 1500,
+        billableRequests: 13,
+        costUsd: 0.455,
+        estimatedCostUsd: 2.7,
+        estimatedPlaces: 1500,
+      }),
+    ).toBe('Areas probed 1,204 · fetched 12 of 40 · 1 lead · $0.46 so far (about $2.70 in all)');
+  });
+  it('says what a search cost', () => {
+    expect(costText({ costUsd: 2.695, billableRequests: 1077 })).toBe('This search cost $2.70 on your Google key (1,077 billable requests)');
+    expect(costText({ costUsd: 0.035, billableRequests: 1 })).toBe('This search cost $0.04 on your Google key (1 billable request)');
+  });
+});

@@ -1,0 +1,80 @@
+import type { CostItem } from '../../api/gen/model/costItem';
+import type { EstimateResponse } from '../../api/gen/model/estimateResponse';
+
+// Words and figures of full-coverage searches: the estimate, the live progress and what
+// a search cost. Numbers are en-US (thousands separators), dollars have two decimals.
+
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** 1500 → "1,500". */
+export function formatCount(value: number): string {
+  return COUNT.format(Math.round(value));
+}
+
+/** 2.7 → "$2.70". */
+export function formatUsd(value: number): string {
+  return USD.format(value);
+}
+
+/** A duration in words: "30 s" up to a minute and a half, then "4 min". */
+export function formatSeconds(seconds: number): string {
+  const rounded = Math.max(1, Math.round(seconds));
+  return rounded < 90 ? `${rounded} s` : `${Math.round(rounded / 60)} min`;
+}
+
+/** Last words of catalogue labels that name a trade, not a countable place. */
+const UNCOUNTABLE = /(?:care|ing|delivery|takeaway|repair|laundry)$/;
+
+/**
+ * The catalogue label as a plural noun for a sentence: "Dentist" → "dentists",
+ * "Insurance Agency" → "insurance agencies"; labels naming a trade ("Hair Care",
+ * "Computer/Phone Repair") become "hair care businesses".
+ */
+export function pluralTypeLabel(label: string): string {
+  const words = label.trim().toLowerCase();
+  if (!words) return 'businesses';
+  if (UNCOUNTABLE.test(words)) return `${words} businesses`;
+  if (/[^aeiou]y$/.test(words)) return `${words.slice(0, -1)}ies`;
+  if (/(?:s|x|z|ch|sh)$/.test(words)) return `${words}es`;
+  return `${words}s`;
+}
+
+/** "About 1,500 dentists, about $2.70 on your Google key, about 30 s." */
+export function estimateText(estimate: Pick<EstimateResponse, 'estimatedLeads' | 'estimatedCostUsd' | 'estimatedSeconds'>, typeLabel: string): string {
+  return (
+    `About ${formatCount(estimate.estimatedLeads)} ${pluralTypeLabel(typeLabel)}, ` +
+    `about ${formatUsd(estimate.estimatedCostUsd)} on your Google key, ` +
+    `about ${formatSeconds(estimate.estimatedSeconds)}.`
+  );
+}
+
+/** A full search's progress (the stream's `progress` event). */
+export interface SearchProgress {
+  areasProbed: number;
+  areasFetched: number;
+  areasPlanned: number;
+  leads: number;
+  placesFound: number;
+  billableRequests: number;
+  costUsd: number;
+  estimatedCostUsd: number;
+  estimatedPlaces: number;
+}
+
+/** "Areas probed 12 · fetched 3 of 8 · 240 leads · $0.35 so far (about $2.70 in all)". */
+export function progressText(progress: SearchProgress): string {
+  const inAll = progress.estimatedCostUsd > 0 ? ` (about ${formatUsd(progress.estimatedCostUsd)} in all)` : '';
+  return (
+    `Areas probed ${formatCount(progress.areasProbed)} · ` +
+    `fetched ${formatCount(progress.areasFetched)} of ${formatCount(progress.areasPlanned)} · ` +
+    `${formatCount(progress.leads)} ${progress.leads === 1 ? 'lead' : 'leads'} · ` +
+    `${formatUsd(progress.costUsd)} so far${inAll}`
+  );
+}
+
+/** "This search cost $0.35 on your Google key (12 billable requests)". */
+export function costText(cost: Pick<CostItem, 'costUsd' | 'billableRequests'>): string {
+  const requests = `${formatCount(cost.billableRequests)} billable ${cost.billableRequests === 1 ? 'request' : 'requests'}`;
+  return `This search cost ${formatUsd(cost.costUsd)} on your Google key (${requests})`;
+}

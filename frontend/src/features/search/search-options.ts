@@ -1,0 +1,85 @@
+import { Coverage } from '../../api/gen/model/coverage';
+import { PhoneChoice } from '../../api/gen/model/phoneChoice';
+import { WebsiteChoice } from '../../api/gen/model/websiteChoice';
+import type { SearchQuery } from '../../lib/lead';
+
+// The search form's coverage, budget and filters (issue #11), as typed, and the request
+// they make: only what the user set is sent, so a plain quick search stays
+// `{businessType, location}`.
+
+export interface SearchOptions {
+  coverage: Coverage;
+  /** "Stop at (USD)", as typed; full searches only. */
+  maxCostUsd: string;
+  /** '' (any) or a catalogue of floors: '3', '3.5', '4', '4.5'. */
+  minRating: string;
+  /** As typed; '' is no minimum. */
+  minReviews: string;
+  website: WebsiteChoice;
+  phone: PhoneChoice;
+}
+
+export const defaultSearchOptions: SearchOptions = {
+  coverage: Coverage.quick,
+  maxCostUsd: '',
+  minRating: '',
+  minReviews: '',
+  website: WebsiteChoice.any,
+  phone: PhoneChoice.any,
+};
+
+/** The minimum-rating choices: value sent, and what the select shows. */
+export const MIN_RATING_CHOICES = [
+  { value: '', label: 'Any rating' },
+  { value: '3', label: '3+ stars' },
+  { value: '3.5', label: '3.5+ stars' },
+  { value: '4', label: '4+ stars' },
+  { value: '4.5', label: '4.5+ stars' },
+] as const;
+
+export const BUDGET_MESSAGE = 'Enter an amount above $0, or leave it blank';
+export const MIN_REVIEWS_MESSAGE = 'Enter a whole number of reviews (0 or more), or leave it blank';
+
+/** What is wrong with the options as typed, field by field (none when both are null). */
+export interface SearchOptionErrors {
+  maxCostUsd: string | null;
+  minReviews: string | null;
+}
+
+const blank = (value: string) => value.trim() === '';
+
+export function searchOptionErrors(options: SearchOptions): SearchOptionErrors {
+  const budget = Number(options.maxCostUsd.trim());
+  const reviews = Number(options.minReviews.trim());
+  return {
+    maxCostUsd:
+      options.coverage === Coverage.full && !blank(options.maxCostUsd) && !(Number.isFinite(budget) && budget > 0)
+        ? BUDGET_MESSAGE
+        : null,
+    minReviews: !blank(options.minReviews) && !(Number.isInteger(reviews) && reviews >= 0) ? MIN_REVIEWS_MESSAGE : null,
+  };
+}
+
+export function hasOptionErrors(errors: SearchOptionErrors): boolean {
+  return errors.maxCostUsd !== null || errors.minReviews !== null;
+}
+
+/** The request body for the search and its estimate: only the fields the user set. */
+export function buildSearchQuery(businessType: string, location: string, options: SearchOptions): SearchQuery {
+  const query: SearchQuery = { businessType, location: location.trim() };
+  if (options.coverage === Coverage.full) {
+    query.coverage = Coverage.full;
+    if (!blank(options.maxCostUsd)) query.maxCostUsd = Number(options.maxCostUsd.trim());
+  }
+  if (options.minRating !== '') query.minRating = Number(options.minRating);
+  const reviews = blank(options.minReviews) ? 0 : Number(options.minReviews.trim());
+  if (reviews > 0) query.minReviews = reviews;
+  if (options.website !== WebsiteChoice.any) query.website = options.website;
+  if (options.phone !== PhoneChoice.any) query.phone = options.phone;
+  return query;
+}
+
+/** Whether filters that the estimate does not count (website, phone, reviews) are set. */
+export function narrowsEstimate(query: SearchQuery): boolean {
+  return query.website !== undefined || query.phone !== undefined || query.minReviews !== undefined;
+}
