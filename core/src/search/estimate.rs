@@ -6,8 +6,6 @@
 //! bound stops it early, the regions still saturated are counted at the cap each and the
 //! answer says it is not exact.
 
-use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnordered};
-
 use super::{
     Coverage, MAX_PAGES, PAGE_SIZE, RateGate, SearchFailure, Upstream, ValidSearch,
     cost::{PriceTable, Requests, SearchCost, Sku},
@@ -119,24 +117,29 @@ async fn full(
     };
     let base = base_request(search);
     let mut planner = Planner::new(area);
-    let mut inflight: FuturesUnordered<BoxFuture<'_, Done>> = FuturesUnordered::new();
-    // Each probe may take up to 3 requests: stop starting new ones when the bound is near.
-    let mut started_pages = 0u32;
+    // In rounds: every probe the plan has ready, answered together, recorded in order.
+    // The estimate then depends only on Google's answers, not on which came first.
+    let mut used = 0u32;
     loop {
-        while inflight.len() < limits.concurrency.max(1)
-            && started_pages + MAX_PAGES as u32 <= limits.max_probe_requests
+        let mut round = Vec::new();
+        while round.len() < limits.concurrency.max(1)
+            && used + (round.len() * MAX_PAGES) as u32 + MAX_PAGES as u32 <= limits.max_probe_requests
         {
-            let Some((id, rect)) = planner.next_probe() else { break };
-            started_pages += MAX_PAGES as u32;
-            inflight.push(probe(upstream, &base, id, rect).boxed());
+            let Some(next) = planner.next_probe() else { break };
+            round.push(next);
         }
-        let Some(done) = inflight.next().await else { break };
-        if let Done::Probe(id, result) = done {
-            let (ids, pages) = result?;
-            spent.add(Sku::IdsOnly, pages);
-            // Count what it really took, not the 3 it might have.
-            started_pages = started_pages - MAX_PAGES as u32 + pages;
-            planner.record(id, Probe { ids });
+        if round.is_empty() {
+            break;
+        }
+        let answers =
+            futures_util::future::join_all(round.into_iter().map(|(id, rect)| probe(upstream, &base, id, rect))).await;
+        for done in answers {
+            if let Done::Probe(id, result) = done {
+                let (ids, pages) = result?;
+                spent.add(Sku::IdsOnly, pages);
+                used += pages;
+                planner.record(id, Probe { ids });
+            }
         }
     }
     let exact = planner.is_done();
