@@ -16,8 +16,6 @@
 mod common;
 
 use std::{
-    path::PathBuf,
-    process::Stdio,
     sync::{
         Arc,
         atomic::{AtomicUsize, Ordering},
@@ -25,51 +23,12 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Stack, percentile, quick, rss_kib, stack, start_api};
+use common::{percentile, quick, rss_kib, stack, start_api, start_worker};
 use futures_util::StreamExt;
 use serde_json::json;
-use tokio::process::{Child, Command};
 
 /// Google's page latency in the simulator.
 const PAGE_LATENCY: Duration = Duration::from_millis(300);
-
-/// `target/release/leadgen-worker` beside this benchmark (built if missing).
-fn worker_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("bench path");
-    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
-    let binary = dir.join("leadgen-worker");
-    if !binary.exists() {
-        let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "--release", "-q", "-p", "leadgen-worker"])
-            .status()
-            .expect("cargo build");
-        assert!(status.success(), "building leadgen-worker failed");
-    }
-    binary
-}
-
-/// A `leadgen-worker` process running `slots` searches at once, up once it says so.
-async fn start_worker(s: &Stack, slots: usize) -> Child {
-    let mut cmd = Command::new(worker_binary());
-    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
-    for (k, v) in &s.vars {
-        cmd.env(k, v);
-    }
-    cmd.env("LEADGEN_WORKER_CONCURRENCY", slots.to_string())
-        .env("LEADGEN_WORKER_METRICS_LISTEN", "off")
-        .kill_on_drop(true)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut child = cmd.spawn().expect("leadgen-worker");
-    let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
-    while let Ok(Some(line)) = lines.next_line().await {
-        if line.contains("is taking jobs") {
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-            return child;
-        }
-    }
-    panic!("leadgen-worker did not start");
-}
 
 /// One streamed search; the instant of each event, and the leads. `started` counts
 /// searches whose first event arrived.

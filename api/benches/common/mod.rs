@@ -5,6 +5,8 @@
 
 use std::{
     net::SocketAddr,
+    path::PathBuf,
+    process::Stdio,
     sync::Arc,
     time::{Duration, Instant},
 };
@@ -27,6 +29,7 @@ use poem::{
     listener::{Acceptor, Listener, TcpListener},
 };
 use serde_json::json;
+use tokio::process::{Child, Command};
 
 pub const ENCRYPTION_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 pub const JWT_SECRET: &str = "bench-session-secret-of-at-least-32-bytes";
@@ -207,4 +210,42 @@ pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("leadgen-api did not start");
+}
+
+/// `target/release/leadgen-worker` beside this benchmark (built if missing).
+pub fn worker_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
+    let binary = dir.join("leadgen-worker");
+    if !binary.exists() {
+        let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--release", "-q", "-p", "leadgen-worker"])
+            .status()
+            .expect("cargo build");
+        assert!(status.success(), "building leadgen-worker failed");
+    }
+    binary
+}
+
+/// A `leadgen-worker` process running `slots` searches at once, up once it says so.
+pub async fn start_worker(s: &Stack, slots: usize) -> Child {
+    let mut cmd = Command::new(worker_binary());
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
+    for (k, v) in &s.vars {
+        cmd.env(k, v);
+    }
+    cmd.env("LEADGEN_WORKER_CONCURRENCY", slots.to_string())
+        .env("LEADGEN_WORKER_METRICS_LISTEN", "off")
+        .kill_on_drop(true)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = cmd.spawn().expect("leadgen-worker");
+    let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
+    while let Ok(Some(line)) = lines.next_line().await {
+        if line.contains("is taking jobs") {
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return child;
+        }
+    }
+    panic!("leadgen-worker did not start");
 }
