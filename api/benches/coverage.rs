@@ -48,7 +48,9 @@ async fn main() {
     } else {
         &[("dentist", "dentists"), ("restaurant", "restaurants")]
     };
-    println!("| search | places | estimate (time) | leads | recall | dup | requests IDs-only / Pro / Enterprise | floor | cost | $ per 1,000 leads | leads/min | first lead | complete |");
+    println!(
+        "| search | places | estimate (time) | leads | recall | dup | requests IDs-only / Pro / Enterprise | floor | cost | $ per 1,000 leads | leads/min | first lead | complete |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (kind, plural) in kinds {
         let truth: BTreeSet<String> = s

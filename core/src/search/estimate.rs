@@ -10,7 +10,7 @@ use super::{
     Coverage, MAX_PAGES, PAGE_SIZE, RateGate, SearchFailure, Upstream, ValidSearch,
     cost::{PriceTable, Requests, SearchCost, Sku},
     first_request,
-    full::{Done, base_request, probe},
+    full::{Done, all_pages, base_request, probe},
     locate::{AreaCache, locate},
     tiling::{Planner, Probe},
 };
@@ -72,17 +72,9 @@ pub async fn estimate(
     let mut spent = Requests::default();
     let (places, mut requests, exact) = match search.coverage() {
         Coverage::Quick => {
-            let mut request = first_request(search);
-            let mut ids = 0u32;
-            for _ in 0..MAX_PAGES {
-                let page = upstream.page(IDS_FIELD_MASK, &request).await?;
-                spent.add(Sku::IdsOnly, 1);
-                ids += page.places.len() as u32;
-                match page.next_page_token.filter(|t| !t.is_empty()) {
-                    Some(token) => request.page_token = Some(token),
-                    None => break,
-                }
-            }
+            let (places, pages) = all_pages(upstream, IDS_FIELD_MASK, first_request(search)).await?;
+            spent.add(Sku::IdsOnly, pages);
+            let ids = places.len() as u32;
             let mut requests = Requests::default();
             requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
             (ids, requests, true)

@@ -269,6 +269,33 @@ fn progress(
     }
 }
 
+/// Every page (at most 3) of `request` with `mask`, and how many requests that took.
+pub(crate) async fn all_pages(
+    upstream: &Upstream<'_, impl RateGate>,
+    mask: &str,
+    mut request: SearchTextRequest,
+) -> Result<(Vec<Place>, u32), PlacesError> {
+    let mut places = Vec::new();
+    let mut pages = 0;
+    for _ in 0..MAX_PAGES {
+        let page = upstream.page(mask, &request).await?;
+        pages += 1;
+        places.extend(page.places);
+        match page.next_page_token.filter(|t| !t.is_empty()) {
+            Some(token) => request.page_token = Some(token),
+            None => break,
+        }
+    }
+    Ok((places, pages))
+}
+
+/// `base` restricted to `rect`.
+fn within(base: &SearchTextRequest, rect: Rect) -> SearchTextRequest {
+    let mut request = base.clone();
+    request.location_restriction = Some(rect.into());
+    request
+}
+
 /// Every place id a rectangle lists (its up to 3 pages), with the free IDs-only mask.
 pub(crate) async fn probe(
     upstream: &Upstream<'_, impl RateGate>,
@@ -276,23 +303,14 @@ pub(crate) async fn probe(
     id: ProbeId,
     rect: Rect,
 ) -> Done {
-    let mut request = base.clone();
-    request.location_restriction = Some(rect.into());
-    let result = async {
-        let mut ids = Vec::new();
-        let mut pages = 0;
-        for _ in 0..MAX_PAGES {
-            let page = upstream.page(IDS_FIELD_MASK, &request).await?;
-            pages += 1;
-            ids.extend(page.places.into_iter().map(|p| p.id).filter(|id| !id.is_empty()));
-            match page.next_page_token.filter(|t| !t.is_empty()) {
-                Some(token) => request.page_token = Some(token),
-                None => break,
-            }
-        }
-        Ok((ids, pages))
-    }
-    .await;
+    let result = all_pages(upstream, IDS_FIELD_MASK, within(base, rect))
+        .await
+        .map(|(places, pages)| {
+            (
+                places.into_iter().map(|p| p.id).filter(|id| !id.is_empty()).collect(),
+                pages,
+            )
+        });
     Done::Probe(id, result)
 }
 
@@ -304,22 +322,6 @@ async fn fetch_tile(
     rect: Rect,
     planned: u32,
 ) -> Done {
-    let mut request = base.clone();
-    request.location_restriction = Some(rect.into());
-    let result = async {
-        let mut places = Vec::new();
-        let mut pages = 0;
-        for _ in 0..MAX_PAGES {
-            let page = upstream.page(mask, &request).await?;
-            pages += 1;
-            places.extend(page.places);
-            match page.next_page_token.filter(|t| !t.is_empty()) {
-                Some(token) => request.page_token = Some(token),
-                None => break,
-            }
-        }
-        Ok((places, pages))
-    }
-    .await;
+    let result = all_pages(upstream, mask, within(base, rect)).await;
     Done::Fetch { rect, planned, result }
 }
