@@ -139,8 +139,9 @@ impl Oidc {
     }
 
     /// Starts a sign-in: records state, verifier and nonce, and returns the provider URL
-    /// to send the browser to.
-    pub async fn begin(&self, store: &Store, feature: Option<&str>) -> Result<Url, SignInError> {
+    /// to send the browser to and the state it will come back with (which the caller ties
+    /// to the browser).
+    pub async fn begin(&self, store: &Store, feature: Option<&str>) -> Result<(Url, String), SignInError> {
         let client = self.client().await?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let mut request = client
@@ -174,7 +175,7 @@ impl Oidc {
             })
             .await
             .map_err(|e| SignInError::ProviderUnavailable(format!("could not record sign-in: {e}")))?;
-        Ok(url)
+        Ok((url, state.secret().clone()))
     }
 
     /// Finishes a sign-in from the callback's `code` and `state`.

@@ -69,9 +69,47 @@ pub struct SessionResponse {
 #[derive(ApiResponse)]
 pub enum RedirectResponse {
     /// Go to the identity provider, or back to the app (`/auth/success?token=...` or
-    /// `/auth/error?reason=...`).
+    /// `/auth/error?reason=...`). Starting a sign-in sets a short-lived cookie that ties
+    /// it to this browser; the callback requires it, then clears it.
     #[oai(status = 302)]
-    Found(#[oai(header = "Location")] String),
+    Found(
+        #[oai(header = "Location")] String,
+        #[oai(header = "Set-Cookie")] Option<String>,
+    ),
+}
+
+/// The cookie tying a sign-in to the browser that started it.
+pub const SIGN_IN_COOKIE: &str = "leadgen_signin";
+/// How long a sign-in may take at the provider, seconds (as long as its state lives).
+const SIGN_IN_COOKIE_SECS: u32 = 600;
+
+/// The `Set-Cookie` value binding sign-in `state` to this browser: HttpOnly, SameSite=Lax
+/// (the provider's redirect back is a top-level GET, which Lax lets through), Secure when
+/// the app is served over https, and sent only to the callback.
+fn binding_cookie(state: &AppState, value: &str, max_age: u32) -> String {
+    let secure = if state.config.public_url.scheme() == "https" { "; Secure" } else { "" };
+    format!("{SIGN_IN_COOKIE}={value}; Path=/api/auth/callback; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
+}
+
+/// The value of cookie `name` in the request's `Cookie` headers.
+fn cookie<'a>(request: &'a poem::Request, name: &str) -> Option<&'a str> {
+    request
+        .headers()
+        .get_all(poem::http::header::COOKIE)
+        .iter()
+        .filter_map(|h| h.to_str().ok())
+        .flat_map(|h| h.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim())
+        .filter(|v| !v.is_empty())
+}
+
+/// Whether the browser's binding cookie is the one set for `sign_in_state`.
+fn bound_to_this_browser(cookie: Option<&str>, sign_in_state: &str) -> bool {
+    cookie.is_some_and(|c| {
+        c.len() == sign_in_state.len() && bool::from(subtle::ConstantTimeEq::ct_eq(c.as_bytes(), sign_in_state.as_bytes()))
+    })
 }
 
 /// Answer of `POST /api/auth/logout`.
@@ -133,7 +171,10 @@ impl AuthApi {
             return Ok(success_redirect(&state, &token));
         };
         match oidc.begin(&state.store, feature.as_deref()).await {
-            Ok(url) => Ok(RedirectResponse::Found(url.to_string())),
+            Ok((url, sign_in_state)) => Ok(RedirectResponse::Found(
+                url.to_string(),
+                Some(binding_cookie(&state, &sign_in_state, SIGN_IN_COOKIE_SECS)),
+            )),
             Err(e) => {
                 tracing::warn!(error = %e, "sign-in could not start");
                 Ok(error_redirect(&state, e.code()))
@@ -153,34 +194,17 @@ impl AuthApi {
         code: Query<Option<String>>,
         #[oai(name = "state")] sign_in_state: Query<Option<String>>,
         error: Query<Option<String>>,
+        request: &poem::Request,
     ) -> Result<RedirectResponse, Fails<0>> {
+        // The cookie `GET /api/auth/google` set in the browser that started this sign-in.
+        let binding = cookie(request, SIGN_IN_COOKIE);
         let Some(oidc) = &state.oidc else {
             return Ok(error_redirect(&state, "not_configured"));
         };
-        if let Some(error) = error.0 {
-            tracing::info!(%error, "identity provider refused sign-in");
-            // Consume the state so it cannot be replayed.
-            if let Some(s) = &sign_in_state.0 {
-                let _ = state.store.take_login_attempt(s).await;
-            }
-            return Ok(error_redirect(&state, "access_denied"));
-        }
-        let (Some(code), Some(sign_in_state)) = (code.0, sign_in_state.0) else {
-            return Ok(error_redirect(&state, "invalid_request"));
-        };
-        let signed_in = match oidc.finish(&state.store, &code, &sign_in_state).await {
-            Ok(signed_in) => signed_in,
-            Err(e) => {
-                tracing::warn!(error = %e, "sign-in rejected");
-                return Ok(error_redirect(&state, e.code()));
-            }
-        };
-        let user = state.store.upsert_user_on_sign_in(&signed_in.identity).await?;
-        if signed_in.feature.as_deref() == Some(FEATURE_SHEETS) {
-            store_sheets_grant(&state, &user.id, &signed_in).await?;
-        }
-        let token = auth::start_session(&state, &user.id).await?;
-        Ok(success_redirect(&state, &token))
+        let landing = finish(&state, oidc, code.0, sign_in_state.0, error.0, binding).await?;
+        // Whatever happened, this sign-in is over: clear its cookie.
+        let RedirectResponse::Found(location, _) = landing;
+        Ok(RedirectResponse::Found(location, Some(binding_cookie(&state, "", 0))))
     }
 
     /// How sign-in works here
@@ -239,14 +263,56 @@ impl AuthApi {
     }
 }
 
+/// The callback's checks and sign-in, once the provider is known.
+async fn finish(
+    state: &AppState,
+    oidc: &crate::auth::oidc::Oidc,
+    code: Option<String>,
+    sign_in_state: Option<String>,
+    error: Option<String>,
+    binding: Option<&str>,
+) -> Result<RedirectResponse, ApiError> {
+        if let Some(error) = error {
+            tracing::info!(%error, "identity provider refused sign-in");
+            // Consume the state so it cannot be replayed.
+            if let Some(s) = &sign_in_state {
+                let _ = state.store.take_login_attempt(s).await;
+            }
+            return Ok(error_redirect(state, "access_denied"));
+        }
+        let (Some(code), Some(sign_in_state)) = (code, sign_in_state) else {
+            return Ok(error_redirect(state, "invalid_request"));
+        };
+        if !bound_to_this_browser(binding, &sign_in_state) {
+            // Opened in a browser that did not start this sign-in (login CSRF: someone
+            // else's code and state): refuse, and spend the state so it is never used.
+            tracing::warn!("sign-in callback without its browser's binding cookie");
+            let _ = state.store.take_login_attempt(&sign_in_state).await;
+            return Ok(error_redirect(state, "browser_mismatch"));
+        }
+        let signed_in = match oidc.finish(&state.store, &code, &sign_in_state).await {
+            Ok(signed_in) => signed_in,
+            Err(e) => {
+                tracing::warn!(error = %e, "sign-in rejected");
+                return Ok(error_redirect(state, e.code()));
+            }
+        };
+        let user = state.store.upsert_user_on_sign_in(&signed_in.identity).await?;
+        if signed_in.feature.as_deref() == Some(FEATURE_SHEETS) {
+            store_sheets_grant(state, &user.id, &signed_in).await?;
+        }
+        let token = auth::start_session(state, &user.id).await?;
+        Ok(success_redirect(state, &token))
+}
+
 fn success_redirect(state: &AppState, token: &str) -> RedirectResponse {
     let mut url = state.config.public_path("/auth/success");
     url.query_pairs_mut().append_pair("token", token);
-    RedirectResponse::Found(url.to_string())
+    RedirectResponse::Found(url.to_string(), None)
 }
 
 fn error_redirect(state: &AppState, reason: &str) -> RedirectResponse {
     let mut url = state.config.public_path("/auth/error");
     url.query_pairs_mut().append_pair("reason", reason);
-    RedirectResponse::Found(url.to_string())
+    RedirectResponse::Found(url.to_string(), None)
 }

@@ -122,18 +122,53 @@ async fn app_for(backend: Backend, issuer: &str) -> TestApp {
     .await
 }
 
-/// `GET /api/auth/google`: the provider URL we are sent to.
-async fn begin(app: &TestApp) -> Url {
+/// `GET /api/auth/google` in one browser: the provider URL we are sent to, and the
+/// browser's binding cookie (`name=value`).
+async fn start(app: &TestApp) -> (Url, String) {
     let resp = app.client.get("/api/auth/google").send().await;
     assert_eq!(resp.0.status().as_u16(), 302);
-    Url::parse(resp.0.headers()["location"].to_str().expect("location")).expect("url")
+    let set = resp.0.headers()["set-cookie"].to_str().expect("cookie").to_owned();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.contains("Path=/api/auth/callback"),
+        "{set}"
+    );
+    assert!(!set.contains("Secure"), "plain http here: a Secure cookie would never come back");
+    let pair = set.split(';').next().expect("pair").to_owned();
+    let url = Url::parse(resp.0.headers()["location"].to_str().expect("location")).expect("url");
+    (url, pair)
 }
 
-/// Calls our callback (in process) and returns where it redirects the browser.
+thread_local! {
+    /// The binding cookie of the last sign-in started on this thread: the tests' browser.
+    static BROWSER_COOKIE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Starts a sign-in in the tests' browser (which keeps its cookie for [`callback`]).
+async fn begin(app: &TestApp) -> Url {
+    let (url, cookie) = start(app).await;
+    BROWSER_COOKIE.with(|c| *c.borrow_mut() = cookie);
+    url
+}
+
+/// Calls our callback (in process) from the tests' browser and returns where it
+/// redirects.
 async fn callback(app: &TestApp, url: &Url) -> String {
+    let cookie = BROWSER_COOKIE.with(|c| c.borrow().clone());
+    callback_with(app, url, Some(&cookie)).await
+}
+
+/// Calls our callback with `cookie` (or none: another browser) and returns where it
+/// redirects; the answer always clears the binding cookie.
+async fn callback_with(app: &TestApp, url: &Url, cookie: Option<&str>) -> String {
     let path = format!("{}?{}", url.path(), url.query().unwrap_or_default());
-    let resp = app.client.get(path).send().await;
+    let mut request = app.client.get(path);
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    let resp = request.send().await;
     assert_eq!(resp.0.status().as_u16(), 302);
+    let cleared = resp.0.headers()["set-cookie"].to_str().expect("cookie");
+    assert!(cleared.starts_with("leadgen_signin=;") && cleared.contains("Max-Age=0"), "{cleared}");
     resp.0.headers()["location"].to_str().expect("location").to_owned()
 }
 
@@ -201,8 +236,9 @@ both_backends!(a_wrong_state_is_rejected, |backend: Backend| async move {
     let authorize = begin(&app).await;
     let cb = Browser::new().until_callback(authorize).await;
     let forged = with_param(&cb, "state", "not-the-state-we-sent");
+    // A browser whose binding matches the forged state: the state itself is unknown.
     assert_eq!(
-        callback(&app, &forged).await,
+        callback_with(&app, &forged, Some("leadgen_signin=not-the-state-we-sent")).await,
         "http://127.0.0.1:8080/auth/error?reason=invalid_state"
     );
 });
@@ -267,6 +303,54 @@ both_backends!(
         assert_eq!(
             callback(&app, &refusal).await,
             "http://127.0.0.1:8080/auth/error?reason=access_denied"
+        );
+    }
+);
+
+both_backends!(
+    a_callback_opened_in_another_browser_is_refused,
+    |backend: Backend| async move {
+        let provider = Provider::start().await;
+        let app = app_for(backend, &provider.issuer).await;
+        // The attacker signs in at the provider in their own browser and sends the
+        // callback URL (their code and state) to a victim.
+        let (attacker_authorize, attacker_cookie) = start(&app).await;
+        let attackers = Browser::new().until_callback(attacker_authorize).await;
+        // The victim's browser has no binding cookie: refused.
+        assert_eq!(
+            callback_with(&app, &attackers, None).await,
+            "http://127.0.0.1:8080/auth/error?reason=browser_mismatch"
+        );
+        // The state is spent: not even the attacker's own browser can use it now.
+        assert_eq!(
+            callback_with(&app, &attackers, Some(&attacker_cookie)).await,
+            "http://127.0.0.1:8080/auth/error?reason=invalid_state"
+        );
+        // A victim who started a sign-in of their own holds another sign-in's cookie:
+        // refused too.
+        let (attacker_authorize, _) = start(&app).await;
+        let attackers = Browser::new().until_callback(attacker_authorize).await;
+        let (_, victim_cookie) = start(&app).await;
+        assert_eq!(
+            callback_with(&app, &attackers, Some(&victim_cookie)).await,
+            "http://127.0.0.1:8080/auth/error?reason=browser_mismatch"
+        );
+        // The same for the Sheets re-consent.
+        let resp = app.client.get("/api/auth/google?feature=sheets").send().await;
+        assert!(resp.0.headers().get("set-cookie").is_some(), "Sheets consent is bound too");
+        let url = Url::parse(resp.0.headers()["location"].to_str().expect("location")).expect("url");
+        let sheets = Browser::new().until_callback(url).await;
+        assert_eq!(
+            callback_with(&app, &sheets, None).await,
+            "http://127.0.0.1:8080/auth/error?reason=browser_mismatch"
+        );
+        // And a replayed callback from the right browser: refused (its state is spent).
+        let authorize = begin(&app).await;
+        let cb = Browser::new().until_callback(authorize).await;
+        assert!(callback(&app, &cb).await.contains("/auth/success?token="));
+        assert_eq!(
+            callback(&app, &cb).await,
+            "http://127.0.0.1:8080/auth/error?reason=invalid_state"
         );
     }
 );
