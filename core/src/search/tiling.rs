@@ -148,6 +148,10 @@ impl Fetch {
     }
 }
 
+fn probe_saturated(ids: &BTreeSet<String>) -> bool {
+    ids.len() >= CAP
+}
+
 /// Which probe of the plan (an index).
 pub type ProbeId = usize;
 
@@ -169,6 +173,8 @@ const PRIOR_WEIGHT: f64 = 2.0;
 enum State {
     /// Asked, not answered.
     Asked,
+    /// A repair's probe, answered (see [`Repair`]).
+    Extra,
     /// Under the cap (or at the smallest size): every match it holds, listed. `planned`
     /// once its places are in a fetch.
     Leaf { ids: BTreeSet<String>, planned: bool },
@@ -197,6 +203,84 @@ struct Node {
     /// Complete, small enough to group as a whole, and not grouped yet: waits to be
     /// grouped together with its neighbours.
     pending: bool,
+    /// The repair this probes a rectangle for, if any (see [`Repair`]).
+    repair: Option<usize>,
+}
+
+/// Two neighbouring groups cut straight apart whose pages could be shared (together they
+/// need fewer pages than apart): the one that sheds gives up a strip along their shared
+/// edge, holding just enough places that both fill their pages. The strip's depth is found
+/// by probing strips (interpolating on their counts); the strip then joins the other group
+/// (a union of probed rectangles) and the rest of the shedding group is probed as it is.
+/// If no depth is found in a few probes, the two are fetched as they were.
+#[derive(Debug, Clone)]
+struct Repair {
+    shed: Rect,
+    shed_ids: BTreeSet<String>,
+    take: Rect,
+    take_ids: BTreeSet<String>,
+    /// Whether the strip's depth runs along latitude (the two lie one north of the other),
+    /// and whether the strip lies at `shed`'s high end.
+    north: bool,
+    high: bool,
+    /// A depth (fraction of `shed`) known to hold too few places, and their count.
+    lo: (f64, usize),
+    /// A depth known to hold too many, and their count.
+    hi: (f64, usize),
+    /// The depth being probed.
+    at: f64,
+    rounds: u8,
+    /// The strip settled on and its places, while the rest of `shed` is probed.
+    strip: Option<(Rect, BTreeSet<String>)>,
+    done: bool,
+}
+
+/// Strip probes a repair makes before giving up.
+const REPAIR_ROUNDS: u8 = 4;
+
+impl Repair {
+    /// The strip of `shed` `d` deep, and the rest of `shed`.
+    fn strip(&self, d: f64) -> (Rect, Rect) {
+        let (mut strip, mut rest) = (self.shed, self.shed);
+        let (r, n) = (self.shed, self.north);
+        let (low, high) = if n {
+            (r.low.lat, r.high.lat)
+        } else {
+            (r.low.lng, r.high.lng)
+        };
+        let cut = if self.high {
+            high - (high - low) * d
+        } else {
+            low + (high - low) * d
+        };
+        let (strip_side, rest_side) = if self.high {
+            (&mut strip.low, &mut rest.high)
+        } else {
+            (&mut strip.high, &mut rest.low)
+        };
+        if n {
+            strip_side.lat = cut;
+            rest_side.lat = cut;
+        } else {
+            strip_side.lng = cut;
+            rest_side.lng = cut;
+        }
+        (strip, rest)
+    }
+
+    /// Whether a strip of `s` places makes both groups fill their pages (as well as the
+    /// two would fetched together).
+    fn fits(&self, s: usize) -> bool {
+        let (a, b) = (self.shed_ids.len(), self.take_ids.len());
+        s <= a && b + s <= CAP && (a - s).div_ceil(PAGE) + (b + s).div_ceil(PAGE) <= (a + b).div_ceil(PAGE)
+    }
+
+    /// The first run of strip counts that fit, strictly between the known ones.
+    fn window(&self) -> Option<(usize, usize)> {
+        let first = (self.lo.1 + 1..self.hi.1).find(|&s| self.fits(s))?;
+        let last = (first..self.hi.1).take_while(|&s| self.fits(s)).last()?;
+        Some((first, last))
+    }
 }
 
 /// The rectangle of cells `x0..x1` by `y0..y1` of `rect`'s `nx` by `ny` grid (the same
@@ -247,93 +331,10 @@ fn grid(rect: Rect, cells: usize) -> (usize, usize) {
     (nx, ny)
 }
 
-/// The cheapest way to fetch a grid's leaf cells: rectangles of cells (cut again and again
-/// straight across), none holding a saturated cell or more than the cap, for the fewest
-/// pages (then the fewest fetches). `cells[y * nx + x]` is a leaf's count or `None` for a
-/// saturated cell. Returns the groups as `((x0, x1), (y0, y1))`, each holding a match.
-fn group_cells(nx: usize, ny: usize, cells: &[Option<usize>]) -> Vec<((usize, usize), (usize, usize))> {
-    type Span = ((usize, usize), (usize, usize));
-    let index = |((x0, x1), (y0, y1)): Span| ((x0 * (nx + 1) + x1) * (ny + 1) + y0) * (ny + 1) + y1;
-    let mut memo: Vec<Option<Choice>> = vec![None; (nx + 1).pow(2) * (ny + 1).pow(2)];
-    // The best (pages, fetches) of a span, and how: whole (`None`) or cut (`Some((along
-    // x, at))`).
-    fn best(
-        span: Span,
-        cells: &[Option<usize>],
-        nx: usize,
-        memo: &mut Vec<Option<Choice>>,
-        index: &dyn Fn(Span) -> usize,
-    ) -> (usize, usize) {
-        if let Some((cost, _)) = memo[index(span)] {
-            return cost;
-        }
-        let ((x0, x1), (y0, y1)) = span;
-        let (mut sum, mut blocked) = (0, false);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                match cells[y * nx + x] {
-                    Some(n) => sum += n,
-                    None => blocked = true,
-                }
-            }
-        }
-        let mut choice = (
-            if sum == 0 && !blocked {
-                (0, 0)
-            } else if !blocked && sum <= CAP {
-                (sum.div_ceil(PAGE), 1)
-            } else {
-                (usize::MAX, usize::MAX)
-            },
-            None,
-        );
-        if choice.0.0 == usize::MAX {
-            if blocked && sum == 0 {
-                choice = ((0, 0), None);
-            } else {
-                for at in x0 + 1..x1 {
-                    let a = best(((x0, at), (y0, y1)), cells, nx, memo, index);
-                    let b = best(((at, x1), (y0, y1)), cells, nx, memo, index);
-                    let cost = (a.0 + b.0, a.1 + b.1);
-                    if cost < choice.0 {
-                        choice = (cost, Some((true, at)));
-                    }
-                }
-                for at in y0 + 1..y1 {
-                    let a = best(((x0, x1), (y0, at)), cells, nx, memo, index);
-                    let b = best(((x0, x1), (at, y1)), cells, nx, memo, index);
-                    let cost = (a.0 + b.0, a.1 + b.1);
-                    if cost < choice.0 {
-                        choice = (cost, Some((false, at)));
-                    }
-                }
-            }
-        }
-        memo[index(span)] = Some(choice);
-        choice.0
-    }
-    let whole = ((0, nx), (0, ny));
-    best(whole, cells, nx, &mut memo, &index);
-    let mut groups = Vec::new();
-    let mut stack = vec![whole];
-    while let Some(span) = stack.pop() {
-        let Some((cost, how)) = memo[index(span)] else { continue };
-        let ((x0, x1), (y0, y1)) = span;
-        match how {
-            Some((true, at)) => {
-                stack.push(((at, x1), (y0, y1)));
-                stack.push(((x0, at), (y0, y1)));
-            }
-            Some((false, at)) => {
-                stack.push(((x0, x1), (at, y1)));
-                stack.push(((x0, x1), (y0, at)));
-            }
-            None if cost.1 == 1 => groups.push(span),
-            None => {}
-        }
-    }
-    groups
-}
+/// A page in the grouping's units (so that a repair can cost a fraction of one).
+const PAGE_UNITS: usize = 4;
+/// What a repair is reckoned to cost (probes, and the chance it fails), in those units.
+const REPAIR_UNITS: usize = 1;
 
 /// Most distinct leaf edges (each way) of a region grouped as a whole; a larger region
 /// groups its parts and its own cells separately.
@@ -345,6 +346,8 @@ struct Flat {
     ny: usize,
     /// Prefix sums of counts: `sum[y][x]` over cells below `y` and left of `x`.
     sum: Vec<usize>,
+    /// The same of cells grouped on their own.
+    shut: Vec<usize>,
     /// Prefix sums (along latitude) of whether a cut at longitude line `x` would split a
     /// leaf in row `y`: `vbad[x * (ny + 1) + y]`.
     vbad: Vec<usize>,
@@ -360,15 +363,33 @@ type Choice = ((usize, usize), Option<(bool, usize)>);
 /// Cells `x0..x1` by `y0..y1`.
 type Span = ((usize, usize), (usize, usize));
 
+/// A group's leaves, rectangle and places.
+type Part = (Vec<usize>, Rect, BTreeSet<String>);
+
+/// A group of leaves to fetch as one rectangle, or two neighbours (south or west first;
+/// `true` if they lie one north of the other) that may share their pages once repaired.
+enum Group {
+    One(Span),
+    Two(Span, Span, bool),
+}
+
 impl Flat {
-    fn new(nx: usize, ny: usize, owner: &[usize], count: &[usize]) -> Self {
-        let mut sum = vec![0; (nx + 1) * (ny + 1)];
-        for y in 0..ny {
-            for x in 0..nx {
-                sum[(y + 1) * (nx + 1) + x + 1] =
-                    count[y * nx + x] + sum[y * (nx + 1) + x + 1] + sum[(y + 1) * (nx + 1) + x] - sum[y * (nx + 1) + x];
+    /// `owner[y * nx + x]` is which leaf holds a fine cell, `count` a leaf's count at its
+    /// south-west fine cell, `shut` whether a cell is grouped on its own (never with others).
+    fn new(nx: usize, ny: usize, owner: &[usize], count: &[usize], shut: &[bool]) -> Self {
+        let prefix = |value: &dyn Fn(usize) -> usize| {
+            let mut sum = vec![0; (nx + 1) * (ny + 1)];
+            for y in 0..ny {
+                for x in 0..nx {
+                    sum[(y + 1) * (nx + 1) + x + 1] =
+                        value(y * nx + x) + sum[y * (nx + 1) + x + 1] + sum[(y + 1) * (nx + 1) + x]
+                            - sum[y * (nx + 1) + x];
+                }
             }
-        }
+            sum
+        };
+        let sum = prefix(&|i| count[i]);
+        let shut = prefix(&|i| usize::from(shut[i]));
         let mut vbad = vec![0; (nx + 1) * (ny + 1)];
         for x in 1..nx {
             for y in 0..ny {
@@ -387,10 +408,17 @@ impl Flat {
             nx,
             ny,
             sum,
+            shut,
             vbad,
             hbad,
             memo: Default::default(),
         }
+    }
+
+    /// Whether `span` holds a cell grouped on its own (a saturated cell of a large region).
+    fn blocked(&self, ((x0, x1), (y0, y1)): Span) -> bool {
+        let w = self.nx + 1;
+        self.shut[y1 * w + x1] + self.shut[y0 * w + x0] != self.shut[y0 * w + x1] + self.shut[y1 * w + x0]
     }
 
     fn count(&self, ((x0, x1), (y0, y1)): Span) -> usize {
@@ -405,18 +433,30 @@ impl Flat {
         }
         let ((x0, x1), (y0, y1)) = span;
         let n = self.count(span);
+        let blocked = self.blocked(span);
         let mut choice = match n {
             0 => ((0, 0), None),
-            n if n <= CAP => ((n.div_ceil(PAGE), 1), None),
+            n if n <= CAP && !blocked => ((n.div_ceil(PAGE) * PAGE_UNITS, 1), None),
             _ => ((usize::MAX, usize::MAX), None),
         };
-        if n > CAP {
+        // Two whole groups cut apart whose pages could be shared: as many pages as
+        // together, and the repair's price.
+        let pair = |a: Span, b: Span| {
+            let (a, b) = ((self.count(a), self.blocked(a)), (self.count(b), self.blocked(b)));
+            let whole = |(n, blocked): (usize, bool)| n > 0 && n <= CAP && !blocked;
+            (whole(a) && whole(b) && a.0.div_ceil(PAGE) + b.0.div_ceil(PAGE) > (a.0 + b.0).div_ceil(PAGE))
+                .then(|| ((a.0 + b.0).div_ceil(PAGE) * PAGE_UNITS + REPAIR_UNITS, 2))
+        };
+        if choice.0.0 == usize::MAX {
             for x in x0 + 1..x1 {
                 if self.vbad[x * (self.ny + 1) + y1] != self.vbad[x * (self.ny + 1) + y0] {
                     continue;
                 }
                 let (a, b) = (self.best(((x0, x), (y0, y1))), self.best(((x, x1), (y0, y1))));
-                let cost = (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
+                let mut cost = (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
+                if let Some(paired) = pair(((x0, x), (y0, y1)), ((x, x1), (y0, y1))) {
+                    cost = cost.min(paired);
+                }
                 if cost < choice.0 {
                     choice = (cost, Some((true, x)));
                 }
@@ -426,7 +466,10 @@ impl Flat {
                     continue;
                 }
                 let (a, b) = (self.best(((x0, x1), (y0, y))), self.best(((x0, x1), (y, y1))));
-                let cost = (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
+                let mut cost = (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
+                if let Some(paired) = pair(((x0, x1), (y0, y)), ((x0, x1), (y, y1))) {
+                    cost = cost.min(paired);
+                }
                 if cost < choice.0 {
                     choice = (cost, Some((false, y)));
                 }
@@ -436,23 +479,29 @@ impl Flat {
         choice.0
     }
 
-    /// The groups of the best plan of `span`, south-west first.
-    fn groups(&self, span: Span, out: &mut Vec<Span>) {
+    /// The groups of the best plan of `span`, south-west first; two groups cut straight
+    /// apart whose pages could be shared (see [`Repair`]) as a pair.
+    fn groups(&self, span: Span, out: &mut Vec<Group>) {
         let cost = self.best(span);
         let how = self.memo.borrow().get(&span).and_then(|c| c.1);
         let ((x0, x1), (y0, y1)) = span;
-        match how {
-            Some((true, x)) => {
-                self.groups(((x0, x), (y0, y1)), out);
-                self.groups(((x, x1), (y0, y1)), out);
-            }
-            Some((false, y)) => {
-                self.groups(((x0, x1), (y0, y)), out);
-                self.groups(((x0, x1), (y, y1)), out);
-            }
-            None if cost.1 == 1 => out.push(span),
-            None => {}
+        let halves = match how {
+            Some((true, x)) => (((x0, x), (y0, y1)), ((x, x1), (y0, y1))),
+            Some((false, y)) => (((x0, x1), (y0, y)), ((x0, x1), (y, y1))),
+            None if cost.1 == 1 => return out.push(Group::One(span)),
+            None => return,
+        };
+        let (a, b) = (self.count(halves.0), self.count(halves.1));
+        let whole = |s: Span| {
+            let n = self.count(s);
+            n > 0 && n <= CAP && !self.blocked(s)
+        };
+        if whole(halves.0) && whole(halves.1) && a.div_ceil(PAGE) + b.div_ceil(PAGE) > (a + b).div_ceil(PAGE) {
+            out.push(Group::Two(halves.0, halves.1, how.is_some_and(|h| !h.0)));
+            return;
         }
+        self.groups(halves.0, out);
+        self.groups(halves.1, out);
     }
 }
 
@@ -463,6 +512,7 @@ pub struct Planner {
     nodes: Vec<Node>,
     queue: VecDeque<ProbeId>,
     fetches: Vec<Fetch>,
+    repairs: Vec<Repair>,
     probing: usize,
     probes: usize,
     truncated: bool,
@@ -475,6 +525,7 @@ impl Planner {
             nodes: Vec::new(),
             queue: VecDeque::new(),
             fetches: Vec::new(),
+            repairs: Vec::new(),
             probing: 0,
             probes: 0,
             truncated: false,
@@ -490,6 +541,7 @@ impl Planner {
             parent,
             state: State::Asked,
             pending: false,
+            repair: None,
         });
         self.queue.push_back(self.nodes.len() - 1);
         self.nodes.len() - 1
@@ -509,6 +561,11 @@ impl Planner {
         }
         self.probing -= 1;
         self.probes += 1;
+        if let Some(repair) = self.nodes[id].repair {
+            self.nodes[id].state = State::Extra;
+            self.repaired(repair, probe);
+            return;
+        }
         let saturated = probe.saturated();
         let ids: BTreeSet<String> = probe.ids.into_iter().collect();
         let node = &mut self.nodes[id];
@@ -653,22 +710,32 @@ impl Planner {
                         self.group(child);
                     }
                 }
-                let cells: Vec<Option<usize>> = children
+                let shut: Vec<bool> = children
                     .iter()
-                    .map(|&c| match &self.nodes[c].state {
-                        State::Leaf { ids, .. } => Some(ids.len()),
-                        _ => None,
-                    })
+                    .map(|&c| !matches!(self.nodes[c].state, State::Leaf { .. }))
                     .collect();
+                let count: Vec<usize> = children.iter().map(|&c| self.leaf_ids(c).len()).collect();
+                let owner: Vec<usize> = (0..children.len()).collect();
+                let flat = Flat::new(nx, ny, &owner, &count, &shut);
+                let mut groups = Vec::new();
+                flat.groups(((0, nx), (0, ny)), &mut groups);
                 let rect = self.nodes[id].rect;
-                for (gx, gy) in group_cells(nx, ny, &cells) {
+                let part = |gx: (usize, usize), gy: (usize, usize)| {
                     let members: Vec<usize> = (gy.0..gy.1)
                         .flat_map(|y| (gx.0..gx.1).map(move |x| y * nx + x))
                         .map(|i| children[i])
                         .collect();
-                    let ids = members.iter().flat_map(|&m| self.leaf_ids(m)).collect();
-                    self.plan_leaves(&members, vec![(cells_rect(rect, nx, ny, gx, gy), ids)]);
-                }
+                    let ids: BTreeSet<String> = members.iter().flat_map(|&m| self.leaf_ids(m)).collect();
+                    (members, cells_rect(rect, nx, ny, gx, gy), ids)
+                };
+                let parts: Vec<_> = groups
+                    .into_iter()
+                    .map(|g| match g {
+                        Group::One((gx, gy)) => (part(gx, gy), None),
+                        Group::Two((ax, ay), (bx, by), north) => (part(ax, ay), Some((part(bx, by), north))),
+                    })
+                    .collect();
+                self.plan_groups(parts);
                 for &child in &children {
                     self.plan_leaves(&[child], Vec::new());
                 }
@@ -752,17 +819,17 @@ impl Planner {
             }
             spans.push(((x0, x1), (y0, y1)));
         }
-        let flat = Flat::new(nx, ny, &owner, &count);
+        let flat = Flat::new(nx, ny, &owner, &count, &vec![false; nx * ny]);
         let mut groups = Vec::new();
         flat.groups(((0, nx), (0, ny)), &mut groups);
-        for ((gx0, gx1), (gy0, gy1)) in groups {
+        let part = |(gx0, gx1): (usize, usize), (gy0, gy1): (usize, usize)| {
             let members: Vec<usize> = leaves
                 .iter()
                 .zip(&spans)
                 .filter(|(_, ((x0, x1), (y0, y1)))| *x0 >= gx0 && *x1 <= gx1 && *y0 >= gy0 && *y1 <= gy1)
                 .map(|(&leaf, _)| leaf)
                 .collect();
-            let ids = members.iter().flat_map(|&m| self.leaf_ids(m)).collect();
+            let ids: BTreeSet<String> = members.iter().flat_map(|&m| self.leaf_ids(m)).collect();
             let rect = Rect {
                 low: LatLng {
                     lat: ys[gy0],
@@ -773,8 +840,16 @@ impl Planner {
                     lng: xs[gx1],
                 },
             };
-            self.plan_leaves(&members, vec![(rect, ids)]);
-        }
+            (members, rect, ids)
+        };
+        let parts: Vec<_> = groups
+            .into_iter()
+            .map(|g| match g {
+                Group::One((gx, gy)) => (part(gx, gy), None),
+                Group::Two((ax, ay), (bx, by), north) => (part(ax, ay), Some((part(bx, by), north))),
+            })
+            .collect();
+        self.plan_groups(parts);
         self.plan_leaves(&leaves, Vec::new());
         let mut stack = vec![id];
         while let Some(n) = stack.pop() {
@@ -783,6 +858,108 @@ impl Planner {
                 stack.extend(children.iter().copied());
             }
         }
+    }
+
+    /// Plans groups of leaves: each as one fetch, or a pair to repair.
+    fn plan_groups(&mut self, parts: Vec<(Part, Option<(Part, bool)>)>) {
+        for ((members, rect, ids), other) in parts {
+            match other {
+                None => self.plan_leaves(&members, vec![(rect, ids)]),
+                Some(((other_members, other_rect, other_ids), north)) => {
+                    self.plan_leaves(&members, Vec::new());
+                    self.plan_leaves(&other_members, Vec::new());
+                    self.repair((rect, ids), (other_rect, other_ids), north);
+                }
+            }
+        }
+    }
+
+    /// Plans two neighbouring groups `a` (south or west) and `b` (north if `north`, else
+    /// east) whose pages could be shared: repairs them if a strip count would do (see
+    /// [`Repair`]), shedding from the side that needs the smaller strip.
+    fn repair(&mut self, a: (Rect, BTreeSet<String>), b: (Rect, BTreeSet<String>), north: bool) {
+        let make = |shed: &(Rect, BTreeSet<String>), take: &(Rect, BTreeSet<String>), high| Repair {
+            shed: shed.0,
+            shed_ids: shed.1.clone(),
+            take: take.0,
+            take_ids: take.1.clone(),
+            north,
+            high,
+            lo: (0.0, 0),
+            hi: (1.0, shed.1.len() + 1),
+            at: 0.0,
+            rounds: 0,
+            strip: None,
+            done: false,
+        };
+        let options = [make(&a, &b, true), make(&b, &a, false)];
+        let best = options
+            .into_iter()
+            .filter_map(|r| r.window().map(|w| ((w.0, r.shed_ids.len()), r)))
+            .min_by_key(|(key, _)| *key);
+        match best {
+            Some((_, repair)) => {
+                self.repairs.push(repair);
+                self.next_cut(self.repairs.len() - 1);
+            }
+            None => self.plan_leaves(&[], vec![a, b]),
+        }
+    }
+
+    /// Probes the next strip depth of `repair`, or gives up and fetches its two as they were.
+    fn next_cut(&mut self, repair: usize) {
+        let r = &self.repairs[repair];
+        let len = if r.north {
+            r.shed.high.lat - r.shed.low.lat
+        } else {
+            r.shed.high.lng - r.shed.low.lng
+        };
+        let window = r.window();
+        let Some((first, last)) = window.filter(|_| r.rounds < REPAIR_ROUNDS && (r.hi.0 - r.lo.0) * len > MIN_SIDE)
+        else {
+            let r = &mut self.repairs[repair];
+            r.done = true;
+            let fetches = vec![(r.shed, r.shed_ids.clone()), (r.take, r.take_ids.clone())];
+            self.plan_leaves(&[], fetches);
+            return;
+        };
+        let goal = (first + last) as f64 / 2.0;
+        let t = (goal - r.lo.1 as f64) / (r.hi.1 - r.lo.1) as f64;
+        let d = r.lo.0 + (r.hi.0 - r.lo.0) * t.clamp(0.05, 0.95);
+        let rect = r.strip(d).0;
+        let r = &mut self.repairs[repair];
+        r.at = d;
+        r.rounds += 1;
+        let id = self.ask(rect, 0.0, None);
+        self.nodes[id].repair = Some(repair);
+    }
+
+    /// A repair's probe answered: a strip (settle on it, narrow, or give up) or the rest.
+    fn repaired(&mut self, repair: usize, probe: Probe) {
+        let r = &mut self.repairs[repair];
+        let ids: BTreeSet<String> = probe.ids.into_iter().collect();
+        if let Some((strip, strip_ids)) = r.strip.take() {
+            r.done = true;
+            let take = (r.take.union(&strip), r.take_ids.union(&strip_ids).cloned().collect());
+            let rest = (r.strip(r.at).1, ids);
+            self.plan_leaves(&[], vec![take, rest]);
+            return;
+        }
+        let s = if probe_saturated(&ids) { usize::MAX } else { ids.len() };
+        if s != usize::MAX && r.fits(s) {
+            let (strip, rest) = r.strip(r.at);
+            r.strip = Some((strip, ids));
+            let id = self.ask(rest, 0.0, None);
+            self.nodes[id].repair = Some(repair);
+            return;
+        }
+        let first = r.window().map_or(0, |w| w.0);
+        if s < first {
+            r.lo = (r.at, s);
+        } else {
+            r.hi = (r.at, s.min(r.shed_ids.len() + 1));
+        }
+        self.next_cut(repair);
     }
 
     /// Whether every rectangle is probed.
