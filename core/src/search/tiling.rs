@@ -230,8 +230,27 @@ struct Repair {
     /// The depth being probed.
     at: f64,
     rounds: u8,
-    /// The strip settled on and its places, while the rest of `shed` is probed.
-    strip: Option<(Rect, BTreeSet<String>)>,
+    /// Whether the chain's head sheds (else the next slab does).
+    head_shed: bool,
+    /// Places in the chain's slabs past these two.
+    beyond: usize,
+}
+
+/// Slabs cut straight across a rectangle, fetched one after the other: each edge between
+/// two is moved by a strip (see [`Repair`]) so that the slab before it fills its pages.
+#[derive(Debug, Clone)]
+struct Chain {
+    /// The slabs after the head.
+    slabs: VecDeque<(Rect, BTreeSet<String>)>,
+    north: bool,
+    /// The slab whose far edge is being settled, and its places.
+    head: (Rect, BTreeSet<String>),
+    /// Whether the head shed a strip (so is not a union of probed rectangles: it is
+    /// probed before it is fetched), and the same of the next slab.
+    dirty: bool,
+    next_dirty: bool,
+    search: Option<Repair>,
+    verifying: bool,
     done: bool,
 }
 
@@ -272,7 +291,11 @@ impl Repair {
     /// two would fetched together).
     fn fits(&self, s: usize) -> bool {
         let (a, b) = (self.shed_ids.len(), self.take_ids.len());
-        s <= a && b + s <= CAP && (a - s).div_ceil(PAGE) + (b + s).div_ceil(PAGE) <= (a + b).div_ceil(PAGE)
+        if s > a || b + s > CAP {
+            return false;
+        }
+        let (head, next) = if self.head_shed { (a - s, b + s) } else { (b + s, a - s) };
+        head.div_ceil(PAGE) + (next + self.beyond).div_ceil(PAGE) <= (a + b + self.beyond).div_ceil(PAGE)
     }
 
     /// The first run of strip counts that fit, strictly between the known ones.
@@ -332,7 +355,7 @@ fn grid(rect: Rect, cells: usize) -> (usize, usize) {
 }
 
 /// A page in the grouping's units (so that a repair can cost a fraction of one).
-const PAGE_UNITS: usize = 4;
+const PAGE_UNITS: usize = 16;
 /// What a repair is reckoned to cost (probes, and the chance it fails), in those units.
 const REPAIR_UNITS: usize = 1;
 
@@ -354,6 +377,8 @@ struct Flat {
     /// The same for a cut at latitude line `y` in column `x`: `hbad[y * (nx + 1) + x]`.
     hbad: Vec<usize>,
     memo: std::cell::RefCell<std::collections::HashMap<Span, Choice>>,
+    /// The slabs' far edges of spans best fetched as a chain (see [`Chain`]).
+    chains: std::cell::RefCell<std::collections::HashMap<(Span, bool), Vec<usize>>>,
 }
 
 /// A span's best (pages, fetches), and how: whole (`None`) or cut (`Some((along
@@ -371,7 +396,12 @@ type Part = (Vec<usize>, Rect, BTreeSet<String>);
 enum Group {
     One(Span),
     Two(Span, Span, bool),
+    /// Slabs cut across, south or west first (`true` if stacked north).
+    Chain(Vec<Span>, bool),
 }
+
+/// Most places a chain of slabs is planned for.
+const CHAIN_MAX: usize = 240;
 
 impl Flat {
     /// `owner[y * nx + x]` is which leaf holds a fine cell, `count` a leaf's count at its
@@ -412,6 +442,7 @@ impl Flat {
             vbad,
             hbad,
             memo: Default::default(),
+            chains: Default::default(),
         }
     }
 
@@ -474,9 +505,77 @@ impl Flat {
                     choice = (cost, Some((false, y)));
                 }
             }
+            if n <= CHAIN_MAX && !blocked {
+                for along_x in [true, false] {
+                    if let Some(cuts) = self.chain(span, along_x) {
+                        let cost = (
+                            n.div_ceil(PAGE) * PAGE_UNITS + (cuts.len() - 1) * REPAIR_UNITS,
+                            cuts.len(),
+                        );
+                        if cost < choice.0 {
+                            choice = (cost, Some((along_x, usize::MAX)));
+                            self.chains.borrow_mut().insert((span, along_x), cuts);
+                        }
+                    }
+                }
+            }
         }
         self.memo.borrow_mut().insert(span, choice);
         choice.0
+    }
+
+    /// The fewest slabs cut straight across `span` (along longitude if `along_x`), each
+    /// whole (under the cap): their far edges, if two or more.
+    fn chain(&self, span: Span, along_x: bool) -> Option<Vec<usize>> {
+        let ((x0, x1), (y0, y1)) = span;
+        let (start, end) = if along_x { (x0, x1) } else { (y0, y1) };
+        let valid = |at: usize| {
+            at == start
+                || at == end
+                || if along_x {
+                    self.vbad[at * (self.ny + 1) + y1] == self.vbad[at * (self.ny + 1) + y0]
+                } else {
+                    self.hbad[at * (self.nx + 1) + x1] == self.hbad[at * (self.nx + 1) + x0]
+                }
+        };
+        let slab = |a: usize, b: usize| {
+            if along_x {
+                ((a, b), (y0, y1))
+            } else {
+                ((x0, x1), (a, b))
+            }
+        };
+        let mut best: Vec<Option<(usize, usize)>> = vec![None; end - start + 1];
+        best[0] = Some((0, start));
+        for j in start + 1..=end {
+            if !valid(j) {
+                continue;
+            }
+            for i in (start..j).rev() {
+                if self.count(slab(i, j)) > CAP {
+                    break;
+                }
+                if let Some((k, _)) = best[i - start].filter(|_| valid(i)) {
+                    if best[j - start].is_none_or(|(b, _)| k + 1 < b) {
+                        best[j - start] = Some((k + 1, i));
+                    }
+                }
+            }
+        }
+        let (k, _) = best[end - start]?;
+        if k < 2 {
+            return None;
+        }
+        let mut cuts = vec![end];
+        let mut at = end;
+        while at > start {
+            at = best[at - start]?.1;
+            if at > start {
+                cuts.push(at);
+            }
+        }
+        cuts.reverse();
+        Some(cuts)
     }
 
     /// The groups of the best plan of `span`, south-west first; two groups cut straight
@@ -485,6 +584,20 @@ impl Flat {
         let cost = self.best(span);
         let how = self.memo.borrow().get(&span).and_then(|c| c.1);
         let ((x0, x1), (y0, y1)) = span;
+        if let Some((along_x, usize::MAX)) = how {
+            let cuts = self.chains.borrow().get(&(span, along_x)).cloned().unwrap_or_default();
+            let mut slabs = Vec::new();
+            let mut from = if along_x { x0 } else { y0 };
+            for to in cuts {
+                slabs.push(if along_x {
+                    ((from, to), (y0, y1))
+                } else {
+                    ((x0, x1), (from, to))
+                });
+                from = to;
+            }
+            return out.push(Group::Chain(slabs, !along_x));
+        }
         let halves = match how {
             Some((true, x)) => (((x0, x), (y0, y1)), ((x, x1), (y0, y1))),
             Some((false, y)) => (((x0, x1), (y0, y)), ((x0, x1), (y, y1))),
@@ -512,7 +625,7 @@ pub struct Planner {
     nodes: Vec<Node>,
     queue: VecDeque<ProbeId>,
     fetches: Vec<Fetch>,
-    repairs: Vec<Repair>,
+    chains: Vec<Chain>,
     probing: usize,
     probes: usize,
     truncated: bool,
@@ -525,7 +638,7 @@ impl Planner {
             nodes: Vec::new(),
             queue: VecDeque::new(),
             fetches: Vec::new(),
-            repairs: Vec::new(),
+            chains: Vec::new(),
             probing: 0,
             probes: 0,
             truncated: false,
@@ -731,8 +844,9 @@ impl Planner {
                 let parts: Vec<_> = groups
                     .into_iter()
                     .map(|g| match g {
-                        Group::One((gx, gy)) => (part(gx, gy), None),
-                        Group::Two((ax, ay), (bx, by), north) => (part(ax, ay), Some((part(bx, by), north))),
+                        Group::One((gx, gy)) => (vec![part(gx, gy)], false),
+                        Group::Two((ax, ay), (bx, by), north) => (vec![part(ax, ay), part(bx, by)], north),
+                        Group::Chain(slabs, north) => (slabs.into_iter().map(|(x, y)| part(x, y)).collect(), north),
                     })
                     .collect();
                 self.plan_groups(parts);
@@ -845,8 +959,9 @@ impl Planner {
         let parts: Vec<_> = groups
             .into_iter()
             .map(|g| match g {
-                Group::One((gx, gy)) => (part(gx, gy), None),
-                Group::Two((ax, ay), (bx, by), north) => (part(ax, ay), Some((part(bx, by), north))),
+                Group::One((gx, gy)) => (vec![part(gx, gy)], false),
+                Group::Two((ax, ay), (bx, by), north) => (vec![part(ax, ay), part(bx, by)], north),
+                Group::Chain(slabs, north) => (slabs.into_iter().map(|(x, y)| part(x, y)).collect(), north),
             })
             .collect();
         self.plan_groups(parts);
@@ -860,97 +975,164 @@ impl Planner {
         }
     }
 
-    /// Plans groups of leaves: each as one fetch, or a pair to repair.
-    fn plan_groups(&mut self, parts: Vec<(Part, Option<(Part, bool)>)>) {
-        for ((members, rect, ids), other) in parts {
-            match other {
-                None => self.plan_leaves(&members, vec![(rect, ids)]),
-                Some(((other_members, other_rect, other_ids), north)) => {
-                    self.plan_leaves(&members, Vec::new());
-                    self.plan_leaves(&other_members, Vec::new());
-                    self.repair((rect, ids), (other_rect, other_ids), north);
-                }
+    /// Plans groups of leaves: each as one fetch, or slabs to repair as a chain.
+    fn plan_groups(&mut self, parts: Vec<(Vec<Part>, bool)>) {
+        for (slabs, north) in parts {
+            for (members, ..) in &slabs {
+                self.plan_leaves(members, Vec::new());
             }
+            let mut slabs: VecDeque<(Rect, BTreeSet<String>)> =
+                slabs.into_iter().map(|(_, rect, ids)| (rect, ids)).collect();
+            let Some(head) = slabs.pop_front() else { continue };
+            if slabs.is_empty() {
+                self.plan_leaves(&[], vec![head]);
+                continue;
+            }
+            self.chains.push(Chain {
+                slabs,
+                north,
+                head,
+                dirty: false,
+                next_dirty: false,
+                search: None,
+                verifying: false,
+                done: false,
+            });
+            self.boundary(self.chains.len() - 1);
         }
     }
 
-    /// Plans two neighbouring groups `a` (south or west) and `b` (north if `north`, else
-    /// east) whose pages could be shared: repairs them if a strip count would do (see
-    /// [`Repair`]), shedding from the side that needs the smaller strip.
-    fn repair(&mut self, a: (Rect, BTreeSet<String>), b: (Rect, BTreeSet<String>), north: bool) {
-        let make = |shed: &(Rect, BTreeSet<String>), take: &(Rect, BTreeSet<String>), high| Repair {
+    /// Starts on the edge between `chain`'s head and the next slab: moves it by a strip if
+    /// that fills the head's pages, shedding from the side that needs the smaller strip.
+    fn boundary(&mut self, chain: usize) {
+        let c = &self.chains[chain];
+        let Some(next) = c.slabs.front() else {
+            self.finish_head(chain);
+            return;
+        };
+        let beyond: usize = c.slabs.iter().skip(1).map(|s| s.1.len()).sum();
+        let make = |shed: &(Rect, BTreeSet<String>), take: &(Rect, BTreeSet<String>), head_shed| Repair {
             shed: shed.0,
             shed_ids: shed.1.clone(),
             take: take.0,
             take_ids: take.1.clone(),
-            north,
-            high,
+            north: c.north,
+            high: head_shed,
+            head_shed,
+            beyond,
             lo: (0.0, 0),
             hi: (1.0, shed.1.len() + 1),
             at: 0.0,
             rounds: 0,
-            strip: None,
-            done: false,
         };
-        let options = [make(&a, &b, true), make(&b, &a, false)];
+        let options = [make(&c.head, next, true), make(next, &c.head, false)];
+        if options[0].fits(0) {
+            self.finish_head(chain);
+            return;
+        }
         let best = options
             .into_iter()
             .filter_map(|r| r.window().map(|w| ((w.0, r.shed_ids.len()), r)))
             .min_by_key(|(key, _)| *key);
         match best {
             Some((_, repair)) => {
-                self.repairs.push(repair);
-                self.next_cut(self.repairs.len() - 1);
+                self.chains[chain].search = Some(repair);
+                self.next_cut(chain);
             }
-            None => self.plan_leaves(&[], vec![a, b]),
+            None => self.finish_head(chain),
         }
     }
 
-    /// Probes the next strip depth of `repair`, or gives up and fetches its two as they were.
-    fn next_cut(&mut self, repair: usize) {
-        let r = &self.repairs[repair];
+    /// The head is settled: fetch it (probing it first if it shed a strip), then go on.
+    fn finish_head(&mut self, chain: usize) {
+        let c = &mut self.chains[chain];
+        c.search = None;
+        if c.dirty {
+            c.verifying = true;
+            let rect = c.head.0;
+            let id = self.ask(rect, 0.0, None);
+            self.nodes[id].repair = Some(chain);
+            return;
+        }
+        let head = c.head.clone();
+        self.plan_leaves(&[], vec![head]);
+        self.advance(chain);
+    }
+
+    /// Moves on to `chain`'s next slab, if any.
+    fn advance(&mut self, chain: usize) {
+        let c = &mut self.chains[chain];
+        match c.slabs.pop_front() {
+            Some(next) => {
+                c.head = next;
+                c.dirty = c.next_dirty;
+                c.next_dirty = false;
+                self.boundary(chain);
+            }
+            None => c.done = true,
+        }
+    }
+
+    /// Probes the next strip depth of `chain`'s edge, or leaves the edge where it is.
+    fn next_cut(&mut self, chain: usize) {
+        let Some(r) = &self.chains[chain].search else { return };
         let len = if r.north {
             r.shed.high.lat - r.shed.low.lat
         } else {
             r.shed.high.lng - r.shed.low.lng
         };
-        let window = r.window();
-        let Some((first, last)) = window.filter(|_| r.rounds < REPAIR_ROUNDS && (r.hi.0 - r.lo.0) * len > MIN_SIDE)
-        else {
-            let r = &mut self.repairs[repair];
-            r.done = true;
-            let fetches = vec![(r.shed, r.shed_ids.clone()), (r.take, r.take_ids.clone())];
-            self.plan_leaves(&[], fetches);
+        let window = r
+            .window()
+            .filter(|_| r.rounds < REPAIR_ROUNDS && (r.hi.0 - r.lo.0) * len > MIN_SIDE);
+        let Some((first, last)) = window else {
+            self.finish_head(chain);
             return;
         };
         let goal = (first + last) as f64 / 2.0;
         let t = (goal - r.lo.1 as f64) / (r.hi.1 - r.lo.1) as f64;
         let d = r.lo.0 + (r.hi.0 - r.lo.0) * t.clamp(0.05, 0.95);
         let rect = r.strip(d).0;
-        let r = &mut self.repairs[repair];
-        r.at = d;
-        r.rounds += 1;
+        if let Some(r) = &mut self.chains[chain].search {
+            r.at = d;
+            r.rounds += 1;
+        }
         let id = self.ask(rect, 0.0, None);
-        self.nodes[id].repair = Some(repair);
+        self.nodes[id].repair = Some(chain);
     }
 
-    /// A repair's probe answered: a strip (settle on it, narrow, or give up) or the rest.
-    fn repaired(&mut self, repair: usize, probe: Probe) {
-        let r = &mut self.repairs[repair];
+    /// A chain's probe answered: the head's own (fetch it) or a strip's (move the edge,
+    /// narrow, or give up).
+    fn repaired(&mut self, chain: usize, probe: Probe) {
         let ids: BTreeSet<String> = probe.ids.into_iter().collect();
-        if let Some((strip, strip_ids)) = r.strip.take() {
-            r.done = true;
-            let take = (r.take.union(&strip), r.take_ids.union(&strip_ids).cloned().collect());
-            let rest = (r.strip(r.at).1, ids);
-            self.plan_leaves(&[], vec![take, rest]);
+        let c = &mut self.chains[chain];
+        if c.verifying {
+            c.verifying = false;
+            let head = (c.head.0, ids);
+            self.plan_leaves(&[], vec![head]);
+            self.advance(chain);
             return;
         }
+        let Some(r) = c.search.as_mut() else { return };
         let s = if probe_saturated(&ids) { usize::MAX } else { ids.len() };
         if s != usize::MAX && r.fits(s) {
             let (strip, rest) = r.strip(r.at);
-            r.strip = Some((strip, ids));
-            let id = self.ask(rest, 0.0, None);
-            self.nodes[id].repair = Some(repair);
+            let shed_rest: BTreeSet<String> = r.shed_ids.difference(&ids).cloned().collect();
+            let take = (r.take.union(&strip), r.take_ids.union(&ids).cloned().collect());
+            let head_shed = r.head_shed;
+            if head_shed {
+                c.head = (rest, shed_rest);
+                c.dirty = true;
+                if let Some(next) = c.slabs.front_mut() {
+                    *next = take;
+                }
+            } else {
+                c.head = take;
+                if let Some(next) = c.slabs.front_mut() {
+                    *next = (rest, shed_rest);
+                }
+                c.next_dirty = true;
+            }
+            self.finish_head(chain);
             return;
         }
         let first = r.window().map_or(0, |w| w.0);
@@ -959,7 +1141,7 @@ impl Planner {
         } else {
             r.hi = (r.at, s.min(r.shed_ids.len() + 1));
         }
-        self.next_cut(repair);
+        self.next_cut(chain);
     }
 
     /// Whether every rectangle is probed.
