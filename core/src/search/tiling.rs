@@ -20,7 +20,16 @@
 //! regions with more than `FLAT_LIMIT` distinct leaf edges group their parts separately.
 //! Split sizes are decided only when every sibling has answered, so the plan does not
 //! depend on the order answers are recorded in (only the order of the ids and fetches
-//! does). WORK IN PROGRESS: 1.12-1.20x the floor on synthetic worlds, over the 1.10x target.
+//! does).
+//!
+//! Repairs: the grouping may also plan a *chain*, slabs cut straight across a rectangle
+//! (two or more, each under the cap), reckoned at the pages of their total plus a small
+//! price each. The chain is then settled edge by edge: each edge is moved by a strip,
+//! whose depth is found by probing strips (interpolating on their counts, a page each),
+//! so that the slab before it fills its pages; a slab that shed a strip is probed again
+//! before it is fetched, so every fetch is probed or a union of probed rectangles.
+//! WORK IN PROGRESS: 1.05-1.125x the floor on synthetic worlds (metro 800 is over the
+//! 1.10x target), for 0.14-0.19 probe requests a place.
 //!
 //! The runner drives it: `next_probe` → probe (concurrently, under the key's rate gate) →
 //! `record`; `fetch_plan` grows as strips are cut, so fetching can start early.
@@ -555,10 +564,10 @@ impl Flat {
                 if self.count(slab(i, j)) > CAP {
                     break;
                 }
-                if let Some((k, _)) = best[i - start].filter(|_| valid(i)) {
-                    if best[j - start].is_none_or(|(b, _)| k + 1 < b) {
-                        best[j - start] = Some((k + 1, i));
-                    }
+                if let Some((k, _)) = best[i - start].filter(|_| valid(i))
+                    && best[j - start].is_none_or(|(b, _)| k + 1 < b)
+                {
+                    best[j - start] = Some((k + 1, i));
                 }
             }
         }
@@ -1424,7 +1433,7 @@ mod tests {
     }
 
     /// The IDs-only requests a place the tests hold the planner to.
-    const PROBES_A_PLACE: f64 = 0.18;
+    const PROBES_A_PLACE: f64 = 0.19;
 
     #[test]
     fn the_plan_does_not_depend_on_the_order_probes_are_recorded_in() {
