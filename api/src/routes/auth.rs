@@ -87,7 +87,11 @@ const SIGN_IN_COOKIE_SECS: u32 = 600;
 /// (the provider's redirect back is a top-level GET, which Lax lets through), Secure when
 /// the app is served over https, and sent only to the callback.
 fn binding_cookie(state: &AppState, value: &str, max_age: u32) -> String {
-    let secure = if state.config.public_url.scheme() == "https" { "; Secure" } else { "" };
+    let secure = if state.config.public_url.scheme() == "https" {
+        "; Secure"
+    } else {
+        ""
+    };
     format!("{SIGN_IN_COOKIE}={value}; Path=/api/auth/callback; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
 }
 
@@ -108,7 +112,8 @@ fn cookie<'a>(request: &'a poem::Request, name: &str) -> Option<&'a str> {
 /// Whether the browser's binding cookie is the one set for `sign_in_state`.
 fn bound_to_this_browser(cookie: Option<&str>, sign_in_state: &str) -> bool {
     cookie.is_some_and(|c| {
-        c.len() == sign_in_state.len() && bool::from(subtle::ConstantTimeEq::ct_eq(c.as_bytes(), sign_in_state.as_bytes()))
+        c.len() == sign_in_state.len()
+            && bool::from(subtle::ConstantTimeEq::ct_eq(c.as_bytes(), sign_in_state.as_bytes()))
     })
 }
 
@@ -272,37 +277,37 @@ async fn finish(
     error: Option<String>,
     binding: Option<&str>,
 ) -> Result<RedirectResponse, ApiError> {
-        if let Some(error) = error {
-            tracing::info!(%error, "identity provider refused sign-in");
-            // Consume the state so it cannot be replayed.
-            if let Some(s) = &sign_in_state {
-                let _ = state.store.take_login_attempt(s).await;
-            }
-            return Ok(error_redirect(state, "access_denied"));
+    if let Some(error) = error {
+        tracing::info!(%error, "identity provider refused sign-in");
+        // Consume the state so it cannot be replayed.
+        if let Some(s) = &sign_in_state {
+            let _ = state.store.take_login_attempt(s).await;
         }
-        let (Some(code), Some(sign_in_state)) = (code, sign_in_state) else {
-            return Ok(error_redirect(state, "invalid_request"));
-        };
-        if !bound_to_this_browser(binding, &sign_in_state) {
-            // Opened in a browser that did not start this sign-in (login CSRF: someone
-            // else's code and state): refuse, and spend the state so it is never used.
-            tracing::warn!("sign-in callback without its browser's binding cookie");
-            let _ = state.store.take_login_attempt(&sign_in_state).await;
-            return Ok(error_redirect(state, "browser_mismatch"));
+        return Ok(error_redirect(state, "access_denied"));
+    }
+    let (Some(code), Some(sign_in_state)) = (code, sign_in_state) else {
+        return Ok(error_redirect(state, "invalid_request"));
+    };
+    if !bound_to_this_browser(binding, &sign_in_state) {
+        // Opened in a browser that did not start this sign-in (login CSRF: someone
+        // else's code and state): refuse, and spend the state so it is never used.
+        tracing::warn!("sign-in callback without its browser's binding cookie");
+        let _ = state.store.take_login_attempt(&sign_in_state).await;
+        return Ok(error_redirect(state, "browser_mismatch"));
+    }
+    let signed_in = match oidc.finish(&state.store, &code, &sign_in_state).await {
+        Ok(signed_in) => signed_in,
+        Err(e) => {
+            tracing::warn!(error = %e, "sign-in rejected");
+            return Ok(error_redirect(state, e.code()));
         }
-        let signed_in = match oidc.finish(&state.store, &code, &sign_in_state).await {
-            Ok(signed_in) => signed_in,
-            Err(e) => {
-                tracing::warn!(error = %e, "sign-in rejected");
-                return Ok(error_redirect(state, e.code()));
-            }
-        };
-        let user = state.store.upsert_user_on_sign_in(&signed_in.identity).await?;
-        if signed_in.feature.as_deref() == Some(FEATURE_SHEETS) {
-            store_sheets_grant(state, &user.id, &signed_in).await?;
-        }
-        let token = auth::start_session(state, &user.id).await?;
-        Ok(success_redirect(state, &token))
+    };
+    let user = state.store.upsert_user_on_sign_in(&signed_in.identity).await?;
+    if signed_in.feature.as_deref() == Some(FEATURE_SHEETS) {
+        store_sheets_grant(state, &user.id, &signed_in).await?;
+    }
+    let token = auth::start_session(state, &user.id).await?;
+    Ok(success_redirect(state, &token))
 }
 
 fn success_redirect(state: &AppState, token: &str) -> RedirectResponse {

@@ -132,7 +132,10 @@ async fn start(app: &TestApp) -> (Url, String) {
         set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.contains("Path=/api/auth/callback"),
         "{set}"
     );
-    assert!(!set.contains("Secure"), "plain http here: a Secure cookie would never come back");
+    assert!(
+        !set.contains("Secure"),
+        "plain http here: a Secure cookie would never come back"
+    );
     let pair = set.split(';').next().expect("pair").to_owned();
     let url = Url::parse(resp.0.headers()["location"].to_str().expect("location")).expect("url");
     (url, pair)
@@ -168,7 +171,10 @@ async fn callback_with(app: &TestApp, url: &Url, cookie: Option<&str>) -> String
     let resp = request.send().await;
     assert_eq!(resp.0.status().as_u16(), 302);
     let cleared = resp.0.headers()["set-cookie"].to_str().expect("cookie");
-    assert!(cleared.starts_with("leadgen_signin=;") && cleared.contains("Max-Age=0"), "{cleared}");
+    assert!(
+        cleared.starts_with("leadgen_signin=;") && cleared.contains("Max-Age=0"),
+        "{cleared}"
+    );
     resp.0.headers()["location"].to_str().expect("location").to_owned()
 }
 
@@ -337,7 +343,10 @@ both_backends!(
         );
         // The same for the Sheets re-consent.
         let resp = app.client.get("/api/auth/google?feature=sheets").send().await;
-        assert!(resp.0.headers().get("set-cookie").is_some(), "Sheets consent is bound too");
+        assert!(
+            resp.0.headers().get("set-cookie").is_some(),
+            "Sheets consent is bound too"
+        );
         let url = Url::parse(resp.0.headers()["location"].to_str().expect("location")).expect("url");
         let sheets = Browser::new().until_callback(url).await;
         assert_eq!(

@@ -499,8 +499,8 @@ async fn a_metro_by_name_every_dentist_near_the_floor_and_located_once() {
     let estimated = estimate["estimatedLeads"].as_f64().expect("leads");
     let n = truth.len() as f64;
     assert!(
-        (estimated - n).abs() / n < 0.6,
-        // (An estimate stopped early is rough; `exact` says so.)
+        estimated / n > 0.5 && estimated / n < 2.0,
+        // (An estimate stopped early is rough, within a factor of 2; `exact` says so.)
         "estimated {estimated} for {n} dentists"
     );
     assert_eq!(env.sim.stats().billable(Sku::TextSearchPro), 1, "located once");
