@@ -4,7 +4,7 @@
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
-use crate::{error, routes, state::AppState, telemetry, web};
+use crate::{error, routes, security_headers::SecurityHeaders, state::AppState, telemetry, web};
 
 /// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
 pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
@@ -39,5 +39,6 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)
+        .with(SecurityHeaders)
         .with(telemetry::RequestContext)
 }

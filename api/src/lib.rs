@@ -8,6 +8,7 @@ pub mod commands;
 pub mod error;
 pub mod relay;
 pub mod routes;
+pub mod security_headers;
 pub mod state;
 pub mod telemetry;
 pub mod web;

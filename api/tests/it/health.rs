@@ -56,3 +56,29 @@ async fn health_docs_and_unknown_routes() {
     assert_eq!(status, 404);
     assert_eq!(body, json!({"error": "not_found", "message": "Not found"}));
 }
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let app = TestApp::start(Backend::Sqlite, vec![]).await;
+    for path in [
+        "/api/health",
+        "/api/leads/usage",
+        "/no/such/page",
+        "/auth/success?token=x",
+    ] {
+        let resp = app.client.get(path).send().await;
+        let headers = resp.0.headers();
+        assert_eq!(headers["referrer-policy"], "no-referrer", "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        let csp = headers["content-security-policy"].to_str().expect("csp");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("script-src 'self' 'unsafe"),
+            "{path}: {csp}"
+        );
+    }
+    // The interactive docs run an inline script: they may not be framed, nothing more.
+    let resp = app.client.get("/api/docs").send().await;
+    assert_eq!(resp.0.headers()["content-security-policy"], "frame-ancestors 'none'");
+}
