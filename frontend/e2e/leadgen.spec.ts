@@ -177,7 +177,8 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await expect(page.getByRole('button', { name: 'Validating your API key...' })).toBeDisabled();
     await expectAccessible(page, '05-onboarding-validating');
     release();
-    await page.unroute('**/api/user/**');
+    // Waits for the held requests to be sent on before the route goes.
+    await page.unrouteAll({ behavior: 'wait' });
     await page.waitForURL((url) => url.pathname === '/dashboard');
   });
 
