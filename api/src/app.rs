@@ -1,10 +1,12 @@
 //! Builds the HTTP application: the OpenAPI service under `/api`, its spec and docs, and
-//! the web app with SPA fallback.
+//! the web app with SPA fallback, and the files search engines read.
 
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
-use crate::{error, routes, security_headers::SecurityHeaders, state::AppState, telemetry, web};
+use crate::{
+    compression::CompressLarge, error, routes, security_headers::SecurityHeaders, state::AppState, telemetry, web,
+};
 
 /// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
 pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
@@ -30,12 +32,15 @@ pub fn build(state: AppState) -> impl Endpoint {
     let web_dir = state.config.web_dir.clone();
     Route::new()
         .at("/metrics", poem::get(telemetry::metrics_endpoint))
-        .at("/api/openapi.json", spec)
+        .at("/api/openapi.json", spec.with(CompressLarge))
         // Outside the OpenAPI service: the signature covers the raw body, which a typed
         // payload would not keep byte for byte.
         .at("/api/billing/webhook", poem::post(routes::billing::stripe_webhook))
-        .nest("/api/docs", docs)
-        .nest("/api", api)
+        .nest("/api/docs", docs.with(CompressLarge))
+        // Whole JSON answers are compressed; the live search stream never is.
+        .nest("/api", api.with(CompressLarge))
+        .at("/robots.txt", poem::get(web::robots))
+        .at("/sitemap.xml", poem::get(web::sitemap))
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)

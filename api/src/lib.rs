@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod billing;
 pub mod commands;
+pub mod compression;
 pub mod error;
 pub mod relay;
 pub mod routes;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { logFile, logTail, PROCESSES, SCREENSHOT_DIR, type ProcessName } from './stack';
 
@@ -77,9 +78,34 @@ export async function answerPictures(context: BrowserContext) {
   );
 }
 
-/** Saves a full-page screenshot to test-results/screenshots/<name>.png. */
+/**
+ * Saves a full-page screenshot to test-results/screenshots/<name>.png and, when the page
+ * is ours (not a vendor's page such as Stripe's Checkout fake), checks it with axe-core:
+ * every screen and state a test photographs is also checked for accessibility.
+ */
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  const base = process.env.LEADGEN_E2E_BASE_URL;
+  if (base && new URL(page.url()).origin === new URL(base).origin) await expectAccessible(page, name);
+}
+
+/**
+ * Runs axe-core (every rule axe enables by default: WCAG 2.0-2.2 A and AA, best
+ * practices; plus `label-content-name-mismatch`, experimental in axe but audited by
+ * Lighthouse: a control's accessible name contains its visible label) on the page as it
+ * is now, and fails on any violation, whatever its impact. A soft assertion: the test goes
+ * on, so one run lists every screen's violations.
+ */
+export async function expectAccessible(page: Page, screen: string) {
+  const { violations } = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  const report = violations.map(
+    (v) =>
+      `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+      v.nodes.map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ')}`).join('\n'),
+  );
+  expect.soft(report, `axe violations on "${screen}" (${page.url()}):\n${report.join('\n')}`).toEqual([]);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import {
   answerPictures,
   expect,
+  expectAccessible,
   expectNoConsoleErrors,
   parseSse,
   recordLiveList,
@@ -94,6 +95,12 @@ test('signed out: landing page, unknown paths go home, protected pages ask to si
   await page.goto('/no/such/page');
   await page.waitForURL((url) => url.pathname === '/');
   await expect(page.getByRole('button', { name: 'Sign up' })).toBeVisible();
+  await shot(page, '00-signed-out-not-found');
+
+  // The provider's error return (a refused consent, for example).
+  await page.goto('/auth/error');
+  await expect(page.getByRole('heading', { name: 'Authentication Failed' })).toBeVisible();
+  await shot(page, '00-signed-out-auth-error');
 
   for (const path of ['/dashboard', '/settings', '/onboarding']) {
     await page.goto(path);
@@ -159,8 +166,19 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await expect(key).toHaveAttribute('type', 'password');
     await page.getByRole('button', { name: 'Show API key' }).click();
     await expect(key).toHaveAttribute('type', 'text');
+    // The key's check is held until the 'validating' state has been checked with axe.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/user/**', async (route) => {
+      await held;
+      await route.continue();
+    });
     await save.click();
     await expect(page.getByRole('button', { name: 'Validating your API key...' })).toBeDisabled();
+    await expectAccessible(page, '05-onboarding-validating');
+    release();
+    // Waits for the held requests to be sent on before the route goes.
+    await page.unrouteAll({ behavior: 'wait' });
     await page.waitForURL((url) => url.pathname === '/dashboard');
   });
 

@@ -13,3 +13,4 @@ mod search;
 mod sessions;
 mod sheets;
 mod support;
+mod web;

@@ -5,7 +5,7 @@ import { Card } from '../../components/ui/card';
 /** Shown when onboarding is unfinished but this is not the first login (spec section 2). */
 export function WelcomeBackCard({ name, onSkip }: { name: string; onSkip: () => void }) {
   return (
-    <div className="flex min-h-[70vh] items-center justify-center px-4">
+    <main className="flex min-h-[70vh] items-center justify-center px-4">
       <Card className="w-full max-w-lg text-center">
         <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-indigo-100 text-indigo-700" aria-hidden="true">
           <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-6">
@@ -25,6 +25,6 @@ export function WelcomeBackCard({ name, onSkip }: { name: string; onSkip: () => 
           </Button>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }

@@ -6,20 +6,25 @@ export interface FaqItem {
   answer: string;
 }
 
-/** An accordion with at most one item open; the first starts open (spec section 2). */
+/**
+ * An accordion with at most one item open; the first starts open (spec section 2). The
+ * WAI-ARIA accordion pattern: each question a button inside a heading, each answer a
+ * region named by its question (a `<dl>` may hold only `<dt>`/`<dd>` groups, and a
+ * `<dd>` may not be a region).
+ */
 export function FaqAccordion({ items }: { items: FaqItem[] }) {
   const [openIndex, setOpenIndex] = useState<number | null>(0);
   const baseId = useId();
 
   return (
-    <dl className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+    <div className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
       {items.map((item, index) => {
         const open = openIndex === index;
         const buttonId = `${baseId}-q${index}`;
         const panelId = `${baseId}-a${index}`;
         return (
           <div key={item.question}>
-            <dt>
+            <h3>
               <button
                 id={buttonId}
                 type="button"
@@ -38,13 +43,13 @@ export function FaqAccordion({ items }: { items: FaqItem[] }) {
                   <path fillRule="evenodd" d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06z" clipRule="evenodd" />
                 </svg>
               </button>
-            </dt>
-            <dd id={panelId} role="region" aria-labelledby={buttonId} hidden={!open} className="px-5 pb-5 text-slate-600">
+            </h3>
+            <div id={panelId} role="region" aria-labelledby={buttonId} hidden={!open} className="px-5 pb-5 text-slate-600">
               {item.answer}
-            </dd>
+            </div>
           </div>
         );
       })}
-    </dl>
+    </div>
   );
 }

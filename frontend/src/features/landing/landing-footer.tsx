@@ -60,7 +60,7 @@ export function LandingFooter() {
             </ul>
           </nav>
         </div>
-        <div className="mt-12 flex flex-col gap-2 border-t border-slate-800 pt-8 text-xs text-slate-500 sm:flex-row sm:justify-between">
+        <div className="mt-12 flex flex-col gap-2 border-t border-slate-800 pt-8 text-xs text-slate-400 sm:flex-row sm:justify-between">
           <p>© {new Date().getFullYear()} Leadgen. All rights reserved.</p>
           <p>
             Questions? <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-white">{SUPPORT_EMAIL}</a>

@@ -191,21 +191,23 @@ export function LandingPage() {
                 See 100 leads arrive in under a minute
               </h2>
             </div>
-            <button
-              type="button"
-              onClick={() => setDemoOpen(true)}
-              className="group relative mt-12 block aspect-video w-full overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 via-indigo-700 to-slate-900 shadow-2xl"
-              aria-label="Play the product demo video"
-            >
+            {/* The poster's sample rows sit beside the button, not in it: the button's name
+                ("Play the product demo video") must contain any text it shows. */}
+            <div className="relative mt-12 aspect-video w-full overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 via-indigo-700 to-slate-900 shadow-2xl">
               <DemoPoster />
-              <span className="absolute inset-0 flex items-center justify-center">
+              <button
+                type="button"
+                onClick={() => setDemoOpen(true)}
+                className="group absolute inset-0 flex items-center justify-center rounded-3xl"
+                aria-label="Play the product demo video"
+              >
                 <span className="flex size-20 items-center justify-center rounded-full bg-white/95 text-indigo-700 shadow-xl transition-transform group-hover:scale-110">
                   <svg aria-hidden="true" viewBox="0 0 24 24" fill="currentColor" className="ml-1 size-9">
                     <path d="M8 5v14l11-7z" />
                   </svg>
                 </span>
-              </span>
-            </button>
+              </button>
+            </div>
             <VideoModal open={demoOpen} onClose={() => setDemoOpen(false)} title="Leadgen product demo" />
           </div>
         </section>

@@ -81,7 +81,7 @@ function CoverageOption({
       />
       <span>
         <span className="block font-medium">{children}</span>
-        <span id={hintId} className="block text-xs text-slate-500">
+        <span id={hintId} className="block text-xs text-slate-600">
           {hint}
         </span>
       </span>

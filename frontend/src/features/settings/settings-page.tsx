@@ -39,7 +39,7 @@ export function SettingsPage({ initialTab = 'api-keys', billingTab }: SettingsPa
         </div>
       </header>
 
-      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
         <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
         <div className="mt-6 flex flex-col gap-6 md:flex-row">
           <nav aria-label="Settings" className="md:w-56 md:shrink-0">
@@ -77,7 +77,7 @@ export function SettingsPage({ initialTab = 'api-keys', billingTab }: SettingsPa
             {tab === 'billing' && billingTab}
           </section>
         </div>
-      </div>
+      </main>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { getGetUsageQueryKey, getGetUsageQueryOptions, getListBusinessTypesQueryOptions } from '../../api/gen/leads/leads';
 import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
 import { Banner } from '../../components/ui/banner';
@@ -9,10 +9,7 @@ import { DashboardHeader } from '../../features/dashboard/dashboard-header';
 import { greetingName } from '../../features/dashboard/greeting';
 import { TutorialCard } from '../../features/dashboard/tutorial-card';
 import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
-import { ExportActions } from '../../features/export/export-actions';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
-import { LiveProgress } from '../../features/search/live-progress';
-import { ResultsPanel } from '../../features/search/results-panel';
 import { SearchForm } from '../../features/search/search-form';
 import { SearchNotice } from '../../features/search/search-notice';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
@@ -23,6 +20,16 @@ import { downloadLeadsCsv } from '../../lib/csv';
 import type { SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
+
+// What only a search shows (the live list, the results table with its virtualiser, the
+// export dialogs) loads in chunks of its own, fetched when a search starts, so the
+// dashboard's first screen downloads and parses less (Lighthouse's performance budget).
+const loadLiveProgress = () => import('../../features/search/live-progress');
+const loadResultsPanel = () => import('../../features/search/results-panel');
+const loadExportActions = () => import('../../features/export/export-actions');
+const LiveProgress = lazy(() => loadLiveProgress().then((m) => ({ default: m.LiveProgress })));
+const ResultsPanel = lazy(() => loadResultsPanel().then((m) => ({ default: m.ResultsPanel })));
+const ExportActions = lazy(() => loadExportActions().then((m) => ({ default: m.ExportActions })));
 
 /** Remembers 'Skip for now' on the Welcome back card for this browser tab. */
 const SKIP_KEY = 'leadgen:onboardingSkipped';
@@ -99,6 +106,7 @@ function Dashboard() {
   const exportOutcome = useExportOutcome({ onResultsExpired: clearResults });
 
   function handleSearch(q: SearchQuery) {
+    void Promise.all([loadLiveProgress(), loadResultsPanel(), loadExportActions()]).catch(() => undefined);
     exportOutcome.reset();
     void start(q);
   }
@@ -132,14 +140,16 @@ function Dashboard() {
         )}
 
         {state.status === 'searching' && query && (
-          <LiveProgress
-            typeLabel={typeLabel}
-            location={query.location}
-            names={state.names}
-            found={state.found}
-            total={state.total}
-            progress={state.progress}
-          />
+          <Suspense fallback={null}>
+            <LiveProgress
+              typeLabel={typeLabel}
+              location={query.location}
+              names={state.names}
+              found={state.found}
+              total={state.total}
+              progress={state.progress}
+            />
+          </Suspense>
         )}
 
         {exportOutcome.outcome && (
@@ -155,13 +165,15 @@ function Dashboard() {
         {state.status === 'complete' && <SearchNotice notice={state.notice} />}
 
         {state.status === 'complete' && state.results && query && (
-          <ResultsPanel
-            results={state.results}
-            typeLabel={typeLabel}
-            location={query.location}
-            cost={state.cost}
-            actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
-          />
+          <Suspense fallback={null}>
+            <ResultsPanel
+              results={state.results}
+              typeLabel={typeLabel}
+              location={query.location}
+              cost={state.cost}
+              actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
+            />
+          </Suspense>
         )}
 
         <div className="grid gap-6 md:grid-cols-3">
