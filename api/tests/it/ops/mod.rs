@@ -3,6 +3,7 @@
 
 mod metrics;
 mod pods;
+mod redis_hygiene;
 mod rolling_restart;
 mod shutdown;
 mod worker_process;
