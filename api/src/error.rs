@@ -36,6 +36,10 @@ pub enum ApiError {
     /// Nothing of that kind belongs to the caller.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
+    /// It existed, but what was asked for is gone (a finished search's results, kept in
+    /// memory for minutes only).
+    #[oai(status = 410)]
+    Gone(Json<ErrorBody>),
     /// A usage limit is reached; `message` says which and when it resets.
     #[oai(status = 429)]
     TooManyRequests(Json<ErrorBody>),
@@ -72,6 +76,11 @@ impl ApiError {
     /// 404 with a message.
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::NotFound(body("not_found", message))
+    }
+
+    /// 410 with a code and message.
+    pub fn gone(code: &str, message: impl Into<String>) -> Self {
+        Self::Gone(body(code, message))
     }
 
     /// 502 with a code and message.
@@ -171,6 +180,8 @@ pub mod status {
     /// 503: a dependency is unavailable for now (Redis, an upstream quota, or a
     /// feature this server has not configured).
     pub const UNAVAILABLE: u16 = 1 << 5;
+    /// 410: what was asked for existed and is gone.
+    pub const GONE: u16 = 1 << 6;
 }
 
 impl ApiError {
@@ -180,6 +191,7 @@ impl ApiError {
             Self::BadRequest(_) => status::BAD_REQUEST,
             Self::Unauthorized(_) => status::UNAUTHORIZED,
             Self::NotFound(_) => status::NOT_FOUND,
+            Self::Gone(_) => status::GONE,
             Self::TooManyRequests(_) => status::TOO_MANY_REQUESTS,
             Self::Internal(_) => 0,
             Self::BadGateway(_) => status::BAD_GATEWAY,
@@ -248,6 +260,7 @@ fn bit_of(code: u16) -> u16 {
         400 => status::BAD_REQUEST,
         401 => status::UNAUTHORIZED,
         404 => status::NOT_FOUND,
+        410 => status::GONE,
         429 => status::TOO_MANY_REQUESTS,
         502 => status::BAD_GATEWAY,
         503 => status::UNAVAILABLE,

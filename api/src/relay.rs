@@ -27,16 +27,30 @@ pub const TIMED_OUT: &str = "The search did not finish in time. Please try again
 pub const SERVER_STOPPING: &str =
     "The server is restarting, so this search was stopped. Please run it again in a moment.";
 
-/// Cancels the search if the stream is dropped before its end.
+/// How a stream relays its search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RelayMode {
+    /// The search runs in the background: a stream that closes early leaves it running
+    /// (the user can reconnect); otherwise closing it cancels the search.
+    pub background: bool,
+    /// Events up to this number were already seen (the client's `Last-Event-ID`): they
+    /// update the relay's numbering but are not sent again.
+    pub after: u64,
+}
+
+/// Cancels the search if the stream is dropped before its end (unless it runs in the
+/// background).
 struct CancelOnDrop {
     bus: EventBus,
     search_id: SearchId,
     finished: bool,
+    background: bool,
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        let (bus, search_id, finished) = (self.bus.clone(), self.search_id.clone(), self.finished);
+        let (bus, search_id) = (self.bus.clone(), self.search_id.clone());
+        let finished = self.finished || self.background;
         if let Ok(handle) = tokio::runtime::Handle::try_current() {
             handle.spawn(async move {
                 if !finished {
@@ -63,16 +77,19 @@ struct State {
     shutdown: tokio::sync::watch::Receiver<bool>,
     guard: CancelOnDrop,
     _open: GaugeGuard,
+    /// Events up to this number only update the state (a reconnecting client has them).
+    skip_to: u64,
 }
 
 /// The client's view of search `search_id`: `(event number, event)` pairs. When
 /// `shutdown` turns true the stream ends with [`SERVER_STOPPING`] and the search is
-/// cancelled (nobody would see its leads).
+/// cancelled (nobody would see its leads) unless it runs in the background.
 pub fn relay(
     bus: EventBus,
     search_id: SearchId,
     mut sub: Subscription,
     shutdown: tokio::sync::watch::Receiver<bool>,
+    mode: RelayMode,
 ) -> impl Stream<Item = (u64, SearchEvent)> + Send {
     let replay = std::mem::take(&mut sub.replay).into();
     let state = State {
@@ -90,7 +107,9 @@ pub fn relay(
             bus,
             search_id,
             finished: false,
+            background: mode.background,
         },
+        skip_to: mode.after,
     };
     stream::unfold(state, |mut st| async move {
         if st.guard.finished || st.ended {
@@ -158,6 +177,13 @@ pub fn relay(
                     terminal
                 }
             };
+            if envelope.id <= st.skip_to {
+                if event.is_terminal() {
+                    // The client saw the end already: nothing more to send.
+                    return None;
+                }
+                continue;
+            }
             return Some(((envelope.id, event), st));
         }
     })

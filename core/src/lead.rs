@@ -69,6 +69,10 @@ pub enum SearchEvent {
         business_type: String,
         /// Location as typed.
         location: String,
+        /// The search's id: its history entry, and where to reconnect
+        /// (`GET /api/leads/searches/{id}/events`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        search_id: Option<String>,
     },
     /// A new business was found.
     BusinessFound {
@@ -126,6 +130,7 @@ mod tests {
         let start = SearchEvent::Start {
             business_type: "cafe".into(),
             location: "Austin".into(),
+            search_id: None,
         };
         assert_eq!(
             serde_json::to_value(&start).expect("json"),

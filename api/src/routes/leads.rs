@@ -291,7 +291,9 @@ async fn start_search(
     user_id: &UserId,
     request: SearchRequest,
 ) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
+    let background = request.background;
     let search = validate(request)?;
+    let background = background.unwrap_or(search.coverage() == search::Coverage::Full);
     if !state.keys.status(user_id).await?.has_key {
         return Err(ApiError::bad_request("no_api_key", NO_KEY));
     }
@@ -304,6 +306,17 @@ async fn start_search(
         Err(denied) => return Err(ApiError::too_many("usage_limit", denied.to_string())),
     };
     let search_id = reservation.search_id;
+    state
+        .store
+        .describe_search(
+            user_id,
+            &search_id,
+            search.location(),
+            search.coverage().as_str(),
+            &search.options_json(),
+            background,
+        )
+        .await?;
     let subscription = state.bus.subscribe(&search_id, 0).await?;
     state
         .queues
@@ -321,5 +334,6 @@ async fn start_search(
         search_id,
         subscription,
         state.shutdown.subscribe(),
+        relay::RelayMode { background, after: 0 },
     ))
 }

@@ -35,6 +35,10 @@ pub struct SearchRequest {
     /// An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
     /// a circle `{center, radiusMeters}` (at most 50 km).
     pub area: Option<SearchArea>,
+    /// Keep running when the stream closes (reconnect with
+    /// `GET /api/leads/searches/{id}/events`, cancel with `POST .../cancel`). Default: true
+    /// for full coverage, false for quick searches (closing the stream cancels them).
+    pub background: Option<bool>,
 }
 
 /// How much of the area a search covers.
@@ -297,6 +301,8 @@ pub struct StreamEvent {
     pub business_type: Option<String>,
     /// `start`: location.
     pub location: Option<String>,
+    /// `start`: the search's id (its history entry; where to reconnect).
+    pub search_id: Option<String>,
     /// `business_found`: the business's name.
     pub name: Option<String>,
     /// `business_found`: businesses found so far, this one included.
@@ -354,6 +360,7 @@ impl StreamEvent {
             kind: String::new(),
             business_type: None,
             location: None,
+            search_id: None,
             name: None,
             found: None,
             total: None,

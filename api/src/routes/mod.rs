@@ -5,6 +5,7 @@ pub mod billing;
 pub mod health;
 pub mod leads;
 pub mod leads_models;
+pub mod searches;
 pub mod sheets;
 pub mod user;
 
@@ -35,6 +36,7 @@ pub type Apis = (
     auth::AuthApi,
     user::UserApi,
     leads::LeadsApi,
+    searches::SearchesApi,
     sheets::SheetsApi,
     billing::BillingApi,
     health::HealthApi,
@@ -46,6 +48,7 @@ pub fn api() -> Apis {
         auth::AuthApi,
         user::UserApi,
         leads::LeadsApi,
+        searches::SearchesApi,
         sheets::SheetsApi,
         billing::BillingApi,
         health::HealthApi,

@@ -189,6 +189,8 @@ impl From<ApiError> for SheetsApiError {
             ApiError::Internal(b) => Self::Internal(b),
             ApiError::BadGateway(b) => Self::BadGateway(b),
             ApiError::Unavailable(b) => Self::Unavailable(b),
+            // No Sheets operation reads a search's results.
+            ApiError::Gone(b) => Self::Internal(b),
         }
     }
 }

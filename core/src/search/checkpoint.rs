@@ -153,6 +153,7 @@ mod tests {
             SearchEvent::Start {
                 business_type: "cafe".into(),
                 location: "x".into(),
+                search_id: None,
             },
             found("a", 1),
             found("b", 2),

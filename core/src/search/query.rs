@@ -164,6 +164,17 @@ impl ValidSearch {
         self.area.as_ref()
     }
 
+    /// The options beyond type and location, as the history records them (JSON: the
+    /// queue's form without `business_type` and `location`).
+    pub fn options_json(&self) -> String {
+        let mut raw = serde_json::to_value(RawSearch::from(self.clone())).unwrap_or_default();
+        if let Some(map) = raw.as_object_mut() {
+            map.remove("business_type");
+            map.remove("location");
+        }
+        raw.to_string()
+    }
+
     /// Whether the location was typed (not only an area's label).
     pub fn has_typed_location(&self) -> bool {
         self.area.is_none_or(|a| a.label() != self.location)

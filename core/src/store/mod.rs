@@ -10,6 +10,7 @@
 
 mod areas;
 mod billing;
+mod history;
 mod login_attempts;
 mod secrets;
 mod sessions;
@@ -22,6 +23,7 @@ use std::time::Duration;
 use sqlx::{AnyPool, Executor, any::AnyPoolOptions, migrate::Migrator};
 
 pub use billing::EventOutcome;
+pub use history::{HistoryQuery, SearchSummary};
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};

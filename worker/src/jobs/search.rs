@@ -140,6 +140,10 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .store
             .settle_search(&job.user_id, &job.search_id, SearchStatus::Failed, 0)
             .await;
+        let _ = deps
+            .store
+            .record_search_error(&job.user_id, &job.search_id, JOB_FAILED)
+            .await;
     }
 }
 
@@ -183,6 +187,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                 &SearchEvent::Start {
                     business_type: params.business_type.clone(),
                     location: params.location.clone(),
+                    search_id: Some(job.search_id.to_string()),
                 },
             )
             .await?;
@@ -223,6 +228,9 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         Err(Failure::Message(message)) => {
             deps.store
                 .settle_search(&job.user_id, &job.search_id, SearchStatus::Failed, delivered)
+                .await?;
+            deps.store
+                .record_search_error(&job.user_id, &job.search_id, &message)
                 .await?;
             (SearchStatus::Failed, Some(SearchEvent::Error { message }))
         }

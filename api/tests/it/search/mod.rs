@@ -7,5 +7,6 @@ pub mod env;
 mod errors;
 mod fleet;
 mod full;
+mod history;
 pub mod no_lead_at_rest;
 mod stream;

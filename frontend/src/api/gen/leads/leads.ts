@@ -37,6 +37,18 @@ import type {
 } from '../model/estimateResponse';
 
 import type {
+  ListSearchesParams
+} from '../model/listSearchesParams';
+
+import type {
+  SearchHistory
+} from '../model/searchHistory';
+
+import type {
+  SearchItem
+} from '../model/searchItem';
+
+import type {
   SearchRequest
 } from '../model/searchRequest';
 
@@ -532,4 +544,290 @@ export const useTestApiKey = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getTestApiKeyMutationOptions(options), queryClient);
+    }
+    export const getListSearchesUrl = (params?: ListSearchesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/leads/searches?${stringifiedParams}` : `/api/leads/searches`
+}
+
+/**
+ * Metadata only: what was asked, how it went, what it cost. No lead is ever stored;
+ * a search's results can be read again from memory for a few minutes after it
+ * finishes (`resultsAvailable`).
+ * @summary Your searches, newest first
+ */
+export const listSearches = async (params?: ListSearchesParams, options?: Parameters<typeof apiFetch>[1]): Promise<SearchHistory> => {
+
+  return apiFetch<SearchHistory>(getListSearchesUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListSearchesQueryKey = (params?: ListSearchesParams,) => {
+    return [
+    `/api/leads/searches`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListSearchesQueryOptions = <TData = Awaited<ReturnType<typeof listSearches>>, TError = ErrorType<ErrorBody>>(params?: ListSearchesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSearches>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSearchesQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSearches>>> = ({ signal }) => listSearches(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSearches>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSearchesQueryResult = NonNullable<Awaited<ReturnType<typeof listSearches>>>
+export type ListSearchesQueryError = ErrorType<ErrorBody>
+
+
+export function useListSearches<TData = Awaited<ReturnType<typeof listSearches>>, TError = ErrorType<ErrorBody>>(
+ params: undefined |  ListSearchesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSearches>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSearches>>,
+          TError,
+          Awaited<ReturnType<typeof listSearches>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSearches<TData = Awaited<ReturnType<typeof listSearches>>, TError = ErrorType<ErrorBody>>(
+ params?: ListSearchesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSearches>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSearches>>,
+          TError,
+          Awaited<ReturnType<typeof listSearches>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSearches<TData = Awaited<ReturnType<typeof listSearches>>, TError = ErrorType<ErrorBody>>(
+ params?: ListSearchesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSearches>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Your searches, newest first
+ */
+
+export function useListSearches<TData = Awaited<ReturnType<typeof listSearches>>, TError = ErrorType<ErrorBody>>(
+ params?: ListSearchesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSearches>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSearchesQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetSearchUrl = (id: string,) => {
+
+
+
+
+  return `/api/leads/searches/${id}`
+}
+
+/**
+ * @summary One of your searches
+ */
+export const getSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<SearchItem> => {
+
+  return apiFetch<SearchItem>(getGetSearchUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetSearchQueryKey = (id: string,) => {
+    return [
+    `/api/leads/searches/${id}`
+    ] as const;
+    }
+
+
+export const getGetSearchQueryOptions = <TData = Awaited<ReturnType<typeof getSearch>>, TError = ErrorType<ErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetSearchQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSearch>>> = ({ signal }) => getSearch(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSearch>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetSearchQueryResult = NonNullable<Awaited<ReturnType<typeof getSearch>>>
+export type GetSearchQueryError = ErrorType<ErrorBody>
+
+
+export function useGetSearch<TData = Awaited<ReturnType<typeof getSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSearch>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSearch>>,
+          TError,
+          Awaited<ReturnType<typeof getSearch>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSearch<TData = Awaited<ReturnType<typeof getSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSearch>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSearch>>,
+          TError,
+          Awaited<ReturnType<typeof getSearch>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSearch<TData = Awaited<ReturnType<typeof getSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One of your searches
+ */
+
+export function useGetSearch<TData = Awaited<ReturnType<typeof getSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetSearchQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCancelSearchUrl = (id: string,) => {
+
+
+
+
+  return `/api/leads/searches/${id}/cancel`
+}
+
+/**
+ * Stops a queued or running search (its worker stops between requests; leads it
+ * sent stay counted, the rest of its reservation is given back). A search already
+ * finished is left as it is. Answers the search as it stands.
+ * @summary Cancel a search
+ */
+export const cancelSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<SearchItem> => {
+
+  return apiFetch<SearchItem>(getCancelSearchUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getCancelSearchMutationKey = () => ['cancelSearch'] as const;
+
+export const getCancelSearchMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelSearch>>, TError,CancelSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof cancelSearch>>, TError,CancelSearchMutationVariables, TContext> => {
+
+const mutationKey = getCancelSearchMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelSearch>>, CancelSearchMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  cancelSearch(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CancelSearchMutationResult = NonNullable<Awaited<ReturnType<typeof cancelSearch>>>
+
+    export type CancelSearchMutationError = ErrorType<ErrorBody>
+    export type CancelSearchMutationVariables = {id: string}
+
+    /**
+ * @summary Cancel a search
+ */
+export const useCancelSearch = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelSearch>>, TError,CancelSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof cancelSearch>>,
+        TError,
+        CancelSearchMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCancelSearchMutationOptions(options), queryClient);
     }

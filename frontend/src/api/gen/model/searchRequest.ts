@@ -48,4 +48,10 @@ export interface SearchRequest {
      * a circle `{center, radiusMeters}` (at most 50 km).
      */
   area?: SearchArea & unknown;
+  /**
+     * Keep running when the stream closes (reconnect with
+     * `GET /api/leads/searches/{id}/events`, cancel with `POST .../cancel`). Default: true
+     * for full coverage, false for quick searches (closing the stream cancels them).
+     */
+  background?: boolean;
 }

@@ -1,0 +1,276 @@
+//! Search resources (issue #13): the caller's history, one search, its events again after
+//! a dropped connection (`Last-Event-ID`), and cancelling it. Metadata only: a history
+//! entry holds what was asked and how it went, never a lead; leads come back only from
+//! the short-lived replay buffer while it lasts.
+
+use futures_util::{StreamExt, stream::BoxStream};
+use leadgen_core::{
+    bus::REPLAY_TTL,
+    ids::{SearchId, UserId},
+    search::SearchStatus,
+    store::{HistoryQuery, SearchSummary},
+};
+use poem::web::{Data, sse::Event};
+use poem_openapi::{
+    Object, OpenApi,
+    param::{Header, Path, Query},
+    payload::{EventStream, Json},
+};
+
+use super::{ApiTags, leads_models::StreamEvent};
+use crate::{
+    auth::BearerAuth,
+    error::{ApiError, Fails, status::*},
+    relay,
+    state::AppState,
+};
+
+/// Most entries one page lists.
+const MAX_PAGE: i64 = 100;
+/// Entries a page lists by default.
+const DEFAULT_PAGE: i64 = 20;
+/// Keep-alive comment interval on event streams.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// One search in the history.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SearchItem {
+    /// Its id.
+    pub id: String,
+    /// Catalogue value.
+    pub business_type: String,
+    /// Location as typed (or an explicit area's label).
+    pub location: String,
+    /// `quick` or `full`.
+    pub coverage: String,
+    /// The options it was run with (filters, budget, area), as sent.
+    pub options: serde_json::Value,
+    /// Whether it keeps running without a listener.
+    pub background: bool,
+    /// `queued`, `running`, `complete`, `failed` or `cancelled`.
+    pub status: String,
+    /// Leads sent (once finished).
+    pub leads: Option<i64>,
+    /// Requests Google billed (once finished).
+    pub billable_requests: Option<i64>,
+    /// US dollars at list prices (once finished).
+    pub cost_usd: Option<f64>,
+    /// Why it failed.
+    pub error_message: Option<String>,
+    /// When it was asked for (RFC 3339).
+    pub started_at: String,
+    /// When it finished (RFC 3339).
+    pub finished_at: Option<String>,
+    /// Whether its results can still be read again (`GET .../events`): for
+    /// `replayMinutes` minutes after it finished, from memory.
+    pub results_available: bool,
+}
+
+/// A page of the history.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SearchHistory {
+    /// Newest first.
+    pub searches: Vec<SearchItem>,
+    /// Pass as `cursor` for the next page; absent on the last one.
+    pub next_cursor: Option<String>,
+    /// How long results stay in memory after a search finishes, minutes.
+    pub replay_minutes: u64,
+}
+
+fn rfc3339(secs: i64) -> String {
+    chrono::DateTime::<chrono::Utc>::from_timestamp(secs, 0)
+        .map(|t| t.to_rfc3339())
+        .unwrap_or_default()
+}
+
+fn item(s: SearchSummary, now: i64) -> SearchItem {
+    let results_available = s.finished_at.is_none_or(|f| now - f < REPLAY_TTL.as_secs() as i64);
+    SearchItem {
+        id: s.id.to_string(),
+        business_type: s.business_type,
+        location: s.location,
+        coverage: s.coverage,
+        options: serde_json::from_str(&s.options).unwrap_or_else(|_| serde_json::json!({})),
+        background: s.background != 0,
+        status: s.status,
+        leads: s.leads_delivered,
+        billable_requests: s.billable_requests,
+        cost_usd: s.cost_usd,
+        error_message: s.error_message,
+        started_at: rfc3339(s.created_at),
+        finished_at: s.finished_at.map(rfc3339),
+        results_available,
+    }
+}
+
+/// The caller's search `id`, or 404.
+async fn owned(state: &AppState, user_id: &UserId, id: &str) -> Result<SearchSummary, ApiError> {
+    state
+        .store
+        .search_summary(user_id, &SearchId::from(id))
+        .await?
+        .ok_or_else(|| ApiError::not_found("No search of yours has that id."))
+}
+
+/// The spec's statuses, for the `status` filter.
+fn parse_status(value: &str) -> Result<String, ApiError> {
+    SearchStatus::ALL
+        .iter()
+        .find(|s| s.as_str() == value)
+        .map(|s| s.as_str().to_owned())
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_request",
+                "status must be one of queued, running, complete, failed, cancelled.",
+            )
+        })
+}
+
+/// `{created_at}.{id}` of a page's last entry.
+fn parse_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
+    cursor
+        .split_once('.')
+        .and_then(|(at, id)| Some((at.parse().ok()?, id.to_owned())))
+        .filter(|(_, id)| !id.is_empty())
+        .ok_or_else(|| ApiError::bad_request("invalid_request", "cursor is not one this API gave."))
+}
+
+/// Search history and search resources.
+pub struct SearchesApi;
+
+#[OpenApi(tag = "ApiTags::Leads", prefix_path = "/leads/searches")]
+impl SearchesApi {
+    /// Your searches, newest first
+    ///
+    /// Metadata only: what was asked, how it went, what it cost. No lead is ever stored;
+    /// a search's results can be read again from memory for a few minutes after it
+    /// finishes (`resultsAvailable`).
+    #[oai(path = "/", method = "get", operation_id = "list_searches")]
+    async fn list_searches(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        /// Only searches with this status.
+        status: Query<Option<String>>,
+        /// Only searches of this business type.
+        #[oai(name = "businessType", validator(max_length = 64))]
+        business_type: Query<Option<String>>,
+        /// Entries per page, 1 to 100 (default 20).
+        limit: Query<Option<i64>>,
+        /// `nextCursor` of the previous page.
+        #[oai(validator(max_length = 200))]
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<SearchHistory>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
+        let limit = limit.0.unwrap_or(DEFAULT_PAGE);
+        if !(1..=MAX_PAGE).contains(&limit) {
+            return Err(ApiError::bad_request("invalid_request", "limit must be from 1 to 100.").into());
+        }
+        let query = HistoryQuery {
+            status: status
+                .0
+                .filter(|s| !s.is_empty())
+                .map(|s| parse_status(&s))
+                .transpose()?,
+            business_type: business_type.0.filter(|t| !t.is_empty()),
+            before: cursor
+                .0
+                .filter(|c| !c.is_empty())
+                .map(|c| parse_cursor(&c))
+                .transpose()?,
+            limit: limit + 1,
+        };
+        let mut rows = state.store.search_history(&auth.0.user.id, &query).await?;
+        let more = rows.len() as i64 > limit;
+        rows.truncate(limit as usize);
+        let next_cursor = more
+            .then(|| rows.last().map(|r| format!("{}.{}", r.created_at, r.id)))
+            .flatten();
+        let now = leadgen_core::time::now_unix();
+        Ok(Json(SearchHistory {
+            searches: rows.into_iter().map(|r| item(r, now)).collect(),
+            next_cursor,
+            replay_minutes: REPLAY_TTL.as_secs() / 60,
+        }))
+    }
+
+    /// One of your searches
+    #[oai(path = "/:id", method = "get", operation_id = "get_search")]
+    async fn get_search(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
+        let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+    }
+
+    /// A search's events again (reconnect)
+    ///
+    /// The same `text/event-stream` as the search itself, from the start or after
+    /// `Last-Event-ID`: each event once, numbered as before, then the live ones until
+    /// `complete` or `error`. Events are kept in memory for 10 minutes after a search's
+    /// last one (never on disk of ours); after that this answers 410. Closing this stream
+    /// cancels a search that does not run in the background.
+    #[oai(
+        path = "/:id/events",
+        method = "get",
+        operation_id = "stream_search_events",
+        tag = "ApiTags::Stream"
+    )]
+    async fn stream_search_events(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<String>,
+        /// The last event number received.
+        #[oai(name = "Last-Event-ID")]
+        last_event_id: Header<Option<u64>>,
+    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, Fails<{ UNAUTHORIZED | NOT_FOUND | GONE }>> {
+        let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        let search_id = summary.id.clone();
+        let subscription = state.bus.subscribe(&search_id, 0).await?;
+        if subscription.replay.is_empty() && summary.finished_at.is_some() {
+            return Err(ApiError::gone(
+                "results_gone",
+                "This search's results are gone: we keep them in memory for 10 minutes only and never store lead data. Run it again.",
+            )
+            .into());
+        }
+        let events = relay::relay(
+            state.bus.clone(),
+            search_id,
+            subscription,
+            state.shutdown.subscribe(),
+            relay::RelayMode {
+                background: summary.background != 0,
+                after: last_event_id.0.unwrap_or(0),
+            },
+        );
+        let frames = events.map(|(id, event)| StreamEvent::frame(id, &event)).boxed();
+        Ok(EventStream::new(frames)
+            .keep_alive(KEEP_ALIVE)
+            .to_event(|frame| Event::message(frame.data).id(frame.id.to_string())))
+    }
+
+    /// Cancel a search
+    ///
+    /// Stops a queued or running search (its worker stops between requests; leads it
+    /// sent stay counted, the rest of its reservation is given back). A search already
+    /// finished is left as it is. Answers the search as it stands.
+    #[oai(path = "/:id/cancel", method = "post", operation_id = "cancel_search")]
+    async fn cancel_search(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
+        let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        if summary.finished_at.is_none() {
+            state.bus.cancel(&summary.id).await?;
+        }
+        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+    }
+}

@@ -1,0 +1,142 @@
+//! Search history (issue #13): each search's metadata as the user sees it in their
+//! history. What was asked (type, location, options), how it went (status, counts, cost,
+//! times, error) and nothing of its leads.
+
+use super::Store;
+use crate::{
+    CoreResult,
+    ids::{SearchId, UserId},
+};
+
+/// One search as the history lists it.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct SearchSummary {
+    /// Search id.
+    pub id: SearchId,
+    /// Catalogue value.
+    pub business_type: String,
+    /// Location as typed (or an explicit area's label).
+    pub location: String,
+    /// `quick` or `full`.
+    pub coverage: String,
+    /// The request's options (filters, budget, area) as JSON.
+    pub options: String,
+    /// 1 when it keeps running without a listener.
+    pub background: i64,
+    /// queued, running, complete, failed or cancelled.
+    pub status: String,
+    /// Leads sent, once finished.
+    pub leads_delivered: Option<i64>,
+    /// Requests Google billed, once finished.
+    pub billable_requests: Option<i64>,
+    /// Dollars at list prices, once finished.
+    pub cost_usd: Option<f64>,
+    /// Why it failed.
+    pub error_message: Option<String>,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds, once finished.
+    pub finished_at: Option<i64>,
+}
+
+/// Which searches a history page lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryQuery {
+    /// Only this status.
+    pub status: Option<String>,
+    /// Only this catalogue value.
+    pub business_type: Option<String>,
+    /// Only searches older than this `(created_at, id)` (the previous page's last).
+    pub before: Option<(i64, String)>,
+    /// At most this many.
+    pub limit: i64,
+}
+
+/// The columns of [`SearchSummary`] (a macro, so statements stay static text).
+macro_rules! summary_columns {
+    () => {
+        "id, business_type, location, coverage, options, background, status, leads_delivered, \
+         billable_requests, cost_usd, error_message, created_at, finished_at"
+    };
+}
+
+impl Store {
+    /// Records what a new search asks for (its history entry).
+    #[tracing::instrument(skip(self, options))]
+    pub async fn describe_search(
+        &self,
+        user_id: &UserId,
+        search_id: &SearchId,
+        location: &str,
+        coverage: &str,
+        options: &str,
+        background: bool,
+    ) -> CoreResult<()> {
+        sqlx::query(
+            "UPDATE searches SET location = $3, coverage = $4, options = $5, background = $6
+             WHERE id = $1 AND user_id = $2",
+        )
+        .bind(search_id)
+        .bind(user_id)
+        .bind(location)
+        .bind(coverage)
+        .bind(options)
+        .bind(i64::from(background))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Records why a search failed (the message its stream ended with).
+    #[tracing::instrument(skip(self))]
+    pub async fn record_search_error(&self, user_id: &UserId, search_id: &SearchId, message: &str) -> CoreResult<()> {
+        sqlx::query("UPDATE searches SET error_message = $3 WHERE id = $1 AND user_id = $2")
+            .bind(search_id)
+            .bind(user_id)
+            .bind(message)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// One of the user's searches.
+    #[tracing::instrument(skip(self))]
+    pub async fn search_summary(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<Option<SearchSummary>> {
+        Ok(sqlx::query_as::<_, SearchSummary>(concat!(
+            "SELECT ",
+            summary_columns!(),
+            " FROM searches WHERE id = $1 AND user_id = $2"
+        ))
+        .bind(search_id)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// The user's searches, newest first, filtered and paged by `query`.
+    #[tracing::instrument(skip(self))]
+    pub async fn search_history(&self, user_id: &UserId, query: &HistoryQuery) -> CoreResult<Vec<SearchSummary>> {
+        // One statement for every combination: an unset filter is bound as '' (matches
+        // all), the first page as "before the end of time".
+        let (before_at, before_id) = query.before.clone().unwrap_or((i64::MAX, String::new()));
+        Ok(sqlx::query_as::<_, SearchSummary>(concat!(
+            "SELECT ",
+            summary_columns!(),
+            " FROM searches
+             WHERE user_id = $1
+               AND ($2 = '' OR status = $2)
+               AND ($3 = '' OR business_type = $3)
+               AND (created_at < $4 OR (created_at = $4 AND id < $5))
+             ORDER BY created_at DESC, id DESC
+             LIMIT $6"
+        ))
+        .bind(user_id)
+        .bind(query.status.clone().unwrap_or_default())
+        .bind(query.business_type.clone().unwrap_or_default())
+        .bind(before_at)
+        .bind(before_id)
+        .bind(query.limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+}
