@@ -5,7 +5,8 @@ use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
 use crate::{
-    compression::CompressLarge, error, routes, security_headers::SecurityHeaders, state::AppState, telemetry, web,
+    compression::CompressLarge, error, rate_limits::RateLimits, routes, security_headers::SecurityHeaders,
+    state::AppState, telemetry, web,
 };
 
 /// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
@@ -14,7 +15,9 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
         .description(
             "Find local businesses through Google Places API (New) with your own key, and export them. \
              Every operation except sign-in, the public plan list, health and these docs needs \
-             `Authorization: Bearer <token>`. Errors share one envelope: `{\"error\": code, \"message\": text}`.",
+             `Authorization: Bearer <token>`. Errors share one envelope: `{\"error\": code, \"message\": text}`. \
+             Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) \
+             when a user or an address sends too many requests (600 and 1200 a minute by default).",
         )
         .url_prefix("/api")
 }
@@ -30,6 +33,7 @@ pub fn build(state: AppState) -> impl Endpoint {
     let spec = api.spec_endpoint();
     let docs = api.swagger_ui();
     let web_dir = state.config.web_dir.clone();
+    let config_limits = (state.config.rate_limit_per_user, state.config.rate_limit_per_ip);
     Route::new()
         .at("/metrics", poem::get(telemetry::metrics_endpoint))
         .at("/api/openapi.json", spec.with(CompressLarge))
@@ -44,6 +48,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)
+        .with(RateLimits::new(config_limits.0, config_limits.1))
         .with(SecurityHeaders)
         .with(telemetry::RequestContext)
 }

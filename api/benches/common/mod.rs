@@ -71,6 +71,9 @@ pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: b
         ("LEADGEN_FREE_MONTHLY_SEARCHES", "1000000000".into()),
         ("LEADGEN_PLACES_RPS", "10000".into()),
         ("LEADGEN_WORKER_CONCURRENCY", "64".into()),
+        // Hundreds of simulated users from one address, on purpose.
+        ("LEADGEN_RATE_LIMIT_PER_USER", "0".into()),
+        ("LEADGEN_RATE_LIMIT_PER_IP", "0".into()),
         ("LEADGEN_WEB_DIR", "/nonexistent".into()),
         ("RUST_LOG", "warn".into()),
     ];

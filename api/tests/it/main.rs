@@ -8,6 +8,7 @@ mod health;
 mod keys;
 mod oidc;
 mod ops;
+mod rate_limits;
 mod rotate_key;
 mod search;
 mod sessions;

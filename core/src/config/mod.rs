@@ -92,6 +92,12 @@ pub struct Config {
     pub jwt_secret: Option<SecretString>,
     /// `LEADGEN_SESSION_TTL_SECS`: lifetime of a session token in seconds. Default 3600.
     pub session_ttl: Duration,
+    /// `LEADGEN_RATE_LIMIT_PER_USER`: API requests a minute per signed-in user; `None`
+    /// (0) turns it off. Default 600, with bursts of a fifth of it.
+    pub rate_limit_per_user: Option<u32>,
+    /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address; `None` (0)
+    /// turns it off. Default 1200, with bursts of a fifth of it.
+    pub rate_limit_per_ip: Option<u32>,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
     /// `LEADGEN_FREE_MONTHLY_SEARCHES` (100), `LEADGEN_FREE_DAILY_LEADS` (1000),
@@ -386,6 +392,18 @@ impl Config {
                 daily_leads: cap(whole("LEADGEN_PRO_DAILY_LEADS", s.usage.pro_daily_leads)?),
             },
         };
+        let per_minute = |variable: &'static str, n: i64| -> Result<Option<u32>, ConfigError> {
+            match n {
+                0 => Ok(None),
+                1..=1_000_000 => Ok(Some(n as u32)),
+                other => Err(ConfigError::new(
+                    variable,
+                    format!("'{other}' must be requests a minute from 1 to 1000000, or 0 for no limit"),
+                )),
+            }
+        };
+        let rate_limit_per_user = per_minute("LEADGEN_RATE_LIMIT_PER_USER", s.server.rate_limit_per_user)?;
+        let rate_limit_per_ip = per_minute("LEADGEN_RATE_LIMIT_PER_IP", s.server.rate_limit_per_ip)?;
         let worker_concurrency =
             usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
         let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(10);
@@ -458,6 +476,8 @@ impl Config {
             worker_metrics_listen,
             places_rps,
             places_prices,
+            rate_limit_per_user,
+            rate_limit_per_ip,
             redis_prefix: s.redis.prefix.trim().to_owned(),
             telemetry,
         })
@@ -551,6 +571,12 @@ mod tests {
             ),
             (&[("LEADGEN_LOG_FORMAT", "xml")], "LEADGEN_LOG_FORMAT"),
             (&[("SENTRY_TRACES_SAMPLE_RATE", "2")], "SENTRY_TRACES_SAMPLE_RATE"),
+            (&[("LEADGEN_RATE_LIMIT_PER_USER", "-1")], "LEADGEN_RATE_LIMIT_PER_USER"),
+            (&[("LEADGEN_RATE_LIMIT_PER_IP", "2000000")], "LEADGEN_RATE_LIMIT_PER_IP"),
+            (
+                &[("LEADGEN_PRICE_TEXT_SEARCH_PRO", "-5")],
+                "LEADGEN_PRICE_TEXT_SEARCH_PRO",
+            ),
             (
                 &[("LEADGEN_CONFIG_FILE", "/nonexistent/leadgen.toml")],
                 "LEADGEN_CONFIG_FILE",
@@ -578,6 +604,11 @@ mod tests {
         ])
         .expect("ok");
         assert_eq!((c.worker_concurrency, c.worker_metrics_listen), (4, None));
+        let limits = config(&[("LEADGEN_RATE_LIMIT_PER_USER", "0")]).expect("ok");
+        assert_eq!(
+            (limits.rate_limit_per_user, limits.rate_limit_per_ip),
+            (None, Some(1200))
+        );
         assert_eq!(
             config(&[]).expect("defaults").worker_metrics_listen.map(|a| a.port()),
             Some(9091)

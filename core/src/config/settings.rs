@@ -47,6 +47,8 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_PREVIOUS_ENCRYPTION_KEYS", "secrets.previous_encryption_keys"),
     var("LEADGEN_JWT_SECRET", "secrets.jwt_secret"),
     var("LEADGEN_SESSION_TTL_SECS", "server.session_ttl_secs"),
+    var("LEADGEN_RATE_LIMIT_PER_USER", "server.rate_limit_per_user"),
+    var("LEADGEN_RATE_LIMIT_PER_IP", "server.rate_limit_per_ip"),
     var("LEADGEN_WEB_DIR", "server.web_dir"),
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
@@ -124,6 +126,10 @@ pub struct ServerSettings {
     pub web_dir: String,
     /// `LEADGEN_SESSION_TTL_SECS`.
     pub session_ttl_secs: i64,
+    /// `LEADGEN_RATE_LIMIT_PER_USER`: API requests a minute per signed-in user (0: off).
+    pub rate_limit_per_user: i64,
+    /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address (0: off).
+    pub rate_limit_per_ip: i64,
 }
 
 impl Default for ServerSettings {
@@ -134,6 +140,8 @@ impl Default for ServerSettings {
             data_dir: "./data".into(),
             web_dir: "frontend/dist".into(),
             session_ttl_secs: 3600,
+            rate_limit_per_user: 600,
+            rate_limit_per_ip: 1200,
         }
     }
 }

@@ -50,6 +50,8 @@ async fn hundreds_of_searches_leave_only_what_expires() {
             ("LEADGEN_FREE_MONTHLY_SEARCHES", "100000".into()),
             ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
             ("LEADGEN_PLACES_RPS", "1000".into()),
+            // 200 searches in seconds from one user: past the API's own rate limit.
+            ("LEADGEN_RATE_LIMIT_PER_USER", "0".into()),
         ],
     )
     .await;
