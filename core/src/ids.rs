@@ -77,6 +77,15 @@ id_type!(
     SearchId
 );
 
+impl SearchId {
+    /// A fresh id that sorts after every id made before it (UUID v7: milliseconds, then
+    /// random), so the history's order is the order searches were asked in, even within
+    /// one second.
+    pub fn time_ordered() -> Self {
+        Self(uuid::Uuid::now_v7().to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +96,12 @@ mod tests {
         assert_eq!(serde_json::to_string(&user).expect("json"), "\"u-1\"");
         assert_eq!(serde_json::from_str::<UserId>("\"u-1\"").expect("read"), user);
         assert_eq!(user.to_string(), "u-1");
+        let earlier = SearchId::time_ordered();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(
+            SearchId::time_ordered().as_str() > earlier.as_str(),
+            "later ids sort after"
+        );
         let (a, b) = (SearchId::random(), SearchId::random());
         assert_ne!(a, b);
         assert_eq!(a.as_str().len(), 36, "UUID text");

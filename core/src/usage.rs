@@ -271,7 +271,7 @@ impl UsageService {
                 limit: limits.daily_leads.unwrap_or_default(),
             }));
         }
-        let search_id = SearchId::random();
+        let search_id = SearchId::time_ordered();
         self.store
             .create_search(&SearchRecord {
                 id: search_id.clone(),

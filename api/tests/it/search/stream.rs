@@ -26,8 +26,14 @@ both_modes!(
             "start + 60 + complete: {:?}",
             events.iter().map(|e| &e.1["type"]).collect::<Vec<_>>()
         );
+        let mut start = events[0].1.clone();
+        let search_id = start
+            .as_object_mut()
+            .and_then(|o| o.remove("searchId"))
+            .expect("start carries the search's id");
+        assert!(search_id.as_str().is_some_and(|id| !id.is_empty()));
         assert_eq!(
-            events[0].1,
+            start,
             json!({"type": "start", "businessType": "restaurant", "location": city})
         );
 
