@@ -234,6 +234,9 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
     LEADGEN_PLACES_RPS: String(PLACES_RPS),
+    // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
+    // on one machine (two worktrees) from starting.
+    LEADGEN_WORKER_METRICS_LISTEN: 'off',
     LEADGEN_OIDC_ISSUER: state.issuer,
     LEADGEN_OIDC_CLIENT_ID: OIDC_CLIENT_ID,
     LEADGEN_OIDC_CLIENT_SECRET: OIDC_CLIENT_SECRET,
