@@ -79,9 +79,24 @@ both_modes!(no_lead_is_ever_written_to_the_database, |mode: Mode| async move {
             }
         }
     }
-    assert!(needles.len() > 100, "enough to look for");
+    // A full search by location (its located area and history entry are stored too).
+    let city = env.dense_city("restaurant", 61);
+    let (_, events) = env
+        .stream_body(serde_json::json!({"businessType": "restaurant", "location": city, "coverage": "full"}))
+        .await;
+    let complete = &events.last().expect("events").1;
+    assert_eq!(complete["type"], "complete", "{complete}");
+    for lead in complete["results"].as_array().expect("results") {
+        for field in ["name", "phone", "placeId", "website", "address"] {
+            if let Some(v) = lead[field].as_str().filter(|v| v.len() > 6) {
+                needles.push(v.to_owned());
+            }
+        }
+    }
+    assert!(needles.len() > 300, "enough to look for");
     let stored = all_stored_text(mode, &env.app._db.url).await;
     assert!(stored.contains("searcher@example.com"), "the scan does read the tables");
+    assert!(stored.contains(&city), "the history's location column was scanned");
     let leaked: Vec<&String> = needles.iter().filter(|n| stored.contains(n.as_str())).collect();
     assert!(leaked.is_empty(), "lead data found at rest: {leaked:?}");
     // The user's Places key is stored too, but only sealed: its hidden middle never appears.
