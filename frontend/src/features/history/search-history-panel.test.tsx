@@ -74,7 +74,7 @@ async function show(props: Partial<Parameters<typeof SearchHistoryPanel>[0]> = {
 describe('SearchHistoryPanel', () => {
   it('says so while loading, then lists searches with their figures', async () => {
     await show();
-    expect(await screen.findByText('Cafe in Paris')).toBeInTheDocument();
+    expect(await screen.findByText('Cafe · Paris')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Your searches' })).getByText('Complete')).toBeInTheDocument();
     expect(screen.getByText(/12 leads · \$0\.07/)).toBeInTheDocument();
   });
@@ -90,12 +90,12 @@ describe('SearchHistoryPanel', () => {
   it('filters by status and business type through the API', async () => {
     pages = { '': { searches: [entry(), entry({ id: 's-2', businessType: 'dentist', status: 'failed', errorMessage: 'Invalid API key' })] } };
     await show();
-    expect(await screen.findByText('Dentist in Paris')).toBeInTheDocument();
+    expect(await screen.findByText('Dentist · Paris')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'failed' } });
     expect(await screen.findByText('Invalid API key')).toBeInTheDocument();
-    expect(screen.queryByText('Cafe in Paris')).not.toBeInTheDocument();
+    expect(screen.queryByText('Cafe · Paris')).not.toBeInTheDocument();
     await screen.findByRole('option', { name: 'Dentist' });
-    fireEvent.change(screen.getByLabelText('Business type'), { target: { value: 'cafe' } });
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'cafe' } });
     expect(await screen.findByText('No search matches these filters.')).toBeInTheDocument();
     const last = String(fetchMock.mock.calls.filter((c) => String(c[0]).startsWith('/api/leads/searches')).at(-1)![0]);
     expect(last).toContain('status=failed');
@@ -106,8 +106,8 @@ describe('SearchHistoryPanel', () => {
     pages = { '': { searches: [entry()], nextCursor: 'c1' }, c1: { searches: [entry({ id: 's-9', location: 'Lyon' })] } };
     await show();
     fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Cafe in Lyon')).toBeInTheDocument();
-    expect(screen.getByText('Cafe in Paris')).toBeInTheDocument();
+    expect(await screen.findByText('Cafe · Lyon')).toBeInTheDocument();
+    expect(screen.getByText('Cafe · Paris')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 

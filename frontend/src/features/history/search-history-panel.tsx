@@ -92,7 +92,8 @@ export function SearchHistoryPanel({ onOpen, onRunAgain, openSearchId = null }: 
           </Select>
         </div>
         <div>
-          <Label htmlFor={`${id}-type`}>Business type</Label>
+          {/* Not "Business type": the search form above owns that label. */}
+          <Label htmlFor={`${id}-type`}>Type</Label>
           <Select id={`${id}-type`} className="mt-1.5" value={businessType} onChange={(event) => setBusinessType(event.target.value)}>
             <option value="">All types</option>
             {types.data?.groups.map((group) => (
@@ -211,7 +212,9 @@ function HistoryRow({
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-          <span className="truncate">{what}</span>
+          <span className="truncate">
+            {typeLabel} · {item.location}
+          </span>
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[item.status] ?? 'bg-slate-100 text-slate-800'}`}>
             {STATUS_TEXT[item.status] ?? item.status}
           </span>
