@@ -41,5 +41,5 @@ export function clearLiveSearch(): void {
   }
 }
 
-/** Search ids a page is streaming right now. */
+/** Search ids a page is streaming, or streamed to their end (the user saw them finish). */
 export const watchedSearches = new Set<string>();

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { readLiveSearch, writeLiveSearch } from '../../lib/live-search-store';
+import { readLiveSearch, watchedSearches, writeLiveSearch } from '../../lib/live-search-store';
 import { StreamError } from '../../lib/sse-stream';
 import { useLeadSearch, type ResumeFn, type StreamFn } from './use-lead-search';
 
@@ -95,7 +95,10 @@ const events: Array<[string, unknown]> = [
 const after = (last: string | undefined) => events.filter(([id]) => Number(id) > Number(last ?? 0));
 
 describe('useLeadSearch reconnect (issue #13)', () => {
-  beforeEach(() => window.sessionStorage.clear());
+  beforeEach(() => {
+    window.sessionStorage.clear();
+    watchedSearches.clear();
+  });
 
   it('reads the events again after Last-Event-ID when the stream drops, each lead once', async () => {
     const shown: string[] = [];
@@ -115,8 +118,9 @@ describe('useLeadSearch reconnect (issue #13)', () => {
     shown.push(...hook.result.current.state.names);
     expect(shown).toEqual(['Cafe 1', 'Cafe 2', 'Cafe 3', 'Cafe 4', 'Cafe 5']);
     expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 5, searchId: 's-1', reconnecting: false });
-    // Finished: nothing left to resume on reload.
+    // Finished: nothing left to resume on reload, and no background notice for it.
     expect(readLiveSearch()).toBeNull();
+    expect(watchedSearches.has('s-1')).toBe(true);
   });
 
   it('keeps trying after repeated drops, then reports the failure', async () => {
@@ -178,6 +182,20 @@ describe('useLeadSearch reconnect (issue #13)', () => {
     await act(() => pending);
     expect(hook.result.current.state).toMatchObject({ status: 'error', error: 'Stream processing failed' });
     expect(readLiveSearch()).toBeNull();
+  });
+
+  it('forgets a search left before its end, so its end gets the background notice', async () => {
+    const stream: StreamFn = (_q, onData) => {
+      onData(events[0]![1], '1');
+      return new Promise(() => undefined);
+    };
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>() }));
+    act(() => void hook.result.current.start(query));
+    expect(watchedSearches.has('s-1')).toBe(true);
+    hook.unmount();
+    expect(watchedSearches.has('s-1')).toBe(false);
+    // Still remembered for the return to the page.
+    expect(readLiveSearch()).toMatchObject({ searchId: 's-1', lastEventId: '1' });
   });
 });
 

@@ -98,11 +98,15 @@ export function useLeadSearch({
       let lastEventId = known?.lastEventId ?? '';
       let finished = false;
       let attempt = 0;
+      // A search that ends on this page stays in `watchedSearches` (the user saw it end:
+      // no background notice); one left before its end is dropped from it.
       if (searchId) watchedSearches.add(searchId);
+      controller.signal.addEventListener('abort', () => {
+        if (!finished && searchId) watchedSearches.delete(searchId);
+      });
       const settle = () => {
         finished = true;
         clearLiveSearch();
-        if (searchId) watchedSearches.delete(searchId);
       };
 
       const onData: OnData = (data, id) => {
@@ -173,10 +177,7 @@ export function useLeadSearch({
   useEffect(() => {
     const stored = restoredAtFirst.current ? null : readLiveSearch();
     if (stored) void attachRef.current(stored.searchId, stored.query, stored.lastEventId);
-    return () => {
-      abortRef.current?.abort();
-      watchedSearches.clear();
-    };
+    return () => abortRef.current?.abort();
   }, []);
 
   const clearResults = useCallback(() => dispatch({ type: 'clearResults' }), []);
