@@ -112,8 +112,9 @@ describe('SearchHistoryPanel', () => {
   });
 
   it('offers Open and Cancel on a running search; Cancel posts and reloads the list', async () => {
-    pages = { '': { searches: [entry({ status: 'running', leads: undefined, costUsd: undefined, finishedAt: undefined })] } };
-    const { onOpen } = await show();
+    pages = { '': { searches: [entry({ status: 'running', ...({ leads: null, costUsd: null, finishedAt: null, errorMessage: null } as unknown as Partial<SearchItem>) })] } };
+    const onCancelled = vi.fn();
+    const { onOpen } = await show({ onCancelled });
     fireEvent.click(await screen.findByRole('button', { name: 'Open Cafe in Paris' }));
     expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
     expect(screen.queryByRole('button', { name: /Download CSV/ })).not.toBeInTheDocument();
@@ -122,6 +123,7 @@ describe('SearchHistoryPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel Cafe in Paris' }));
     await waitFor(() => expect(fetchMock.mock.calls.some((c) => c[0] === '/api/leads/searches/s-1/cancel')).toBe(true));
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
+    expect(onCancelled).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
   });
 
   it('Run again hands the entry back', async () => {

@@ -41,6 +41,8 @@ export interface SearchHistoryPanelProps {
   onRunAgain: (item: SearchItem) => void;
   /** The search the page is showing, if any (its Open button is hidden). */
   openSearchId?: string | null;
+  /** After a search was cancelled (the page stops showing it if it was open). */
+  onCancelled?: (item: SearchItem) => void;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface SearchHistoryPanelProps {
  * type, paged with the server's cursor. Running ones can be opened or cancelled; any can
  * run again; finished ones download their results while the server still has them.
  */
-export function SearchHistoryPanel({ onOpen, onRunAgain, openSearchId = null }: SearchHistoryPanelProps) {
+export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, openSearchId = null }: SearchHistoryPanelProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [businessType, setBusinessType] = useState('');
@@ -135,6 +137,7 @@ export function SearchHistoryPanel({ onOpen, onRunAgain, openSearchId = null }: 
               open={item.id === openSearchId}
               onOpen={() => onOpen(item)}
               onRunAgain={() => onRunAgain(item)}
+              onCancelled={() => onCancelled?.(item)}
             />
           ))}
         </ul>
@@ -173,6 +176,7 @@ function HistoryRow({
   open,
   onOpen,
   onRunAgain,
+  onCancelled,
 }: {
   item: SearchItem;
   typeLabel: string;
@@ -180,10 +184,14 @@ function HistoryRow({
   open: boolean;
   onOpen: () => void;
   onRunAgain: () => void;
+  onCancelled: () => void;
 }) {
   const queryClient = useQueryClient();
   const cancel = useCancelSearch({
-    mutation: { onSettled: () => queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }) },
+    mutation: {
+      onSuccess: onCancelled,
+      onSettled: () => queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }),
+    },
   });
   const [download, setDownload] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const live = isLive(item);
@@ -204,8 +212,9 @@ function HistoryRow({
   const facts = [
     item.coverage === 'full' ? 'Full area' : 'Quick',
     formatWhen(item.startedAt),
-    item.leads !== undefined ? `${item.leads.toLocaleString()} leads` : null,
-    item.costUsd !== undefined ? `$${item.costUsd.toFixed(2)}` : null,
+    // The server sends null (not absent) for figures a running search does not have yet.
+    typeof item.leads === 'number' ? `${item.leads.toLocaleString()} leads` : null,
+    typeof item.costUsd === 'number' ? `$${item.costUsd.toFixed(2)}` : null,
   ].filter(Boolean);
 
   return (

@@ -197,5 +197,20 @@ describe('useLeadSearch reconnect (issue #13)', () => {
     // Still remembered for the return to the page.
     expect(readLiveSearch()).toMatchObject({ searchId: 's-1', lastEventId: '1' });
   });
+
+  it('stops showing a search the user cancelled', async () => {
+    const stream: StreamFn = (_q, onData) => {
+      onData(events[0]![1], '1');
+      return new Promise(() => undefined);
+    };
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>() }));
+    act(() => void hook.result.current.start(query));
+    await vi.waitFor(() => expect(hook.result.current.state.searchId).toBe('s-1'));
+    act(() => hook.result.current.stop('other'));
+    expect(hook.result.current.state.status).toBe('searching');
+    act(() => hook.result.current.stop('s-1'));
+    expect(hook.result.current.state.status).toBe('idle');
+    expect(readLiveSearch()).toBeNull();
+  });
 });
 

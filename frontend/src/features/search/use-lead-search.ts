@@ -75,6 +75,8 @@ export function useLeadSearch({
   attach: (searchId: string, query: SearchQuery, lastEventId?: string) => Promise<void>;
   /** Drops finished results (spec section 4: they clear after a successful export). */
   clearResults: () => void;
+  /** Stops showing search `searchId` (the user cancelled it): the stream closes, the page goes back to idle. */
+  stop: (searchId: string) => void;
 } {
   const [state, dispatch] = useReducer(searchReducer, restored, (r) =>
     r ? restoredSearchState(r.results, r.search) : initialSearchState,
@@ -182,5 +184,19 @@ export function useLeadSearch({
 
   const clearResults = useCallback(() => dispatch({ type: 'clearResults' }), []);
 
-  return { state, start, attach, clearResults };
+  // The server ends a cancelled search without a last event on its stream: stop reading.
+  const searchIdRef = useRef<string | null>(null);
+  useEffect(() => {
+    searchIdRef.current = state.status === 'searching' ? state.searchId : null;
+  }, [state.status, state.searchId]);
+  const stop = useCallback((searchId: string) => {
+    if (searchIdRef.current !== searchId) return;
+    abortRef.current?.abort();
+    // The user ended it here: no "finished" notice for it either.
+    watchedSearches.add(searchId);
+    clearLiveSearch();
+    dispatch({ type: 'clear' });
+  }, []);
+
+  return { state, start, attach, clearResults, stop };
 }

@@ -109,7 +109,7 @@ function Dashboard() {
   useEffect(() => {
     if (restored) clearStashedResults();
   }, [restored]);
-  const { state, start, attach, clearResults } = useLeadSearch({ onComplete, restored });
+  const { state, start, attach, clearResults, stop } = useLeadSearch({ onComplete, restored });
   const exportOutcome = useExportOutcome({ onResultsExpired: clearResults });
   // "Run again" fills the form with the entry's fields: a new key remounts it with them.
   const [prefill, setPrefill] = useState<{ key: number; query: SearchQuery } | null>(null);
@@ -223,6 +223,7 @@ function Dashboard() {
           <SearchHistoryPanel
             onOpen={openSearch}
             onRunAgain={runAgain}
+            onCancelled={(item) => stop(item.id)}
             openSearchId={state.status === 'searching' ? state.searchId : null}
           />
         </Suspense>
