@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { getGetSearchQueryOptions, useListSearches } from '../../api/gen/leads/leads';
 import type { SearchItem } from '../../api/gen/model/searchItem';
 import { Button } from '../../components/ui/button';
+import { useWhenIdle } from '../../hooks/use-when-idle';
 import { watchedSearches } from '../../lib/live-search-store';
 
 // Telling the user when a background search finishes (issue #13): the signed-in layout
@@ -28,8 +29,11 @@ export function finishedText(item: SearchItem): string {
 /** Watches running searches and shows a notice when one finishes while nobody streams it. */
 export function SearchFinishedNotices({ intervalMs = 5000, idleIntervalMs = 30000 }: { intervalMs?: number; idleIntervalMs?: number }) {
   const queryClient = useQueryClient();
+  // Not part of a page's first load: the first look waits until the page has painted.
+  const idle = useWhenIdle(3000);
   const running = useListSearches(RUNNING, {
     query: {
+      enabled: idle,
       refetchInterval: (query) => ((query.state.data?.searches.length ?? 0) > 0 ? intervalMs : idleIntervalMs),
       refetchIntervalInBackground: true,
       retry: false,

@@ -18,6 +18,7 @@ import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-b
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
+import { useWhenIdle } from '../../hooks/use-when-idle';
 import { downloadLeadsCsv } from '../../lib/csv';
 import type { SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
@@ -113,6 +114,9 @@ function Dashboard() {
   const exportOutcome = useExportOutcome({ onResultsExpired: clearResults });
   // "Run again" fills the form with the entry's fields: a new key remounts it with them.
   const [prefill, setPrefill] = useState<{ key: number; query: SearchQuery } | null>(null);
+  // The history is at the bottom, below the first screen: it loads once the page has
+  // painted, and shifts nothing already shown.
+  const showHistory = useWhenIdle();
 
   // A search that starts (or ends in error) shows in the history at once.
   useEffect(() => {
@@ -219,15 +223,6 @@ function Dashboard() {
           </Suspense>
         )}
 
-        <Suspense fallback={null}>
-          <SearchHistoryPanel
-            onOpen={openSearch}
-            onRunAgain={runAgain}
-            onCancelled={(item) => stop(item.id)}
-            openSearchId={state.status === 'searching' ? state.searchId : null}
-          />
-        </Suspense>
-
         <div className="grid gap-6 md:grid-cols-3">
           <ApiKeyStatusCard configured={hasApiKey} loading={apiKey.isPending} preview={apiKey.data?.key_preview} />
           <UsageWidget
@@ -239,6 +234,17 @@ function Dashboard() {
           />
           <TutorialCard />
         </div>
+
+        {showHistory && (
+          <Suspense fallback={null}>
+            <SearchHistoryPanel
+              onOpen={openSearch}
+              onRunAgain={runAgain}
+              onCancelled={(item) => stop(item.id)}
+              openSearchId={state.status === 'searching' ? state.searchId : null}
+            />
+          </Suspense>
+        )}
       </main>
     </div>
   );
