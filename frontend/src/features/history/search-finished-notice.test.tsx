@@ -46,7 +46,7 @@ afterEach(() => {
 
 describe('SearchFinishedNotices', () => {
   it('tells the user in the app and through the browser when a background search finishes', async () => {
-    await renderWithProviders(<SearchFinishedNotices intervalMs={20} idleIntervalMs={20} />);
+    await renderWithProviders(<SearchFinishedNotices intervalMs={20} idleIntervalMs={20} startAfterMs={0} />);
     await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(0));
     runningNow = [];
     expect(await screen.findByText('Your search for dentist in Austin finished: 1,234 leads.')).toBeInTheDocument();
@@ -55,7 +55,7 @@ describe('SearchFinishedNotices', () => {
 
   it('stays quiet about a search the page is streaming', async () => {
     watchedSearches.add('s-1');
-    await renderWithProviders(<SearchFinishedNotices intervalMs={20} idleIntervalMs={20} />);
+    await renderWithProviders(<SearchFinishedNotices intervalMs={20} idleIntervalMs={20} startAfterMs={0} />);
     await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(0));
     runningNow = [];
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -27,10 +27,19 @@ export function finishedText(item: SearchItem): string {
 }
 
 /** Watches running searches and shows a notice when one finishes while nobody streams it. */
-export function SearchFinishedNotices({ intervalMs = 5000, idleIntervalMs = 30000 }: { intervalMs?: number; idleIntervalMs?: number }) {
+export function SearchFinishedNotices({
+  intervalMs = 5000,
+  idleIntervalMs = 30000,
+  startAfterMs = 3000,
+}: {
+  intervalMs?: number;
+  idleIntervalMs?: number;
+  /** Longest wait for the page to be idle before the first look. */
+  startAfterMs?: number;
+}) {
   const queryClient = useQueryClient();
   // Not part of a page's first load: the first look waits until the page has painted.
-  const idle = useWhenIdle(3000);
+  const idle = useWhenIdle(startAfterMs);
   const running = useListSearches(RUNNING, {
     query: {
       enabled: idle,
