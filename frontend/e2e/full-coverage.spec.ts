@@ -158,7 +158,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
 
   await test.step('Download CSV writes every lead', async () => {
     const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download CSV' }).click();
+    await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^leads-dentist-.+\.csv$/);
     const text = fs.readFileSync((await download.path())!).toString('utf8').slice(1);

@@ -278,7 +278,7 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
   await test.step('Download CSV gives exactly the streamed leads', async () => {
     const before = Date.now();
     const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download CSV' }).click();
+    await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
     const download = await downloading;
     const name = download.suggestedFilename();
     const match = /^leads-restaurant-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.csv$/.exec(name);
@@ -302,7 +302,7 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await expect(page.getByText('No dentist businesses were found in Atlantis.')).toBeVisible();
     // The earlier results are gone, and so are the export buttons.
     await expect(page.getByRole('table', { name: 'Leads found' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Download CSV' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Download CSV', exact: true })).toHaveCount(0);
     const stream = await frames();
     checkFrames(stream, 'dentist', 'Atlantis');
     expect(stream.map((f) => f.data.type)).toEqual(['start', 'complete']);

@@ -137,6 +137,8 @@ createServer(async (req, res) => {
     emit({ type: 'complete', results, search: { businessType: body.businessType, location: body.location }, usage: { current: state.usage } });
     return res.end();
   }
+  // The history (issue #13): the mock keeps none, so the dashboard panel says so.
+  if (path === '/api/leads/searches') return send(res, 200, { searches: [], replayMinutes: 10 });
   if (path === '/api/leads/sheets/auth-status')
     return send(res, 200, { success: true, authenticated: false, hasRefreshToken: false, needsReauth: true, message: 'Re-authentication required' });
   return send(res, 404, { error: 'not_found', message: 'Not found' });

@@ -53,7 +53,21 @@ export async function postSse({ url, body, signal, token, lastEventId, onEvent }
     signal,
     cache: 'no-store',
   });
+  return readSse(response, onEvent);
+}
 
+/**
+ * GETs an event stream (a search's events again, `GET /api/leads/searches/{id}/events`),
+ * after `lastEventId` when given; same errors and parsing as {@link postSse}.
+ */
+export async function getSse({ url, signal, token, lastEventId, onEvent }: Omit<SseRequest, 'body'>): Promise<void> {
+  const headers = buildHeaders({ Accept: 'text/event-stream' }, token === undefined ? undefined : token);
+  if (lastEventId) headers.set('Last-Event-ID', lastEventId);
+  const response = await fetch(url, { method: 'GET', headers, signal, cache: 'no-store' });
+  return readSse(response, onEvent);
+}
+
+async function readSse(response: Response, onEvent: SseRequest['onEvent']): Promise<void> {
   if (!response.ok) throw new StreamError(await errorMessageOf(response), response.status);
   if (!response.body) throw new StreamError('No response body reader available');
 

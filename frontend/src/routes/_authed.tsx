@@ -1,5 +1,6 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { AuthGate } from '../features/auth/auth-gate';
+import { SearchFinishedNotices } from '../features/history/search-finished-notice';
 
 /**
  * Pathless layout guarding the signed-in pages. The guard is UX only: the API
@@ -10,6 +11,7 @@ export const Route = createFileRoute('/_authed')({
   component: () => (
     <AuthGate>
       <Outlet />
+      <SearchFinishedNotices />
     </AuthGate>
   ),
 });

@@ -4,7 +4,8 @@ import type { SearchProgress } from './search-format';
 
 /** Events of the streaming search (spec section 4; design "Events and SSE"; openapi `StreamEvent`). */
 export type SearchEvent =
-  | { type: 'start'; businessType: string; location: string }
+  /** `searchId` (issue #13) names the search for reconnecting, cancelling and the history. */
+  | { type: 'start'; businessType: string; location: string; searchId?: string }
   | { type: 'business_found'; name: string; found: number; total: number; lead?: Lead }
   | ({ type: 'progress' } & SearchProgress)
   | {
@@ -46,6 +47,7 @@ export function toSearchEvent(data: unknown): SearchEvent | null {
         type: 'start',
         businessType: String(event.businessType ?? ''),
         location: String(event.location ?? ''),
+        ...(text(event.searchId) ? { searchId: text(event.searchId) } : {}),
       };
     case 'business_found':
       return {

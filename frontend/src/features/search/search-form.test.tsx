@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusinessTypesResponse } from '../../api/gen/model/businessTypesResponse';
 import { jsonResponse, renderWithProviders } from '../../test/render';
 import { SearchForm } from './search-form';
+import { searchQueryFromHistory } from './search-options';
 
 /** A slice of the server's catalogue, labels as `GET /api/leads/business-types` sends them. */
 const catalogue: BusinessTypesResponse = {
@@ -327,4 +328,20 @@ describe('SearchForm business types loading and failure', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Session expired');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
+
+  it('starts from a history entry\'s fields ("Run again") and sends the same search', async () => {
+    const initial = searchQueryFromHistory({
+      businessType: 'dentist',
+      location: 'Austin, TX',
+      coverage: 'full',
+      options: { coverage: 'full', max_cost_usd: 3, filters: { minRating: 4, minReviews: 20, website: 'without', phone: 'any' } },
+    });
+    expect(initial).toEqual({ businessType: 'dentist', location: 'Austin, TX', coverage: 'full', maxCostUsd: 3, minRating: 4, minReviews: 20, website: 'without' });
+    const { onSearch, user } = await setup({ initial });
+    expect(typeSelect()).toHaveValue('dentist');
+    expect(screen.getByLabelText('Location')).toHaveValue('Austin, TX');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith(initial);
+  });
 });
+

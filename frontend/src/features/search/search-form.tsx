@@ -7,13 +7,15 @@ import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
 import { BudgetField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
-import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, type SearchOptions } from './search-options';
+import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
 import { businessTypeLabel, useBusinessTypes } from './use-business-types';
 
 export interface SearchFormProps {
   hasApiKey: boolean;
   isSearching: boolean;
   onSearch: (query: SearchQuery) => void;
+  /** Fields to start from (history "Run again"); remount the form (a new `key`) to apply new ones. */
+  initial?: SearchQuery | null;
 }
 
 /**
@@ -22,11 +24,11 @@ export interface SearchFormProps {
  * cannot be loaded, the error and a Retry button stand under it. Below: the coverage
  * ('Quick: top 60' or 'Full area' with its estimate and budget) and the filters (#11).
  */
-export function SearchForm({ hasApiKey, isSearching, onSearch }: SearchFormProps) {
+export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null }: SearchFormProps) {
   const id = useId();
-  const [businessType, setBusinessType] = useState('');
-  const [location, setLocation] = useState('');
-  const [options, setOptions] = useState<SearchOptions>(defaultSearchOptions);
+  const [businessType, setBusinessType] = useState(initial?.businessType ?? '');
+  const [location, setLocation] = useState(initial?.location ?? '');
+  const [options, setOptions] = useState<SearchOptions>(() => (initial ? searchOptionsFromQuery(initial) : defaultSearchOptions));
   const [error, setError] = useState<string | null>(null);
   const groups = useBusinessTypes().data;
 

@@ -83,3 +83,41 @@ export function buildSearchQuery(businessType: string, location: string, options
 export function narrowsEstimate(query: SearchQuery): boolean {
   return query.website !== undefined || query.phone !== undefined || query.minReviews !== undefined;
 }
+
+/** The form's options for a request already made (history "Run again"), the inverse of {@link buildSearchQuery}. */
+export function searchOptionsFromQuery(query: SearchQuery): SearchOptions {
+  return {
+    coverage: query.coverage === Coverage.full ? Coverage.full : Coverage.quick,
+    maxCostUsd: query.maxCostUsd !== undefined ? String(query.maxCostUsd) : '',
+    minRating: query.minRating !== undefined ? String(query.minRating) : '',
+    minReviews: query.minReviews ? String(query.minReviews) : '',
+    website: query.website === WebsiteChoice.with || query.website === WebsiteChoice.without ? query.website : WebsiteChoice.any,
+    phone: query.phone === PhoneChoice.with ? PhoneChoice.with : PhoneChoice.any,
+  };
+}
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/**
+ * The request a history entry was made with: its type, location and coverage, and the
+ * options it stored (filters flat or under `filters`, the budget in camel or snake case,
+ * an explicit area), so "Run again" sends the same search.
+ */
+export function searchQueryFromHistory(entry: { businessType: string; location: string; coverage: string; options: unknown }): SearchQuery {
+  const options = (typeof entry.options === 'object' && entry.options !== null ? entry.options : {}) as Record<string, unknown>;
+  const filters = (typeof options.filters === 'object' && options.filters !== null ? options.filters : options) as Record<string, unknown>;
+  const query: SearchQuery = { businessType: entry.businessType, location: entry.location };
+  if (entry.coverage === Coverage.full) {
+    query.coverage = Coverage.full;
+    const budget = num(options.maxCostUsd) ?? num(options.max_cost_usd);
+    if (budget !== undefined) query.maxCostUsd = budget;
+  }
+  const minRating = num(filters.minRating);
+  if (minRating !== undefined) query.minRating = minRating;
+  const minReviews = num(filters.minReviews);
+  if (minReviews) query.minReviews = minReviews;
+  if (filters.website === WebsiteChoice.with || filters.website === WebsiteChoice.without) query.website = filters.website;
+  if (filters.phone === PhoneChoice.with) query.phone = PhoneChoice.with;
+  if (typeof options.area === 'object' && options.area !== null) query.area = options.area as SearchQuery['area'];
+  return query;
+}

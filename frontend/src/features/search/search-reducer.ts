@@ -28,6 +28,10 @@ export interface SearchState {
   cost: CostItem | null;
   /** The server's words about the results (e.g. why the search stopped early). */
   notice: string | null;
+  /** The running search's id (from its `start` event), for reconnecting and cancelling. */
+  searchId: string | null;
+  /** The stream dropped and the hook is reading the search's events again. */
+  reconnecting: boolean;
 }
 
 export const initialSearchState: SearchState = {
@@ -42,10 +46,14 @@ export const initialSearchState: SearchState = {
   progress: null,
   cost: null,
   notice: null,
+  searchId: null,
+  reconnecting: false,
 };
 
 export type SearchAction =
-  | { type: 'begin'; query: SearchQuery }
+  | { type: 'begin'; query: SearchQuery; searchId?: string | null }
+  /** The stream dropped; the search's events are being read again. */
+  | { type: 'reconnecting' }
   | { type: 'event'; event: SearchEvent }
   | { type: 'fail'; message: string }
   | { type: 'clear' }
@@ -62,9 +70,11 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
   switch (action.type) {
     case 'begin':
       // Starting a search clears the earlier result, error and names.
-      return { ...initialSearchState, status: 'searching', query: action.query };
+      return { ...initialSearchState, status: 'searching', query: action.query, searchId: action.searchId ?? null };
+    case 'reconnecting':
+      return state.status === 'searching' ? { ...state, reconnecting: true } : state;
     case 'fail':
-      return { ...state, status: 'error', error: action.message, names: [] };
+      return { ...state, status: 'error', error: action.message, names: [], reconnecting: false };
     case 'clear':
       return initialSearchState;
     case 'clearResults':
@@ -72,34 +82,35 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
     case 'event': {
       if (state.status !== 'searching') return state;
       const event = action.event;
+      const base: SearchState = state.reconnecting ? { ...state, reconnecting: false } : state;
       switch (event.type) {
         case 'start':
-          return state;
+          return event.searchId && event.searchId !== base.searchId ? { ...base, searchId: event.searchId } : base;
         // Constant work per event (no copy of the leads: `complete` carries them all), so
         // a full search's thousands of events cost nothing noticeable.
         case 'business_found':
           return {
-            ...state,
-            names: [...state.names, event.name].slice(-MAX_LIVE_NAMES),
+            ...base,
+            names: [...base.names, event.name].slice(-MAX_LIVE_NAMES),
             found: event.found,
             total: event.total,
           };
         case 'progress': {
           const { type: _type, ...progress } = event;
-          return { ...state, progress };
+          return { ...base, progress };
         }
         case 'complete':
           return {
-            ...state,
+            ...base,
             status: 'complete',
             results: event.results,
-            search: event.search.businessType ? event.search : state.query,
+            search: event.search.businessType ? event.search : base.query,
             found: event.results.length,
             cost: event.cost ?? null,
             notice: event.notice ?? null,
           };
         case 'error':
-          return { ...state, status: 'error', error: event.message, names: [] };
+          return { ...base, status: 'error', error: event.message, names: [] };
       }
     }
   }

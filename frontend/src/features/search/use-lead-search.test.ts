@@ -1,7 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { readLiveSearch, watchedSearches, writeLiveSearch } from '../../lib/live-search-store';
 import { StreamError } from '../../lib/sse-stream';
-import { useLeadSearch, type StreamFn } from './use-lead-search';
+import { useLeadSearch, type ResumeFn, type StreamFn } from './use-lead-search';
 
 const query = { businessType: 'cafe', location: 'Paris' };
 
@@ -80,6 +81,136 @@ describe('useLeadSearch', () => {
     await act(() => hook.result.current.start(query));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 3000, notice: 'A few places may be missing.', cost: { billableRequests: 61 } });
+  });
+
+});
+
+const lead = (i: number) => ({ name: `Cafe ${i}`, address: 'x', phone: '', website: '', placeId: `p${i}` });
+/** The server's numbered events of one search: start, five leads, complete. */
+const events: Array<[string, unknown]> = [
+  ['1', { type: 'start', businessType: 'cafe', location: 'Paris', searchId: 's-1' }],
+  ...[1, 2, 3, 4, 5].map((i): [string, unknown] => [String(i + 1), { type: 'business_found', name: `Cafe ${i}`, found: i, total: 5, lead: lead(i) }]),
+  ['7', { type: 'complete', results: [1, 2, 3, 4, 5].map(lead), search: query }],
+];
+const after = (last: string | undefined) => events.filter(([id]) => Number(id) > Number(last ?? 0));
+
+describe('useLeadSearch reconnect (issue #13)', () => {
+  beforeEach(() => {
+    window.sessionStorage.clear();
+    watchedSearches.clear();
+  });
+
+  it('reads the events again after Last-Event-ID when the stream drops, each lead once', async () => {
+    const shown: string[] = [];
+    const stream: StreamFn = async (_q, onData) => {
+      for (const [id, data] of events.slice(0, 4)) onData(data, id);
+      throw new TypeError('network error');
+    };
+    const resume = vi.fn<ResumeFn>(async (searchId, lastEventId, onData) => {
+      expect(searchId).toBe('s-1');
+      // A server that resends one event already shown: the hook still shows it once.
+      for (const [id, data] of [events[3]!, ...after(lastEventId)]) onData(data, id);
+    });
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0, 0] }));
+    await act(() => hook.result.current.start(query));
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(resume.mock.calls[0]![1]).toBe('4');
+    shown.push(...hook.result.current.state.names);
+    expect(shown).toEqual(['Cafe 1', 'Cafe 2', 'Cafe 3', 'Cafe 4', 'Cafe 5']);
+    expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 5, searchId: 's-1', reconnecting: false });
+    // Finished: nothing left to resume on reload, and no background notice for it.
+    expect(readLiveSearch()).toBeNull();
+    expect(watchedSearches.has('s-1')).toBe(true);
+  });
+
+  it('keeps trying after repeated drops, then reports the failure', async () => {
+    const stream: StreamFn = async (_q, onData) => {
+      onData(events[0]![1], '1');
+      throw new TypeError('network error');
+    };
+    const resume = vi.fn<ResumeFn>(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0, 0, 0] }));
+    await act(() => hook.result.current.start(query));
+    expect(resume).toHaveBeenCalledTimes(3);
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: 'Failed to start streaming search' });
+  });
+
+  it("shows the server's message when the results are gone (410), without retrying", async () => {
+    const message = "This search's results are gone: we keep them in memory for 10 minutes only and never store lead data. Run it again.";
+    const stream: StreamFn = async (_q, onData) => {
+      onData(events[0]![1], '1');
+      throw new TypeError('network error');
+    };
+    const resume = vi.fn<ResumeFn>(async () => {
+      throw new StreamError(message, 410);
+    });
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0, 0, 0] }));
+    await act(() => hook.result.current.start(query));
+    expect(resume).toHaveBeenCalledTimes(1);
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: message });
+  });
+
+  it('resumes a search after a reload from the stored search id and last event id', async () => {
+    writeLiveSearch({ searchId: 's-1', lastEventId: '3', query });
+    const resume = vi.fn<ResumeFn>(async (_id, lastEventId, onData) => {
+      for (const [id, data] of after(lastEventId)) onData(data, id);
+    });
+    const stream = vi.fn<StreamFn>();
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0] }));
+    await vi.waitFor(() => expect(hook.result.current.state.status).toBe('complete'));
+    expect(stream).not.toHaveBeenCalled();
+    expect(resume).toHaveBeenCalledWith('s-1', '3', expect.any(Function), expect.any(AbortSignal));
+    expect(hook.result.current.state.names).toEqual(['Cafe 3', 'Cafe 4', 'Cafe 5']);
+    expect(hook.result.current.state.results).toHaveLength(5);
+  });
+
+  it('remembers the running search for a reload, and a stream ending early without a search id still fails', async () => {
+    let release: () => void = () => undefined;
+    const stream: StreamFn = (_q, onData) => {
+      for (const [id, data] of events.slice(0, 3)) onData(data, id);
+      return new Promise((resolve) => (release = resolve));
+    };
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>(), reconnectDelaysMs: [] }));
+    let pending: Promise<void> = Promise.resolve();
+    act(() => {
+      pending = hook.result.current.start(query);
+    });
+    await vi.waitFor(() => expect(readLiveSearch()).toEqual({ searchId: 's-1', lastEventId: '3', query }));
+    release();
+    await act(() => pending);
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: 'Stream processing failed' });
+    expect(readLiveSearch()).toBeNull();
+  });
+
+  it('forgets a search left before its end, so its end gets the background notice', async () => {
+    const stream: StreamFn = (_q, onData) => {
+      onData(events[0]![1], '1');
+      return new Promise(() => undefined);
+    };
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>() }));
+    act(() => void hook.result.current.start(query));
+    expect(watchedSearches.has('s-1')).toBe(true);
+    hook.unmount();
+    expect(watchedSearches.has('s-1')).toBe(false);
+    // Still remembered for the return to the page.
+    expect(readLiveSearch()).toMatchObject({ searchId: 's-1', lastEventId: '1' });
+  });
+
+  it('stops showing a search the user cancelled', async () => {
+    const stream: StreamFn = (_q, onData) => {
+      onData(events[0]![1], '1');
+      return new Promise(() => undefined);
+    };
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>() }));
+    act(() => void hook.result.current.start(query));
+    await vi.waitFor(() => expect(hook.result.current.state.searchId).toBe('s-1'));
+    act(() => hook.result.current.stop('other'));
+    expect(hook.result.current.state.status).toBe('searching');
+    act(() => hook.result.current.stop('s-1'));
+    expect(hook.result.current.state.status).toBe('idle');
+    expect(readLiveSearch()).toBeNull();
   });
 });
 

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { getGetUsageQueryKey, getGetUsageQueryOptions, getListBusinessTypesQueryOptions } from '../../api/gen/leads/leads';
+import { getGetUsageQueryKey, getGetUsageQueryOptions, getListBusinessTypesQueryOptions, getListSearchesQueryKey } from '../../api/gen/leads/leads';
+import type { SearchItem } from '../../api/gen/model/searchItem';
 import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
 import { Banner } from '../../components/ui/banner';
 import { UsageWidget } from '../../features/billing/usage-card';
@@ -12,10 +13,12 @@ import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
 import { SearchForm } from '../../features/search/search-form';
 import { SearchNotice } from '../../features/search/search-notice';
+import { searchQueryFromHistory } from '../../features/search/search-options';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
+import { useWhenIdle } from '../../hooks/use-when-idle';
 import { downloadLeadsCsv } from '../../lib/csv';
 import type { SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
@@ -30,6 +33,10 @@ const loadExportActions = () => import('../../features/export/export-actions');
 const LiveProgress = lazy(() => loadLiveProgress().then((m) => ({ default: m.LiveProgress })));
 const ResultsPanel = lazy(() => loadResultsPanel().then((m) => ({ default: m.ResultsPanel })));
 const ExportActions = lazy(() => loadExportActions().then((m) => ({ default: m.ExportActions })));
+// The history sits below the first screen: its own chunk too.
+const SearchHistoryPanel = lazy(() =>
+  import('../../features/history/search-history-panel').then((m) => ({ default: m.SearchHistoryPanel })),
+);
 
 /** Remembers 'Skip for now' on the Welcome back card for this browser tab. */
 const SKIP_KEY = 'leadgen:onboardingSkipped';
@@ -96,19 +103,47 @@ function Dashboard() {
 
   const onComplete = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: getGetUsageQueryKey() });
+    void queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() });
   }, [queryClient]);
   // Back from re-authenticating for Sheets: the results the user was exporting.
   const [restored] = useState(peekStashedResults);
   useEffect(() => {
     if (restored) clearStashedResults();
   }, [restored]);
-  const { state, start, clearResults } = useLeadSearch({ onComplete, restored });
+  const { state, start, attach, clearResults, stop } = useLeadSearch({ onComplete, restored });
   const exportOutcome = useExportOutcome({ onResultsExpired: clearResults });
+  // "Run again" fills the form with the entry's fields: a new key remounts it with them.
+  const [prefill, setPrefill] = useState<{ key: number; query: SearchQuery } | null>(null);
+  // The history is at the bottom, below the first screen: it loads once the page has
+  // painted, and shifts nothing already shown.
+  const showHistory = useWhenIdle();
 
-  function handleSearch(q: SearchQuery) {
+  // A search that starts (or ends in error) shows in the history at once.
+  useEffect(() => {
+    if (state.searchId) void queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() });
+  }, [state.searchId, state.status, queryClient]);
+
+  function preloadSearchChunks() {
     void Promise.all([loadLiveProgress(), loadResultsPanel(), loadExportActions()]).catch(() => undefined);
     exportOutcome.reset();
+  }
+
+  function handleSearch(q: SearchQuery) {
+    preloadSearchChunks();
     void start(q);
+  }
+
+  function runAgain(item: SearchItem) {
+    const again = searchQueryFromHistory(item);
+    setPrefill((current) => ({ key: (current?.key ?? 0) + 1, query: again }));
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+    handleSearch(again);
+  }
+
+  function openSearch(item: SearchItem) {
+    preloadSearchChunks();
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+    void attach(item.id, searchQueryFromHistory(item));
   }
 
   async function handleLogout() {
@@ -131,7 +166,19 @@ function Dashboard() {
 
         {apiKey.isSuccess && !hasApiKey && <ApiKeyRequiredNotice />}
 
-        <SearchForm hasApiKey={hasApiKey} isSearching={state.status === 'searching'} onSearch={handleSearch} />
+        <SearchForm
+          key={prefill?.key ?? 0}
+          initial={prefill?.query}
+          hasApiKey={hasApiKey}
+          isSearching={state.status === 'searching'}
+          onSearch={handleSearch}
+        />
+
+        {state.status === 'searching' && state.reconnecting && (
+          <Banner tone="warning" title="Reconnecting">
+            The connection dropped. Picking the search up where it left off...
+          </Banner>
+        )}
 
         {state.status === 'error' && state.error && (
           <Banner tone="error" title="Search Failed">
@@ -187,6 +234,17 @@ function Dashboard() {
           />
           <TutorialCard />
         </div>
+
+        {showHistory && (
+          <Suspense fallback={null}>
+            <SearchHistoryPanel
+              onOpen={openSearch}
+              onRunAgain={runAgain}
+              onCancelled={(item) => stop(item.id)}
+              openSearchId={state.status === 'searching' ? state.searchId : null}
+            />
+          </Suspense>
+        )}
       </main>
     </div>
   );

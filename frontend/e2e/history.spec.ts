@@ -1,0 +1,87 @@
+import { expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+
+// Searches that survive (issue #13) in the browser against the real stack: a full search
+// picked up again after a reload (`GET .../events` with `Last-Event-ID`), the history
+// panel with its figures, "Run again" and "Cancel".
+
+/** `SLOW` (testkit places_sim/faults.rs): each Places page answers after SIM_SLOW_MS, so a search is still running when the page reloads. */
+const SLOW_KEY = 'AIzaSyE2eSLOW0123456789abcdefghijklmno';
+
+const isPath = (url: string, path: string) => new URL(url).pathname === path;
+
+test('history: a full search survives a reload, is listed, runs again, and a running one cancels', async ({ page, consoleErrors }) => {
+  test.setTimeout(240_000);
+
+  await test.step('sign up and save a key', async () => {
+    await signUpFromLanding(page, 'ines');
+    await page.waitForURL((url) => url.pathname === '/onboarding');
+    await page.getByLabel('Google Places API key').fill(SLOW_KEY);
+    await page.getByRole('button', { name: 'Save and Continue' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await expect(page.getByText('Configured & Ready')).toBeVisible();
+    await expect(page.getByText('No searches yet.')).toBeVisible();
+  });
+
+  const history = page.getByRole('list', { name: 'Your searches' });
+  let searchId = '';
+  await test.step('a full search picks up where it left off after a reload', async () => {
+    await page.getByLabel('Business type').selectOption('dentist');
+    await page.getByLabel('Location').fill('Austin, TX');
+    await page.getByRole('radio', { name: /Full area/ }).check();
+    const started = page.waitForResponse((r) => isPath(r.url(), '/api/leads/search-stream'));
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await started;
+    await expect(page.getByRole('heading', { name: 'Searching for Dentist in Austin, TX...' })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => window.sessionStorage.getItem('leadgen:liveSearch')), { timeout: 30_000 }).not.toBeNull();
+    const stored = JSON.parse((await page.evaluate(() => window.sessionStorage.getItem('leadgen:liveSearch'))) ?? '{}') as {
+      searchId: string;
+      lastEventId: string;
+    };
+    searchId = stored.searchId;
+    expect(searchId).not.toBe('');
+
+    const resumed = page.waitForRequest((r) => isPath(r.url(), `/api/leads/searches/${searchId}/events`));
+    await page.reload();
+    const request = await resumed;
+    expect(Number(request.headers()['last-event-id'])).toBeGreaterThan(0);
+    await expect(page.getByRole('heading', { name: 'Searching for Dentist in Austin, TX...' })).toBeVisible();
+    await expect(page.getByText('Dentist in Austin, TX', { exact: true })).toBeVisible({ timeout: 150_000 });
+    await expect.poll(() => page.evaluate(() => window.sessionStorage.getItem('leadgen:liveSearch'))).toBeNull();
+  });
+
+  await test.step('the history lists it, with its results still downloadable', async () => {
+    const row = history.getByRole('listitem').filter({ hasText: 'Dentist · Austin, TX' });
+    await expect(row.getByText('Complete', { exact: true })).toBeVisible();
+    await expect(row).toContainText(/Full area · .* · [\d,]+ leads · \$\d+\.\d{2}/);
+    await expect(row.getByRole('button', { name: 'Download CSV of Dentist in Austin, TX' })).toBeVisible();
+    const download = page.waitForEvent('download');
+    await row.getByRole('button', { name: 'Download CSV of Dentist in Austin, TX' }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+    await shot(page, '40-search-history');
+  });
+
+  await test.step('Run again fills the form and sends the same search', async () => {
+    const sent = page.waitForRequest((r) => isPath(r.url(), '/api/leads/search-stream'));
+    await history.getByRole('button', { name: 'Run again Dentist in Austin, TX' }).first().click();
+    expect((await sent).postDataJSON()).toEqual({ businessType: 'dentist', location: 'Austin, TX', coverage: 'full' });
+    await expect(page.getByLabel('Location')).toHaveValue('Austin, TX');
+    await expect(page.getByRole('radio', { name: /Full area/ })).toBeChecked();
+    await expect(page.getByText('Dentist in Austin, TX', { exact: true })).toBeVisible({ timeout: 150_000 });
+  });
+
+  await test.step('a running search cancels from its row', async () => {
+    await page.getByLabel('Location').fill('Houston, TX');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const cancel = history.getByRole('button', { name: 'Cancel Dentist in Houston, TX' });
+    await expect(cancel).toBeVisible({ timeout: 30_000 });
+    const posted = page.waitForResponse((r) => /\/api\/leads\/searches\/[^/]+\/cancel$/.test(new URL(r.url()).pathname));
+    await cancel.click();
+    expect((await posted).status()).toBe(200);
+    const row = history.getByRole('listitem').filter({ hasText: 'Dentist · Houston, TX' });
+    await expect(row.getByText('Cancelled', { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByRole('heading', { name: 'Searching for Dentist in Houston, TX...' })).toHaveCount(0, { timeout: 60_000 });
+    await shot(page, '41-search-cancelled');
+  });
+
+  expectNoConsoleErrors(consoleErrors);
+});

@@ -1,0 +1,275 @@
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { getListSearchesQueryKey, listSearches, useCancelSearch, useListBusinessTypes } from '../../api/gen/leads/leads';
+import type { ListSearchesParams } from '../../api/gen/model/listSearchesParams';
+import type { SearchItem } from '../../api/gen/model/searchItem';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Label, Select } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { downloadLeadsCsv } from '../../lib/csv';
+import { collectSearchLeads } from '../../lib/search-replay';
+import { NotifyToggle } from './search-finished-notice';
+
+/** The statuses a search can have (openapi `SearchItem.status`), with what the filter shows. */
+const STATUSES = [
+  { value: '', label: 'All statuses' },
+  { value: 'running', label: 'Running' },
+  { value: 'queued', label: 'Queued' },
+  { value: 'complete', label: 'Complete' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'cancelled', label: 'Cancelled' },
+] as const;
+
+const PAGE = 10;
+const isLive = (item: SearchItem) => item.status === 'running' || item.status === 'queued';
+
+/** The words a row says once its results left memory (issue #13). */
+export function resultsGoneText(replayMinutes: number): string {
+  return `Results are no longer available: we keep them in memory for ${replayMinutes} minutes and never store lead data.`;
+}
+
+function formatWhen(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export interface SearchHistoryPanelProps {
+  /** Shows a running search's live stream on the page. */
+  onOpen: (item: SearchItem) => void;
+  /** Fills the search form with the entry's fields and runs it. */
+  onRunAgain: (item: SearchItem) => void;
+  /** The search the page is showing, if any (its Open button is hidden). */
+  openSearchId?: string | null;
+  /** After a search was cancelled (the page stops showing it if it was open). */
+  onCancelled?: (item: SearchItem) => void;
+}
+
+/**
+ * The user's searches, newest first (issue #13): metadata only, filtered by status and
+ * type, paged with the server's cursor. Running ones can be opened or cancelled; any can
+ * run again; finished ones download their results while the server still has them.
+ */
+export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, openSearchId = null }: SearchHistoryPanelProps) {
+  const id = useId();
+  const [status, setStatus] = useState('');
+  const [businessType, setBusinessType] = useState('');
+  const types = useListBusinessTypes({ query: { staleTime: Infinity } });
+  const params: ListSearchesParams = {
+    limit: PAGE,
+    ...(status ? { status } : {}),
+    ...(businessType ? { businessType } : {}),
+  };
+  const history = useInfiniteQuery({
+    queryKey: [...getListSearchesQueryKey(params), 'pages'],
+    queryFn: ({ pageParam, signal }) => listSearches({ ...params, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor,
+    // While a search runs its row changes on its own: look again every few seconds.
+    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.searches.some(isLive)) ? 4000 : false),
+  });
+  const items = history.data?.pages.flatMap((page) => page.searches) ?? [];
+  const replayMinutes = history.data?.pages[0]?.replayMinutes ?? 10;
+  const labelOf = (value: string) =>
+    types.data?.groups.flatMap((group) => group.types).find((type) => type.value === value)?.label ?? value;
+
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">Search history</h2>
+          <p className="mt-1 text-sm text-slate-600">What you searched for, how it went and what it cost. We never store the leads themselves.</p>
+        </div>
+        <NotifyToggle />
+      </div>
+      <div className="mt-4 grid gap-4 sm:grid-cols-2 md:max-w-xl">
+        <div>
+          <Label htmlFor={`${id}-status`}>Status</Label>
+          <Select id={`${id}-status`} className="mt-1.5" value={status} onChange={(event) => setStatus(event.target.value)}>
+            {STATUSES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div>
+          {/* Not "Business type": the search form above owns that label. */}
+          <Label htmlFor={`${id}-type`}>Type</Label>
+          <Select id={`${id}-type`} className="mt-1.5" value={businessType} onChange={(event) => setBusinessType(event.target.value)}>
+            <option value="">All types</option>
+            {types.data?.groups.map((group) => (
+              <optgroup key={group.label} label={group.label}>
+                {group.types.map((type) => (
+                  <option key={`${group.label}-${type.value}`} value={type.value}>
+                    {type.label}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </Select>
+        </div>
+      </div>
+
+      {history.isPending ? (
+        <p className="mt-4 flex items-center gap-2 text-sm text-slate-600">
+          <Spinner /> Loading your searches...
+        </p>
+      ) : history.isError ? (
+        <div className="mt-4 flex items-center gap-3">
+          <p role="alert" className="text-sm text-red-700">
+            {history.error?.message || 'Could not load your searches.'}
+          </p>
+          <Button variant="secondary" size="sm" onClick={() => void history.refetch()}>
+            Retry
+          </Button>
+        </div>
+      ) : items.length === 0 ? (
+        <p className="mt-4 text-sm text-slate-600">{status || businessType ? 'No search matches these filters.' : 'No searches yet.'}</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-slate-200" aria-label="Your searches">
+          {items.map((item) => (
+            <HistoryRow
+              key={item.id}
+              item={item}
+              typeLabel={labelOf(item.businessType)}
+              replayMinutes={replayMinutes}
+              open={item.id === openSearchId}
+              onOpen={() => onOpen(item)}
+              onRunAgain={() => onRunAgain(item)}
+              onCancelled={() => onCancelled?.(item)}
+            />
+          ))}
+        </ul>
+      )}
+      {history.hasNextPage && (
+        <div className="mt-4">
+          <Button variant="secondary" size="sm" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+            {history.isFetchingNextPage && <Spinner />}
+            Load more
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  complete: 'Complete',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+const STATUS_CLASS: Record<string, string> = {
+  queued: 'bg-slate-100 text-slate-800',
+  running: 'bg-indigo-100 text-indigo-800',
+  complete: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-red-100 text-red-800',
+  cancelled: 'bg-amber-100 text-amber-900',
+};
+
+function HistoryRow({
+  item,
+  typeLabel,
+  replayMinutes,
+  open,
+  onOpen,
+  onRunAgain,
+  onCancelled,
+}: {
+  item: SearchItem;
+  typeLabel: string;
+  replayMinutes: number;
+  open: boolean;
+  onOpen: () => void;
+  onRunAgain: () => void;
+  onCancelled: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const cancel = useCancelSearch({
+    mutation: {
+      onSuccess: onCancelled,
+      onSettled: () => queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }),
+    },
+  });
+  const [download, setDownload] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const live = isLive(item);
+  const finished = !live;
+  const what = `${typeLabel} in ${item.location}`;
+
+  async function downloadCsv() {
+    setDownload({ busy: true, error: null });
+    try {
+      const leads = await collectSearchLeads(item.id);
+      downloadLeadsCsv(leads, item.businessType);
+      setDownload({ busy: false, error: null });
+    } catch (error) {
+      setDownload({ busy: false, error: error instanceof Error && error.message ? error.message : 'Download failed' });
+    }
+  }
+
+  const facts = [
+    item.coverage === 'full' ? 'Full area' : 'Quick',
+    formatWhen(item.startedAt),
+    // The server sends null (not absent) for figures a running search does not have yet.
+    typeof item.leads === 'number' ? `${item.leads.toLocaleString()} leads` : null,
+    typeof item.costUsd === 'number' ? `$${item.costUsd.toFixed(2)}` : null,
+  ].filter(Boolean);
+
+  return (
+    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+          <span className="truncate">
+            {typeLabel} · {item.location}
+          </span>
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[item.status] ?? 'bg-slate-100 text-slate-800'}`}>
+            {STATUS_TEXT[item.status] ?? item.status}
+          </span>
+        </p>
+        <p className="mt-0.5 text-sm text-slate-600">{facts.join(' · ')}</p>
+        {item.errorMessage && <p className="mt-0.5 text-sm text-red-700">{item.errorMessage}</p>}
+        {finished && !item.resultsAvailable && <p className="mt-0.5 text-sm text-slate-600">{resultsGoneText(replayMinutes)}</p>}
+        {download.error && (
+          <p role="alert" className="mt-0.5 text-sm text-red-700">
+            {download.error}
+          </p>
+        )}
+        {cancel.isError && (
+          <p role="alert" className="mt-0.5 text-sm text-red-700">
+            {cancel.error?.message || 'Could not cancel this search.'}
+          </p>
+        )}
+      </div>
+      <div className="flex shrink-0 flex-wrap gap-2">
+        {live && !open && (
+          <Button variant="secondary" size="sm" onClick={onOpen} aria-label={`Open ${what}`}>
+            Open
+          </Button>
+        )}
+        {live && (
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate({ id: item.id })}
+            aria-label={`Cancel ${what}`}
+          >
+            {cancel.isPending && <Spinner />}
+            Cancel
+          </Button>
+        )}
+        {finished && item.resultsAvailable && (
+          <Button variant="secondary" size="sm" disabled={download.busy} onClick={() => void downloadCsv()} aria-label={`Download CSV of ${what}`}>
+            {download.busy && <Spinner />}
+            Download CSV
+          </Button>
+        )}
+        <Button variant="secondary" size="sm" onClick={onRunAgain} aria-label={`Run again ${what}`}>
+          Run again
+        </Button>
+      </div>
+    </li>
+  );
+}
