@@ -91,6 +91,9 @@ impl LeadAllowance for UsageAllowance<'_> {
     }
 }
 
+/// What a listener is told when the search was cancelled.
+pub const CANCELLED: &str = "This search was cancelled. The leads it found so far are above.";
+
 /// What the client is told when the job fails on our side (the cause is logged).
 pub const JOB_FAILED: &str = "Search failed on our side. Please try again.";
 
@@ -223,7 +226,14 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             deps.store
                 .settle_search(&job.user_id, &job.search_id, SearchStatus::Cancelled, delivered)
                 .await?;
-            (SearchStatus::Cancelled, None)
+            // Whoever still listens (a reconnected or re-opened background search) learns
+            // that it ended; a quick search's own stream is gone already.
+            (
+                SearchStatus::Cancelled,
+                Some(SearchEvent::Error {
+                    message: CANCELLED.to_owned(),
+                }),
+            )
         }
         Err(Failure::Message(message)) => {
             deps.store

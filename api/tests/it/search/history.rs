@@ -253,6 +253,19 @@ async fn a_background_search_is_cancelled_on_request_and_its_results_expire() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(settled["status"], "cancelled", "cancelled within 10 s");
+    // A client that re-opens it is told it ended.
+    let events = read_until(
+        &env,
+        env.app.client.get(format!("/api/leads/searches/{search_id}/events")),
+        |frames| frames.last().is_some_and(|(_, e)| e["type"] == "error"),
+    )
+    .await;
+    assert!(
+        events.last().expect("events").1["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cancelled")),
+        "{events:?}"
+    );
     let billed = env.sim.stats().billable(Sku::TextSearchEnterprise)
         + env.sim.stats().billable(Sku::TextSearchEssentialsIdsOnly);
     tokio::time::sleep(Duration::from_millis(800)).await;
