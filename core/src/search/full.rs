@@ -180,6 +180,8 @@ pub(crate) async fn run(
                     budget += allowance.grant(wanted.next_multiple_of(MAX_LEADS)).await;
                 }
                 let mut given = 0;
+                // Places the probes found so far: the same for every lead of this tile.
+                let total = planner.found_count() as u32;
                 for lead in fresh {
                     if outcome.leads.len() as u32 >= budget {
                         outcome.stop = Some(StopReason::Allowance);
@@ -190,7 +192,7 @@ pub(crate) async fn run(
                     events.push(SearchEvent::BusinessFound {
                         name: lead.name.clone(),
                         found: outcome.leads.len() as u32,
-                        total: planner.found_count() as u32,
+                        total,
                         lead,
                     });
                 }
