@@ -5,7 +5,6 @@
 
 use futures_util::{StreamExt, stream::BoxStream};
 use leadgen_core::{
-    bus::REPLAY_TTL,
     ids::{SearchId, UserId},
     search::SearchStatus,
     store::{HistoryQuery, SearchSummary},
@@ -32,9 +31,9 @@ const DEFAULT_PAGE: i64 = 20;
 /// Keep-alive comment interval on event streams.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
-/// One search in the history.
+/// One search in the history. Figures a search does not have yet are left out, not null.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchItem {
     /// Its id.
     pub id: String,
@@ -69,7 +68,7 @@ pub struct SearchItem {
 
 /// A page of the history.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchHistory {
     /// Newest first.
     pub searches: Vec<SearchItem>,
@@ -85,8 +84,9 @@ fn rfc3339(secs: i64) -> String {
         .unwrap_or_default()
 }
 
-fn item(s: SearchSummary, now: i64) -> SearchItem {
-    let results_available = s.finished_at.is_none_or(|f| now - f < REPLAY_TTL.as_secs() as i64);
+/// `replay_secs`: how long the bus keeps a search's events after it finished.
+fn item(s: SearchSummary, now: i64, replay_secs: i64) -> SearchItem {
+    let results_available = s.finished_at.is_none_or(|f| now - f < replay_secs);
     SearchItem {
         id: s.id.to_string(),
         business_type: s.business_type,
@@ -188,10 +188,11 @@ impl SearchesApi {
             .then(|| rows.last().map(|r| format!("{}.{}", r.created_at, r.id)))
             .flatten();
         let now = leadgen_core::time::now_unix();
+        let replay_secs = state.bus.replay_ttl().as_secs() as i64;
         Ok(Json(SearchHistory {
-            searches: rows.into_iter().map(|r| item(r, now)).collect(),
+            searches: rows.into_iter().map(|r| item(r, now, replay_secs)).collect(),
             next_cursor,
-            replay_minutes: REPLAY_TTL.as_secs() / 60,
+            replay_minutes: state.bus.replay_ttl().as_secs() / 60,
         }))
     }
 
@@ -204,7 +205,11 @@ impl SearchesApi {
         id: Path<String>,
     ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
-        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+        Ok(Json(item(
+            summary,
+            leadgen_core::time::now_unix(),
+            state.bus.replay_ttl().as_secs() as i64,
+        )))
     }
 
     /// A search's events again (reconnect)
@@ -271,6 +276,10 @@ impl SearchesApi {
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }
-        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+        Ok(Json(item(
+            summary,
+            leadgen_core::time::now_unix(),
+            state.bus.replay_ttl().as_secs() as i64,
+        )))
     }
 }

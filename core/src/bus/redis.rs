@@ -3,7 +3,7 @@
 //! Per search: a list `{prefix}:search:{id}:events` (the replay buffer; `RPUSH`'s answer
 //! numbers each event), a pub/sub channel `{prefix}:search:{id}` for live delivery, and a
 //! key `{prefix}:search:{id}:cancel`, and the checkpoint `{prefix}:search:{id}:checkpoint`.
-//! All expire after [`REPLAY_TTL`].
+//! All expire after the bus's replay TTL ([`REPLAY_TTL`] unless configured).
 //!
 //! Each process holds one pub/sub connection for all its streams and routes messages to
 //! local subscribers by channel, so 10,000 open streams cost one Redis connection, not
@@ -59,6 +59,8 @@ pub struct RedisBus {
     router: Arc<tokio::sync::Mutex<Option<Arc<Router>>>>,
     publish_all: redis::Script,
     publish_page: redis::Script,
+    /// Expiry of a search's events, checkpoint and cancel flag after its last event.
+    replay_ttl: std::time::Duration,
 }
 
 /// The process's pub/sub connection and its local subscribers.
@@ -80,7 +82,19 @@ impl RedisBus {
             router: Arc::new(tokio::sync::Mutex::new(None)),
             publish_all: redis::Script::new(PUBLISH_ALL),
             publish_page: redis::Script::new(PUBLISH_PAGE),
+            replay_ttl: REPLAY_TTL,
         })
+    }
+
+    /// See [`super::EventBus::with_replay_ttl`].
+    pub fn with_replay_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.replay_ttl = ttl;
+        self
+    }
+
+    /// See [`super::EventBus::replay_ttl`].
+    pub fn replay_ttl(&self) -> std::time::Duration {
+        self.replay_ttl
     }
 
     fn events_key(&self, search_id: &SearchId) -> String {
@@ -107,7 +121,7 @@ impl RedisBus {
     /// See [`super::EventBus::publish_all`].
     pub async fn publish_all(&self, search_id: &SearchId, events: &[SearchEvent]) -> CoreResult<u64> {
         let mut invocation = self.publish_all.key(self.events_key(search_id));
-        invocation.key(self.channel(search_id)).arg(REPLAY_TTL.as_secs());
+        invocation.key(self.channel(search_id)).arg(self.replay_ttl.as_secs());
         for event in events {
             invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
         }
@@ -121,7 +135,7 @@ impl RedisBus {
         invocation
             .key(self.channel(search_id))
             .key(self.checkpoint_key(search_id))
-            .arg(REPLAY_TTL.as_secs())
+            .arg(self.replay_ttl.as_secs())
             .arg(checkpoint);
         for event in events {
             invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
@@ -179,7 +193,9 @@ impl RedisBus {
     /// See [`super::EventBus::cancel`].
     pub async fn cancel(&self, search_id: &SearchId) -> CoreResult<()> {
         let mut conn = self.conn.clone();
-        let _: () = conn.set_ex(self.cancel_key(search_id), 1, REPLAY_TTL.as_secs()).await?;
+        let _: () = conn
+            .set_ex(self.cancel_key(search_id), 1, self.replay_ttl.as_secs())
+            .await?;
         Ok(())
     }
 

@@ -7,7 +7,7 @@
  */
 
 /**
- * One search in the history.
+ * One search in the history. Figures a search does not have yet are left out, not null.
  */
 export interface SearchItem {
   /** Its id. */
