@@ -6,7 +6,7 @@
 use futures_util::{StreamExt, stream::BoxStream};
 use leadgen_core::{
     ids::{SearchId, UserId},
-    search::SearchStatus,
+    search::{Checkpoint, SearchStatus},
     store::{HistoryQuery, SearchSummary},
 };
 use poem::web::{Data, sse::Event};
@@ -49,6 +49,8 @@ pub struct SearchItem {
     pub background: bool,
     /// `queued`, `running`, `complete`, `failed` or `cancelled`.
     pub status: String,
+    /// How far it has got (while running, once it fetched something).
+    pub progress: Option<SearchProgress>,
     /// Leads sent (once finished).
     pub leads: Option<i64>,
     /// Requests Google billed (once finished).
@@ -64,6 +66,18 @@ pub struct SearchItem {
     /// Whether its results can still be read again (`GET .../events`): for
     /// `replayMinutes` minutes after it finished, from memory.
     pub results_available: bool,
+}
+
+/// A running search's progress, from its checkpoint.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SearchProgress {
+    /// Places found so far (before the search's filters and de-duplication).
+    pub found: u32,
+    /// Requests Google billed so far.
+    pub billable_requests: u32,
+    /// US dollars so far, at list prices.
+    pub cost_usd: f64,
 }
 
 /// A page of the history.
@@ -84,9 +98,16 @@ fn rfc3339(secs: i64) -> String {
         .unwrap_or_default()
 }
 
-/// `replay_secs`: how long the bus keeps a search's events after it finished.
-fn item(s: SearchSummary, now: i64, replay_secs: i64) -> SearchItem {
+/// A history entry for `s`; a running search gets its progress from its checkpoint.
+async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
+    let now = leadgen_core::time::now_unix();
+    let replay_secs = state.bus.replay_ttl().as_secs() as i64;
     let results_available = s.finished_at.is_none_or(|f| now - f < replay_secs);
+    let progress = if s.status == SearchStatus::Running.as_str() {
+        progress_of(state, &s.id).await
+    } else {
+        None
+    };
     SearchItem {
         id: s.id.to_string(),
         business_type: s.business_type,
@@ -95,6 +116,7 @@ fn item(s: SearchSummary, now: i64, replay_secs: i64) -> SearchItem {
         options: serde_json::from_str(&s.options).unwrap_or_else(|_| serde_json::json!({})),
         background: s.background != 0,
         status: s.status,
+        progress,
         leads: s.leads_delivered,
         billable_requests: s.billable_requests,
         cost_usd: s.cost_usd,
@@ -103,6 +125,20 @@ fn item(s: SearchSummary, now: i64, replay_secs: i64) -> SearchItem {
         finished_at: s.finished_at.map(rfc3339),
         results_available,
     }
+}
+
+/// How far a running search has got: its checkpoint's counts (no lead data), if it has
+/// fetched anything yet. A bus that does not answer leaves it out rather than failing the
+/// history.
+async fn progress_of(state: &AppState, id: &SearchId) -> Option<SearchProgress> {
+    let stored = state.bus.checkpoint(id).await.ok().flatten()?;
+    let progress = Checkpoint::decode(&stored)?.progress();
+    let prices = state.config.places_prices;
+    Some(SearchProgress {
+        found: progress.found,
+        billable_requests: progress.requests.billable(&prices),
+        cost_usd: leadgen_core::search::round_cents(progress.requests.cost_usd(&prices)),
+    })
 }
 
 /// The caller's search `id`, or 404.
@@ -187,10 +223,12 @@ impl SearchesApi {
         let next_cursor = more
             .then(|| rows.last().map(|r| format!("{}.{}", r.created_at, r.id)))
             .flatten();
-        let now = leadgen_core::time::now_unix();
-        let replay_secs = state.bus.replay_ttl().as_secs() as i64;
+        let mut searches = Vec::with_capacity(rows.len());
+        for row in rows {
+            searches.push(item(&state, row).await);
+        }
         Ok(Json(SearchHistory {
-            searches: rows.into_iter().map(|r| item(r, now, replay_secs)).collect(),
+            searches,
             next_cursor,
             replay_minutes: state.bus.replay_ttl().as_secs() / 60,
         }))
@@ -205,11 +243,7 @@ impl SearchesApi {
         id: Path<String>,
     ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
-        Ok(Json(item(
-            summary,
-            leadgen_core::time::now_unix(),
-            state.bus.replay_ttl().as_secs() as i64,
-        )))
+        Ok(Json(item(&state, summary).await))
     }
 
     /// A search's events again (reconnect)
@@ -276,10 +310,6 @@ impl SearchesApi {
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }
-        Ok(Json(item(
-            summary,
-            leadgen_core::time::now_unix(),
-            state.bus.replay_ttl().as_secs() as i64,
-        )))
+        Ok(Json(item(&state, summary).await))
     }
 }

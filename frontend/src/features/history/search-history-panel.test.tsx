@@ -100,10 +100,21 @@ describe('SearchHistoryPanel', () => {
   });
 
   it('offers Open and Cancel on a running search; Cancel posts and reloads the list', async () => {
-    pages = { '': { searches: [entry({ status: 'running', ...({ leads: null, costUsd: null, finishedAt: null, errorMessage: null } as unknown as Partial<SearchItem>) })] } };
+    pages = {
+      '': {
+        searches: [
+          entry({
+            status: 'running',
+            progress: { found: 1234, billableRequests: 12, costUsd: 0.42 },
+            ...({ leads: null, costUsd: null, finishedAt: null, errorMessage: null } as unknown as Partial<SearchItem>),
+          }),
+        ],
+      },
+    };
     const onCancelled = vi.fn();
     const { onOpen } = await show({ onCancelled });
     fireEvent.click(await screen.findByRole('button', { name: 'Open Cafe in Paris' }));
+    expect(screen.getByText(/1,234 found so far · \$0\.42 so far/)).toBeInTheDocument();
     expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
     expect(screen.queryByRole('button', { name: /^Export s-1/ })).not.toBeInTheDocument();
     const listCalls = () => fetchMock.mock.calls.filter((c) => String(c[0]).startsWith('/api/leads/searches?')).length;

@@ -211,6 +211,9 @@ function HistoryRow({
     // A running search has no figures yet (older servers sent null, newer leave them out).
     typeof item.leads === 'number' ? `${item.leads.toLocaleString()} leads` : null,
     typeof item.costUsd === 'number' ? `$${item.costUsd.toFixed(2)}` : null,
+    // A running search's progress: what its last checkpoint counted.
+    live && item.progress ? `${item.progress.found.toLocaleString()} found so far` : null,
+    live && item.progress ? `$${item.progress.costUsd.toFixed(2)} so far` : null,
   ].filter(Boolean);
 
   return (

@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user or an address sends too many requests (600 and 1200 a minute by default).
  * OpenAPI spec version: 0.1.0
  */
+import type { SearchProgress } from './searchProgress';
 
 /**
  * One search in the history. Figures a search does not have yet are left out, not null.
@@ -24,6 +25,8 @@ export interface SearchItem {
   background: boolean;
   /** `queued`, `running`, `complete`, `failed` or `cancelled`. */
   status: string;
+  /** How far it has got (while running, once it fetched something). */
+  progress?: SearchProgress & unknown;
   /** Leads sent (once finished). */
   leads?: number;
   /** Requests Google billed (once finished). */
