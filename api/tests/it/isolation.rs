@@ -12,10 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use leadgen_testkit::places_sim::PlacesSim;
 use serde_json::{Value, json};
 
-use crate::{
-    both_modes,
-    search::env::{Mode, SearchEnv},
-};
+use crate::{both_modes, search::env::SearchEnv};
 
 /// Operations B does not call, each with why.
 const NOT_CALLED: &[(&str, &str)] = &[
@@ -237,7 +234,7 @@ both_modes!(
             }
             let foreign = FOREIGN_IDS.iter().any(|(id, _)| *id == op.id);
             let path = if foreign {
-                op.path.replace(|c: char| c == '{' || c == '}', "")
+                op.path.replace(['{', '}'], "")
             } else {
                 fill(&op.path, &ids).expect("an owner id for every path id")
             };
