@@ -50,6 +50,9 @@ redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[1])
 return 1
 "#;
 
+/// Pause before the one retry of an idempotent command whose connection had dropped.
+const RECONNECT_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Event bus over Redis.
 #[derive(Clone)]
 pub struct RedisBus {
@@ -125,8 +128,13 @@ impl RedisBus {
         for event in events {
             invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
         }
-        let mut conn = self.conn.clone();
-        Ok(invocation.invoke_async(&mut conn).await?)
+        // Retried like a page (see `publish_page`).
+        Ok(self
+            .idempotent(|mut conn| {
+                let invocation = &invocation;
+                async move { invocation.invoke_async(&mut conn).await }
+            })
+            .await?)
     }
 
     /// See [`super::EventBus::publish_page`].
@@ -140,21 +148,55 @@ impl RedisBus {
         for event in events {
             invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
         }
-        let mut conn = self.conn.clone();
-        let _: i64 = invocation.invoke_async(&mut conn).await?;
+        // Retried once if the connection had dropped (Redis restarted): the write almost
+        // always failed before Redis ran it; if Redis did run it, the page's events are in
+        // the buffer twice, and the relay drops repeated leads, so none shows twice.
+        let _: i64 = self
+            .idempotent(|mut conn| {
+                let invocation = &invocation;
+                async move { invocation.invoke_async(&mut conn).await }
+            })
+            .await?;
         Ok(())
     }
 
     /// See [`super::EventBus::checkpoint`].
     pub async fn checkpoint(&self, search_id: &SearchId) -> CoreResult<Option<String>> {
-        let mut conn = self.conn.clone();
-        Ok(conn.get(self.checkpoint_key(search_id)).await?)
+        let key = self.checkpoint_key(search_id);
+        Ok(self
+            .idempotent(|mut conn| {
+                let key = key.clone();
+                async move { conn.get(key).await }
+            })
+            .await?)
     }
 
-    /// See [`super::EventBus::replay`].
-    pub async fn replay(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
-        let mut conn = self.conn.clone();
-        let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
+    /// Runs a command, once more if the connection had dropped: the connection manager
+    /// reconnects by itself, but the first command after Redis restarted fails. Meant for
+    /// commands that are idempotent, or whose repetition the readers tolerate.
+    async fn idempotent<T, F, Fut>(&self, command: F) -> redis::RedisResult<T>
+    where
+        F: Fn(ConnectionManager) -> Fut,
+        Fut: std::future::Future<Output = redis::RedisResult<T>>,
+    {
+        match command(self.conn.clone()).await {
+            Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() => {
+                tokio::time::sleep(RECONNECT_PAUSE).await;
+                command(self.conn.clone()).await
+            }
+            other => other,
+        }
+    }
+
+    /// The replay buffer's events numbered above `after`.
+    async fn read_events(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
+        let key = self.events_key(search_id);
+        let raw: Vec<String> = self
+            .idempotent(|mut conn| {
+                let key = key.clone();
+                async move { conn.lrange(key, after as isize, -1).await }
+            })
+            .await?;
         raw.iter()
             .enumerate()
             .map(|(i, json)| {
@@ -168,41 +210,40 @@ impl RedisBus {
             .collect()
     }
 
+    /// See [`super::EventBus::replay`].
+    pub async fn replay(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
+        self.read_events(search_id, after).await
+    }
+
     /// See [`super::EventBus::subscribe`]: joins the live channel first, then reads the
     /// replay buffer, so an event is in one or the other (or both), never neither.
     pub async fn subscribe(&self, search_id: &SearchId, after: u64) -> CoreResult<Subscription> {
         let router = self.router().await?;
         let live = router.route(&self.channel(search_id)).await?;
-        let mut conn = self.conn.clone();
-        let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
-        let replay = raw
-            .iter()
-            .enumerate()
-            .map(|(i, json)| {
-                serde_json::from_str::<SearchEvent>(json)
-                    .map(|event| Envelope {
-                        id: after + i as u64 + 1,
-                        event,
-                    })
-                    .map_err(|e| CoreError::Internal(format!("bad event in replay buffer: {e}")))
-            })
-            .collect::<CoreResult<Vec<_>>>()?;
+        let replay = self.read_events(search_id, after).await?;
         Ok(Subscription { replay, live })
     }
 
     /// See [`super::EventBus::cancel`].
     pub async fn cancel(&self, search_id: &SearchId) -> CoreResult<()> {
-        let mut conn = self.conn.clone();
-        let _: () = conn
-            .set_ex(self.cancel_key(search_id), 1, self.replay_ttl.as_secs())
-            .await?;
+        let (key, ttl) = (self.cancel_key(search_id), self.replay_ttl.as_secs());
+        self.idempotent(|mut conn| {
+            let key = key.clone();
+            async move { conn.set_ex::<_, _, ()>(key, 1, ttl).await }
+        })
+        .await?;
         Ok(())
     }
 
     /// See [`super::EventBus::is_cancelled`].
     pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
-        let mut conn = self.conn.clone();
-        Ok(conn.exists(self.cancel_key(search_id)).await?)
+        let key = self.cancel_key(search_id);
+        Ok(self
+            .idempotent(|mut conn| {
+                let key = key.clone();
+                async move { conn.exists(key).await }
+            })
+            .await?)
     }
 
     /// Drops the local route when its last subscriber is gone.
