@@ -17,7 +17,10 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
              Every operation except sign-in, the public plan list, health and these docs needs \
              `Authorization: Bearer <token>`. Errors share one envelope: `{\"error\": code, \"message\": text}`. \
              Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) \
-             when a user or an address sends too many requests (600 and 1200 a minute by default).",
+             when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a \
+             minute by default). Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: \
+             each operation's description names the scope it needs. In these interactive docs, choose Authorize \
+             and paste a token to try operations. Quickstart: docs/api-quickstart.md.",
         )
         .url_prefix("/api")
 }
@@ -33,7 +36,11 @@ pub fn build(state: AppState) -> impl Endpoint {
     let spec = api.spec_endpoint();
     let docs = api.swagger_ui();
     let web_dir = state.config.web_dir.clone();
-    let config_limits = (state.config.rate_limit_per_user, state.config.rate_limit_per_ip);
+    let config_limits = (
+        state.config.rate_limit_per_user,
+        state.config.rate_limit_per_ip,
+        state.config.rate_limit_per_token,
+    );
     Route::new()
         .at("/metrics", poem::get(telemetry::metrics_endpoint))
         .at("/api/openapi.json", spec.with(CompressLarge))
@@ -48,7 +55,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)
-        .with(RateLimits::new(config_limits.0, config_limits.1))
+        .with(RateLimits::new(config_limits.0, config_limits.1, config_limits.2))
         .with(SecurityHeaders)
         .with(telemetry::RequestContext)
 }

@@ -25,6 +25,20 @@ fn documented() -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
+/// Operations that take the bearer scheme.
+fn secured() -> BTreeSet<String> {
+    let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("openapi JSON");
+    let mut out = BTreeSet::new();
+    for (_, item) in doc["paths"].as_object().expect("paths") {
+        for (_, op) in item.as_object().expect("operations") {
+            if op.get("security").is_some() {
+                out.insert(op["operationId"].as_str().expect("operationId").to_owned());
+            }
+        }
+    }
+    out
+}
+
 const SHEETS: [&str; 5] = [
     "get_sheets_auth_status",
     "list_sheets",
@@ -59,10 +73,19 @@ fn statuses_are_documented_only_where_they_can_happen() {
         "502 outside upstream calls: {:?}",
         with("502")
     );
-    // Looked up by id: a spreadsheet, or a search.
+    // Looked up by id: a spreadsheet, a search, a token or a webhook endpoint.
     let lookups: BTreeSet<&str> = SHEETS
         .into_iter()
-        .chain(["get_search", "stream_search_events", "cancel_search"])
+        .chain([
+            "get_search",
+            "stream_search_events",
+            "cancel_search",
+            "revoke_token",
+            "delete_webhook",
+            "rotate_webhook_secret",
+            "test_webhook",
+            "list_webhook_deliveries",
+        ])
         .collect();
     assert!(
         with("404").is_subset(&lookups),
@@ -81,8 +104,15 @@ fn statuses_are_documented_only_where_they_can_happen() {
     );
     assert_eq!(
         ops["get_usage"],
-        ["200", "401", "500"].map(String::from).into(),
-        "reading usage only needs a session"
+        ["200", "401", "403", "500"].map(String::from).into(),
+        "reading usage only needs a session, or a token with `usage:read`"
+    );
+    // 403: an API token refused (scope, or a session needed); only where a token is taken.
+    let secured = secured();
+    assert!(
+        with("403").is_subset(&secured.iter().map(String::as_str).collect()),
+        "403 without a bearer scheme: {:?}",
+        with("403")
     );
     assert!(
         ops["search_leads_stream"].contains("429") && ops["search_leads_stream"].contains("400"),

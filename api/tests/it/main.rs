@@ -14,4 +14,5 @@ mod search;
 mod sessions;
 mod sheets;
 mod support;
+mod tokens;
 mod web;

@@ -98,6 +98,10 @@ pub struct Config {
     /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address; `None` (0)
     /// turns it off. Default 1200, with bursts of a fifth of it.
     pub rate_limit_per_ip: Option<u32>,
+    /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token;
+    /// `None` (0) turns it off. Default 120, with bursts of a fifth of it. A token's
+    /// requests count here instead of in the per-user limit.
+    pub rate_limit_per_token: Option<u32>,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
     /// `LEADGEN_FREE_MONTHLY_SEARCHES` (100), `LEADGEN_FREE_DAILY_LEADS` (1000),
@@ -404,6 +408,7 @@ impl Config {
         };
         let rate_limit_per_user = per_minute("LEADGEN_RATE_LIMIT_PER_USER", s.server.rate_limit_per_user)?;
         let rate_limit_per_ip = per_minute("LEADGEN_RATE_LIMIT_PER_IP", s.server.rate_limit_per_ip)?;
+        let rate_limit_per_token = per_minute("LEADGEN_RATE_LIMIT_PER_TOKEN", s.server.rate_limit_per_token)?;
         let worker_concurrency =
             usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
         let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(10);
@@ -478,6 +483,7 @@ impl Config {
             places_prices,
             rate_limit_per_user,
             rate_limit_per_ip,
+            rate_limit_per_token,
             redis_prefix: s.redis.prefix.trim().to_owned(),
             telemetry,
         })
@@ -573,6 +579,10 @@ mod tests {
             (&[("SENTRY_TRACES_SAMPLE_RATE", "2")], "SENTRY_TRACES_SAMPLE_RATE"),
             (&[("LEADGEN_RATE_LIMIT_PER_USER", "-1")], "LEADGEN_RATE_LIMIT_PER_USER"),
             (&[("LEADGEN_RATE_LIMIT_PER_IP", "2000000")], "LEADGEN_RATE_LIMIT_PER_IP"),
+            (
+                &[("LEADGEN_RATE_LIMIT_PER_TOKEN", "-5")],
+                "LEADGEN_RATE_LIMIT_PER_TOKEN",
+            ),
             (
                 &[("LEADGEN_PRICE_TEXT_SEARCH_PRO", "-5")],
                 "LEADGEN_PRICE_TEXT_SEARCH_PRO",

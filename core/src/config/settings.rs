@@ -49,6 +49,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_SESSION_TTL_SECS", "server.session_ttl_secs"),
     var("LEADGEN_RATE_LIMIT_PER_USER", "server.rate_limit_per_user"),
     var("LEADGEN_RATE_LIMIT_PER_IP", "server.rate_limit_per_ip"),
+    var("LEADGEN_RATE_LIMIT_PER_TOKEN", "server.rate_limit_per_token"),
     var("LEADGEN_WEB_DIR", "server.web_dir"),
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
@@ -130,6 +131,8 @@ pub struct ServerSettings {
     pub rate_limit_per_user: i64,
     /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address (0: off).
     pub rate_limit_per_ip: i64,
+    /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token (0: off).
+    pub rate_limit_per_token: i64,
 }
 
 impl Default for ServerSettings {
@@ -142,6 +145,7 @@ impl Default for ServerSettings {
             session_ttl_secs: 3600,
             rate_limit_per_user: 600,
             rate_limit_per_ip: 1200,
+            rate_limit_per_token: 120,
         }
     }
 }

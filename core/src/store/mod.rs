@@ -15,6 +15,7 @@ mod login_attempts;
 mod secrets;
 mod sessions;
 mod sheets;
+mod tokens;
 mod usage;
 mod users;
 
@@ -27,6 +28,7 @@ pub use history::{HistoryQuery, SearchSummary};
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
+pub use tokens::{TokenGrant, TokenRecord};
 pub use usage::{SearchRecord, SearchRun};
 
 use crate::CoreResult;
