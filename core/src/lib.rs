@@ -26,6 +26,7 @@ pub mod time;
 pub mod usage;
 pub mod user;
 pub mod vault;
+pub mod webhooks;
 
 pub use error::{CoreError, CoreResult};
 

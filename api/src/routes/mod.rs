@@ -9,6 +9,7 @@ pub mod searches;
 pub mod sheets;
 pub mod tokens;
 pub mod user;
+pub mod webhooks;
 
 use poem_openapi::Tags;
 
@@ -39,6 +40,7 @@ pub type Apis = (
     auth::AuthApi,
     user::UserApi,
     tokens::TokensApi,
+    webhooks::WebhooksApi,
     leads::LeadsApi,
     searches::SearchesApi,
     sheets::SheetsApi,
@@ -52,6 +54,7 @@ pub fn api() -> Apis {
         auth::AuthApi,
         user::UserApi,
         tokens::TokensApi,
+        webhooks::WebhooksApi,
         leads::LeadsApi,
         searches::SearchesApi,
         sheets::SheetsApi,

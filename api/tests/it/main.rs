@@ -16,3 +16,4 @@ mod sheets;
 mod support;
 mod tokens;
 mod web;
+mod webhooks;

@@ -131,6 +131,8 @@ pub struct Config {
     /// client's address refusal, for tests and demos whose fakes listen on loopback.
     /// Default none: every website and webhook address is checked.
     pub outbound_allowed_hosts: Vec<String>,
+    /// `LEADGEN_WEBHOOK_*`: how webhook deliveries are attempted and retried.
+    pub webhooks: crate::webhooks::DeliverySchedule,
     /// Logs and error reporting.
     pub telemetry: TelemetryConfig,
 }
@@ -463,6 +465,26 @@ impl Config {
         };
         let outbound_allowed_hosts = crate::outbound::parse_allowed_hosts(&s.outbound.allowed_hosts)
             .map_err(|problem| ConfigError::new("LEADGEN_OUTBOUND_ALLOWED_HOSTS", problem))?;
+        let webhooks = crate::webhooks::DeliverySchedule {
+            timeout: Duration::from_secs(
+                u64::try_from(whole("LEADGEN_WEBHOOK_TIMEOUT_SECS", s.webhooks.timeout_secs)?)
+                    .ok()
+                    .filter(|t| (1..=60).contains(t))
+                    .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_TIMEOUT_SECS", "must be 1 to 60 seconds"))?,
+            ),
+            first_retry: Duration::from_millis(
+                u64::try_from(whole("LEADGEN_WEBHOOK_FIRST_RETRY_MS", s.webhooks.first_retry_ms)?)
+                    .ok()
+                    .filter(|t| (1..=3_600_000).contains(t))
+                    .ok_or_else(|| {
+                        ConfigError::new("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "must be 1 to 3600000 milliseconds")
+                    })?,
+            ),
+            max_attempts: u32::try_from(whole("LEADGEN_WEBHOOK_MAX_ATTEMPTS", s.webhooks.max_attempts)?)
+                .ok()
+                .filter(|n| (1..=30).contains(n))
+                .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "must be 1 to 30 attempts"))?,
+        };
         let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
 
         Ok(Self {
@@ -492,6 +514,7 @@ impl Config {
             rate_limit_per_token,
             redis_prefix: s.redis.prefix.trim().to_owned(),
             outbound_allowed_hosts,
+            webhooks,
             telemetry,
         })
     }

@@ -78,6 +78,9 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_RELEASE", "telemetry.release"),
     var("LEADGEN_WORKER_METRICS_LISTEN", "worker.metrics_listen"),
     var("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "outbound.allowed_hosts"),
+    var("LEADGEN_WEBHOOK_TIMEOUT_SECS", "webhooks.timeout_secs"),
+    var("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "webhooks.first_retry_ms"),
+    var("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "webhooks.max_attempts"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 
@@ -114,6 +117,32 @@ pub struct Settings {
     pub telemetry: TelemetrySettings,
     /// Fetches of third-party URLs (websites, webhooks).
     pub outbound: OutboundSettings,
+    /// Webhook deliveries.
+    pub webhooks: WebhookSettings,
+}
+
+/// `[webhooks]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// `LEADGEN_WEBHOOK_TIMEOUT_SECS`: one delivery attempt's time-out, seconds. Default 10.
+    pub timeout_secs: i64,
+    /// `LEADGEN_WEBHOOK_FIRST_RETRY_MS`: the first retry's delay, milliseconds; each next
+    /// one doubles, up to 6 hours. Default 5000.
+    pub first_retry_ms: i64,
+    /// `LEADGEN_WEBHOOK_MAX_ATTEMPTS`: attempts before the endpoint is disabled. Default 16
+    /// (with the default delays, about a day).
+    pub max_attempts: i64,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        Self {
+            timeout_secs: 10,
+            first_retry_ms: 5000,
+            max_attempts: 16,
+        }
+    }
 }
 
 /// `[outbound]`.

@@ -18,6 +18,7 @@ mod sheets;
 mod tokens;
 mod usage;
 mod users;
+mod webhooks;
 
 use std::time::Duration;
 
@@ -30,6 +31,7 @@ pub use secrets::{SecretKind, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
 pub use tokens::{TokenGrant, TokenRecord};
 pub use usage::{SearchRecord, SearchRun};
+pub use webhooks::{DeliveryRecord, EndpointForDelivery, EndpointRecord, NewDelivery};
 
 use crate::CoreResult;
 

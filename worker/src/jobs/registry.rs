@@ -11,7 +11,9 @@ use apalis::prelude::*;
 use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{CoreResult, jobs::JobPayload};
 
-use super::{Job, search::SearchJob};
+use apalis::layers::WorkerBuilderExt;
+
+use super::{Job, search::SearchJob, webhook::WebhookJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -67,6 +69,7 @@ macro_rules! registry {
 
 registry! {
     search: SearchJob,
+    webhook: WebhookJob,
 }
 
 /// What every kind's worker of one run shares.
@@ -102,7 +105,8 @@ impl KindRun {
             JobSource::Memory(storage) => {
                 let worker = WorkerBuilder::new(name)
                     .backend(storage)
-                    .concurrency(self.settings.concurrency)
+                    .concurrency(J::concurrency(&self.settings))
+                    .retry(J::retry(&self.deps))
                     .data(self.deps.clone())
                     .data(self.running.clone())
                     .build(handler)
@@ -116,7 +120,8 @@ impl KindRun {
                 let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
                 let worker = WorkerBuilder::new(name)
                     .backend(*redis.source)
-                    .concurrency(self.settings.concurrency)
+                    .concurrency(J::concurrency(&self.settings))
+                    .retry(J::retry(&self.deps))
                     .data(self.deps.clone())
                     .data(self.running.clone())
                     .build(handler)
