@@ -25,16 +25,30 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
         .url_prefix("/api")
 }
 
-/// The spec as JSON, as committed in `openapi.json`.
+/// The spec as JSON, as committed in `openapi.json`: poem-openapi's, with an example on
+/// every operation (`openapi_examples`).
 pub fn openapi_json() -> String {
-    openapi_service().spec()
+    crate::openapi_examples::with_examples(&openapi_service().spec())
+}
+
+/// The interactive docs (Swagger UI) showing [`openapi_json`]. Its Authorize button takes
+/// a session token or a personal API token (`lgp_...`).
+fn docs_html(api: &OpenApiService<routes::Apis, ()>) -> String {
+    // poem-openapi's page embeds its own spec; put the one with examples in its place.
+    api.swagger_ui_html().replacen(&api.spec(), &openapi_json(), 1)
 }
 
 /// The whole application.
 pub fn build(state: AppState) -> impl Endpoint {
     let api = openapi_service();
-    let spec = api.spec_endpoint();
-    let docs = api.swagger_ui();
+    let spec_json = openapi_json();
+    let spec = poem::endpoint::make_sync(move |_| {
+        poem::Response::builder()
+            .content_type("application/json; charset=utf-8")
+            .body(spec_json.clone())
+    });
+    let docs_page = docs_html(&api);
+    let docs = poem::endpoint::make_sync(move |_| poem::web::Html(docs_page.clone()));
     let web_dir = state.config.web_dir.clone();
     let config_limits = (
         state.config.rate_limit_per_user,

@@ -71,116 +71,6 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getStartSignInUrl = (params?: StartSignInParams,) => {
-  const normalizedParams = new URLSearchParams();
-
-  Object.entries(params || {}).forEach(([key, value]) => {
-
-    if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value))
-    }
-  });
-
-  const stringifiedParams = normalizedParams.toString();
-
-  return stringifiedParams.length > 0 ? `/api/auth/google?${stringifiedParams}` : `/api/auth/google`
-}
-
-/**
- * Sends the browser to the identity provider (OIDC with PKCE). With
- * `feature=sheets` it also asks for Google Sheets access. In local mode (no provider
- * configured) it signs in the local operator at once.
- * @summary Start sign-in
- */
-export const startSignIn = async (params?: StartSignInParams, options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
-
-  return apiFetch<unknown>(getStartSignInUrl(params),
-  {
-    ...options,
-    method: 'GET'
-
-
-  }
-);}
-
-
-
-
-
-export const getStartSignInQueryKey = (params?: StartSignInParams,) => {
-    return [
-    `/api/auth/google`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getStartSignInQueryOptions = <TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getStartSignInQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof startSignIn>>> = ({ signal }) => startSignIn(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type StartSignInQueryResult = NonNullable<Awaited<ReturnType<typeof startSignIn>>>
-export type StartSignInQueryError = ErrorType<void | ErrorBody>
-
-
-export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
- params: undefined |  StartSignInParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof startSignIn>>,
-          TError,
-          Awaited<ReturnType<typeof startSignIn>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
- params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof startSignIn>>,
-          TError,
-          Awaited<ReturnType<typeof startSignIn>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
- params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Start sign-in
- */
-
-export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
- params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getStartSignInQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getFinishSignInUrl = (params?: FinishSignInParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -200,6 +90,12 @@ export const getFinishSignInUrl = (params?: FinishSignInParams,) => {
  * The identity provider's redirect target. Verifies state, exchanges the code with
  * the PKCE verifier, checks the ID token (issuer, audience, signature, nonce), then
  * redirects to `/auth/success?token=...`; any failure redirects to `/auth/error`.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/auth/callback?code=4/0AeanS0Z&state=k3J9xQ'
+ * ```
  * @summary Finish sign-in
  */
 export const finishSignIn = async (params?: FinishSignInParams, options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
@@ -301,6 +197,12 @@ export const getGetAuthConfigUrl = () => {
 
 /**
  * Public. Tells the web app whether an identity provider is configured.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/auth/config'
+ * ```
  * @summary How sign-in works here
  */
 export const getAuthConfig = async ( options?: Parameters<typeof apiFetch>[1]): Promise<AuthConfig> => {
@@ -392,7 +294,204 @@ export function useGetAuthConfig<TData = Awaited<ReturnType<typeof getAuthConfig
 
 
 
-export const getGetMeUrl = () => {
+export const getStartSignInUrl = (params?: StartSignInParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/auth/google?${stringifiedParams}` : `/api/auth/google`
+}
+
+/**
+ * Sends the browser to the identity provider (OIDC with PKCE). With
+ * `feature=sheets` it also asks for Google Sheets access. In local mode (no provider
+ * configured) it signs in the local operator at once.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/auth/google?feature=sheets'
+ * ```
+ * @summary Start sign-in
+ */
+export const startSignIn = async (params?: StartSignInParams, options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
+
+  return apiFetch<unknown>(getStartSignInUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getStartSignInQueryKey = (params?: StartSignInParams,) => {
+    return [
+    `/api/auth/google`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getStartSignInQueryOptions = <TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getStartSignInQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof startSignIn>>> = ({ signal }) => startSignIn(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type StartSignInQueryResult = NonNullable<Awaited<ReturnType<typeof startSignIn>>>
+export type StartSignInQueryError = ErrorType<void | ErrorBody>
+
+
+export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
+ params: undefined |  StartSignInParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof startSignIn>>,
+          TError,
+          Awaited<ReturnType<typeof startSignIn>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
+ params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof startSignIn>>,
+          TError,
+          Awaited<ReturnType<typeof startSignIn>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
+ params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Start sign-in
+ */
+
+export function useStartSignIn<TData = Awaited<ReturnType<typeof startSignIn>>, TError = ErrorType<void | ErrorBody>>(
+ params?: StartSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startSignIn>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getStartSignInQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getLogoutUrl = () => {
+
+
+
+
+  return `/api/auth/logout`
+}
+
+/**
+ * Revokes the bearer token if one is sent; always answers 204, so a client can
+ * clear its state whatever happened.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/auth/logout'
+ * ```
+ * @summary Sign out
+ */
+export const logout = async ( options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
+
+  return apiFetch<void>(getLogoutUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getLogoutMutationKey = () => ['logout'] as const;
+
+export const getLogoutMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
+
+const mutationKey = getLogoutMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof logout>>, void> = () => {
+
+
+          return  logout(requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
+
+    export type LogoutMutationError = ErrorType<unknown>
+
+
+    /**
+ * @summary Sign out
+ */
+export const useLogout = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof logout>>,
+        TError,
+        void,
+        TContext
+      > => {
+      return useMutation(getLogoutMutationOptions(options), queryClient);
+    }
+    export const getGetMeUrl = () => {
 
 
 
@@ -402,6 +501,13 @@ export const getGetMeUrl = () => {
 
 /**
  * API tokens: any valid token.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/auth/me' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary The signed-in user
  */
 export const getMe = async ( options?: Parameters<typeof apiFetch>[1]): Promise<UserInfo> => {
@@ -505,6 +611,13 @@ export const getRefreshSessionUrl = () => {
  * Issues a new token and revokes the one presented.
  *
  * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/auth/refresh' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Refresh the session token
  */
 export const refreshSession = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SessionResponse> => {
@@ -568,79 +681,4 @@ export const useRefreshSession = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getRefreshSessionMutationOptions(options), queryClient);
-    }
-    export const getLogoutUrl = () => {
-
-
-
-
-  return `/api/auth/logout`
-}
-
-/**
- * Revokes the bearer token if one is sent; always answers 204, so a client can
- * clear its state whatever happened.
- * @summary Sign out
- */
-export const logout = async ( options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
-
-  return apiFetch<void>(getLogoutUrl(),
-  {
-    ...options,
-    method: 'POST'
-
-
-  }
-);}
-
-
-
-
-
-export const getLogoutMutationKey = () => ['logout'] as const;
-
-export const getLogoutMutationOptions = <TError = ErrorType<unknown>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
-
-const mutationKey = getLogoutMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof logout>>, void> = () => {
-
-
-          return  logout(requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
-
-    export type LogoutMutationError = ErrorType<unknown>
-
-
-    /**
- * @summary Sign out
- */
-export const useLogout = <TError = ErrorType<unknown>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof logout>>,
-        TError,
-        void,
-        TContext
-      > => {
-      return useMutation(getLogoutMutationOptions(options), queryClient);
     }

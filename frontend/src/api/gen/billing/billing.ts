@@ -75,108 +75,6 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getListPlansUrl = () => {
-
-
-
-
-  return `/api/billing/plans`
-}
-
-/**
- * Public. Pro monthly ($29) and yearly ($99), with features and whether Checkout
- * can be started on this server.
- * @summary The plans
- */
-export const listPlans = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PlansResponse> => {
-
-  return apiFetch<PlansResponse>(getListPlansUrl(),
-  {
-    ...options,
-    method: 'GET'
-
-
-  }
-);}
-
-
-
-
-
-export const getListPlansQueryKey = () => {
-    return [
-    `/api/billing/plans`
-    ] as const;
-    }
-
-
-export const getListPlansQueryOptions = <TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListPlansQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPlans>>> = ({ signal }) => listPlans({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListPlansQueryResult = NonNullable<Awaited<ReturnType<typeof listPlans>>>
-export type ListPlansQueryError = ErrorType<unknown>
-
-
-export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listPlans>>,
-          TError,
-          Awaited<ReturnType<typeof listPlans>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listPlans>>,
-          TError,
-          Awaited<ReturnType<typeof listPlans>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The plans
- */
-
-export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListPlansQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getCreateCheckoutSessionUrl = () => {
 
 
@@ -191,6 +89,15 @@ export const getCreateCheckoutSessionUrl = () => {
  * to; Stripe comes back to `/billing/success?session_id=...` or `/billing/cancel`.
  *
  * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/billing/create-checkout-session' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"interval":"month"}'
+ * ```
  * @summary Start Checkout
  */
 export const createCheckoutSession = async (checkoutSessionRequest: CheckoutSessionRequest, options?: Parameters<typeof apiFetch>[1]): Promise<CheckoutSessionResponse> => {
@@ -282,6 +189,13 @@ export const useCreateCheckoutSession = <TError = ErrorType<ErrorBody>,
  * cancel), returning to Settings, Billing.
  *
  * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/billing/create-portal-session' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Open the billing portal
  */
 export const createPortalSession = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PortalSessionResponse> => {
@@ -346,7 +260,115 @@ export const useCreatePortalSession = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getCreatePortalSessionMutationOptions(options), queryClient);
     }
-    export const getGetBillingStatusUrl = () => {
+    export const getListPlansUrl = () => {
+
+
+
+
+  return `/api/billing/plans`
+}
+
+/**
+ * Public. Pro monthly ($29) and yearly ($99), with features and whether Checkout
+ * can be started on this server.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/billing/plans'
+ * ```
+ * @summary The plans
+ */
+export const listPlans = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PlansResponse> => {
+
+  return apiFetch<PlansResponse>(getListPlansUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListPlansQueryKey = () => {
+    return [
+    `/api/billing/plans`
+    ] as const;
+    }
+
+
+export const getListPlansQueryOptions = <TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPlansQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPlans>>> = ({ signal }) => listPlans({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListPlansQueryResult = NonNullable<Awaited<ReturnType<typeof listPlans>>>
+export type ListPlansQueryError = ErrorType<unknown>
+
+
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPlans>>,
+          TError,
+          Awaited<ReturnType<typeof listPlans>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPlans>>,
+          TError,
+          Awaited<ReturnType<typeof listPlans>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The plans
+ */
+
+export function useListPlans<TData = Awaited<ReturnType<typeof listPlans>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPlans>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListPlansQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetBillingStatusUrl = () => {
 
 
 
@@ -359,6 +381,13 @@ export const useCreatePortalSession = <TError = ErrorType<ErrorBody>,
  * is on file.
  *
  * API tokens: need the `usage:read` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/billing/status' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Billing status
  */
 export const getBillingStatus = async ( options?: Parameters<typeof apiFetch>[1]): Promise<BillingStatusResponse> => {
@@ -463,6 +492,13 @@ export const getGetSubscriptionStatusUrl = () => {
  * period's end), or `none`.
  *
  * API tokens: need the `usage:read` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/billing/subscription' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Subscription status for the settings card
  */
 export const getSubscriptionStatus = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SubscriptionStatusResponse> => {

@@ -60,6 +60,11 @@ export const getGetHealthUrl = () => {
 }
 
 /**
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/health'
+ * ```
  * @summary Liveness
  */
 export const getHealth = async ( options?: Parameters<typeof apiFetch>[1]): Promise<Health> => {
@@ -160,6 +165,11 @@ export const getGetReadyUrl = () => {
 }
 
 /**
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/ready'
+ * ```
  * @summary Readiness: store, queue and bus reachable, and not stopping
  */
 export const getReady = async ( options?: Parameters<typeof apiFetch>[1]): Promise<Readiness> => {

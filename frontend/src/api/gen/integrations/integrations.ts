@@ -83,98 +83,7 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getCreateTokenUrl = () => {
-
-
-
-
-  return `/api/user/tokens`
-}
-
-/**
- * Answers the token once; only its hash is kept. It works as a bearer token wherever
- * a session does, limited to its scopes, until it expires or is revoked.
- *
- * API tokens: not accepted; this needs a signed-in session.
- * @summary Create a personal API token
- */
-export const createToken = async (createTokenRequest: CreateTokenRequest, options?: Parameters<typeof apiFetch>[1]): Promise<CreatedToken> => {
-
-    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
-    if (!h) return {};
-    if (h instanceof Headers) return Object.fromEntries(h.entries());
-    if (Symbol.iterator in h) {
-      return Object.fromEntries(
-        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
-      );
-    }
-    const headers: Record<string, string | readonly string[]> = {};
-    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
-      if (value !== undefined) headers[name] = value;
-    }
-    return headers;
-  };
-return apiFetch<CreatedToken>(getCreateTokenUrl(),
-  {
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(createTokenRequest)
-  }
-);}
-
-
-
-
-
-export const getCreateTokenMutationKey = () => ['createToken'] as const;
-
-export const getCreateTokenMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createToken>>, TError,CreateTokenMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createToken>>, TError,CreateTokenMutationVariables, TContext> => {
-
-const mutationKey = getCreateTokenMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createToken>>, CreateTokenMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createToken(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateTokenMutationResult = NonNullable<Awaited<ReturnType<typeof createToken>>>
-    export type CreateTokenMutationBody = BodyType<CreateTokenRequest>
-    export type CreateTokenMutationError = ErrorType<ErrorBody>
-    export type CreateTokenMutationVariables = {data: BodyType<CreateTokenRequest>}
-
-    /**
- * @summary Create a personal API token
- */
-export const useCreateToken = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createToken>>, TError,CreateTokenMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createToken>>,
-        TError,
-        CreateTokenMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateTokenMutationOptions(options), queryClient);
-    }
-    export const getListTokensUrl = () => {
+export const getListTokensUrl = () => {
 
 
 
@@ -186,6 +95,13 @@ export const useCreateToken = <TError = ErrorType<ErrorBody>,
  * Name, prefix, scopes, creation, last use and expiry of each; never the token.
  *
  * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/user/tokens' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Your personal API tokens
  */
 export const listTokens = async ( options?: Parameters<typeof apiFetch>[1]): Promise<TokenList> => {
@@ -277,7 +193,107 @@ export function useListTokens<TData = Awaited<ReturnType<typeof listTokens>>, TE
 
 
 
-export const getRevokeTokenUrl = (id: string,) => {
+export const getCreateTokenUrl = () => {
+
+
+
+
+  return `/api/user/tokens`
+}
+
+/**
+ * Answers the token once; only its hash is kept. It works as a bearer token wherever
+ * a session does, limited to its scopes, until it expires or is revoked.
+ *
+ * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/user/tokens' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"expiresInDays":90,"name":"CRM sync","scopes":["searches:run","usage:read"]}'
+ * ```
+ * @summary Create a personal API token
+ */
+export const createToken = async (createTokenRequest: CreateTokenRequest, options?: Parameters<typeof apiFetch>[1]): Promise<CreatedToken> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<CreatedToken>(getCreateTokenUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(createTokenRequest)
+  }
+);}
+
+
+
+
+
+export const getCreateTokenMutationKey = () => ['createToken'] as const;
+
+export const getCreateTokenMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createToken>>, TError,CreateTokenMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createToken>>, TError,CreateTokenMutationVariables, TContext> => {
+
+const mutationKey = getCreateTokenMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createToken>>, CreateTokenMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createToken(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateTokenMutationResult = NonNullable<Awaited<ReturnType<typeof createToken>>>
+    export type CreateTokenMutationBody = BodyType<CreateTokenRequest>
+    export type CreateTokenMutationError = ErrorType<ErrorBody>
+    export type CreateTokenMutationVariables = {data: BodyType<CreateTokenRequest>}
+
+    /**
+ * @summary Create a personal API token
+ */
+export const useCreateToken = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createToken>>, TError,CreateTokenMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createToken>>,
+        TError,
+        CreateTokenMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateTokenMutationOptions(options), queryClient);
+    }
+    export const getRevokeTokenUrl = (id: string,) => {
 
 
 
@@ -289,6 +305,13 @@ export const getRevokeTokenUrl = (id: string,) => {
  * It stops working at once.
  *
  * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X DELETE 'https://leadgen.example.com/api/user/tokens/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Revoke a personal API token
  */
 export const revokeToken = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
@@ -353,96 +376,6 @@ export const useRevokeToken = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getRevokeTokenMutationOptions(options), queryClient);
     }
-    export const getCreateWebhookUrl = () => {
-
-
-
-
-  return `/api/user/webhooks`
-}
-
-/**
- * Answers the endpoint and its signing secret; the secret is shown this once.
- *
- * API tokens: need the `webhooks:write` scope.
- * @summary Register a webhook endpoint
- */
-export const createWebhook = async (createWebhookRequest: CreateWebhookRequest, options?: Parameters<typeof apiFetch>[1]): Promise<WebhookWithSecret> => {
-
-    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
-    if (!h) return {};
-    if (h instanceof Headers) return Object.fromEntries(h.entries());
-    if (Symbol.iterator in h) {
-      return Object.fromEntries(
-        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
-      );
-    }
-    const headers: Record<string, string | readonly string[]> = {};
-    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
-      if (value !== undefined) headers[name] = value;
-    }
-    return headers;
-  };
-return apiFetch<WebhookWithSecret>(getCreateWebhookUrl(),
-  {
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(createWebhookRequest)
-  }
-);}
-
-
-
-
-
-export const getCreateWebhookMutationKey = () => ['createWebhook'] as const;
-
-export const getCreateWebhookMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhook>>, TError,CreateWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createWebhook>>, TError,CreateWebhookMutationVariables, TContext> => {
-
-const mutationKey = getCreateWebhookMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createWebhook>>, CreateWebhookMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createWebhook(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof createWebhook>>>
-    export type CreateWebhookMutationBody = BodyType<CreateWebhookRequest>
-    export type CreateWebhookMutationError = ErrorType<ErrorBody>
-    export type CreateWebhookMutationVariables = {data: BodyType<CreateWebhookRequest>}
-
-    /**
- * @summary Register a webhook endpoint
- */
-export const useCreateWebhook = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhook>>, TError,CreateWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createWebhook>>,
-        TError,
-        CreateWebhookMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateWebhookMutationOptions(options), queryClient);
-    }
     export const getListWebhooksUrl = () => {
 
 
@@ -453,6 +386,13 @@ export const useCreateWebhook = <TError = ErrorType<ErrorBody>,
 
 /**
  * API tokens: need the `webhooks:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/user/webhooks' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Your webhook endpoints
  */
 export const listWebhooks = async ( options?: Parameters<typeof apiFetch>[1]): Promise<WebhookList> => {
@@ -544,7 +484,106 @@ export function useListWebhooks<TData = Awaited<ReturnType<typeof listWebhooks>>
 
 
 
-export const getDeleteWebhookUrl = (id: string,) => {
+export const getCreateWebhookUrl = () => {
+
+
+
+
+  return `/api/user/webhooks`
+}
+
+/**
+ * Answers the endpoint and its signing secret; the secret is shown this once.
+ *
+ * API tokens: need the `webhooks:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/user/webhooks' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"events":["search.completed","search.failed"],"url":"https://hooks.example.com/leadgen"}'
+ * ```
+ * @summary Register a webhook endpoint
+ */
+export const createWebhook = async (createWebhookRequest: CreateWebhookRequest, options?: Parameters<typeof apiFetch>[1]): Promise<WebhookWithSecret> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<WebhookWithSecret>(getCreateWebhookUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(createWebhookRequest)
+  }
+);}
+
+
+
+
+
+export const getCreateWebhookMutationKey = () => ['createWebhook'] as const;
+
+export const getCreateWebhookMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhook>>, TError,CreateWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createWebhook>>, TError,CreateWebhookMutationVariables, TContext> => {
+
+const mutationKey = getCreateWebhookMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createWebhook>>, CreateWebhookMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createWebhook(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof createWebhook>>>
+    export type CreateWebhookMutationBody = BodyType<CreateWebhookRequest>
+    export type CreateWebhookMutationError = ErrorType<ErrorBody>
+    export type CreateWebhookMutationVariables = {data: BodyType<CreateWebhookRequest>}
+
+    /**
+ * @summary Register a webhook endpoint
+ */
+export const useCreateWebhook = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createWebhook>>, TError,CreateWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createWebhook>>,
+        TError,
+        CreateWebhookMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateWebhookMutationOptions(options), queryClient);
+    }
+    export const getDeleteWebhookUrl = (id: string,) => {
 
 
 
@@ -554,6 +593,13 @@ export const getDeleteWebhookUrl = (id: string,) => {
 
 /**
  * API tokens: need the `webhooks:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X DELETE 'https://leadgen.example.com/api/user/webhooks/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Delete a webhook endpoint
  */
 export const deleteWebhook = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
@@ -618,160 +664,6 @@ export const useDeleteWebhook = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getDeleteWebhookMutationOptions(options), queryClient);
     }
-    export const getRotateWebhookSecretUrl = (id: string,) => {
-
-
-
-
-  return `/api/user/webhooks/${id}/rotate-secret`
-}
-
-/**
- * Answers the new secret, shown this once; messages are signed with it from now on.
- *
- * API tokens: need the `webhooks:write` scope.
- * @summary Rotate a webhook endpoint's signing secret
- */
-export const rotateWebhookSecret = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<WebhookWithSecret> => {
-
-  return apiFetch<WebhookWithSecret>(getRotateWebhookSecretUrl(id),
-  {
-    ...options,
-    method: 'POST'
-
-
-  }
-);}
-
-
-
-
-
-export const getRotateWebhookSecretMutationKey = () => ['rotateWebhookSecret'] as const;
-
-export const getRotateWebhookSecretMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,RotateWebhookSecretMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,RotateWebhookSecretMutationVariables, TContext> => {
-
-const mutationKey = getRotateWebhookSecretMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rotateWebhookSecret>>, RotateWebhookSecretMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  rotateWebhookSecret(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RotateWebhookSecretMutationResult = NonNullable<Awaited<ReturnType<typeof rotateWebhookSecret>>>
-
-    export type RotateWebhookSecretMutationError = ErrorType<ErrorBody>
-    export type RotateWebhookSecretMutationVariables = {id: string}
-
-    /**
- * @summary Rotate a webhook endpoint's signing secret
- */
-export const useRotateWebhookSecret = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,RotateWebhookSecretMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof rotateWebhookSecret>>,
-        TError,
-        RotateWebhookSecretMutationVariables,
-        TContext
-      > => {
-      return useMutation(getRotateWebhookSecretMutationOptions(options), queryClient);
-    }
-    export const getTestWebhookUrl = (id: string,) => {
-
-
-
-
-  return `/api/user/webhooks/${id}/test`
-}
-
-/**
- * Queues one `webhook.test` message to the endpoint, signed like any other; its
- * attempt shows in the delivery log. A disabled endpoint that accepts it is enabled
- * again.
- *
- * API tokens: need the `webhooks:write` scope.
- * @summary Send a test event
- */
-export const testWebhook = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<TestEventQueued> => {
-
-  return apiFetch<TestEventQueued>(getTestWebhookUrl(id),
-  {
-    ...options,
-    method: 'POST'
-
-
-  }
-);}
-
-
-
-
-
-export const getTestWebhookMutationKey = () => ['testWebhook'] as const;
-
-export const getTestWebhookMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testWebhook>>, TError,TestWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof testWebhook>>, TError,TestWebhookMutationVariables, TContext> => {
-
-const mutationKey = getTestWebhookMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testWebhook>>, TestWebhookMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  testWebhook(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type TestWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof testWebhook>>>
-
-    export type TestWebhookMutationError = ErrorType<ErrorBody>
-    export type TestWebhookMutationVariables = {id: string}
-
-    /**
- * @summary Send a test event
- */
-export const useTestWebhook = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testWebhook>>, TError,TestWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof testWebhook>>,
-        TError,
-        TestWebhookMutationVariables,
-        TContext
-      > => {
-      return useMutation(getTestWebhookMutationOptions(options), queryClient);
-    }
     export const getListWebhookDeliveriesUrl = (id: string,) => {
 
 
@@ -785,6 +677,13 @@ export const useTestWebhook = <TError = ErrorType<ErrorBody>,
  * payload.
  *
  * API tokens: need the `webhooks:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/user/webhooks/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21/deliveries' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary An endpoint's delivery log
  */
 export const listWebhookDeliveries = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<DeliveryList> => {
@@ -876,3 +775,171 @@ export function useListWebhookDeliveries<TData = Awaited<ReturnType<typeof listW
 
 
 
+export const getRotateWebhookSecretUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/webhooks/${id}/rotate-secret`
+}
+
+/**
+ * Answers the new secret, shown this once; messages are signed with it from now on.
+ *
+ * API tokens: need the `webhooks:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/user/webhooks/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21/rotate-secret' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Rotate a webhook endpoint's signing secret
+ */
+export const rotateWebhookSecret = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<WebhookWithSecret> => {
+
+  return apiFetch<WebhookWithSecret>(getRotateWebhookSecretUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getRotateWebhookSecretMutationKey = () => ['rotateWebhookSecret'] as const;
+
+export const getRotateWebhookSecretMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,RotateWebhookSecretMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,RotateWebhookSecretMutationVariables, TContext> => {
+
+const mutationKey = getRotateWebhookSecretMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rotateWebhookSecret>>, RotateWebhookSecretMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  rotateWebhookSecret(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RotateWebhookSecretMutationResult = NonNullable<Awaited<ReturnType<typeof rotateWebhookSecret>>>
+
+    export type RotateWebhookSecretMutationError = ErrorType<ErrorBody>
+    export type RotateWebhookSecretMutationVariables = {id: string}
+
+    /**
+ * @summary Rotate a webhook endpoint's signing secret
+ */
+export const useRotateWebhookSecret = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,RotateWebhookSecretMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof rotateWebhookSecret>>,
+        TError,
+        RotateWebhookSecretMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRotateWebhookSecretMutationOptions(options), queryClient);
+    }
+    export const getTestWebhookUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/webhooks/${id}/test`
+}
+
+/**
+ * Queues one `webhook.test` message to the endpoint, signed like any other; its
+ * attempt shows in the delivery log. A disabled endpoint that accepts it is enabled
+ * again.
+ *
+ * API tokens: need the `webhooks:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/user/webhooks/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21/test' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Send a test event
+ */
+export const testWebhook = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<TestEventQueued> => {
+
+  return apiFetch<TestEventQueued>(getTestWebhookUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getTestWebhookMutationKey = () => ['testWebhook'] as const;
+
+export const getTestWebhookMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testWebhook>>, TError,TestWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof testWebhook>>, TError,TestWebhookMutationVariables, TContext> => {
+
+const mutationKey = getTestWebhookMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testWebhook>>, TestWebhookMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  testWebhook(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type TestWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof testWebhook>>>
+
+    export type TestWebhookMutationError = ErrorType<ErrorBody>
+    export type TestWebhookMutationVariables = {id: string}
+
+    /**
+ * @summary Send a test event
+ */
+export const useTestWebhook = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testWebhook>>, TError,TestWebhookMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof testWebhook>>,
+        TError,
+        TestWebhookMutationVariables,
+        TContext
+      > => {
+      return useMutation(getTestWebhookMutationOptions(options), queryClient);
+    }

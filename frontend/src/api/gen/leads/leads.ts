@@ -99,6 +99,13 @@ export const getListBusinessTypesUrl = () => {
  * The spec's 13 groups of Google place types, with labels.
  *
  * API tokens: any valid token.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/business-types' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary The business-type catalogue
  */
 export const listBusinessTypes = async ( options?: Parameters<typeof apiFetch>[1]): Promise<BusinessTypesResponse> => {
@@ -190,97 +197,7 @@ export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusin
 
 
 
-export const getSearchLeadsUrl = () => {
-
-
-
-
-  return `/api/leads/search`
-}
-
-/**
- * Runs the same search as the stream and returns every lead at once.
- *
- * API tokens: need the `searches:run` scope.
- * @summary Search, answering when done
- */
-export const searchLeads = async (searchRequest: SearchRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SearchResult> => {
-
-    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
-    if (!h) return {};
-    if (h instanceof Headers) return Object.fromEntries(h.entries());
-    if (Symbol.iterator in h) {
-      return Object.fromEntries(
-        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
-      );
-    }
-    const headers: Record<string, string | readonly string[]> = {};
-    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
-      if (value !== undefined) headers[name] = value;
-    }
-    return headers;
-  };
-return apiFetch<SearchResult>(getSearchLeadsUrl(),
-  {
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(searchRequest)
-  }
-);}
-
-
-
-
-
-export const getSearchLeadsMutationKey = () => ['searchLeads'] as const;
-
-export const getSearchLeadsMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchLeads>>, TError,SearchLeadsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof searchLeads>>, TError,SearchLeadsMutationVariables, TContext> => {
-
-const mutationKey = getSearchLeadsMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof searchLeads>>, SearchLeadsMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  searchLeads(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type SearchLeadsMutationResult = NonNullable<Awaited<ReturnType<typeof searchLeads>>>
-    export type SearchLeadsMutationBody = BodyType<SearchRequest>
-    export type SearchLeadsMutationError = ErrorType<ErrorBody>
-    export type SearchLeadsMutationVariables = {data: BodyType<SearchRequest>}
-
-    /**
- * @summary Search, answering when done
- */
-export const useSearchLeads = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchLeads>>, TError,SearchLeadsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof searchLeads>>,
-        TError,
-        SearchLeadsMutationVariables,
-        TContext
-      > => {
-      return useMutation(getSearchLeadsMutationOptions(options), queryClient);
-    }
-    export const getEstimateSearchUrl = () => {
+export const getEstimateSearchUrl = () => {
 
 
 
@@ -296,6 +213,15 @@ export const useSearchLeads = <TError = ErrorType<ErrorBody>,
  * past it the figures are extrapolated and `exact` is false.
  *
  * API tokens: need the `searches:run` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/estimate' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"businessType":"dentist","coverage":"full","location":"Austin, TX","maxCostUsd":5.0}'
+ * ```
  * @summary Estimate a search before running it
  */
 export const estimateSearch = async (searchRequest: SearchRequest, options?: Parameters<typeof apiFetch>[1]): Promise<EstimateResponse> => {
@@ -374,132 +300,51 @@ export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getEstimateSearchMutationOptions(options), queryClient);
     }
-    export const getGetUsageUrl = () => {
+    export const getSearchLeadsUrl = () => {
 
 
 
 
-  return `/api/leads/usage`
+  return `/api/leads/search`
 }
 
 /**
- * API tokens: need the `usage:read` scope.
- * @summary Usage this month
- */
-export const getUsage = async ( options?: Parameters<typeof apiFetch>[1]): Promise<UsageResponse> => {
-
-  return apiFetch<UsageResponse>(getGetUsageUrl(),
-  {
-    ...options,
-    method: 'GET'
-
-
-  }
-);}
-
-
-
-
-
-export const getGetUsageQueryKey = () => {
-    return [
-    `/api/leads/usage`
-    ] as const;
-    }
-
-
-export const getGetUsageQueryOptions = <TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetUsageQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUsage>>> = ({ signal }) => getUsage({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetUsageQueryResult = NonNullable<Awaited<ReturnType<typeof getUsage>>>
-export type GetUsageQueryError = ErrorType<ErrorBody>
-
-
-export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUsage>>,
-          TError,
-          Awaited<ReturnType<typeof getUsage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUsage>>,
-          TError,
-          Awaited<ReturnType<typeof getUsage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Usage this month
- */
-
-export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetUsageQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
-export const getTestApiKeyUrl = () => {
-
-
-
-
-  return `/api/leads/test-api-key`
-}
-
-/**
- * Makes the cheapest real Places API (New) call (Text Search, ids only, one result)
- * with the stored key and records whether it worked. A key Google refuses answers
- * 400 with Google's reason in plain words; a passing upstream fault answers 502 or
- * 503 and leaves the recorded status unchanged.
+ * Runs the same search as the stream and returns every lead at once.
  *
- * API tokens: need the `keys:write` scope.
- * @summary Test the stored Places API key
+ * API tokens: need the `searches:run` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/search' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"businessType":"cafe","location":"Austin, TX","minRating":4.0,"website":"with"}'
+ * ```
+ * @summary Search, answering when done
  */
-export const testApiKey = async ( options?: Parameters<typeof apiFetch>[1]): Promise<TestApiKeyResponse> => {
+export const searchLeads = async (searchRequest: SearchRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SearchResult> => {
 
-  return apiFetch<TestApiKeyResponse>(getTestApiKeyUrl(),
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<SearchResult>(getSearchLeadsUrl(),
   {
     ...options,
-    method: 'POST'
-
-
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(searchRequest)
   }
 );}
 
@@ -507,13 +352,13 @@ export const testApiKey = async ( options?: Parameters<typeof apiFetch>[1]): Pro
 
 
 
-export const getTestApiKeyMutationKey = () => ['testApiKey'] as const;
+export const getSearchLeadsMutationKey = () => ['searchLeads'] as const;
 
-export const getTestApiKeyMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testApiKey>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof testApiKey>>, TError,void, TContext> => {
+export const getSearchLeadsMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchLeads>>, TError,SearchLeadsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof searchLeads>>, TError,SearchLeadsMutationVariables, TContext> => {
 
-const mutationKey = getTestApiKeyMutationKey();
+const mutationKey = getSearchLeadsMutationKey();
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -523,10 +368,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testApiKey>>, void> = () => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof searchLeads>>, SearchLeadsMutationVariables> = (props) => {
+          const {data} = props ?? {};
 
-
-          return  testApiKey(requestOptions)
+          return  searchLeads(data,requestOptions)
         }
 
 
@@ -536,23 +381,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type TestApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof testApiKey>>>
-
-    export type TestApiKeyMutationError = ErrorType<ErrorBody>
-
+    export type SearchLeadsMutationResult = NonNullable<Awaited<ReturnType<typeof searchLeads>>>
+    export type SearchLeadsMutationBody = BodyType<SearchRequest>
+    export type SearchLeadsMutationError = ErrorType<ErrorBody>
+    export type SearchLeadsMutationVariables = {data: BodyType<SearchRequest>}
 
     /**
- * @summary Test the stored Places API key
+ * @summary Search, answering when done
  */
-export const useTestApiKey = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testApiKey>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+export const useSearchLeads = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchLeads>>, TError,SearchLeadsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof testApiKey>>,
+        Awaited<ReturnType<typeof searchLeads>>,
         TError,
-        void,
+        SearchLeadsMutationVariables,
         TContext
       > => {
-      return useMutation(getTestApiKeyMutationOptions(options), queryClient);
+      return useMutation(getSearchLeadsMutationOptions(options), queryClient);
     }
     export const getListSearchesUrl = (params?: ListSearchesParams,) => {
   const normalizedParams = new URLSearchParams();
@@ -575,6 +420,13 @@ export const useTestApiKey = <TError = ErrorType<ErrorBody>,
  * finishes (`resultsAvailable`).
  *
  * API tokens: need the `searches:run` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/searches?status=complete&limit=20' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Your searches, newest first
  */
 export const listSearches = async (params?: ListSearchesParams, options?: Parameters<typeof apiFetch>[1]): Promise<SearchHistory> => {
@@ -676,6 +528,13 @@ export const getGetSearchUrl = (id: string,) => {
 
 /**
  * API tokens: need the `searches:run` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/searches/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary One of your searches
  */
 export const getSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<SearchItem> => {
@@ -781,6 +640,13 @@ export const getCancelSearchUrl = (id: string,) => {
  * finished is left as it is. Answers the search as it stands.
  *
  * API tokens: need the `searches:run` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/searches/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21/cancel' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary Cancel a search
  */
 export const cancelSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<SearchItem> => {
@@ -845,3 +711,197 @@ export const useCancelSearch = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getCancelSearchMutationOptions(options), queryClient);
     }
+    export const getTestApiKeyUrl = () => {
+
+
+
+
+  return `/api/leads/test-api-key`
+}
+
+/**
+ * Makes the cheapest real Places API (New) call (Text Search, ids only, one result)
+ * with the stored key and records whether it worked. A key Google refuses answers
+ * 400 with Google's reason in plain words; a passing upstream fault answers 502 or
+ * 503 and leaves the recorded status unchanged.
+ *
+ * API tokens: need the `keys:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/test-api-key' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Test the stored Places API key
+ */
+export const testApiKey = async ( options?: Parameters<typeof apiFetch>[1]): Promise<TestApiKeyResponse> => {
+
+  return apiFetch<TestApiKeyResponse>(getTestApiKeyUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getTestApiKeyMutationKey = () => ['testApiKey'] as const;
+
+export const getTestApiKeyMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testApiKey>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof testApiKey>>, TError,void, TContext> => {
+
+const mutationKey = getTestApiKeyMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof testApiKey>>, void> = () => {
+
+
+          return  testApiKey(requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type TestApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof testApiKey>>>
+
+    export type TestApiKeyMutationError = ErrorType<ErrorBody>
+
+
+    /**
+ * @summary Test the stored Places API key
+ */
+export const useTestApiKey = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof testApiKey>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof testApiKey>>,
+        TError,
+        void,
+        TContext
+      > => {
+      return useMutation(getTestApiKeyMutationOptions(options), queryClient);
+    }
+    export const getGetUsageUrl = () => {
+
+
+
+
+  return `/api/leads/usage`
+}
+
+/**
+ * API tokens: need the `usage:read` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/usage' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Usage this month
+ */
+export const getUsage = async ( options?: Parameters<typeof apiFetch>[1]): Promise<UsageResponse> => {
+
+  return apiFetch<UsageResponse>(getGetUsageUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetUsageQueryKey = () => {
+    return [
+    `/api/leads/usage`
+    ] as const;
+    }
+
+
+export const getGetUsageQueryOptions = <TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUsageQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUsage>>> = ({ signal }) => getUsage({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetUsageQueryResult = NonNullable<Awaited<ReturnType<typeof getUsage>>>
+export type GetUsageQueryError = ErrorType<ErrorBody>
+
+
+export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Usage this month
+ */
+
+export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetUsageQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

@@ -12,11 +12,11 @@
 export interface ApiKeyStatus {
   /** A key is stored. */
   has_key: boolean;
-  /** The key's first 4 and last 4 characters; the rest masked. */
-  key_preview?: string;
   /**
      * Result of the last test: true (works), false (refused by Google), null (not
      * tested since it was saved).
      */
   is_valid?: boolean;
+  /** The key's first 4 and last 4 characters; the rest masked. */
+  key_preview?: string;
 }

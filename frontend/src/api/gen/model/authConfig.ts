@@ -10,8 +10,8 @@
  * How sign-in works on this server.
  */
 export interface AuthConfig {
-  /** No identity provider is configured: sign-in opens the local operator account. */
-  localMode: boolean;
   /** The identity provider's issuer, when one is configured. */
   issuer?: string;
+  /** No identity provider is configured: sign-in opens the local operator account. */
+  localMode: boolean;
 }

@@ -10,8 +10,8 @@
  * Billing flags.
  */
 export interface BillingFlags {
-  /** A payment method is on file. */
-  hasPaymentMethod: boolean;
   /** Checkout and the portal are available on this server. */
   billingConfigured: boolean;
+  /** A payment method is on file. */
+  hasPaymentMethod: boolean;
 }

@@ -12,10 +12,10 @@ import type { SubscriptionInfo } from './subscriptionInfo';
  * `data` of the billing status.
  */
 export interface BillingStatusData {
-  /** The subscription. */
-  subscription: SubscriptionInfo & unknown;
   /** Flags. */
   flags: BillingFlags & unknown;
+  /** The subscription. */
+  subscription: SubscriptionInfo & unknown;
   /** `free` or `pro`: the limits that apply. */
   tier: string;
 }

@@ -11,8 +11,8 @@ import type { BillingStatusData } from './billingStatusData';
  * The billing status.
  */
 export interface BillingStatusResponse {
-  /** Always true. */
-  success: boolean;
   /** Subscription and flags. */
   data: BillingStatusData & unknown;
+  /** Always true. */
+  success: boolean;
 }

@@ -10,10 +10,10 @@
  * A business type.
  */
 export interface BusinessTypeItem {
-  /** Google place type, sent as `businessType`. */
-  value: string;
   /** What users see. */
   label: string;
   /** Searched by text alone (Google does not accept it as a type filter). */
   textOnly: boolean;
+  /** Google place type, sent as `businessType`. */
+  value: string;
 }

@@ -10,10 +10,10 @@
  * A started Checkout.
  */
 export interface CheckoutSessionResponse {
+  /** Stripe's session id. */
+  sessionId: string;
   /** Always true. */
   success: boolean;
   /** Stripe's hosted Checkout page: send the browser there. */
   url: string;
-  /** Stripe's session id. */
-  sessionId: string;
 }

@@ -11,10 +11,10 @@ import type { SkuRequests } from './skuRequests';
  * What a search cost the user's Google key.
  */
 export interface CostItem {
-  /** Requests by SKU. */
-  requests: SkuRequests & unknown;
   /** Requests Google bills. */
   billableRequests: number;
   /** US dollars at the configured list prices. */
   costUsd: number;
+  /** Requests by SKU. */
+  requests: SkuRequests & unknown;
 }

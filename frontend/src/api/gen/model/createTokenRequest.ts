@@ -10,6 +10,8 @@
  * A token to create.
  */
 export interface CreateTokenRequest {
+  /** Days until it stops working (1 to 3650); absent or null: never. */
+  expiresInDays?: number;
   /**
      * What it is for (shown in the list), 1 to 80 characters.
      * @maxLength 200
@@ -21,6 +23,4 @@ export interface CreateTokenRequest {
      * @maxItems 16
      */
   scopes: string[];
-  /** Days until it stops working (1 to 3650); absent or null: never. */
-  expiresInDays?: number;
 }

@@ -11,14 +11,14 @@
  */
 export interface CreateWebhookRequest {
   /**
+     * What to send: `search.completed` (with the leads) and/or `search.failed`.
+     * @maxItems 8
+     */
+  events: string[];
+  /**
      * Where to POST messages: an https URL (plain http only for hosts the server allows
      * for tests and demos). Private, loopback and metadata addresses are refused.
      * @maxLength 2000
      */
   url: string;
-  /**
-     * What to send: `search.completed` (with the leads) and/or `search.failed`.
-     * @maxItems 8
-     */
-  events: string[];
 }

@@ -11,11 +11,11 @@ import type { TokenInfo } from './tokenInfo';
  * A new token: shown this once.
  */
 export interface CreatedToken {
+  /** What the list will show of it. */
+  info: TokenInfo & unknown;
   /**
      * The token. Store it now: it is kept only as a hash and cannot be shown again.
      * Send it as `Authorization: Bearer <token>`.
      */
   token: string;
-  /** What the list will show of it. */
-  info: TokenInfo & unknown;
 }

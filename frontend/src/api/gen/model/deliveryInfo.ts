@@ -12,18 +12,18 @@
 export interface DeliveryInfo {
   /** When it was attempted (RFC 3339). */
   at: string;
-  /** The event. */
-  event: string;
-  /** The message's `webhook-id` (the same for every attempt of one message). */
-  messageId: string;
   /** 1 for the first try, then 2, 3... */
   attempt: number;
-  /** The endpoint's HTTP status, if it answered. */
-  statusCode?: number;
-  /** How long the attempt took, milliseconds. */
-  latencyMs: number;
-  /** Whether the endpoint answered 2xx. */
-  succeeded: boolean;
   /** Why it failed, in plain words. */
   error?: string;
+  /** The event. */
+  event: string;
+  /** How long the attempt took, milliseconds. */
+  latencyMs: number;
+  /** The message's `webhook-id` (the same for every attempt of one message). */
+  messageId: string;
+  /** The endpoint's HTTP status, if it answered. */
+  statusCode?: number;
+  /** Whether the endpoint answered 2xx. */
+  succeeded: boolean;
 }

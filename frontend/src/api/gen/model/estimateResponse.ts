@@ -12,24 +12,24 @@ import type { SkuRequests } from './skuRequests';
  * `POST /api/leads/estimate` answer.
  */
 export interface EstimateResponse {
+  /** Requests Google would bill. */
+  billableRequests: number;
+  /** US dollars the search would spend on your Google key. */
+  estimatedCostUsd: number;
   /**
      * Places expected (matching the type, area and `minRating`; the website, phone and
      * review filters may leave fewer).
      */
   estimatedLeads: number;
-  /** US dollars the search would spend on your Google key. */
-  estimatedCostUsd: number;
   /** Seconds it would take at your key's pace. */
   estimatedSeconds: number;
-  /** Requests it would make, by SKU. */
-  requests: SkuRequests & unknown;
-  /** Requests Google would bill. */
-  billableRequests: number;
   /**
      * True when every region was probed (exact for today's data); false when the
      * estimate stopped early and extrapolated.
      */
   exact: boolean;
+  /** Requests it would make, by SKU. */
+  requests: SkuRequests & unknown;
   /** What this estimate itself cost (the locate request, unless cached). */
   spent: CostItem & unknown;
 }

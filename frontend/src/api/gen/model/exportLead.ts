@@ -11,10 +11,10 @@
  * and ignored.
  */
 export interface ExportLead {
-  /** Business name. */
-  name: string;
   /** Formatted address. */
   address?: string;
+  /** Business name. */
+  name: string;
   /** Phone; empty or absent gives an empty cell. */
   phone?: string;
   /** Website; empty or absent gives an empty cell. */

@@ -11,8 +11,12 @@ import type { ExportLead } from './exportLead';
  * What to export where (spec section 5).
  */
 export interface ExportToSheetsRequest {
+  /** The search's business type. */
+  businessType?: string;
   /** The leads, in order. */
   leads: ExportLead[];
+  /** The search's location. */
+  location?: string;
   /** An existing spreadsheet (id or URL). When absent a new spreadsheet is created. */
   sheetId?: string;
   /** Title of a new spreadsheet; blank means '{location} {businessType} Leads'. */
@@ -22,8 +26,4 @@ export interface ExportToSheetsRequest {
      * name that does not exist is created with the header Name, Address, Phone, Website.
      */
   worksheetName?: string;
-  /** The search's business type. */
-  businessType?: string;
-  /** The search's location. */
-  location?: string;
 }

@@ -10,18 +10,18 @@
  * What an export did.
  */
 export interface ExportToSheetsResponse {
-  /** Always true; failures answer with an error status. */
-  success: boolean;
   /** What to tell the user. */
   message: string;
+  /** Lead rows written. */
+  rowsWritten: number;
+  /** Its title. */
+  sheetName: string;
   /** Opens the spreadsheet at the tab written. */
   sheetUrl: string;
   /** The spreadsheet written. */
   spreadsheetId: string;
-  /** Its title. */
-  sheetName: string;
+  /** Always true; failures answer with an error status. */
+  success: boolean;
   /** The tab written. */
   worksheetName: string;
-  /** Lead rows written. */
-  rowsWritten: number;
 }

@@ -10,18 +10,18 @@
  * A business found.
  */
 export interface LeadItem {
-  /** Business name. */
-  name: string;
   /** Formatted address. */
   address: string;
+  /** Business name. */
+  name: string;
   /** Phone number; empty when unknown. */
   phone: string;
-  /** Website; empty when unknown. */
-  website: string;
   /** Google place id. */
   placeId: string;
   /** Average rating, when rated. */
   rating?: number;
   /** Number of ratings, when rated. */
   reviewCount?: number;
+  /** Website; empty when unknown. */
+  website: string;
 }

@@ -10,8 +10,8 @@
  * Result of finishing onboarding.
  */
 export interface OnboardingResponse {
-  /** Always true on success. */
-  success: boolean;
   /** What happened. */
   message: string;
+  /** Always true on success. */
+  success: boolean;
 }

@@ -10,24 +10,24 @@
  * One way to pay for Pro.
  */
 export interface Plan {
-  /** `monthly` or `yearly`: what to send to start Checkout. */
-  id: string;
-  /** Plan name. */
-  name: string;
-  /** Price in US dollars per interval. */
-  price: number;
+  /** Checkout can be started (Stripe is configured). */
+  checkoutAvailable: boolean;
   /** Currency (ISO code, lower case). */
   currency: string;
+  /** What Pro includes. */
+  features: string[];
+  /** `monthly` or `yearly`: what to send to start Checkout. */
+  id: string;
   /** `month` or `year`. */
   interval: string;
   /** The price per month, for comparing (yearly: 8.25). */
   monthlyEquivalent: number;
-  /** Saved over paying monthly for a year (yearly: 249); 0 for monthly. */
-  savings: number;
   /** Searches per month included. */
   monthlySearches: number;
-  /** What Pro includes. */
-  features: string[];
-  /** Checkout can be started (Stripe is configured). */
-  checkoutAvailable: boolean;
+  /** Plan name. */
+  name: string;
+  /** Price in US dollars per interval. */
+  price: number;
+  /** Saved over paying monthly for a year (yearly: 249); 0 for monthly. */
+  savings: number;
 }

@@ -11,8 +11,8 @@ import type { PlansData } from './plansData';
  * The plans.
  */
 export interface PlansResponse {
-  /** Always true. */
-  success: boolean;
   /** The plans. */
   data: PlansData & unknown;
+  /** Always true. */
+  success: boolean;
 }

@@ -10,14 +10,14 @@
  * Readiness of each dependency.
  */
 export interface Readiness {
-  /** `ready` or `not_ready`. */
-  status: string;
-  /** The store answers. */
-  store: boolean;
-  /** The job queue answers (Redis, or in-process in embedded mode). */
-  queue: boolean;
   /** The event bus answers (Redis, or in-process in embedded mode). */
   bus: boolean;
+  /** The job queue answers (Redis, or in-process in embedded mode). */
+  queue: boolean;
+  /** `ready` or `not_ready`. */
+  status: string;
   /** The server is stopping (SIGTERM): it finishes what it has and takes nothing new. */
   stopping: boolean;
+  /** The store answers. */
+  store: boolean;
 }

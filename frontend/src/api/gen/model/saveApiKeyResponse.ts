@@ -11,8 +11,8 @@ import type { ApiKeyStatus } from './apiKeyStatus';
  * Result of saving or deleting the key.
  */
 export interface SaveApiKeyResponse {
-  /** What happened. */
-  message: string;
   /** The status after the change. */
   api_key_status: ApiKeyStatus & unknown;
+  /** What happened. */
+  message: string;
 }

@@ -10,8 +10,8 @@
  * A scope a token may hold.
  */
 export interface ScopeInfo {
-  /** Its name (`searches:run`). */
-  name: string;
   /** What it allows. */
   description: string;
+  /** Its name (`searches:run`). */
+  name: string;
 }

@@ -12,12 +12,12 @@ import type { GeoPoint } from './geoPoint';
  * a circle (`center`, `radiusMeters`).
  */
 export interface SearchArea {
-  /** Rectangle: south-west corner. */
-  low?: GeoPoint & unknown;
-  /** Rectangle: north-east corner. */
-  high?: GeoPoint & unknown;
   /** Circle: centre. */
   center?: GeoPoint & unknown;
+  /** Rectangle: north-east corner. */
+  high?: GeoPoint & unknown;
+  /** Rectangle: south-west corner. */
+  low?: GeoPoint & unknown;
   /** Circle: radius in metres (up to 50,000). */
   radiusMeters?: number;
 }

@@ -11,10 +11,10 @@ import type { SearchItem } from './searchItem';
  * A page of the history.
  */
 export interface SearchHistory {
-  /** Newest first. */
-  searches: SearchItem[];
   /** Pass as `cursor` for the next page; absent on the last one. */
   nextCursor?: string;
   /** How long results stay in memory after a search finishes, minutes. */
   replayMinutes: number;
+  /** Newest first. */
+  searches: SearchItem[];
 }

@@ -10,35 +10,35 @@
  * One search in the history.
  */
 export interface SearchItem {
-  /** Its id. */
-  id: string;
-  /** Catalogue value. */
-  businessType: string;
-  /** Location as typed (or an explicit area's label). */
-  location: string;
-  /** `quick` or `full`. */
-  coverage: string;
-  /** The options it was run with (filters, budget, area), as sent. */
-  options: unknown;
   /** Whether it keeps running without a listener. */
   background: boolean;
-  /** `queued`, `running`, `complete`, `failed` or `cancelled`. */
-  status: string;
-  /** Leads sent (once finished). */
-  leads?: number;
   /** Requests Google billed (once finished). */
   billableRequests?: number;
+  /** Catalogue value. */
+  businessType: string;
   /** US dollars at list prices (once finished). */
   costUsd?: number;
+  /** `quick` or `full`. */
+  coverage: string;
   /** Why it failed. */
   errorMessage?: string;
-  /** When it was asked for (RFC 3339). */
-  startedAt: string;
   /** When it finished (RFC 3339). */
   finishedAt?: string;
+  /** Its id. */
+  id: string;
+  /** Leads sent (once finished). */
+  leads?: number;
+  /** Location as typed (or an explicit area's label). */
+  location: string;
+  /** The options it was run with (filters, budget, area), as sent. */
+  options: unknown;
   /**
      * Whether its results can still be read again (`GET .../events`): for
      * `replayMinutes` minutes after it finished, from memory.
      */
   resultsAvailable: boolean;
+  /** When it was asked for (RFC 3339). */
+  startedAt: string;
+  /** `queued`, `running`, `complete`, `failed` or `cancelled`. */
+  status: string;
 }

@@ -15,35 +15,6 @@ import type { WebsiteChoice } from './websiteChoice';
  */
 export interface SearchRequest {
   /**
-     * A catalogue value from `GET /api/leads/business-types`, e.g. `restaurant`.
-     * @maxLength 64
-     */
-  businessType?: string;
-  /**
-     * A city, state, ZIP code or full address (trimmed; at most 200 characters).
-     * Optional when `area` is given.
-     * @maxLength 400
-     */
-  location?: string;
-  /**
-     * `quick` (default): one Text Search query, at most 60 places. `full`: every match in
-     * the location's area (or `area`), past Google's 60-result cap.
-     */
-  coverage?: Coverage & unknown;
-  /**
-     * Stop before spending more than this on your Google key (US dollars, at Google's
-     * list prices); the search ends with what it has and says why.
-     */
-  maxCostUsd?: number;
-  /** Only businesses rated at least this (0 to 5); sent to Google as `minRating`. */
-  minRating?: number;
-  /** Only businesses with at least this many ratings. */
-  minReviews?: number;
-  /** `with`: only businesses with a website; `without`: only those without one. */
-  website?: WebsiteChoice & unknown;
-  /** `with`: only businesses with a phone number. */
-  phone?: PhoneChoice & unknown;
-  /**
      * An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
      * a circle `{center, radiusMeters}` (at most 50 km).
      */
@@ -54,4 +25,33 @@ export interface SearchRequest {
      * for full coverage, false for quick searches (closing the stream cancels them).
      */
   background?: boolean;
+  /**
+     * A catalogue value from `GET /api/leads/business-types`, e.g. `restaurant`.
+     * @maxLength 64
+     */
+  businessType?: string;
+  /**
+     * `quick` (default): one Text Search query, at most 60 places. `full`: every match in
+     * the location's area (or `area`), past Google's 60-result cap.
+     */
+  coverage?: Coverage & unknown;
+  /**
+     * A city, state, ZIP code or full address (trimmed; at most 200 characters).
+     * Optional when `area` is given.
+     * @maxLength 400
+     */
+  location?: string;
+  /**
+     * Stop before spending more than this on your Google key (US dollars, at Google's
+     * list prices); the search ends with what it has and says why.
+     */
+  maxCostUsd?: number;
+  /** Only businesses rated at least this (0 to 5); sent to Google as `minRating`. */
+  minRating?: number;
+  /** Only businesses with at least this many ratings. */
+  minReviews?: number;
+  /** `with`: only businesses with a phone number. */
+  phone?: PhoneChoice & unknown;
+  /** `with`: only businesses with a website; `without`: only those without one. */
+  website?: WebsiteChoice & unknown;
 }

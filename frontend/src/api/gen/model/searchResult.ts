@@ -14,18 +14,18 @@ import type { UsageStats } from './usageStats';
  * Result of `POST /api/leads/search`.
  */
 export interface SearchResult {
-  /** Always true (failures answer with an error status). */
-  success: boolean;
+  /** What the search cost your Google key. */
+  cost?: CostItem & unknown;
+  /** What you should know about the results, in plain words. */
+  notice?: string;
   /** Every lead found. */
   results: LeadItem[];
   /** What was searched. */
   search: SearchEcho & unknown;
-  /** Usage after the search. */
-  usage: UsageStats & unknown;
-  /** What the search cost your Google key. */
-  cost?: CostItem & unknown;
   /** Why it ended before covering everything: `max_cost` or `allowance`. */
   stopReason?: string;
-  /** What you should know about the results, in plain words. */
-  notice?: string;
+  /** Always true (failures answer with an error status). */
+  success: boolean;
+  /** Usage after the search. */
+  usage: UsageStats & unknown;
 }

@@ -10,14 +10,14 @@
  * The Sheets connection, for the settings screen and before an export.
  */
 export interface SheetsAuthStatus {
-  /** The request itself worked. */
-  success: boolean;
   /** Google accepts the stored grant: exports can go ahead. */
   authenticated: boolean;
   /** A refresh token is stored. */
   hasRefreshToken: boolean;
-  /** The user must grant Sheets access (again) through `/api/auth/google?feature=sheets`. */
-  needsReauth: boolean;
   /** What to tell the user. */
   message: string;
+  /** The user must grant Sheets access (again) through `/api/auth/google?feature=sheets`. */
+  needsReauth: boolean;
+  /** The request itself worked. */
+  success: boolean;
 }

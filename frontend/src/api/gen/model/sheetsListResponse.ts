@@ -11,8 +11,8 @@ import type { SheetItem } from './sheetItem';
  * The user's spreadsheets.
  */
 export interface SheetsListResponse {
-  /** Always true; failures answer with an error status. */
-  success: boolean;
   /** Spreadsheets created by the app and those the user validated. */
   sheets: SheetItem[];
+  /** Always true; failures answer with an error status. */
+  success: boolean;
 }

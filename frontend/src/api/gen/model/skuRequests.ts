@@ -10,10 +10,10 @@
  * Requests by Google SKU.
  */
 export interface SkuRequests {
+  /** "Text Search Enterprise": pages of leads. */
+  enterprise: number;
   /** "Text Search Essentials (IDs Only)": free probes. */
   idsOnly: number;
   /** "Text Search Pro": locating the area. */
   pro: number;
-  /** "Text Search Enterprise": pages of leads. */
-  enterprise: number;
 }

@@ -10,14 +10,14 @@
  * The subscription part of the billing status.
  */
 export interface SubscriptionInfo {
-  /** It grants Pro now. */
-  isActive: boolean;
-  /** Stripe's status (`active`, `past_due`, `canceled`...) or `none`. */
-  status: string;
-  /** `monthly`, `yearly`, or `free` without a subscription. */
-  plan: string;
-  /** End of the paid period (ISO 8601), when known. */
-  currentPeriodEnd?: string;
   /** It ends at the period's end (cancelled in the portal). */
   cancelAtPeriodEnd: boolean;
+  /** End of the paid period (ISO 8601), when known. */
+  currentPeriodEnd?: string;
+  /** It grants Pro now. */
+  isActive: boolean;
+  /** `monthly`, `yearly`, or `free` without a subscription. */
+  plan: string;
+  /** Stripe's status (`active`, `past_due`, `canceled`...) or `none`. */
+  status: string;
 }

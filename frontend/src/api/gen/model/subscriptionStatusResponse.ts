@@ -10,10 +10,10 @@
  * The settings card's subscription status.
  */
 export interface SubscriptionStatusResponse {
-  /** Always true. */
-  success: boolean;
-  /** `active`, `cancelled`, or `none`. */
-  subscriptionStatus: string;
   /** `monthly`, `yearly`, or `free`. */
   subscriptionPlan: string;
+  /** `active`, `cancelled`, or `none`. */
+  subscriptionStatus: string;
+  /** Always true. */
+  success: boolean;
 }

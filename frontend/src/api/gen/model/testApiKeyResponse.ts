@@ -10,8 +10,8 @@
  * Result of testing the key against Google.
  */
 export interface TestApiKeyResponse {
-  /** Always true here: failures answer with an error status and message. */
-  valid: boolean;
   /** What happened. */
   message: string;
+  /** Always true here: failures answer with an error status and message. */
+  valid: boolean;
 }

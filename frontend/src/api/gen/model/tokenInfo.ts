@@ -10,18 +10,18 @@
  * A token as its list shows it (never the token itself).
  */
 export interface TokenInfo {
+  /** When it was created (RFC 3339). */
+  createdAt: string;
+  /** When it stops working (RFC 3339); null: never. */
+  expiresAt?: string;
   /** Its id (for revoking it). */
   id: string;
+  /** When it was last used (RFC 3339, to the minute); null if never. */
+  lastUsedAt?: string;
   /** Its name. */
   name: string;
   /** Its first characters, to recognise it (`lgp_1a2b3c4d`). */
   prefix: string;
   /** What it may do. */
   scopes: string[];
-  /** When it was created (RFC 3339). */
-  createdAt: string;
-  /** When it was last used (RFC 3339, to the minute); null if never. */
-  lastUsedAt?: string;
-  /** When it stops working (RFC 3339); null: never. */
-  expiresAt?: string;
 }

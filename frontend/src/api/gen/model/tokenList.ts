@@ -12,8 +12,8 @@ import type { TokenInfo } from './tokenInfo';
  * The caller's tokens.
  */
 export interface TokenList {
-  /** Newest first. */
-  tokens: TokenInfo[];
   /** Every scope a token may hold, with what it allows. */
   availableScopes: ScopeInfo[];
+  /** Newest first. */
+  tokens: TokenInfo[];
 }

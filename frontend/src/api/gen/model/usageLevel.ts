@@ -10,10 +10,10 @@
  * Warning levels.
  */
 export interface UsageLevel {
-  /** At or over the monthly allowance. */
-  isOverLimit: boolean;
-  /** From 90%. */
-  isNearLimit: boolean;
   /** From 75% to 90%. */
   isApproachingLimit: boolean;
+  /** From 90%. */
+  isNearLimit: boolean;
+  /** At or over the monthly allowance. */
+  isOverLimit: boolean;
 }

@@ -12,16 +12,16 @@
 export interface UsageNumbers {
   /** Searches this month. */
   current: number;
-  /** Searches allowed per month. */
-  limit: number;
-  /** Searches left this month. */
-  remaining: number;
-  /** `current / limit`, percent. */
-  percentage: number;
+  /** Leads allowed per day; null when uncapped. */
+  dailyLeadLimit?: number;
   /** Leads delivered this month. */
   leadsThisMonth: number;
   /** Leads used today (including running searches' reservations). */
   leadsToday: number;
-  /** Leads allowed per day; null when uncapped. */
-  dailyLeadLimit?: number;
+  /** Searches allowed per month. */
+  limit: number;
+  /** `current / limit`, percent. */
+  percentage: number;
+  /** Searches left this month. */
+  remaining: number;
 }

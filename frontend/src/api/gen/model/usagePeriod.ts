@@ -10,8 +10,8 @@
  * Reset date.
  */
 export interface UsagePeriod {
-  /** First day of next month, `YYYY-MM-DD` (UTC). */
-  resetDate: string;
   /** Days until then. */
   daysUntilReset: number;
+  /** First day of next month, `YYYY-MM-DD` (UTC). */
+  resetDate: string;
 }

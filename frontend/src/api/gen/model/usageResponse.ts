@@ -11,8 +11,8 @@ import type { UsageStats } from './usageStats';
  * `GET /api/leads/usage` answer.
  */
 export interface UsageResponse {
-  /** Always true. */
-  success: boolean;
   /** The stats. */
   data: UsageStats & unknown;
+  /** Always true. */
+  success: boolean;
 }

@@ -15,16 +15,16 @@ import type { UsageTier } from './usageTier';
  * The spec's usage stats.
  */
 export interface UsageStats {
-  /** Searches this month against the monthly allowance, plus leads. */
-  usage: UsageNumbers & unknown;
-  /** When the monthly allowance resets. */
-  period: UsagePeriod & unknown;
   /** Whether a Places key is configured. */
   apiKey: UsageApiKey & unknown;
-  /** The user's plan. */
-  tier: UsageTier & unknown;
-  /** Warning levels: approaching from 75%, near from 90%, over at 100% (one at most). */
-  status: UsageLevel & unknown;
+  /** When the monthly allowance resets. */
+  period: UsagePeriod & unknown;
   /** Tips. */
   recommendations: string[];
+  /** Warning levels: approaching from 75%, near from 90%, over at 100% (one at most). */
+  status: UsageLevel & unknown;
+  /** The user's plan. */
+  tier: UsageTier & unknown;
+  /** Searches this month against the monthly allowance, plus leads. */
+  usage: UsageNumbers & unknown;
 }

@@ -10,16 +10,16 @@
  * The signed-in user, as the spec's `User`.
  */
 export interface UserInfo {
-  /** Our user id. */
-  id: string;
-  /** Display name, if the identity provider gave one. */
-  name?: string;
   /** E-mail address. */
   email: string;
-  /** Picture URL, if any. */
-  picture?: string;
-  /** Onboarding (adding a Places API key) is not finished. */
-  needsOnboarding: boolean;
+  /** Our user id. */
+  id: string;
   /** This is the account's first sign-in. */
   isFirstLogin: boolean;
+  /** Display name, if the identity provider gave one. */
+  name?: string;
+  /** Onboarding (adding a Places API key) is not finished. */
+  needsOnboarding: boolean;
+  /** Picture URL, if any. */
+  picture?: string;
 }

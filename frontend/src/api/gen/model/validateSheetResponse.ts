@@ -11,12 +11,12 @@ import type { WorksheetItem } from './worksheetItem';
  * A spreadsheet the user's Google account can open.
  */
 export interface ValidateSheetResponse {
-  /** Always true; failures answer with an error status. */
-  success: boolean;
   /** Spreadsheet id. */
   id: string;
   /** Title. */
   name: string;
+  /** Always true; failures answer with an error status. */
+  success: boolean;
   /** Browser URL. */
   url: string;
   /** Its tabs, in order. */

@@ -10,19 +10,19 @@
  * An endpoint as its list shows it (never its secret).
  */
 export interface WebhookInfo {
-  /** Its id. */
-  id: string;
-  /** Where messages go. */
-  url: string;
-  /** What it receives. */
-  events: string[];
+  /** When it was registered (RFC 3339). */
+  createdAt: string;
+  /** The notice shown when it was disabled. */
+  disabledReason?: string;
   /**
      * False once deliveries failed for about a day (see `disabledReason`); a successful
      * test event enables it again.
      */
   enabled: boolean;
-  /** The notice shown when it was disabled. */
-  disabledReason?: string;
-  /** When it was registered (RFC 3339). */
-  createdAt: string;
+  /** What it receives. */
+  events: string[];
+  /** Its id. */
+  id: string;
+  /** Where messages go. */
+  url: string;
 }

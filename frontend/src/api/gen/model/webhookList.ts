@@ -11,8 +11,8 @@ import type { WebhookInfo } from './webhookInfo';
  * The caller's endpoints.
  */
 export interface WebhookList {
-  /** Newest first. */
-  webhooks: WebhookInfo[];
   /** The events an endpoint can receive. */
   availableEvents: string[];
+  /** Newest first. */
+  webhooks: WebhookInfo[];
 }

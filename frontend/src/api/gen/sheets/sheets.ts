@@ -79,30 +79,53 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getGetSheetsAuthStatusUrl = () => {
+export const getExportToSheetsUrl = () => {
 
 
 
 
-  return `/api/leads/sheets/auth-status`
+  return `/api/leads/export-to-sheets`
 }
 
 /**
- * Whether Google accepts the user's Sheets grant right now (checked by minting an
- * access token), so the settings screen and the export button know whether to ask
- * for re-authentication.
+ * Writes the leads to a new spreadsheet or an existing one (spec section 5), in
+ * batches within Google's request limits, retrying Google's passing failures.
+ * Nothing of the leads is stored here.
  *
  * API tokens: need the `exports:write` scope.
- * @summary Sheets connection status
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/export-to-sheets' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"businessType":"cafe","leads":[{"address":"100 Congress Ave, Austin, TX 78701","name":"Bean There","phone":"(512) 555-0100","website":"https://beanthere.example"}],"location":"Austin, TX","sheetName":"Austin cafe Leads"}'
+ * ```
+ * @summary Export leads to Google Sheets
  */
-export const getSheetsAuthStatus = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SheetsAuthStatus> => {
+export const exportToSheets = async (exportToSheetsRequest: ExportToSheetsRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ExportToSheetsResponse> => {
 
-  return apiFetch<SheetsAuthStatus>(getGetSheetsAuthStatusUrl(),
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ExportToSheetsResponse>(getExportToSheetsUrl(),
   {
     ...options,
-    method: 'GET'
-
-
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(exportToSheetsRequest)
   }
 );}
 
@@ -110,81 +133,54 @@ export const getSheetsAuthStatus = async ( options?: Parameters<typeof apiFetch>
 
 
 
-export const getGetSheetsAuthStatusQueryKey = () => {
-    return [
-    `/api/leads/sheets/auth-status`
-    ] as const;
-    }
+export const getExportToSheetsMutationKey = () => ['exportToSheets'] as const;
 
+export const getExportToSheetsMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportToSheets>>, TError,ExportToSheetsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof exportToSheets>>, TError,ExportToSheetsMutationVariables, TContext> => {
 
-export const getGetSheetsAuthStatusQueryOptions = <TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetSheetsAuthStatusQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSheetsAuthStatus>>> = ({ signal }) => getSheetsAuthStatus({ signal, ...requestOptions });
+const mutationKey = getExportToSheetsMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
 
 
 
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof exportToSheets>>, ExportToSheetsMutationVariables> = (props) => {
+          const {data} = props ?? {};
 
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetSheetsAuthStatusQueryResult = NonNullable<Awaited<ReturnType<typeof getSheetsAuthStatus>>>
-export type GetSheetsAuthStatusQueryError = ErrorType<ErrorBody>
+          return  exportToSheets(data,requestOptions)
+        }
 
 
-export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getSheetsAuthStatus>>,
-          TError,
-          Awaited<ReturnType<typeof getSheetsAuthStatus>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getSheetsAuthStatus>>,
-          TError,
-          Awaited<ReturnType<typeof getSheetsAuthStatus>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Sheets connection status
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ExportToSheetsMutationResult = NonNullable<Awaited<ReturnType<typeof exportToSheets>>>
+    export type ExportToSheetsMutationBody = BodyType<ExportToSheetsRequest>
+    export type ExportToSheetsMutationError = ErrorType<ErrorBody>
+    export type ExportToSheetsMutationVariables = {data: BodyType<ExportToSheetsRequest>}
+
+    /**
+ * @summary Export leads to Google Sheets
  */
-
-export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetSheetsAuthStatusQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
-export const getListSheetsUrl = () => {
+export const useExportToSheets = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportToSheets>>, TError,ExportToSheetsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof exportToSheets>>,
+        TError,
+        ExportToSheetsMutationVariables,
+        TContext
+      > => {
+      return useMutation(getExportToSheetsMutationOptions(options), queryClient);
+    }
+    export const getListSheetsUrl = () => {
 
 
 
@@ -197,6 +193,13 @@ export const getListSheetsUrl = () => {
  * validated. 403 with `needsReauth` when Sheets access is missing or expired.
  *
  * API tokens: need the `exports:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/sheets' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary The user's spreadsheets
  */
 export const listSheets = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SheetsListResponse> => {
@@ -288,6 +291,118 @@ export function useListSheets<TData = Awaited<ReturnType<typeof listSheets>>, TE
 
 
 
+export const getGetSheetsAuthStatusUrl = () => {
+
+
+
+
+  return `/api/leads/sheets/auth-status`
+}
+
+/**
+ * Whether Google accepts the user's Sheets grant right now (checked by minting an
+ * access token), so the settings screen and the export button know whether to ask
+ * for re-authentication.
+ *
+ * API tokens: need the `exports:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/sheets/auth-status' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Sheets connection status
+ */
+export const getSheetsAuthStatus = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SheetsAuthStatus> => {
+
+  return apiFetch<SheetsAuthStatus>(getGetSheetsAuthStatusUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetSheetsAuthStatusQueryKey = () => {
+    return [
+    `/api/leads/sheets/auth-status`
+    ] as const;
+    }
+
+
+export const getGetSheetsAuthStatusQueryOptions = <TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetSheetsAuthStatusQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSheetsAuthStatus>>> = ({ signal }) => getSheetsAuthStatus({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetSheetsAuthStatusQueryResult = NonNullable<Awaited<ReturnType<typeof getSheetsAuthStatus>>>
+export type GetSheetsAuthStatusQueryError = ErrorType<ErrorBody>
+
+
+export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSheetsAuthStatus>>,
+          TError,
+          Awaited<ReturnType<typeof getSheetsAuthStatus>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSheetsAuthStatus>>,
+          TError,
+          Awaited<ReturnType<typeof getSheetsAuthStatus>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Sheets connection status
+ */
+
+export function useGetSheetsAuthStatus<TData = Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSheetsAuthStatus>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetSheetsAuthStatusQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
 export const getValidateSheetUrl = () => {
 
 
@@ -301,6 +416,15 @@ export const getValidateSheetUrl = () => {
  * user's Google account can open it, and adds it to the user's list.
  *
  * API tokens: need the `exports:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/sheets/validate' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"spreadsheetId":"https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit"}'
+ * ```
  * @summary Check a spreadsheet
  */
 export const validateSheet = async (validateSheetRequest: ValidateSheetRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ValidateSheetResponse> => {
@@ -389,6 +513,13 @@ export const useValidateSheet = <TError = ErrorType<ErrorBody>,
 
 /**
  * API tokens: need the `exports:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/sheets/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/worksheets' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary The tabs of a spreadsheet
  */
 export const listWorksheets = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<WorksheetsResponse> => {
@@ -480,95 +611,3 @@ export function useListWorksheets<TData = Awaited<ReturnType<typeof listWorkshee
 
 
 
-export const getExportToSheetsUrl = () => {
-
-
-
-
-  return `/api/leads/export-to-sheets`
-}
-
-/**
- * Writes the leads to a new spreadsheet or an existing one (spec section 5), in
- * batches within Google's request limits, retrying Google's passing failures.
- * Nothing of the leads is stored here.
- *
- * API tokens: need the `exports:write` scope.
- * @summary Export leads to Google Sheets
- */
-export const exportToSheets = async (exportToSheetsRequest: ExportToSheetsRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ExportToSheetsResponse> => {
-
-    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
-    if (!h) return {};
-    if (h instanceof Headers) return Object.fromEntries(h.entries());
-    if (Symbol.iterator in h) {
-      return Object.fromEntries(
-        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
-      );
-    }
-    const headers: Record<string, string | readonly string[]> = {};
-    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
-      if (value !== undefined) headers[name] = value;
-    }
-    return headers;
-  };
-return apiFetch<ExportToSheetsResponse>(getExportToSheetsUrl(),
-  {
-    ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(exportToSheetsRequest)
-  }
-);}
-
-
-
-
-
-export const getExportToSheetsMutationKey = () => ['exportToSheets'] as const;
-
-export const getExportToSheetsMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportToSheets>>, TError,ExportToSheetsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof exportToSheets>>, TError,ExportToSheetsMutationVariables, TContext> => {
-
-const mutationKey = getExportToSheetsMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof exportToSheets>>, ExportToSheetsMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  exportToSheets(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ExportToSheetsMutationResult = NonNullable<Awaited<ReturnType<typeof exportToSheets>>>
-    export type ExportToSheetsMutationBody = BodyType<ExportToSheetsRequest>
-    export type ExportToSheetsMutationError = ErrorType<ErrorBody>
-    export type ExportToSheetsMutationVariables = {data: BodyType<ExportToSheetsRequest>}
-
-    /**
- * @summary Export leads to Google Sheets
- */
-export const useExportToSheets = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exportToSheets>>, TError,ExportToSheetsMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof exportToSheets>>,
-        TError,
-        ExportToSheetsMutationVariables,
-        TContext
-      > => {
-      return useMutation(getExportToSheetsMutationOptions(options), queryClient);
-    }

@@ -67,26 +67,52 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getCompleteOnboardingUrl = () => {
+export const getSaveApiKeyUrl = () => {
 
 
 
 
-  return `/api/user/complete-onboarding`
+  return `/api/user/api-key`
 }
 
 /**
- * API tokens: not accepted; this needs a signed-in session.
- * @summary Finish onboarding
+ * Stores the key encrypted (AES-256-GCM). An empty `api_key` deletes it. A value that
+ * cannot be a Google API key is refused with 400.
+ *
+ * API tokens: need the `keys:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/user/api-key' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"api_key":"AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUv"}'
+ * ```
+ * @summary Save or delete the Places API key
  */
-export const completeOnboarding = async ( options?: Parameters<typeof apiFetch>[1]): Promise<OnboardingResponse> => {
+export const saveApiKey = async (saveApiKeyRequest: SaveApiKeyRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SaveApiKeyResponse> => {
 
-  return apiFetch<OnboardingResponse>(getCompleteOnboardingUrl(),
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<SaveApiKeyResponse>(getSaveApiKeyUrl(),
   {
     ...options,
-    method: 'POST'
-
-
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(saveApiKeyRequest)
   }
 );}
 
@@ -94,13 +120,13 @@ export const completeOnboarding = async ( options?: Parameters<typeof apiFetch>[
 
 
 
-export const getCompleteOnboardingMutationKey = () => ['completeOnboarding'] as const;
+export const getSaveApiKeyMutationKey = () => ['saveApiKey'] as const;
 
-export const getCompleteOnboardingMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeOnboarding>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof completeOnboarding>>, TError,void, TContext> => {
+export const getSaveApiKeyMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveApiKey>>, TError,SaveApiKeyMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof saveApiKey>>, TError,SaveApiKeyMutationVariables, TContext> => {
 
-const mutationKey = getCompleteOnboardingMutationKey();
+const mutationKey = getSaveApiKeyMutationKey();
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -110,10 +136,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof completeOnboarding>>, void> = () => {
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof saveApiKey>>, SaveApiKeyMutationVariables> = (props) => {
+          const {data} = props ?? {};
 
-
-          return  completeOnboarding(requestOptions)
+          return  saveApiKey(data,requestOptions)
         }
 
 
@@ -123,23 +149,23 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type CompleteOnboardingMutationResult = NonNullable<Awaited<ReturnType<typeof completeOnboarding>>>
-
-    export type CompleteOnboardingMutationError = ErrorType<ErrorBody>
-
+    export type SaveApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof saveApiKey>>>
+    export type SaveApiKeyMutationBody = BodyType<SaveApiKeyRequest>
+    export type SaveApiKeyMutationError = ErrorType<ErrorBody>
+    export type SaveApiKeyMutationVariables = {data: BodyType<SaveApiKeyRequest>}
 
     /**
- * @summary Finish onboarding
+ * @summary Save or delete the Places API key
  */
-export const useCompleteOnboarding = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeOnboarding>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+export const useSaveApiKey = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveApiKey>>, TError,SaveApiKeyMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof completeOnboarding>>,
+        Awaited<ReturnType<typeof saveApiKey>>,
         TError,
-        void,
+        SaveApiKeyMutationVariables,
         TContext
       > => {
-      return useMutation(getCompleteOnboardingMutationOptions(options), queryClient);
+      return useMutation(getSaveApiKeyMutationOptions(options), queryClient);
     }
     export const getGetApiKeyStatusUrl = () => {
 
@@ -151,6 +177,13 @@ export const useCompleteOnboarding = <TError = ErrorType<ErrorBody>,
 
 /**
  * API tokens: any valid token.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/user/api-key/status' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
  * @summary The Places API key's status
  */
 export const getApiKeyStatus = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ApiKeyStatusResponse> => {
@@ -242,43 +275,33 @@ export function useGetApiKeyStatus<TData = Awaited<ReturnType<typeof getApiKeySt
 
 
 
-export const getSaveApiKeyUrl = () => {
+export const getCompleteOnboardingUrl = () => {
 
 
 
 
-  return `/api/user/api-key`
+  return `/api/user/complete-onboarding`
 }
 
 /**
- * Stores the key encrypted (AES-256-GCM). An empty `api_key` deletes it. A value that
- * cannot be a Google API key is refused with 400.
+ * API tokens: not accepted; this needs a signed-in session.
  *
- * API tokens: need the `keys:write` scope.
- * @summary Save or delete the Places API key
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/user/complete-onboarding' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Finish onboarding
  */
-export const saveApiKey = async (saveApiKeyRequest: SaveApiKeyRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SaveApiKeyResponse> => {
+export const completeOnboarding = async ( options?: Parameters<typeof apiFetch>[1]): Promise<OnboardingResponse> => {
 
-    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
-    if (!h) return {};
-    if (h instanceof Headers) return Object.fromEntries(h.entries());
-    if (Symbol.iterator in h) {
-      return Object.fromEntries(
-        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
-      );
-    }
-    const headers: Record<string, string | readonly string[]> = {};
-    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
-      if (value !== undefined) headers[name] = value;
-    }
-    return headers;
-  };
-return apiFetch<SaveApiKeyResponse>(getSaveApiKeyUrl(),
+  return apiFetch<OnboardingResponse>(getCompleteOnboardingUrl(),
   {
     ...options,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(saveApiKeyRequest)
+    method: 'POST'
+
+
   }
 );}
 
@@ -286,13 +309,13 @@ return apiFetch<SaveApiKeyResponse>(getSaveApiKeyUrl(),
 
 
 
-export const getSaveApiKeyMutationKey = () => ['saveApiKey'] as const;
+export const getCompleteOnboardingMutationKey = () => ['completeOnboarding'] as const;
 
-export const getSaveApiKeyMutationOptions = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveApiKey>>, TError,SaveApiKeyMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof saveApiKey>>, TError,SaveApiKeyMutationVariables, TContext> => {
+export const getCompleteOnboardingMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeOnboarding>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof completeOnboarding>>, TError,void, TContext> => {
 
-const mutationKey = getSaveApiKeyMutationKey();
+const mutationKey = getCompleteOnboardingMutationKey();
 const {mutation: mutationOptions, request: requestOptions} = options ?
       options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
       options
@@ -302,10 +325,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof saveApiKey>>, SaveApiKeyMutationVariables> = (props) => {
-          const {data} = props ?? {};
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof completeOnboarding>>, void> = () => {
 
-          return  saveApiKey(data,requestOptions)
+
+          return  completeOnboarding(requestOptions)
         }
 
 
@@ -315,21 +338,21 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
   return  { mutationFn, ...mutationOptions }}
 
-    export type SaveApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof saveApiKey>>>
-    export type SaveApiKeyMutationBody = BodyType<SaveApiKeyRequest>
-    export type SaveApiKeyMutationError = ErrorType<ErrorBody>
-    export type SaveApiKeyMutationVariables = {data: BodyType<SaveApiKeyRequest>}
+    export type CompleteOnboardingMutationResult = NonNullable<Awaited<ReturnType<typeof completeOnboarding>>>
+
+    export type CompleteOnboardingMutationError = ErrorType<ErrorBody>
+
 
     /**
- * @summary Save or delete the Places API key
+ * @summary Finish onboarding
  */
-export const useSaveApiKey = <TError = ErrorType<ErrorBody>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveApiKey>>, TError,SaveApiKeyMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+export const useCompleteOnboarding = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof completeOnboarding>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof saveApiKey>>,
+        Awaited<ReturnType<typeof completeOnboarding>>,
         TError,
-        SaveApiKeyMutationVariables,
+        void,
         TContext
       > => {
-      return useMutation(getSaveApiKeyMutationOptions(options), queryClient);
+      return useMutation(getCompleteOnboardingMutationOptions(options), queryClient);
     }
