@@ -445,52 +445,60 @@ async fn endpoints_are_the_owners_alone() {
     assert_eq!(delete(ada).await, 404);
 }
 
-/// A real search: its end is sent once to each subscribed endpoint, with the leads,
-/// signed; an endpoint subscribed to failures only gets nothing; the log holds no lead.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_completed_search_is_delivered_once_with_its_leads() {
-    let receiver = Receiver::start(vec![Answer::Status(200)]).await;
-    let env = SearchEnv::start(
-        Mode::Embedded,
-        leadgen_testkit::places_sim::PlacesSim::builder(),
-        0,
-        quick(&receiver, 3),
-    )
-    .await;
-    let app = &env.app;
-    let (id, secret) = register(app, &env.token, &receiver.url(), json!(["search.completed"])).await;
-    let (failures_only, _) = register(app, &env.token, &receiver.url(), json!(["search.failed"])).await;
-    let city = env.dense_city("cafe", 5);
-    let (status, events) = env.stream("cafe", &city).await;
-    assert_eq!(status, 200);
-    let complete = events
-        .iter()
-        .find(|(_, e)| e["type"] == "complete")
-        .expect("complete")
-        .1
-        .clone();
-    let got = receiver.wait_for(1).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        receiver.received().len(),
-        1,
-        "once per event, and not to the failures-only endpoint"
-    );
-    let message = verify(&secret, &got[0]).expect("valid");
-    assert_eq!(message["type"], "search.completed");
-    assert_eq!(message["data"]["leads"], complete["results"]);
-    assert!(!complete["results"].as_array().expect("leads").is_empty());
-    let search_id = events[0].1["searchId"].as_str().expect("search id").to_owned();
-    assert_eq!(message["data"]["searchId"], search_id);
+// A real search, in both modes (in Redis, the delivery is a job on the Redis queue, taken
+// by a separate worker): its end is sent once to each subscribed endpoint, with the leads,
+// signed, after one 5xx; an endpoint subscribed to failures only gets nothing; nothing
+// of the leads is stored.
+crate::both_modes!(
+    a_completed_search_is_delivered_once_with_its_leads,
+    |mode: Mode| async move {
+        let receiver = Receiver::start(vec![Answer::Status(502), Answer::Status(200)]).await;
+        let env = SearchEnv::start(
+            mode,
+            leadgen_testkit::places_sim::PlacesSim::builder(),
+            1,
+            quick(&receiver, 3),
+        )
+        .await;
+        let app = &env.app;
+        let (id, secret) = register(app, &env.token, &receiver.url(), json!(["search.completed"])).await;
+        let (failures_only, _) = register(app, &env.token, &receiver.url(), json!(["search.failed"])).await;
+        let city = env.dense_city("cafe", 5);
+        let (status, events) = env.stream("cafe", &city).await;
+        assert_eq!(status, 200);
+        let complete = events
+            .iter()
+            .find(|(_, e)| e["type"] == "complete")
+            .expect("complete")
+            .1
+            .clone();
+        let got = receiver.wait_for(2).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(
+            receiver.received().len(),
+            2,
+            "a 502, then delivered once, and nothing to the failures-only endpoint"
+        );
+        assert_eq!(got[0].headers["webhook-id"], got[1].headers["webhook-id"]);
+        let message = verify(&secret, &got[1]).expect("valid");
+        assert_eq!(message["type"], "search.completed");
+        assert_eq!(message["data"]["leads"], complete["results"]);
+        assert!(!complete["results"].as_array().expect("leads").is_empty());
+        let search_id = events[0].1["searchId"].as_str().expect("search id").to_owned();
+        assert_eq!(message["data"]["searchId"], search_id);
 
-    let log = wait_log(app, &env.token, &id, 1).await;
-    assert_eq!(log[0]["event"], "search.completed");
-    assert!(deliveries(app, &env.token, &failures_only).await.is_empty());
-    // No lead reaches the database through webhooks (the log keeps no payload).
-    let stored = all_stored_text(Mode::Embedded, &app._db.url).await;
-    let first = &complete["results"][0]["name"];
-    assert!(
-        !stored.contains(first.as_str().expect("name")),
-        "a lead's name is stored"
-    );
-}
+        let log = wait_log(app, &env.token, &id, 2).await;
+        assert_eq!(log[0]["event"], "search.completed");
+        assert_eq!(
+            (log[0]["attempt"].clone(), log[0]["statusCode"].clone()),
+            (json!(2), json!(200))
+        );
+        assert!(deliveries(app, &env.token, &failures_only).await.is_empty());
+        // No lead reaches the database through webhooks (the log keeps no payload).
+        let stored = all_stored_text(mode, &app._db.url).await;
+        for lead in complete["results"].as_array().expect("leads") {
+            let name = lead["name"].as_str().expect("name");
+            assert!(!stored.contains(name), "a lead's name is stored: {name}");
+        }
+    }
+);
