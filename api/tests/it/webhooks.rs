@@ -34,6 +34,8 @@ enum Answer {
     Status(u16),
     /// Answers 200 after this long (longer than the delivery time-out: a time-out).
     Slow(Duration),
+    /// Redirects (307) to this address.
+    Redirect(&'static str),
 }
 
 /// One request the receiver got.
@@ -70,6 +72,10 @@ async fn receive(body: String, headers: &HeaderMap, log: Data<&Arc<Mutex<Log>>>)
         Answer::Status(code) => Response::builder()
             .status(StatusCode::from_u16(code).expect("status"))
             .body("ok"),
+        Answer::Redirect(to) => Response::builder()
+            .status(StatusCode::TEMPORARY_REDIRECT)
+            .header("location", to)
+            .body(""),
         Answer::Slow(wait) => {
             tokio::time::sleep(wait).await;
             Response::builder().status(StatusCode::OK).body("late")
@@ -502,3 +508,34 @@ crate::both_modes!(
         }
     }
 );
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_is_never_followed() {
+    // The redirect aims at a second receiver on loopback, which is not exempt.
+    let target = Receiver::start(vec![Answer::Status(200)]).await;
+    let location: &'static str = Box::leak(target.url().into_boxed_str());
+    let receiver = Receiver::start(vec![Answer::Redirect(location)]).await;
+    let app = TestApp::start(Backend::Sqlite, quick(&receiver, 2)).await;
+    let (user_id, token) = app.sign_in("ada").await;
+    let (id, _) = register(&app, &token, &receiver.url(), json!(["search.completed"])).await;
+    app.state
+        .queues
+        .webhook
+        .push(leadgen_core::jobs::WebhookJobV1 {
+            user_id,
+            endpoint_id: id.clone(),
+            message_id: "msg_redirected".into(),
+            event_type: "search.completed".into(),
+            body: json!({"type": "search.completed"}).to_string(),
+        })
+        .await
+        .expect("queued");
+    let log = wait_log(&app, &token, &id, 2).await;
+    for attempt in &log {
+        assert_eq!(attempt["statusCode"], 307, "{attempt}");
+        assert_eq!(attempt["succeeded"], false);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(target.received().is_empty(), "the redirect was not followed");
+    assert_eq!(receiver.received().len(), 2);
+}
