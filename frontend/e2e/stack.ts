@@ -47,6 +47,9 @@ export interface StackState {
   googleUrl: string;
   /** The Stripe fake's base URL; `GET {stripeUrl}/_sim/deliveries` shows the webhooks sent. */
   stripeUrl: string;
+  /** Where a test's webhook receiver listens (127.0.0.1), exempted from the guarded
+   *  client's loopback refusal by LEADGEN_OUTBOUND_ALLOWED_HOSTS. */
+  hookPort: number;
   database: string;
   redisPrefix: string;
   pids: Partial<Record<ProcessName, number>>;
@@ -144,7 +147,9 @@ export async function startStack(): Promise<StackState> {
 
   const id = randomBytes(6).toString('hex');
   const apiPort = await freePort();
+  const hookPort = await freePort();
   const state: StackState = {
+    hookPort,
     baseUrl: `http://127.0.0.1:${apiPort}`,
     issuer: '',
     simUrl: '',
@@ -251,6 +256,8 @@ export async function startStack(): Promise<StackState> {
     STRIPE_PRICE_YEARLY: 'price_pro_yearly',
     STRIPE_API_BASE_URL: `${state.stripeUrl}/`,
     LEADGEN_WEB_DIR: path.join(FRONTEND_DIR, 'dist'),
+    // The webhook receiver of integrations.spec.ts listens here.
+    LEADGEN_OUTBOUND_ALLOWED_HOSTS: `127.0.0.1:${hookPort}`,
   };
   state.apiEnv = env;
   track('api', startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], env));

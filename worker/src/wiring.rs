@@ -9,6 +9,7 @@ use leadgen_core::{
     bus::{EventBus, memory::MemoryBus, redis::RedisBus},
     config::Config,
     keys::KeyService,
+    outbound::{FetchLimits, GuardedClient},
     places::PlacesClient,
     secrets_file,
     store::Store,
@@ -109,6 +110,10 @@ impl Services {
             usage: self.usage.clone(),
             gate: self.rate_gate(),
             prices: self.config.places_prices,
+            vault: self.vault.clone(),
+            outbound: webhook_client(&self.config),
+            webhooks: self.queues.webhook.clone(),
+            webhook_schedule: self.config.webhooks,
         })
     }
 
@@ -129,6 +134,22 @@ impl Services {
             None => anyhow::bail!("the in-process queue already has its worker"),
         }
     }
+}
+
+/// The guarded client webhook deliveries use: the configured exemptions, the
+/// deliveries' time-out, no redirects.
+pub fn webhook_client(config: &Config) -> GuardedClient {
+    GuardedClient::new(
+        config.outbound_policy(),
+        FetchLimits {
+            timeout: config.webhooks.timeout,
+            connect_timeout: config.webhooks.timeout.min(std::time::Duration::from_secs(5)),
+            // An endpoint's answer is only looked at for its status.
+            max_body_bytes: 64 * 1024,
+            max_redirects: 0,
+            user_agent: concat!("Leadgen-Webhooks/", env!("CARGO_PKG_VERSION")).into(),
+        },
+    )
 }
 
 /// A connection URL without its password, for messages.

@@ -18,7 +18,7 @@ use poem_openapi::{
 
 use super::{ApiTags, leads_models::StreamEvent};
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     error::{ApiError, Fails, status::*},
     relay,
     state::AppState,
@@ -92,7 +92,8 @@ pub struct SearchHistory {
     pub replay_minutes: u64,
 }
 
-fn rfc3339(secs: i64) -> String {
+/// Unix seconds as RFC 3339 text.
+pub(crate) fn rfc3339(secs: i64) -> String {
     chrono::DateTime::<chrono::Utc>::from_timestamp(secs, 0)
         .map(|t| t.to_rfc3339())
         .unwrap_or_default()
@@ -183,11 +184,13 @@ impl SearchesApi {
     /// Metadata only: what was asked, how it went, what it cost. No lead is ever stored;
     /// a search's results can be read again from memory for a few minutes after it
     /// finishes (`resultsAvailable`).
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/", method = "get", operation_id = "list_searches")]
     async fn list_searches(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         /// Only searches with this status.
         status: Query<Option<String>>,
         /// Only searches of this business type.
@@ -198,7 +201,7 @@ impl SearchesApi {
         /// `nextCursor` of the previous page.
         #[oai(validator(max_length = 200))]
         cursor: Query<Option<String>>,
-    ) -> Result<Json<SearchHistory>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
+    ) -> Result<Json<SearchHistory>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let limit = limit.0.unwrap_or(DEFAULT_PAGE);
         if !(1..=MAX_PAGE).contains(&limit) {
             return Err(ApiError::bad_request("invalid_request", "limit must be from 1 to 100.").into());
@@ -235,13 +238,15 @@ impl SearchesApi {
     }
 
     /// One of your searches
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/:id", method = "get", operation_id = "get_search")]
     async fn get_search(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         id: Path<String>,
-    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
+    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         Ok(Json(item(&state, summary).await))
     }
@@ -253,6 +258,8 @@ impl SearchesApi {
     /// `complete` or `error`. Events are kept in memory for 10 minutes after a search's
     /// last one (never on disk of ours); after that this answers 410. Closing this stream
     /// cancels a search that does not run in the background.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(
         path = "/:id/events",
         method = "get",
@@ -262,12 +269,13 @@ impl SearchesApi {
     async fn stream_search_events(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         id: Path<String>,
         /// The last event number received.
         #[oai(name = "Last-Event-ID")]
         last_event_id: Header<Option<u64>>,
-    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, Fails<{ UNAUTHORIZED | NOT_FOUND | GONE }>> {
+    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>>
+    {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         let search_id = summary.id.clone();
         let subscription = state.bus.subscribe(&search_id, 0).await?;
@@ -299,13 +307,15 @@ impl SearchesApi {
     /// Stops a queued or running search (its worker stops between requests; leads it
     /// sent stay counted, the rest of its reservation is given back). A search already
     /// finished is left as it is. Answers the search as it stands.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/:id/cancel", method = "post", operation_id = "cancel_search")]
     async fn cancel_search(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         id: Path<String>,
-    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
+    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;

@@ -15,4 +15,6 @@ mod search;
 mod sessions;
 mod sheets;
 mod support;
+mod tokens;
 mod web;
+mod webhooks;

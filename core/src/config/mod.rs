@@ -98,6 +98,10 @@ pub struct Config {
     /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address; `None` (0)
     /// turns it off. Default 1200, with bursts of a fifth of it.
     pub rate_limit_per_ip: Option<u32>,
+    /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token;
+    /// `None` (0) turns it off. Default 120, with bursts of a fifth of it. A token's
+    /// requests count here instead of in the per-user limit.
+    pub rate_limit_per_token: Option<u32>,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
     /// `LEADGEN_FREE_MONTHLY_SEARCHES` (100), `LEADGEN_FREE_DAILY_LEADS` (1000),
@@ -127,6 +131,12 @@ pub struct Config {
     /// `LEADGEN_WORKER_METRICS_LISTEN`: the worker's `/metrics` and `/healthz`. Default
     /// `0.0.0.0:9091`; `off` disables them.
     pub worker_metrics_listen: Option<SocketAddr>,
+    /// `LEADGEN_OUTBOUND_ALLOWED_HOSTS`: `host:port` pairs exempt from the guarded
+    /// client's address refusal, for tests and demos whose fakes listen on loopback.
+    /// Default none: every website and webhook address is checked.
+    pub outbound_allowed_hosts: Vec<String>,
+    /// `LEADGEN_WEBHOOK_*`: how webhook deliveries are attempted and retried.
+    pub webhooks: crate::webhooks::DeliverySchedule,
     /// Logs and error reporting.
     pub telemetry: TelemetryConfig,
 }
@@ -408,6 +418,7 @@ impl Config {
         };
         let rate_limit_per_user = per_minute("LEADGEN_RATE_LIMIT_PER_USER", s.server.rate_limit_per_user)?;
         let rate_limit_per_ip = per_minute("LEADGEN_RATE_LIMIT_PER_IP", s.server.rate_limit_per_ip)?;
+        let rate_limit_per_token = per_minute("LEADGEN_RATE_LIMIT_PER_TOKEN", s.server.rate_limit_per_token)?;
         let worker_concurrency =
             usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
         let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(10);
@@ -465,6 +476,28 @@ impl Config {
                 )
             })?),
         };
+        let outbound_allowed_hosts = crate::outbound::parse_allowed_hosts(&s.outbound.allowed_hosts)
+            .map_err(|problem| ConfigError::new("LEADGEN_OUTBOUND_ALLOWED_HOSTS", problem))?;
+        let webhooks = crate::webhooks::DeliverySchedule {
+            timeout: Duration::from_secs(
+                u64::try_from(whole("LEADGEN_WEBHOOK_TIMEOUT_SECS", s.webhooks.timeout_secs)?)
+                    .ok()
+                    .filter(|t| (1..=60).contains(t))
+                    .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_TIMEOUT_SECS", "must be 1 to 60 seconds"))?,
+            ),
+            first_retry: Duration::from_millis(
+                u64::try_from(whole("LEADGEN_WEBHOOK_FIRST_RETRY_MS", s.webhooks.first_retry_ms)?)
+                    .ok()
+                    .filter(|t| (1..=3_600_000).contains(t))
+                    .ok_or_else(|| {
+                        ConfigError::new("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "must be 1 to 3600000 milliseconds")
+                    })?,
+            ),
+            max_attempts: u32::try_from(whole("LEADGEN_WEBHOOK_MAX_ATTEMPTS", s.webhooks.max_attempts)?)
+                .ok()
+                .filter(|n| (1..=30).contains(n))
+                .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "must be 1 to 30 attempts"))?,
+        };
         let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
 
         Ok(Self {
@@ -491,8 +524,11 @@ impl Config {
             places_prices,
             rate_limit_per_user,
             rate_limit_per_ip,
+            rate_limit_per_token,
             redis_prefix: s.redis.prefix.trim().to_owned(),
             replay_ttl,
+            outbound_allowed_hosts,
+            webhooks,
             telemetry,
         })
     }
@@ -503,6 +539,11 @@ impl Config {
             Some(url) => url.clone(),
             None => format!("sqlite://{}?mode=rwc", self.data_dir.join("leadgen.db").display()),
         }
+    }
+
+    /// The guarded client's policy: the exemptions of `LEADGEN_OUTBOUND_ALLOWED_HOSTS`.
+    pub fn outbound_policy(&self) -> crate::outbound::OutboundPolicy {
+        crate::outbound::OutboundPolicy::new(self.outbound_allowed_hosts.clone())
     }
 
     /// True when neither `DATABASE_URL` nor `REDIS_URL` is set: one process does it all.
@@ -599,6 +640,10 @@ mod tests {
             (&[("LEADGEN_RATE_LIMIT_PER_USER", "-1")], "LEADGEN_RATE_LIMIT_PER_USER"),
             (&[("LEADGEN_RATE_LIMIT_PER_IP", "2000000")], "LEADGEN_RATE_LIMIT_PER_IP"),
             (
+                &[("LEADGEN_RATE_LIMIT_PER_TOKEN", "-5")],
+                "LEADGEN_RATE_LIMIT_PER_TOKEN",
+            ),
+            (
                 &[("LEADGEN_PRICE_TEXT_SEARCH_PRO", "-5")],
                 "LEADGEN_PRICE_TEXT_SEARCH_PRO",
             ),
@@ -660,6 +705,19 @@ mod tests {
         assert_eq!(err.variable, "LEADGEN_CONFIG_FILE");
         assert!(err.problem.contains("places.rsp"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn outbound_exemptions_are_checked_and_empty_by_default() {
+        let c = config(&[]).expect("defaults");
+        assert!(c.outbound_allowed_hosts.is_empty(), "production checks every address");
+        let c = config(&[("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "127.0.0.1:8090, fake-web:80")]).expect("two hosts");
+        assert_eq!(c.outbound_allowed_hosts, ["127.0.0.1:8090", "fake-web:80"]);
+        let url = url::Url::parse("http://127.0.0.1:8090/").expect("url");
+        assert!(c.outbound_policy().is_exempt(&url));
+        let err = config(&[("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "127.0.0.1")]).expect_err("no port");
+        assert_eq!(err.variable, "LEADGEN_OUTBOUND_ALLOWED_HOSTS");
+        assert!(err.problem.contains("host:port"), "{err}");
     }
 
     /// The variables `.env.example` and the README's table document: each exactly those

@@ -49,6 +49,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_SESSION_TTL_SECS", "server.session_ttl_secs"),
     var("LEADGEN_RATE_LIMIT_PER_USER", "server.rate_limit_per_user"),
     var("LEADGEN_RATE_LIMIT_PER_IP", "server.rate_limit_per_ip"),
+    var("LEADGEN_RATE_LIMIT_PER_TOKEN", "server.rate_limit_per_token"),
     var("LEADGEN_WEB_DIR", "server.web_dir"),
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
@@ -77,6 +78,10 @@ pub const VARIABLES: &[Variable] = &[
     var("SENTRY_TRACES_SAMPLE_RATE", "telemetry.sentry_traces_sample_rate"),
     var("LEADGEN_RELEASE", "telemetry.release"),
     var("LEADGEN_WORKER_METRICS_LISTEN", "worker.metrics_listen"),
+    var("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "outbound.allowed_hosts"),
+    var("LEADGEN_WEBHOOK_TIMEOUT_SECS", "webhooks.timeout_secs"),
+    var("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "webhooks.first_retry_ms"),
+    var("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "webhooks.max_attempts"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 
@@ -111,6 +116,43 @@ pub struct Settings {
     pub stripe: StripeSettings,
     /// Logs and error reporting.
     pub telemetry: TelemetrySettings,
+    /// Fetches of third-party URLs (websites, webhooks).
+    pub outbound: OutboundSettings,
+    /// Webhook deliveries.
+    pub webhooks: WebhookSettings,
+}
+
+/// `[webhooks]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// `LEADGEN_WEBHOOK_TIMEOUT_SECS`: one delivery attempt's time-out, seconds. Default 10.
+    pub timeout_secs: i64,
+    /// `LEADGEN_WEBHOOK_FIRST_RETRY_MS`: the first retry's delay, milliseconds; each next
+    /// one doubles, up to 6 hours. Default 5000.
+    pub first_retry_ms: i64,
+    /// `LEADGEN_WEBHOOK_MAX_ATTEMPTS`: attempts before the endpoint is disabled. Default 16
+    /// (with the default delays, about a day).
+    pub max_attempts: i64,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        Self {
+            timeout_secs: 10,
+            first_retry_ms: 5000,
+            max_attempts: 16,
+        }
+    }
+}
+
+/// `[outbound]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutboundSettings {
+    /// `LEADGEN_OUTBOUND_ALLOWED_HOSTS`: comma-separated `host:port` exempt from the
+    /// address refusal (tests and demos only). Default empty.
+    pub allowed_hosts: String,
 }
 
 /// `[server]`.
@@ -131,6 +173,8 @@ pub struct ServerSettings {
     pub rate_limit_per_user: i64,
     /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address (0: off).
     pub rate_limit_per_ip: i64,
+    /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token (0: off).
+    pub rate_limit_per_token: i64,
 }
 
 impl Default for ServerSettings {
@@ -143,6 +187,7 @@ impl Default for ServerSettings {
             session_ttl_secs: 3600,
             rate_limit_per_user: 600,
             rate_limit_per_ip: 1200,
+            rate_limit_per_token: 120,
         }
     }
 }

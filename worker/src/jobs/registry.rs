@@ -11,7 +11,9 @@ use apalis::prelude::*;
 use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{CoreResult, jobs::JobPayload};
 
-use super::{Job, search::SearchJob};
+use apalis::layers::WorkerBuilderExt;
+
+use super::{Job, search::SearchJob, webhook::WebhookJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -67,6 +69,7 @@ macro_rules! registry {
 
 registry! {
     search: SearchJob,
+    webhook: WebhookJob,
 }
 
 /// One apalis worker taking `J` jobs from `backend` until the run stops taking jobs.
@@ -88,9 +91,11 @@ fn consume<J: Job>(
         let _ = stopping.wait_for(|stop| *stop).await;
         Ok::<(), std::io::Error>(())
     };
+    let retry = J::retry(&deps);
     WorkerBuilder::new(name)
         .backend(backend)
         .concurrency(concurrency)
+        .retry(retry)
         .data(deps)
         .data(running)
         .build(handler)
@@ -135,7 +140,8 @@ impl KindRun {
             JobSource::Memory(storage) => {
                 let worker = WorkerBuilder::new(name)
                     .backend(storage)
-                    .concurrency(self.settings.concurrency)
+                    .concurrency(J::concurrency(&self.settings))
+                    .retry(J::retry(&self.deps))
                     .data(self.deps.clone())
                     .data(self.running.clone())
                     .build(handler)
@@ -148,7 +154,7 @@ impl KindRun {
             JobSource::Redis(redis) => {
                 let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
                 let (conn, prefix) = (redis.conn.clone(), redis.prefix.clone());
-                let (name, concurrency) = (name.to_owned(), self.settings.concurrency);
+                let (name, concurrency) = (name.to_owned(), J::concurrency(&self.settings));
                 let (deps, running) = (self.deps.clone(), self.running.clone());
                 let stopping = self.stopping.clone();
                 let supervisor_fleet = fleet.clone();

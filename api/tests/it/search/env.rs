@@ -86,6 +86,10 @@ impl SearchEnv {
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
             prices: state.config.places_prices,
+            vault: state.vault.clone(),
+            outbound: leadgen_worker::wiring::webhook_client(&state.config),
+            webhooks: state.queues.webhook.clone(),
+            webhook_schedule: state.config.webhooks,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
             .await
