@@ -83,6 +83,16 @@ macro_rules! endpoint_columns {
     };
 }
 
+/// An endpoint's sealed secret and owner, for key rotation.
+#[derive(sqlx::FromRow)]
+struct RotationRow {
+    user_id: String,
+    id: String,
+    key_id: String,
+    nonce: Vec<u8>,
+    ciphertext: Vec<u8>,
+}
+
 #[derive(sqlx::FromRow)]
 struct SealedRow {
     key_id: String,
@@ -223,6 +233,59 @@ impl Store {
         .bind(&secret.nonce)
         .bind(&secret.ciphertext)
         .bind(now_unix())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Operator-only (key rotation): every endpoint secret not sealed under `key_id`.
+    #[tracing::instrument(skip(self))]
+    pub async fn webhook_secrets_not_under_key_for_rotation(
+        &self,
+        key_id: &str,
+    ) -> CoreResult<Vec<(UserId, String, Sealed)>> {
+        let rows = sqlx::query_as::<_, RotationRow>(
+            "SELECT user_id, id, key_id, nonce, ciphertext FROM webhook_endpoints WHERE key_id <> $1",
+        )
+        .bind(key_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                (
+                    UserId::from(r.user_id),
+                    r.id,
+                    Sealed {
+                        key_id: r.key_id,
+                        nonce: r.nonce,
+                        ciphertext: r.ciphertext,
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// Replaces an endpoint's sealed secret `old` with `new`, unless it was rotated
+    /// meanwhile. Returns whether it was replaced.
+    #[tracing::instrument(skip(self, old, new))]
+    pub async fn reseal_webhook_secret(
+        &self,
+        user_id: &UserId,
+        endpoint_id: &str,
+        old: &Sealed,
+        new: &Sealed,
+    ) -> CoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE webhook_endpoints SET key_id = $4, nonce = $5, ciphertext = $6
+             WHERE user_id = $1 AND id = $2 AND nonce = $3",
+        )
+        .bind(user_id)
+        .bind(endpoint_id)
+        .bind(&old.nonce)
+        .bind(&new.key_id)
+        .bind(&new.nonce)
+        .bind(&new.ciphertext)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
