@@ -2,7 +2,8 @@
 //!
 //! The relay forwards each event once: the first `start`, each place id's first
 //! `business_found` (renumbered, so a retried job that re-sends leads changes nothing the
-//! client sees), then `complete` or `error`, after which the stream ends. A client that
+//! client sees), each place's first `lead_enriched` (an enriched search), then
+//! `complete` or `error`, after which the stream ends. A client that
 //! goes away before the end cancels the search.
 
 use leadgen_core::ids::SearchId;
@@ -68,6 +69,8 @@ struct State {
     sub: Subscription,
     last_id: u64,
     seen: HashSet<String>,
+    /// Places whose `lead_enriched` went out (a retried enrichment job sends it again).
+    enriched: HashSet<String>,
     found: u32,
     started: bool,
     /// Set once the last event went out; the next poll ends the stream.
@@ -97,6 +100,7 @@ pub fn relay(
         sub,
         last_id: 0,
         seen: HashSet::new(),
+        enriched: HashSet::new(),
         found: 0,
         started: false,
         ended: false,
@@ -170,6 +174,12 @@ pub fn relay(
                         total: total.max(st.found),
                         lead,
                     }
+                }
+                SearchEvent::LeadEnriched { place_id, contacts } => {
+                    if !st.enriched.insert(place_id.clone()) {
+                        continue;
+                    }
+                    SearchEvent::LeadEnriched { place_id, contacts }
                 }
                 progress @ SearchEvent::Progress(_) => progress,
                 terminal => {

@@ -2,6 +2,7 @@
 //! rate limit and the fleet's bookkeeping. `leadgen-worker` runs them as a process; the
 //! API links this crate to run them in-process in embedded mode.
 
+pub mod enrichment;
 pub mod fleet;
 pub mod jobs;
 pub mod ops_server;
@@ -40,6 +41,10 @@ pub struct WorkerDeps {
     pub gate: KeyRateGate,
     /// Prices of Google's SKUs, for what searches cost.
     pub prices: leadgen_core::search::PriceTable,
+    /// Reads leads' websites (enrichment jobs), through the guarded outbound client.
+    pub crawler: leadgen_core::enrich::Crawler,
+    /// Where an enriched search queues its leads' websites.
+    pub enrich_queue: JobQueue<leadgen_core::jobs::EnrichJobV1>,
 }
 
 /// How one worker runs.

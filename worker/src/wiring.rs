@@ -8,7 +8,9 @@ use anyhow::Context;
 use leadgen_core::{
     bus::{EventBus, memory::MemoryBus, redis::RedisBus},
     config::Config,
+    enrich::{CrawlLimits, Crawler},
     keys::KeyService,
+    outbound::{FetchLimits, GuardedClient, OutboundPolicy},
     places::PlacesClient,
     secrets_file,
     store::Store,
@@ -41,6 +43,9 @@ pub struct Services {
     pub bus: EventBus,
     /// Pushes jobs, a queue per kind.
     pub queues: Queues,
+    /// Reads leads' websites for enrichment, through the guarded outbound client (one per
+    /// process, so its per-host politeness and global concurrency hold process-wide).
+    pub crawler: Crawler,
     /// Embedded mode's in-process job sources, until a worker takes them.
     in_process_jobs: Option<Sources>,
     /// The per-key rate gate, one per process so the API's estimates and an embedded
@@ -77,8 +82,10 @@ impl Services {
             Some(conn) => KeyRateGate::fleet(config.places_rps, conn.clone(), &config.redis_prefix),
             None => KeyRateGate::local(config.places_rps),
         };
+        let crawler = crawler(&config);
         Ok(Self {
             gate,
+            crawler,
             keys: KeyService::new(store.clone(), vault.clone()),
             places: PlacesClient::new(&config.places_base_url)?,
             usage: UsageService::new(store.clone(), config.usage_limits),
@@ -108,6 +115,8 @@ impl Services {
             usage: self.usage.clone(),
             gate: self.rate_gate(),
             prices: self.config.places_prices,
+            crawler: self.crawler.clone(),
+            enrich_queue: self.queues.enrich.clone(),
         })
     }
 
@@ -128,6 +137,15 @@ impl Services {
             None => anyhow::bail!("the in-process queue already has its worker"),
         }
     }
+}
+
+/// The crawler of enrichment jobs, through the guarded outbound client (hosts exempted
+/// from its address refusal by `LEADGEN_OUTBOUND_ALLOWED_HOSTS`).
+pub fn crawler(_config: &Config) -> Crawler {
+    Crawler::new(
+        GuardedClient::new(OutboundPolicy::new(Vec::new()), FetchLimits::default()),
+        CrawlLimits::default(),
+    )
 }
 
 /// A connection URL without its password, for messages.

@@ -108,6 +108,11 @@ pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: b
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &prefix),
             prices: state.config.places_prices,
+            crawler: leadgen_worker::wiring::crawler(&state.config),
+            enrich_queue: leadgen_worker::jobs::registry::redis(&url, &prefix)
+                .await
+                .expect("queue")
+                .enrich,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &prefix)
             .await

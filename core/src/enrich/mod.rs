@@ -36,7 +36,9 @@ pub struct Socials {
 
 /// Crawl limits.
 #[derive(Debug, Clone, Default)]
-pub struct CrawlLimits;
+pub struct CrawlLimits {
+    _private: (),
+}
 
 /// Why a site could not be read.
 #[derive(Debug, thiserror::Error)]

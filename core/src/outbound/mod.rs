@@ -17,7 +17,9 @@ impl OutboundPolicy {
 
 /// Caps on one fetch.
 #[derive(Debug, Clone, Default)]
-pub struct FetchLimits;
+pub struct FetchLimits {
+    _private: (),
+}
 
 /// The guarded client.
 #[derive(Debug, Clone)]

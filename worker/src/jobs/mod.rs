@@ -6,6 +6,7 @@
 //! A new job kind: its payload in `core/src/jobs.rs` (a versioned type implementing
 //! `JobPayload`), a file here implementing [`Job`], and one line in `registry!`.
 
+pub mod enrich;
 pub mod registry;
 pub mod search;
 
@@ -45,4 +46,10 @@ pub trait Job: Send + Sync + 'static {
     /// Runs one job. Must be idempotent: a job whose worker died runs again, on another
     /// worker (a search resumes from its checkpoint).
     fn run(payload: Self::Payload, deps: Arc<WorkerDeps>) -> impl Future<Output = Result<(), JobError>> + Send;
+
+    /// Jobs of this kind one worker runs at once, given the worker's setting
+    /// (`LEADGEN_WORKER_CONCURRENCY`, sized for searches).
+    fn concurrency(setting: usize) -> usize {
+        setting
+    }
 }

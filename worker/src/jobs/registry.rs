@@ -11,7 +11,7 @@ use apalis::prelude::*;
 use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{CoreResult, jobs::JobPayload};
 
-use super::{Job, search::SearchJob};
+use super::{Job, enrich::EnrichJob, search::SearchJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -67,6 +67,7 @@ macro_rules! registry {
 
 registry! {
     search: SearchJob,
+    enrich: EnrichJob,
 }
 
 /// What every kind's worker of one run shares.
@@ -102,7 +103,7 @@ impl KindRun {
             JobSource::Memory(storage) => {
                 let worker = WorkerBuilder::new(name)
                     .backend(storage)
-                    .concurrency(self.settings.concurrency)
+                    .concurrency(J::concurrency(self.settings.concurrency))
                     .data(self.deps.clone())
                     .data(self.running.clone())
                     .build(handler)
@@ -116,7 +117,7 @@ impl KindRun {
                 let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
                 let worker = WorkerBuilder::new(name)
                     .backend(*redis.source)
-                    .concurrency(self.settings.concurrency)
+                    .concurrency(J::concurrency(self.settings.concurrency))
                     .data(self.deps.clone())
                     .data(self.running.clone())
                     .build(handler)

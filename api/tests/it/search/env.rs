@@ -85,6 +85,11 @@ impl SearchEnv {
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
             prices: state.config.places_prices,
+            crawler: leadgen_worker::wiring::crawler(&state.config),
+            enrich_queue: leadgen_worker::jobs::registry::redis(&url, &self.prefix)
+                .await
+                .expect("queue")
+                .enrich,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
             .await
