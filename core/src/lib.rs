@@ -12,6 +12,7 @@ pub mod ids;
 pub mod jobs;
 pub mod keys;
 pub mod lead;
+pub mod outbound;
 pub mod places;
 pub mod rotation;
 pub mod search;
