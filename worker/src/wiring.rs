@@ -10,7 +10,7 @@ use leadgen_core::{
     config::Config,
     enrich::{CrawlLimits, Crawler},
     keys::KeyService,
-    outbound::{FetchLimits, GuardedClient, OutboundPolicy},
+    outbound::{FetchLimits, GuardedClient},
     places::PlacesClient,
     secrets_file,
     store::Store,
@@ -141,9 +141,9 @@ impl Services {
 
 /// The crawler of enrichment jobs, through the guarded outbound client (hosts exempted
 /// from its address refusal by `LEADGEN_OUTBOUND_ALLOWED_HOSTS`).
-pub fn crawler(_config: &Config) -> Crawler {
+pub fn crawler(config: &Config) -> Crawler {
     Crawler::new(
-        GuardedClient::new(OutboundPolicy::new(Vec::new()), FetchLimits::default()),
+        GuardedClient::new(config.outbound_policy(), FetchLimits::default()),
         CrawlLimits::default(),
     )
 }

@@ -123,6 +123,10 @@ pub struct Config {
     /// `LEADGEN_WORKER_METRICS_LISTEN`: the worker's `/metrics` and `/healthz`. Default
     /// `0.0.0.0:9091`; `off` disables them.
     pub worker_metrics_listen: Option<SocketAddr>,
+    /// `LEADGEN_OUTBOUND_ALLOWED_HOSTS`: `host:port` pairs exempt from the guarded
+    /// client's address refusal, for tests and demos whose fakes listen on loopback.
+    /// Default none: every website and webhook address is checked.
+    pub outbound_allowed_hosts: Vec<String>,
     /// Logs and error reporting.
     pub telemetry: TelemetryConfig,
 }
@@ -452,6 +456,8 @@ impl Config {
                 )
             })?),
         };
+        let outbound_allowed_hosts = crate::outbound::parse_allowed_hosts(&s.outbound.allowed_hosts)
+            .map_err(|problem| ConfigError::new("LEADGEN_OUTBOUND_ALLOWED_HOSTS", problem))?;
         let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
 
         Ok(Self {
@@ -479,6 +485,7 @@ impl Config {
             rate_limit_per_user,
             rate_limit_per_ip,
             redis_prefix: s.redis.prefix.trim().to_owned(),
+            outbound_allowed_hosts,
             telemetry,
         })
     }
@@ -489,6 +496,11 @@ impl Config {
             Some(url) => url.clone(),
             None => format!("sqlite://{}?mode=rwc", self.data_dir.join("leadgen.db").display()),
         }
+    }
+
+    /// The guarded client's policy: the exemptions of `LEADGEN_OUTBOUND_ALLOWED_HOSTS`.
+    pub fn outbound_policy(&self) -> crate::outbound::OutboundPolicy {
+        crate::outbound::OutboundPolicy::new(self.outbound_allowed_hosts.clone())
     }
 
     /// True when neither `DATABASE_URL` nor `REDIS_URL` is set: one process does it all.
@@ -635,6 +647,19 @@ mod tests {
         assert_eq!(err.variable, "LEADGEN_CONFIG_FILE");
         assert!(err.problem.contains("places.rsp"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn outbound_exemptions_are_checked_and_empty_by_default() {
+        let c = config(&[]).expect("defaults");
+        assert!(c.outbound_allowed_hosts.is_empty(), "production checks every address");
+        let c = config(&[("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "127.0.0.1:8090, fake-web:80")]).expect("two hosts");
+        assert_eq!(c.outbound_allowed_hosts, ["127.0.0.1:8090", "fake-web:80"]);
+        let url = url::Url::parse("http://127.0.0.1:8090/").expect("url");
+        assert!(c.outbound_policy().is_exempt(&url));
+        let err = config(&[("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "127.0.0.1")]).expect_err("no port");
+        assert_eq!(err.variable, "LEADGEN_OUTBOUND_ALLOWED_HOSTS");
+        assert!(err.problem.contains("host:port"), "{err}");
     }
 
     /// The variables `.env.example` and the README's table document: each exactly those

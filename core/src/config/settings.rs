@@ -76,6 +76,7 @@ pub const VARIABLES: &[Variable] = &[
     var("SENTRY_TRACES_SAMPLE_RATE", "telemetry.sentry_traces_sample_rate"),
     var("LEADGEN_RELEASE", "telemetry.release"),
     var("LEADGEN_WORKER_METRICS_LISTEN", "worker.metrics_listen"),
+    var("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "outbound.allowed_hosts"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 
@@ -110,6 +111,17 @@ pub struct Settings {
     pub stripe: StripeSettings,
     /// Logs and error reporting.
     pub telemetry: TelemetrySettings,
+    /// Fetches of third-party URLs (websites, webhooks).
+    pub outbound: OutboundSettings,
+}
+
+/// `[outbound]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutboundSettings {
+    /// `LEADGEN_OUTBOUND_ALLOWED_HOSTS`: comma-separated `host:port` exempt from the
+    /// address refusal (tests and demos only). Default empty.
+    pub allowed_hosts: String,
 }
 
 /// `[server]`.
