@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user or an address sends too many requests (600 and 1200 a minute by default).
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactsItem } from './contactsItem';
 
 /**
  * One lead to write. Other fields of a streamed lead (placeId, rating...) are accepted
@@ -19,4 +20,10 @@ export interface ExportLead {
   phone?: string;
   /** Website; empty or absent gives an empty cell. */
   website?: string;
+  /**
+     * What its website publishes (an enriched search's lead): written to the columns
+     * Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
+     * TikTok when the request says `enriched`.
+     */
+  contacts?: ContactsItem & unknown;
 }

@@ -26,4 +26,10 @@ export interface ExportToSheetsRequest {
   businessType?: string;
   /** The search's location. */
   location?: string;
+  /**
+     * The leads come from an enriched search: after Name, Address, Phone and Website each
+     * row gets Email, Facebook, Instagram, LinkedIn, X, YouTube and TikTok (a new tab's
+     * header too). Default false: the four columns only.
+     */
+  enriched?: boolean;
 }

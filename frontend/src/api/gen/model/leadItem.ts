@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user or an address sends too many requests (600 and 1200 a minute by default).
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactsItem } from './contactsItem';
 
 /**
  * A business found.
@@ -24,4 +25,6 @@ export interface LeadItem {
   rating?: number;
   /** Number of ratings, when rated. */
   reviewCount?: number;
+  /** What the business's own website publishes (enriched searches' results only). */
+  contacts?: ContactsItem & unknown;
 }

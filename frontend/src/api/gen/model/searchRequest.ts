@@ -54,4 +54,11 @@ export interface SearchRequest {
      * for full coverage, false for quick searches (closing the stream cancels them).
      */
   background?: boolean;
+  /**
+     * Read each lead's own website for emails and social profiles: every lead with a
+     * website gets a `lead_enriched` event once its site has been read, and `complete`
+     * (or the answer of `POST /api/leads/search`) carries each lead's `contacts`. Costs
+     * nothing on your Google key and no extra allowance. Default: false.
+     */
+  enrich?: boolean;
 }
