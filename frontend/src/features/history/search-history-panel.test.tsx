@@ -135,7 +135,9 @@ describe('SearchHistoryPanel', () => {
   it('downloads the results as CSV from the events while they last', async () => {
     await show();
     fireEvent.click(await screen.findByRole('button', { name: 'Download CSV of Cafe in Paris' }));
-    await waitFor(() => expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], 'cafe'));
+    await waitFor(() =>
+      expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], 'cafe', { enriched: false }),
+    );
   });
 
   it('says the results are gone once the server no longer has them', async () => {

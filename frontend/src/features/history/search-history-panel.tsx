@@ -8,6 +8,7 @@ import { Card } from '../../components/ui/card';
 import { Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
+import { optionsEnriched } from '../../lib/lead';
 import { collectSearchLeads } from '../../lib/search-replay';
 import { NotifyToggle } from './search-finished-notice';
 
@@ -202,7 +203,7 @@ function HistoryRow({
     setDownload({ busy: true, error: null });
     try {
       const leads = await collectSearchLeads(item.id);
-      downloadLeadsCsv(leads, item.businessType);
+      downloadLeadsCsv(leads, item.businessType, { enriched: optionsEnriched(item.options) });
       setDownload({ busy: false, error: null });
     } catch (error) {
       setDownload({ busy: false, error: error instanceof Error && error.message ? error.message : 'Download failed' });

@@ -20,7 +20,7 @@ import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
 import { useWhenIdle } from '../../hooks/use-when-idle';
 import { downloadLeadsCsv } from '../../lib/csv';
-import type { SearchQuery } from '../../lib/lead';
+import { isEnriched, type SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
 
@@ -169,6 +169,7 @@ function Dashboard() {
         <SearchForm
           key={prefill?.key ?? 0}
           initial={prefill?.query}
+          userId={user?.id}
           hasApiKey={hasApiKey}
           isSearching={state.status === 'searching'}
           onSearch={handleSearch}
@@ -195,6 +196,8 @@ function Dashboard() {
               found={state.found}
               total={state.total}
               progress={state.progress}
+              liveIds={state.liveIds}
+              contacts={isEnriched(query) ? state.contacts : null}
             />
           </Suspense>
         )}
@@ -204,7 +207,9 @@ function Dashboard() {
             outcome={exportOutcome.outcome}
             onDismiss={exportOutcome.dismiss}
             onDownloadCsv={
-              state.results?.length && query ? () => downloadLeadsCsv(state.results ?? [], query.businessType) : undefined
+              state.results?.length && query
+                ? () => downloadLeadsCsv(state.results ?? [], query.businessType, { enriched: isEnriched(query) })
+                : undefined
             }
           />
         )}
@@ -218,6 +223,7 @@ function Dashboard() {
               typeLabel={typeLabel}
               location={query.location}
               cost={state.cost}
+              enriched={isEnriched(query)}
               actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
             />
           </Suspense>
