@@ -44,9 +44,9 @@ async fn handle(job: EnrichJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
     }
     let contacts = match deps.crawler.read_site(&job.website).await {
         Ok(contacts) => contacts,
-        Err(_) => {
-            // Why a site was unreadable names the site: not logged.
-            tracing::debug!("site unreadable; its lead is sent without contacts");
+        Err(e) => {
+            // The crawler's errors name the kind of failure, never the site.
+            tracing::debug!(error = %e, "site unreadable; its lead is sent without contacts");
             Contacts::default()
         }
     };
