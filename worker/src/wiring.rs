@@ -144,7 +144,10 @@ impl Services {
 pub fn crawler(config: &Config) -> Crawler {
     Crawler::new(
         GuardedClient::new(config.outbound_policy(), FetchLimits::default()),
-        CrawlLimits::default(),
+        CrawlLimits {
+            site_budget: crate::enrichment::SITE_BUDGET,
+            ..CrawlLimits::default()
+        },
     )
 }
 
