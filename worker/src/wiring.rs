@@ -8,9 +8,9 @@ use anyhow::Context;
 use leadgen_core::{
     bus::{EventBus, memory::MemoryBus, redis::RedisBus},
     config::Config,
-    enrich::{CrawlLimits, Crawler},
+    enrich::{CrawlLimits, Crawler, website_fetch_limits},
     keys::KeyService,
-    outbound::{FetchLimits, GuardedClient},
+    outbound::GuardedClient,
     places::PlacesClient,
     secrets_file,
     store::Store,
@@ -143,7 +143,7 @@ impl Services {
 /// from its address refusal by `LEADGEN_OUTBOUND_ALLOWED_HOSTS`).
 pub fn crawler(config: &Config) -> Crawler {
     Crawler::new(
-        GuardedClient::new(config.outbound_policy(), FetchLimits::default()),
+        GuardedClient::new(config.outbound_policy(), website_fetch_limits()),
         CrawlLimits {
             site_budget: crate::enrichment::SITE_BUDGET,
             ..CrawlLimits::default()
