@@ -36,13 +36,15 @@ const SIM_RPM = 6000;
 const PLACES_RPS = 50;
 
 /** Names of the processes, also the names of their log files. */
-export const PROCESSES = ['places-sim', 'google-sim', 'stripe-sim', 'oidc', 'api', 'worker'] as const;
+export const PROCESSES = ['fake-web', 'places-sim', 'google-sim', 'stripe-sim', 'oidc', 'api', 'worker'] as const;
 export type ProcessName = (typeof PROCESSES)[number];
 
 export interface StackState {
   baseUrl: string;
   issuer: string;
   simUrl: string;
+  /** The fake web serving the simulator's businesses' websites (enrichment, issue #14); `GET {fakeWebUrl}/_web/truth` says what each publishes. */
+  fakeWebUrl: string;
   /** The Google fake's base URL; `GET {googleUrl}/_sim/spreadsheets` shows what was written. */
   googleUrl: string;
   /** The Stripe fake's base URL; `GET {stripeUrl}/_sim/deliveries` shows the webhooks sent. */
@@ -153,6 +155,7 @@ export async function startStack(): Promise<StackState> {
     baseUrl: `http://127.0.0.1:${apiPort}`,
     issuer: '',
     simUrl: '',
+    fakeWebUrl: '',
     googleUrl: '',
     stripeUrl: '',
     database: `leadgen_e2e_${id}`,
@@ -167,10 +170,19 @@ export async function startStack(): Promise<StackState> {
   const exited = new Set<ProcessName>();
   const track = (name: ProcessName, child: ReturnType<typeof spawn>) => child.on('exit', () => exited.add(name));
 
+  // The businesses' websites first: the Places simulator's `websiteUri`s point at them.
+  track('fake-web', startProcess(state, 'fake-web', path.join(BIN, 'fake-web'), ['--listen', '127.0.0.1:0'], process.env));
+  state.fakeWebUrl = await waitForLog('fake-web', /fake-web listening on (\S+)/, 30_000, () => !exited.has('fake-web'));
   // Places simulator on a port of its own choosing; it prints its URL.
   track(
     'places-sim',
-    startProcess(state, 'places-sim', path.join(BIN, 'places-sim'), ['--listen', '127.0.0.1:0', '--slow-ms', String(SIM_SLOW_MS), '--rpm', String(SIM_RPM)], process.env),
+    startProcess(
+      state,
+      'places-sim',
+      path.join(BIN, 'places-sim'),
+      ['--listen', '127.0.0.1:0', '--slow-ms', String(SIM_SLOW_MS), '--rpm', String(SIM_RPM), '--fake-web-url', state.fakeWebUrl],
+      process.env,
+    ),
   );
   // Google's token endpoint, Sheets and Drive. Refresh tokens come from the OIDC provider
   // (the Sheets consent), which the fake has never seen: it takes them as new grants.
@@ -241,6 +253,8 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
     LEADGEN_PLACES_RPS: String(PLACES_RPS),
+    // The fake web listens on loopback, which the guarded client refuses otherwise.
+    LEADGEN_OUTBOUND_ALLOWED_HOSTS: new URL(state.fakeWebUrl).host,
     // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
     // on one machine (two worktrees) from starting.
     LEADGEN_WORKER_METRICS_LISTEN: 'off',

@@ -4,11 +4,14 @@
 //! stored. A missing, expired or revoked grant answers 403 with `needsReauth: true`
 //! (401 stays reserved for our own session token).
 
-use leadgen_core::sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError};
+use leadgen_core::{
+    enrich::{Contacts, Socials},
+    sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError},
+};
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
-use super::ApiTags;
+use super::{ApiTags, leads_models::ContactsItem};
 use crate::{
     auth::{Auth, access},
     error::{ApiError, ErrorBody, body},
@@ -105,6 +108,10 @@ pub struct ExportLead {
     pub phone: Option<String>,
     /// Website; empty or absent gives an empty cell.
     pub website: Option<String>,
+    /// What its website publishes (an enriched search's lead): written to the columns
+    /// Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
+    /// TikTok when the request says `enriched`.
+    pub contacts: Option<ContactsItem>,
 }
 
 /// What to export where (spec section 5).
@@ -126,6 +133,10 @@ pub struct ExportToSheetsRequest {
     /// The search's location.
     #[oai(default)]
     pub location: String,
+    /// The leads come from an enriched search: after Name, Address, Phone and Website each
+    /// row gets Email, Facebook, Instagram, LinkedIn, X, YouTube and TikTok (a new tab's
+    /// header too). Default false: the four columns only.
+    pub enriched: Option<bool>,
 }
 
 /// What an export did.
@@ -347,13 +358,18 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
             address: lead.address,
             phone: lead.phone.unwrap_or_default(),
             website: lead.website.unwrap_or_default(),
+            contacts: lead.contacts.map(contacts_of).unwrap_or_default(),
         };
+        let contact_cells = sheets::enriched_cells(&row.contacts);
         for (field, text) in [
             ("name", &row.name),
             ("address", &row.address),
             ("phone", &row.phone),
             ("website", &row.website),
-        ] {
+        ]
+        .into_iter()
+        .chain(sheets::ENRICHED_HEADER.into_iter().zip(&contact_cells))
+        {
             if text.chars().count() > MAX_CELL_CHARS {
                 return Err(invalid(format!(
                     "Lead {}: {field} is longer than {MAX_CELL_CHARS} characters.",
@@ -380,11 +396,29 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
     };
     Ok(sheets::ExportRequest {
         rows,
+        enriched: body.enriched.unwrap_or(false),
         target,
         worksheet: body.worksheet_name,
         business_type: body.business_type,
         location: body.location,
     })
+}
+
+/// The domain's form of a lead's contacts as the web app sends them back.
+fn contacts_of(item: ContactsItem) -> Contacts {
+    let s = item.socials;
+    Contacts {
+        emails: item.emails,
+        socials: Socials {
+            facebook: s.facebook,
+            instagram: s.instagram,
+            linkedin: s.linkedin,
+            x: s.x,
+            youtube: s.youtube,
+            tiktok: s.tiktok,
+        },
+        contact_page: item.contact_page,
+    }
 }
 
 /// Maps the domain's failures to the envelope.

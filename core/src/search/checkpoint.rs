@@ -212,6 +212,7 @@ mod tests {
             place_id: id.into(),
             rating: None,
             review_count: None,
+            contacts: None,
         };
         let found = |id: &str, n: u32| SearchEvent::BusinessFound {
             name: format!("n{id}"),

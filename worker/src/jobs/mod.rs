@@ -6,6 +6,7 @@
 //! A new job kind: its payload in `core/src/jobs.rs` (a versioned type implementing
 //! `JobPayload`), a file here implementing [`Job`], and one line in `registry!`.
 
+pub mod enrich;
 pub mod registry;
 pub mod search;
 pub mod webhook;
@@ -73,7 +74,8 @@ pub trait Job: Send + Sync + 'static {
         retry_policy(0, std::time::Duration::from_secs(1), std::time::Duration::from_secs(1))
     }
 
-    /// Jobs of this kind one worker runs at once (default the worker's concurrency).
+    /// Jobs of this kind one worker runs at once (default the worker's concurrency,
+    /// `LEADGEN_WORKER_CONCURRENCY`, sized for searches).
     fn concurrency(settings: &crate::WorkerSettings) -> usize {
         settings.concurrency
     }

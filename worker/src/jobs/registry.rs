@@ -13,7 +13,7 @@ use leadgen_core::{CoreResult, jobs::JobPayload};
 
 use apalis::layers::WorkerBuilderExt;
 
-use super::{Job, search::SearchJob, webhook::WebhookJob};
+use super::{Job, enrich::EnrichJob, search::SearchJob, webhook::WebhookJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -70,6 +70,7 @@ macro_rules! registry {
 registry! {
     search: SearchJob,
     webhook: WebhookJob,
+    enrich: EnrichJob,
 }
 
 /// One apalis worker taking `J` jobs from `backend` until the run stops taking jobs.

@@ -7,4 +7,4 @@ mod pods;
 mod redis_hygiene;
 mod rolling_restart;
 mod shutdown;
-mod worker_process;
+pub mod worker_process;

@@ -90,6 +90,11 @@ impl SearchEnv {
             outbound: leadgen_worker::wiring::webhook_client(&state.config),
             webhooks: state.queues.webhook.clone(),
             webhook_schedule: state.config.webhooks,
+            crawler: leadgen_worker::wiring::crawler(&state.config),
+            enrich_queue: leadgen_worker::jobs::registry::redis(&url, &self.prefix)
+                .await
+                .expect("queue")
+                .enrich,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
             .await

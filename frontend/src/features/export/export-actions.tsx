@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
-import type { Lead, SearchQuery } from '../../lib/lead';
+import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 import { stashResults } from '../../lib/return-to';
 import { checkSheetsAuth, reauthMessage, sheetsConnection, startSheetsReauth } from '../../lib/sheets-auth';
 import { ExportDialog, UnavailableNotice } from './export-dialog';
@@ -35,7 +35,7 @@ export function useSheetsExport({ results, search, onOutcome }: ExportActionsPro
   const [view, setView] = useState<View>({ kind: 'none' });
   const [checking, setChecking] = useState(false);
   const close = () => setView({ kind: 'none' });
-  const downloadCsv = () => downloadLeadsCsv(results, search.businessType);
+  const downloadCsv = () => downloadLeadsCsv(results, search.businessType, { enriched: isEnriched(search) });
   // The results come back with the user after the identity provider (lib/return-to).
   const keepResults = () => stashResults({ results, search });
 

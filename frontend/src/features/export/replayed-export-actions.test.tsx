@@ -54,7 +54,9 @@ describe('ReplayedExportActions (a history row)', () => {
   it('downloads the results as CSV from the events while they last', async () => {
     await show();
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Cafe in Paris' }));
-    await waitFor(() => expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], 'cafe'));
+    await waitFor(() =>
+      expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], 'cafe', { enriched: false }),
+    );
   });
 
   it('exports to Sheets: reads the results back, opens the dialog, sends them and shows the outcome', async () => {

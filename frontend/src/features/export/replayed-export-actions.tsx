@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
-import type { Lead, SearchQuery } from '../../lib/lead';
+import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 import { collectSearchLeads } from '../../lib/search-replay';
 import { SheetsIcon, useSheetsExport } from './export-actions';
 import { ExportOutcomeBanner, type ExportOutcome } from './export-outcome';
 
 export interface ReplayedExportActionsProps {
-  /** What was searched (the sheet's default name and the CSV's file name come from it). */
+  /** What was searched (the sheet's default name, the CSV's file name, and whether the
+   * exports get the contact columns, come from it). */
   search: SearchQuery;
   /** Words naming the search in the buttons' accessible names, e.g. "Cafe in Paris". */
   what: string;
@@ -58,7 +59,7 @@ export function ReplayedExportActions({ search, what, searchId }: ReplayedExport
         variant="secondary"
         size="sm"
         disabled={reading !== null}
-        onClick={() => void withResults('csv', (leads) => downloadLeadsCsv(leads, search.businessType))}
+        onClick={() => void withResults('csv', (leads) => downloadLeadsCsv(leads, search.businessType, { enriched: isEnriched(search) }))}
         aria-label={`Download CSV of ${what}`}
       >
         {reading === 'csv' && <Spinner />}

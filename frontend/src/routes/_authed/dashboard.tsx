@@ -20,7 +20,7 @@ import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
 import { useWhenIdle } from '../../hooks/use-when-idle';
 import { downloadLeadsCsv } from '../../lib/csv';
-import type { SearchQuery } from '../../lib/lead';
+import { isEnriched, optionsEnriched, type SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
 
@@ -172,6 +172,7 @@ function Dashboard() {
         <SearchForm
           key={prefill?.key ?? 0}
           initial={prefill?.query}
+          userId={user?.id}
           hasApiKey={hasApiKey}
           isSearching={state.status === 'searching'}
           onSearch={handleSearch}
@@ -198,6 +199,8 @@ function Dashboard() {
               found={state.found}
               total={state.total}
               progress={state.progress}
+              liveIds={state.liveIds}
+              contacts={isEnriched(query) ? state.contacts : null}
             />
           </Suspense>
         )}
@@ -207,7 +210,9 @@ function Dashboard() {
             outcome={exportOutcome.outcome}
             onDismiss={exportOutcome.dismiss}
             onDownloadCsv={
-              state.results?.length && query ? () => downloadLeadsCsv(state.results ?? [], query.businessType) : undefined
+              state.results?.length && query
+                ? () => downloadLeadsCsv(state.results ?? [], query.businessType, { enriched: isEnriched(query) })
+                : undefined
             }
           />
         )}
@@ -221,6 +226,7 @@ function Dashboard() {
               typeLabel={typeLabel}
               location={query.location}
               cost={state.cost}
+              enriched={isEnriched(query)}
               actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
             />
           </Suspense>
@@ -247,7 +253,7 @@ function Dashboard() {
               resultsActions={(item, what) => (
                 <Suspense fallback={null}>
                   <ReplayedExportActions
-                    search={{ businessType: item.businessType, location: item.location }}
+                    search={{ businessType: item.businessType, location: item.location, enrich: optionsEnriched(item.options) }}
                     what={what}
                     searchId={item.id}
                   />

@@ -13,6 +13,12 @@ import type { ExportLead } from './exportLead';
 export interface ExportToSheetsRequest {
   /** The search's business type. */
   businessType?: string;
+  /**
+     * The leads come from an enriched search: after Name, Address, Phone and Website each
+     * row gets Email, Facebook, Instagram, LinkedIn, X, YouTube and TikTok (a new tab's
+     * header too). Default false: the four columns only.
+     */
+  enriched?: boolean;
   /** The leads, in order. */
   leads: ExportLead[];
   /** The search's location. */

@@ -36,6 +36,13 @@ export interface SearchRequest {
      */
   coverage?: Coverage & unknown;
   /**
+     * Read each lead's own website for emails and social profiles: every lead with a
+     * website gets a `lead_enriched` event once its site has been read, and `complete`
+     * (or the answer of `POST /api/leads/search`) carries each lead's `contacts`. Costs
+     * nothing on your Google key and no extra allowance. Default: false.
+     */
+  enrich?: boolean;
+  /**
      * A city, state, ZIP code or full address (trimmed; at most 200 characters).
      * Optional when `area` is given.
      * @maxLength 400
