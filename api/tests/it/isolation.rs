@@ -3,9 +3,10 @@
 //! every operation, with A's ids wherever a path takes an id. Every call by B with A's
 //! id must answer 404 (the id's existence is not confirmed), no answer to B may carry
 //! A's data, and A's view of its own data must be the same afterwards. An operation added
-//! later is called too: a path id this test cannot find an owner's value for fails it
-//! until the collection that lists such ids exists (or the id is added to `FOREIGN_IDS`
-//! with its reason).
+//! later is called too: the owner's ids come from the collection a path id belongs to
+//! (`GET /a/b` for `/a/b/{id}`), created first with the collection's `POST` and its
+//! documented example when empty; a path id this test still has no owner's value for
+//! fails it (or is added to `FOREIGN_IDS` with its reason).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -188,7 +189,20 @@ both_modes!(
             if FOREIGN_IDS.iter().any(|(id, _)| *id == op.id) || ids.contains_key(&collection) {
                 continue;
             }
-            match listed_ids(&env, &owner, &collection).await.into_iter().next() {
+            let mut listed = listed_ids(&env, &owner, &collection).await;
+            if listed.is_empty() {
+                // The owner creates one, with the operation's documented example.
+                if let Some(create) = ops.iter().find(|o| o.method == "POST" && o.path == collection) {
+                    let (status, text) = call(&env, &owner, "POST", &collection, &create.body).await;
+                    assert!(
+                        status < 300,
+                        "the owner creates with {}'s example: {status} {text}",
+                        create.id
+                    );
+                    listed = listed_ids(&env, &owner, &collection).await;
+                }
+            }
+            match listed.into_iter().next() {
                 Some(id) => {
                     ids.insert(collection, id);
                 }
