@@ -6,10 +6,7 @@
 use std::{
     net::SocketAddr,
     process::{Child, Command, Stdio},
-    sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
-    },
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -85,58 +82,69 @@ impl Drop for RedisServer {
     }
 }
 
-/// A TCP proxy to Postgres that can be cut: while cut, open connections are dropped and
-/// new ones closed at once, as when the server stops.
+/// A TCP proxy to Postgres that can be cut: while cut, its open connections are dropped
+/// and nothing listens on its port (connections are refused), as when the server stops.
 struct CuttableProxy {
     port: u16,
-    up: Arc<AtomicBool>,
+    target: SocketAddr,
     links: Arc<Mutex<JoinSet<()>>>,
-    accept: tokio::task::JoinHandle<()>,
+    accept: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl CuttableProxy {
     async fn start(target: SocketAddr) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let port = listener.local_addr().expect("addr").port();
-        let up = Arc::new(AtomicBool::new(true));
-        let links = Arc::new(Mutex::new(JoinSet::new()));
-        let accept = tokio::spawn({
-            let (up, links) = (up.clone(), links.clone());
-            async move {
-                while let Ok((mut client, _)) = listener.accept().await {
-                    if !up.load(Ordering::SeqCst) {
-                        drop(client);
-                        continue;
+        let proxy = Self {
+            port,
+            target,
+            links: Arc::new(Mutex::new(JoinSet::new())),
+            accept: std::sync::Mutex::new(None),
+        };
+        proxy.serve(listener);
+        proxy
+    }
+
+    fn serve(&self, listener: TcpListener) {
+        let (links, target) = (self.links.clone(), self.target);
+        let task = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                links.lock().await.spawn(async move {
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
                     }
-                    links.lock().await.spawn(async move {
-                        if let Ok(mut server) = tokio::net::TcpStream::connect(target).await {
-                            let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                        }
-                    });
-                }
+                });
             }
         });
-        Self {
-            port,
-            up,
-            links,
-            accept,
-        }
+        *self.accept.lock().expect("accept") = Some(task);
     }
 
     async fn cut(&self) {
-        self.up.store(false, Ordering::SeqCst);
+        if let Some(task) = self.accept.lock().expect("accept").take() {
+            task.abort();
+        }
         self.links.lock().await.abort_all();
+        // The listener is closed once its task is gone.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+            assert!(Instant::now() < deadline, "the proxy stops listening");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
-    fn restore(&self) {
-        self.up.store(true, Ordering::SeqCst);
+    async fn restore(&self) {
+        let listener = TcpListener::bind(("127.0.0.1", self.port))
+            .await
+            .expect("listen again on the same port");
+        self.serve(listener);
     }
 }
 
 impl Drop for CuttableProxy {
     fn drop(&mut self) {
-        self.accept.abort();
+        if let Some(task) = self.accept.lock().expect("accept").take() {
+            task.abort();
+        }
     }
 }
 
@@ -369,7 +377,7 @@ async fn postgres_stopped_and_started_readiness_fails_requests_say_so_and_it_rec
     );
     eprintln!("answered {status} in {:?} while Postgres was down", started.elapsed());
 
-    proxy.restore();
+    proxy.restore().await;
     let recovered = within(Duration::from_secs(5), || async {
         api.ready().await == Some(200)
             && api
