@@ -134,6 +134,15 @@ impl From<CoreError> for ApiError {
                     "A backing service is unavailable. Please try again shortly.",
                 )
             }
+            // The store cannot be reached (stopped, restarting, unreachable): say so as
+            // a 503 the client may retry, as for Redis, not as our own failure.
+            e if e.is_store_unreachable() => {
+                tracing::error!(error = %e, "database unavailable");
+                Self::unavailable(
+                    "unavailable",
+                    "A backing service is unavailable. Please try again shortly.",
+                )
+            }
             other => Self::internal(&other),
         }
     }

@@ -53,6 +53,8 @@ export interface StackState {
   database: string;
   redisPrefix: string;
   pids: Partial<Record<ProcessName, number>>;
+  /** The API's environment, so a test can restart it as it was (test-only secrets). */
+  apiEnv?: NodeJS.ProcessEnv;
   /** Expected command line of each pid, checked before a crash clean-up kills it. */
   commands: Partial<Record<ProcessName, string>>;
 }
@@ -257,10 +259,36 @@ export async function startStack(): Promise<StackState> {
     // The webhook receiver of integrations.spec.ts listens here.
     LEADGEN_OUTBOUND_ALLOWED_HOSTS: `127.0.0.1:${hookPort}`,
   };
+  state.apiEnv = env;
   track('api', startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], env));
   await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited.has('api'));
   // The worker migrates too: start it once the API has done so.
   track('worker', startProcess(state, 'worker', path.join(BIN, 'leadgen-worker'), [], env));
   await waitForLog('worker', /leadgen-worker is taking jobs/, 60_000, () => !exited.has('worker'));
   return state;
+}
+
+/**
+ * Kills the API process at once (SIGKILL: its open streams are cut as by a network
+ * drop), keeps it down for `downMs`, then starts it again on the same address and waits
+ * until it is ready. Searches go on meanwhile: they run in the worker process.
+ */
+export async function restartApi(state: StackState, downMs: number): Promise<void> {
+  const pid = state.pids.api;
+  if (!pid || !state.apiEnv) throw new Error('no API process to restart');
+  process.kill(pid, 'SIGKILL');
+  const gone = Date.now() + 10_000;
+  while (Date.now() < gone) {
+    try {
+      process.kill(pid, 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } catch {
+      break;
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  let exited = false;
+  const child = startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], state.apiEnv);
+  child.on('exit', () => (exited = true));
+  await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited);
 }

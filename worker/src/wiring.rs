@@ -74,6 +74,7 @@ impl Services {
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
+        let bus = bus.with_replay_ttl(config.replay_ttl);
         let gate = match &redis {
             Some(conn) => KeyRateGate::fleet(config.places_rps, conn.clone(), &config.redis_prefix),
             None => KeyRateGate::local(config.places_rps),

@@ -5,9 +5,8 @@
 
 use futures_util::{StreamExt, stream::BoxStream};
 use leadgen_core::{
-    bus::REPLAY_TTL,
     ids::{SearchId, UserId},
-    search::SearchStatus,
+    search::{Checkpoint, SearchStatus},
     store::{HistoryQuery, SearchSummary},
 };
 use poem::web::{Data, sse::Event};
@@ -32,9 +31,9 @@ const DEFAULT_PAGE: i64 = 20;
 /// Keep-alive comment interval on event streams.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
-/// One search in the history.
+/// One search in the history. Figures a search does not have yet are left out, not null.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchItem {
     /// Its id.
     pub id: String,
@@ -50,6 +49,8 @@ pub struct SearchItem {
     pub background: bool,
     /// `queued`, `running`, `complete`, `failed` or `cancelled`.
     pub status: String,
+    /// How far it has got (while running, once it fetched something).
+    pub progress: Option<SearchProgress>,
     /// Leads sent (once finished).
     pub leads: Option<i64>,
     /// Requests Google billed (once finished).
@@ -67,9 +68,21 @@ pub struct SearchItem {
     pub results_available: bool,
 }
 
-/// A page of the history.
+/// A running search's progress, from its checkpoint.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+pub struct SearchProgress {
+    /// Places found so far (before the search's filters and de-duplication).
+    pub found: u32,
+    /// Requests Google billed so far.
+    pub billable_requests: u32,
+    /// US dollars so far, at list prices.
+    pub cost_usd: f64,
+}
+
+/// A page of the history.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchHistory {
     /// Newest first.
     pub searches: Vec<SearchItem>,
@@ -86,8 +99,16 @@ pub(crate) fn rfc3339(secs: i64) -> String {
         .unwrap_or_default()
 }
 
-fn item(s: SearchSummary, now: i64) -> SearchItem {
-    let results_available = s.finished_at.is_none_or(|f| now - f < REPLAY_TTL.as_secs() as i64);
+/// A history entry for `s`; a running search gets its progress from its checkpoint.
+async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
+    let now = leadgen_core::time::now_unix();
+    let replay_secs = state.bus.replay_ttl().as_secs() as i64;
+    let results_available = s.finished_at.is_none_or(|f| now - f < replay_secs);
+    let progress = if s.status == SearchStatus::Running.as_str() {
+        progress_of(state, &s.id).await
+    } else {
+        None
+    };
     SearchItem {
         id: s.id.to_string(),
         business_type: s.business_type,
@@ -96,6 +117,7 @@ fn item(s: SearchSummary, now: i64) -> SearchItem {
         options: serde_json::from_str(&s.options).unwrap_or_else(|_| serde_json::json!({})),
         background: s.background != 0,
         status: s.status,
+        progress,
         leads: s.leads_delivered,
         billable_requests: s.billable_requests,
         cost_usd: s.cost_usd,
@@ -104,6 +126,20 @@ fn item(s: SearchSummary, now: i64) -> SearchItem {
         finished_at: s.finished_at.map(rfc3339),
         results_available,
     }
+}
+
+/// How far a running search has got: its checkpoint's counts (no lead data), if it has
+/// fetched anything yet. A bus that does not answer leaves it out rather than failing the
+/// history.
+async fn progress_of(state: &AppState, id: &SearchId) -> Option<SearchProgress> {
+    let stored = state.bus.checkpoint(id).await.ok().flatten()?;
+    let progress = Checkpoint::decode(&stored)?.progress();
+    let prices = state.config.places_prices;
+    Some(SearchProgress {
+        found: progress.found,
+        billable_requests: progress.requests.billable(&prices),
+        cost_usd: leadgen_core::search::round_cents(progress.requests.cost_usd(&prices)),
+    })
 }
 
 /// The caller's search `id`, or 404.
@@ -190,11 +226,14 @@ impl SearchesApi {
         let next_cursor = more
             .then(|| rows.last().map(|r| format!("{}.{}", r.created_at, r.id)))
             .flatten();
-        let now = leadgen_core::time::now_unix();
+        let mut searches = Vec::with_capacity(rows.len());
+        for row in rows {
+            searches.push(item(&state, row).await);
+        }
         Ok(Json(SearchHistory {
-            searches: rows.into_iter().map(|r| item(r, now)).collect(),
+            searches,
             next_cursor,
-            replay_minutes: REPLAY_TTL.as_secs() / 60,
+            replay_minutes: state.bus.replay_ttl().as_secs() / 60,
         }))
     }
 
@@ -209,7 +248,7 @@ impl SearchesApi {
         id: Path<String>,
     ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
-        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+        Ok(Json(item(&state, summary).await))
     }
 
     /// A search's events again (reconnect)
@@ -281,6 +320,6 @@ impl SearchesApi {
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }
-        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+        Ok(Json(item(&state, summary).await))
     }
 }

@@ -5,6 +5,7 @@
 mod billing;
 mod contract;
 mod health;
+mod isolation;
 mod keys;
 mod oidc;
 mod ops;

@@ -124,6 +124,10 @@ pub struct Config {
     pub places_prices: crate::search::PriceTable,
     /// `LEADGEN_REDIS_PREFIX`: first part of every Redis key and queue name. Default `leadgen`.
     pub redis_prefix: String,
+    /// `LEADGEN_RESULTS_REPLAY_MINUTES`: how long a search's events (its leads included)
+    /// stay in memory after its last event, for reconnecting and re-downloading; never on
+    /// disk. Default 10 minutes, from 1 to 60.
+    pub replay_ttl: Duration,
     /// `LEADGEN_WORKER_METRICS_LISTEN`: the worker's `/metrics` and `/healthz`. Default
     /// `0.0.0.0:9091`; `off` disables them.
     pub worker_metrics_listen: Option<SocketAddr>,
@@ -454,6 +458,15 @@ impl Config {
                 ));
             }
         };
+        let replay_ttl = match s.redis.replay_minutes {
+            minutes @ 1..=60 => Duration::from_secs(minutes as u64 * 60),
+            other => {
+                return Err(ConfigError::new(
+                    "LEADGEN_RESULTS_REPLAY_MINUTES",
+                    format!("'{other}' must be a whole number of minutes from 1 to 60"),
+                ));
+            }
+        };
         let worker_metrics_listen = match s.worker.metrics_listen.trim() {
             "off" | "none" => None,
             v => Some(v.parse::<SocketAddr>().map_err(|_| {
@@ -515,6 +528,7 @@ impl Config {
             redis_prefix: s.redis.prefix.trim().to_owned(),
             outbound_allowed_hosts,
             webhooks,
+            replay_ttl,
             telemetry,
         })
     }
@@ -585,6 +599,9 @@ mod tests {
         .expect("pod settings");
         assert_eq!(pod.worker_name.as_deref(), Some("leadgen-worker-6c9f7-x2kq"));
         assert_eq!(pod.worker_drain, Duration::from_secs(45));
+        assert_eq!(c.replay_ttl, Duration::from_secs(600));
+        let short = config(&[("LEADGEN_RESULTS_REPLAY_MINUTES", "2")]).expect("two minutes");
+        assert_eq!(short.replay_ttl, Duration::from_secs(120));
     }
 
     #[test]
@@ -605,6 +622,14 @@ mod tests {
             (&[("LEADGEN_PLACES_RPS", "fast")], "LEADGEN_PLACES_RPS"),
             (&[("LEADGEN_WORKER_NAME", "pod:a")], "LEADGEN_WORKER_NAME"),
             (&[("LEADGEN_WORKER_DRAIN_SECS", "0")], "LEADGEN_WORKER_DRAIN_SECS"),
+            (
+                &[("LEADGEN_RESULTS_REPLAY_MINUTES", "0")],
+                "LEADGEN_RESULTS_REPLAY_MINUTES",
+            ),
+            (
+                &[("LEADGEN_RESULTS_REPLAY_MINUTES", "61")],
+                "LEADGEN_RESULTS_REPLAY_MINUTES",
+            ),
             (&[("LEADGEN_WORKER_CONCURRENCY", "many")], "LEADGEN_WORKER_CONCURRENCY"),
             (
                 &[("LEADGEN_WORKER_METRICS_LISTEN", "nonsense")],

@@ -53,6 +53,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_WEB_DIR", "server.web_dir"),
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
+    var("LEADGEN_RESULTS_REPLAY_MINUTES", "redis.replay_minutes"),
     var("LEADGEN_PLACES_RPS", "places.rps"),
     var("LEADGEN_PRICE_TEXT_SEARCH_IDS_ONLY", "places.price_ids_only"),
     var("LEADGEN_PRICE_TEXT_SEARCH_PRO", "places.price_pro"),
@@ -207,6 +208,8 @@ pub struct RedisSettings {
     pub url: Option<String>,
     /// `LEADGEN_REDIS_PREFIX`.
     pub prefix: String,
+    /// `LEADGEN_RESULTS_REPLAY_MINUTES`.
+    pub replay_minutes: i64,
 }
 
 impl Default for RedisSettings {
@@ -214,6 +217,7 @@ impl Default for RedisSettings {
         Self {
             url: None,
             prefix: "leadgen".into(),
+            replay_minutes: 10,
         }
     }
 }

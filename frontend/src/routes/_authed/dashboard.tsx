@@ -33,6 +33,9 @@ const loadExportActions = () => import('../../features/export/export-actions');
 const LiveProgress = lazy(() => loadLiveProgress().then((m) => ({ default: m.LiveProgress })));
 const ResultsPanel = lazy(() => loadResultsPanel().then((m) => ({ default: m.ResultsPanel })));
 const ExportActions = lazy(() => loadExportActions().then((m) => ({ default: m.ExportActions })));
+const ReplayedExportActions = lazy(() =>
+  import('../../features/export/replayed-export-actions').then((m) => ({ default: m.ReplayedExportActions })),
+);
 // The history sits below the first screen: its own chunk too.
 const SearchHistoryPanel = lazy(() =>
   import('../../features/history/search-history-panel').then((m) => ({ default: m.SearchHistoryPanel })),
@@ -241,6 +244,15 @@ function Dashboard() {
               onOpen={openSearch}
               onRunAgain={runAgain}
               onCancelled={(item) => stop(item.id)}
+              resultsActions={(item, what) => (
+                <Suspense fallback={null}>
+                  <ReplayedExportActions
+                    search={{ businessType: item.businessType, location: item.location }}
+                    what={what}
+                    searchId={item.id}
+                  />
+                </Suspense>
+              )}
               openSearchId={state.status === 'searching' ? state.searchId : null}
             />
           </Suspense>

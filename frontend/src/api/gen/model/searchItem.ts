@@ -5,9 +5,10 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { SearchProgress } from './searchProgress';
 
 /**
- * One search in the history.
+ * One search in the history. Figures a search does not have yet are left out, not null.
  */
 export interface SearchItem {
   /** Whether it keeps running without a listener. */
@@ -32,6 +33,8 @@ export interface SearchItem {
   location: string;
   /** The options it was run with (filters, budget, area), as sent. */
   options: unknown;
+  /** How far it has got (while running, once it fetched something). */
+  progress?: SearchProgress & unknown;
   /**
      * Whether its results can still be read again (`GET .../events`): for
      * `replayMinutes` minutes after it finished, from memory.
