@@ -73,14 +73,14 @@ impl AuthUser {
     }
 }
 
-/// What the bearer scheme is, as OpenAPI describes it (one scheme for both kinds).
-///
 /// A session token from sign-in, or a personal API token (`lgp_...`, create one in
 /// Settings > API access or with `POST /api/user/tokens`). A token may call only the
 /// operations its scopes allow: each operation's description names its scope
 /// (`searches:run`, `usage:read`, `exports:write`, `keys:write`, `webhooks:write`), or says
 /// it needs a session. Refusals are 403 `insufficient_scope` or `session_required`.
 /// Each token also has its own rate limit (429 `rate_limited` with `Retry-After`).
+//
+// (The doc comment above is the scheme's description in OpenAPI: one scheme, both kinds.)
 #[derive(SecurityScheme)]
 #[oai(rename = "BearerAuth", ty = "bearer", checker = "check_bearer")]
 struct Credentials(AuthUser);

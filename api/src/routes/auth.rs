@@ -258,8 +258,9 @@ impl AuthApi {
 
     /// Sign out
     ///
-    /// Revokes the bearer token if one is sent; always answers 204, so a client can
-    /// clear its state whatever happened.
+    /// Revokes the session token if one is sent; always answers 204, so a client can
+    /// clear its state whatever happened. A personal API token is not revoked here (see
+    /// `DELETE /api/user/tokens/{id}`).
     #[oai(path = "/logout", method = "post", operation_id = "logout")]
     async fn logout(&self, state: Data<&AppState>, req: &Request) -> LogoutResponse {
         let token = req

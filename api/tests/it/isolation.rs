@@ -180,6 +180,26 @@ both_modes!(
         let (status, events) = env.stream("cafe", &city).await;
         assert_eq!(status, 200);
         assert_eq!(events.last().expect("events").1["type"], "complete");
+        // A personal API token and a webhook endpoint (issue #15).
+        let (status, token) = env
+            .app
+            .post(
+                "/api/user/tokens",
+                Some(&owner),
+                Some(json!({"name": "owner's token", "scopes": ["usage:read"]})),
+            )
+            .await;
+        assert_eq!(status, 200, "{token}");
+        let owner_hook = "https://hooks.example.com/owner-only";
+        let (status, hook) = env
+            .app
+            .post(
+                "/api/user/webhooks",
+                Some(&owner),
+                Some(json!({"url": owner_hook, "events": ["search.completed"]})),
+            )
+            .await;
+        assert_eq!(status, 200, "{hook}");
         let mut ids = BTreeMap::new();
         let mut uncovered = BTreeSet::new();
         for op in &ops {
@@ -237,6 +257,8 @@ both_modes!(
                 .expect("owner's key preview")
                 .to_owned(),
         );
+        markers.push(owner_hook.to_owned());
+        markers.push(token["info"]["prefix"].as_str().expect("token prefix").to_owned());
         let before = owner_view(&env, &owner, &ops, &ids).await;
 
         // The intruder calls everything, with the owner's ids.

@@ -539,3 +539,50 @@ async fn a_redirect_is_never_followed() {
     assert!(target.received().is_empty(), "the redirect was not followed");
     assert_eq!(receiver.received().len(), 2);
 }
+
+/// A failed search sends `search.failed` (with the reason) to endpoints subscribed to it,
+/// and nothing to those subscribed to completions only; a message already delivered is
+/// not sent again when its job runs twice (a worker that died after sending).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again() {
+    let receiver = Receiver::start(vec![Answer::Status(200)]).await;
+    let env = SearchEnv::start(
+        Mode::Embedded,
+        leadgen_testkit::places_sim::PlacesSim::builder(),
+        0,
+        quick(&receiver, 3),
+    )
+    .await;
+    let app = &env.app;
+    let (failures, secret) = register(app, &env.token, &receiver.url(), json!(["search.failed"])).await;
+    let (completions, _) = register(app, &env.token, &receiver.url(), json!(["search.completed"])).await;
+    env.save_key("AIzaSyA_INVALIDKEY_456789abcdefghijklmno").await;
+    let city = env.dense_city("cafe", 1);
+    let (_, events) = env.stream("cafe", &city).await;
+    let error = events.last().expect("events").1["message"].clone();
+    let got = receiver.wait_for(1).await;
+    let message = verify(&secret, &got[0]).expect("valid");
+    assert_eq!(message["type"], "search.failed");
+    assert_eq!(message["data"]["message"], error);
+    assert!(deliveries(app, &env.token, &completions).await.is_empty());
+
+    // The same message again, as a job handed to another worker would run it.
+    let log = wait_log(app, &env.token, &failures, 1).await;
+    // The environment's user (signing in again finds the same account).
+    let (owner, _) = app.sign_in("searcher").await;
+    app.state
+        .queues
+        .webhook
+        .push(leadgen_core::jobs::WebhookJobV1 {
+            user_id: owner,
+            endpoint_id: failures.clone(),
+            message_id: log[0]["messageId"].as_str().expect("id").to_owned(),
+            event_type: "search.failed".into(),
+            body: got[0].body.clone(),
+        })
+        .await
+        .expect("queued");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(receiver.received().len(), 1, "delivered once");
+    assert_eq!(deliveries(app, &env.token, &failures).await.len(), 1);
+}

@@ -92,11 +92,10 @@ fn consume<J: Job>(
         let _ = stopping.wait_for(|stop| *stop).await;
         Ok::<(), std::io::Error>(())
     };
-    let retry = J::retry(&deps);
     WorkerBuilder::new(name)
         .backend(backend)
         .concurrency(concurrency)
-        .retry(retry)
+        .retry(J::retry(&deps))
         .data(deps)
         .data(running)
         .build(handler)

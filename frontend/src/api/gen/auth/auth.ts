@@ -419,8 +419,9 @@ export const getLogoutUrl = () => {
 }
 
 /**
- * Revokes the bearer token if one is sent; always answers 204, so a client can
- * clear its state whatever happened.
+ * Revokes the session token if one is sent; always answers 204, so a client can
+ * clear its state whatever happened. A personal API token is not revoked here (see
+ * `DELETE /api/user/tokens/{id}`).
  *
  * Example:
  *
