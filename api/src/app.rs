@@ -25,10 +25,12 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
         .url_prefix("/api")
 }
 
-/// The spec as JSON, as committed in `openapi.json`: poem-openapi's, with an example on
-/// every operation (`openapi_examples`).
+/// The spec as JSON, as committed in `openapi.json`: poem-openapi's, with the statuses
+/// whole classes of operations answer (`openapi_contract`) and an example on every
+/// operation (`openapi_examples`).
 pub fn openapi_json() -> String {
-    crate::openapi_examples::with_examples(&openapi_service().spec())
+    let spec = crate::openapi_contract::with_common_responses(&openapi_service().spec());
+    crate::openapi_examples::with_examples(&spec)
 }
 
 /// The interactive docs (Swagger UI) showing [`openapi_json`]. Its Authorize button takes
@@ -42,6 +44,7 @@ fn docs_html(api: &OpenApiService<routes::Apis, ()>) -> String {
 pub fn build(state: AppState) -> impl Endpoint {
     let api = openapi_service();
     let spec_json = openapi_json();
+    let allow_on_405 = crate::method_not_allowed::AllowOn405::new(&spec_json);
     let spec = poem::endpoint::make_sync(move |_| {
         poem::Response::builder()
             .content_type("application/json; charset=utf-8")
@@ -69,6 +72,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)
+        .with(allow_on_405)
         .with(RateLimits::new(config_limits.0, config_limits.1, config_limits.2))
         .with(SecurityHeaders)
         .with(telemetry::RequestContext)

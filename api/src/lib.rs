@@ -7,6 +7,8 @@ pub mod billing;
 pub mod commands;
 pub mod compression;
 pub mod error;
+pub mod method_not_allowed;
+pub mod openapi_contract;
 pub mod openapi_examples;
 pub mod rate_limits;
 pub mod relay;

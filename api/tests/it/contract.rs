@@ -92,19 +92,20 @@ fn statuses_are_documented_only_where_they_can_happen() {
         "404 outside look-ups: {:?}",
         with("404")
     );
-    // Usage limits apply to searches (and Google's per-user quota to Sheets).
-    let limited: BTreeSet<&str> = ["search_leads", "search_leads_stream"]
-        .into_iter()
-        .chain(SHEETS)
+    // The rate limits cover every operation but health and readiness.
+    let unlimited: BTreeSet<&str> = ops
+        .keys()
+        .map(String::as_str)
+        .filter(|id| !with("429").contains(id))
         .collect();
-    assert!(
-        with("429").is_subset(&limited),
-        "429 outside limited operations: {:?}",
-        with("429")
+    assert_eq!(
+        unlimited,
+        ["get_health", "get_ready"].into(),
+        "429 everywhere the rate limits apply"
     );
     assert_eq!(
         ops["get_usage"],
-        ["200", "401", "403", "500"].map(String::from).into(),
+        ["200", "401", "403", "429", "500"].map(String::from).into(),
         "reading usage only needs a session, or a token with `usage:read`"
     );
     // 403: an API token refused (scope, or a session needed); only where a token is taken.
@@ -222,4 +223,50 @@ fn every_operation_has_examples_that_fit_their_schemas() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(checked >= 30, "answers checked against their schemas: {checked}");
+}
+
+/// Every operation that takes a JSON body documents 415, and the server answers it.
+#[tokio::test]
+async fn a_body_that_is_not_json_gets_the_documented_415() {
+    let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("openapi JSON");
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("operations") {
+            if op.get("requestBody").is_some() {
+                assert!(
+                    op["responses"]["415"].is_object(),
+                    "{method} {path} takes a body but does not document 415"
+                );
+            }
+        }
+    }
+    let app = crate::support::TestApp::start(crate::support::Backend::Sqlite, vec![]).await;
+    let (_, token) = app.sign_in("contract").await;
+    let response = app
+        .client
+        .post("/api/leads/estimate")
+        .header("authorization", format!("Bearer {token}"))
+        .content_type("text/plain")
+        .body("businessType=cafe")
+        .send()
+        .await;
+    assert_eq!(response.0.status().as_u16(), 415);
+}
+
+/// A method a path does not take answers 405 with `Allow` naming the ones it does.
+#[tokio::test]
+async fn a_wrong_method_answers_405_with_allow() {
+    let app = crate::support::TestApp::start(crate::support::Backend::Sqlite, vec![]).await;
+    for (method, path, allowed) in [
+        (poem::http::Method::TRACE, "/api/leads/usage", "GET, HEAD"),
+        (poem::http::Method::PUT, "/api/leads/searches/s-1/cancel", "POST"),
+        (poem::http::Method::DELETE, "/api/health", "GET, HEAD"),
+    ] {
+        let response = app.client.request(method.clone(), path).send().await;
+        assert_eq!(response.0.status().as_u16(), 405, "{method} {path}");
+        assert_eq!(
+            response.0.headers().get("allow").and_then(|v| v.to_str().ok()),
+            Some(allowed),
+            "{method} {path}"
+        );
+    }
 }

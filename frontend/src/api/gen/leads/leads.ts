@@ -130,7 +130,7 @@ export const getListBusinessTypesQueryKey = () => {
     }
 
 
-export const getListBusinessTypesQueryOptions = <TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listBusinessTypes>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getListBusinessTypesQueryOptions = <TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listBusinessTypes>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -149,10 +149,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListBusinessTypesQueryResult = NonNullable<Awaited<ReturnType<typeof listBusinessTypes>>>
-export type ListBusinessTypesQueryError = ErrorType<unknown>
+export type ListBusinessTypesQueryError = ErrorType<ErrorBody>
 
 
-export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<unknown>>(
+export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<ErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listBusinessTypes>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listBusinessTypes>>,
@@ -162,7 +162,7 @@ export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusin
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<unknown>>(
+export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<ErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listBusinessTypes>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listBusinessTypes>>,
@@ -172,7 +172,7 @@ export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusin
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<unknown>>(
+export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<ErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listBusinessTypes>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -180,7 +180,7 @@ export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusin
  * @summary The business-type catalogue
  */
 
-export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<unknown>>(
+export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusinessTypes>>, TError = ErrorType<ErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listBusinessTypes>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
