@@ -210,7 +210,8 @@ mod tests {
     #[test]
     fn a_page_of_thousands_of_links_keeps_a_few_of_the_best() {
         let home = Url::parse("https://joes.test/").expect("url");
-        let mut links: Vec<Link> = (0..5000)
+        // Quadratic work over 20,000 links would take minutes; bounded work, milliseconds.
+        let mut links: Vec<Link> = (0..20_000)
             .map(|i| link(&format!("https://joes.test/about-{i}"), "about"))
             .collect();
         links.push(link("https://joes.test/contact", "contact"));
@@ -218,7 +219,7 @@ mod tests {
         let found = candidates(&links, &home, false);
         assert_eq!(found.len(), MAX_CANDIDATES);
         assert_eq!(found[0].url.path(), "/contact", "the contact page made it in");
-        assert!(started.elapsed() < std::time::Duration::from_millis(500));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
     }
 
     #[test]
