@@ -219,7 +219,11 @@ mod tests {
         let found = candidates(&links, &home, false);
         assert_eq!(found.len(), MAX_CANDIDATES);
         assert_eq!(found[0].url.path(), "/contact", "the contact page made it in");
-        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
