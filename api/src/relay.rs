@@ -2,7 +2,8 @@
 //!
 //! The relay forwards each event once: the first `start`, each place id's first
 //! `business_found` (renumbered, so a retried job that re-sends leads changes nothing the
-//! client sees), then `complete` or `error`, after which the stream ends. A client that
+//! client sees), each place's first `lead_enriched` (an enriched search), then
+//! `complete` or `error`, after which the stream ends. A client that
 //! goes away before the end cancels the search.
 
 use leadgen_core::ids::SearchId;
@@ -68,6 +69,8 @@ struct State {
     sub: Subscription,
     last_id: u64,
     seen: HashSet<String>,
+    /// Places whose `lead_enriched` went out (a retried enrichment job sends it again).
+    enriched: HashSet<String>,
     found: u32,
     started: bool,
     /// Set once the last event went out; the next poll ends the stream.
@@ -97,6 +100,7 @@ pub fn relay(
         sub,
         last_id: 0,
         seen: HashSet::new(),
+        enriched: HashSet::new(),
         found: 0,
         started: false,
         ended: false,
@@ -171,6 +175,12 @@ pub fn relay(
                         lead,
                     }
                 }
+                SearchEvent::LeadEnriched { place_id, contacts } => {
+                    if !st.enriched.insert(place_id.clone()) {
+                        continue;
+                    }
+                    SearchEvent::LeadEnriched { place_id, contacts }
+                }
                 progress @ SearchEvent::Progress(_) => progress,
                 terminal => {
                     st.guard.finished = true;
@@ -187,4 +197,97 @@ pub fn relay(
             return Some(((envelope.id, event), st));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+    use leadgen_core::{bus::memory::MemoryBus, enrich::Contacts, lead::Lead};
+
+    use super::*;
+
+    fn lead(id: &str) -> Lead {
+        Lead {
+            name: id.into(),
+            address: String::new(),
+            phone: String::new(),
+            website: format!("https://{id}.example"),
+            place_id: id.into(),
+            rating: None,
+            review_count: None,
+            contacts: None,
+        }
+    }
+
+    fn enriched(id: &str, email: &str) -> SearchEvent {
+        SearchEvent::LeadEnriched {
+            place_id: id.into(),
+            contacts: Contacts {
+                emails: vec![email.into()],
+                ..Contacts::default()
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn each_places_contacts_go_out_once_and_again_only_to_a_client_that_lacks_them() {
+        let bus = EventBus::Memory(MemoryBus::new());
+        let id: SearchId = "s-relay".into();
+        let found = SearchEvent::BusinessFound {
+            name: "a".into(),
+            found: 1,
+            total: 1,
+            lead: lead("a"),
+        };
+        // Any terminal event ends the stream; `error` needs no usage report.
+        let complete = SearchEvent::Error { message: "done".into() };
+        // A retried enrichment job publishes its result twice.
+        let events = [
+            found,
+            enriched("a", "hi@a.example"),
+            enriched("a", "hi@a.example"),
+            complete,
+        ];
+        bus.publish_all(&id, &events).await.expect("publish");
+        let (_stop, shutdown) = tokio::sync::watch::channel(false);
+        let read = |after| {
+            let bus = bus.clone();
+            let id = id.clone();
+            let shutdown = shutdown.clone();
+            async move {
+                let sub = bus.subscribe(&id, 0).await.expect("subscribe");
+                relay(
+                    bus,
+                    id,
+                    sub,
+                    shutdown,
+                    RelayMode {
+                        background: true,
+                        after,
+                    },
+                )
+                .map(|(_, e)| e)
+                .collect::<Vec<_>>()
+                .await
+            }
+        };
+        let all = read(0).await;
+        let kinds: Vec<&str> = all
+            .iter()
+            .map(|e| match e {
+                SearchEvent::BusinessFound { .. } => "business_found",
+                SearchEvent::LeadEnriched { .. } => "lead_enriched",
+                SearchEvent::Error { .. } => "end",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["business_found", "lead_enriched", "end"]);
+        // A client that had the lead (event 1) but not its contacts gets them.
+        let later = read(1).await;
+        assert!(
+            matches!(later.first(), Some(SearchEvent::LeadEnriched { .. })),
+            "{later:?}"
+        );
+        assert_eq!(later.len(), 2);
+    }
 }

@@ -35,6 +35,57 @@ impl JobPayload for SearchJobV1 {
     const QUEUE: &'static str = SEARCH_QUEUE;
 }
 
+/// Queue of [`WebhookJobV1`].
+pub const WEBHOOK_QUEUE: &str = "webhook.v1";
+
+/// Deliver one webhook message to one endpoint (retried by the queue; idempotent by
+/// `message_id`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WebhookJobV1 {
+    /// The endpoint's owner (every look-up is scoped by it).
+    pub user_id: crate::ids::UserId,
+    /// The endpoint.
+    pub endpoint_id: String,
+    /// The `webhook-id`: the same for every attempt and every endpoint of one event.
+    pub message_id: String,
+    /// The event's name (`search.completed`), for the delivery log.
+    pub event_type: String,
+    /// The exact body to send and sign. It may hold leads: it lives in the queue only
+    /// (memory or Redis) until delivered or given up, never in the database or logs.
+    pub body: String,
+}
+
+impl JobPayload for WebhookJobV1 {
+    const QUEUE: &'static str = WEBHOOK_QUEUE;
+}
+
+/// Queue of [`EnrichJobV1`].
+pub const ENRICH_QUEUE: &str = "enrich.v1";
+
+/// Read one lead's website for emails and social profiles (an enriched search queues one
+/// per lead with a website, as the lead is sent). Its own queue, so sites are read by the
+/// whole fleet beside the Places pagination, never in its way.
+///
+/// It carries the website, which is lead data: like the search's events it lives only in
+/// flight (the queue deletes a finished job's data within seconds; nothing reaches the
+/// database or the logs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnrichJobV1 {
+    /// The search whose event stream gets the result.
+    pub search_id: crate::ids::SearchId,
+    /// The lead's Google place id (the `lead_enriched` event names it).
+    pub place_id: String,
+    /// The website to read, as Google gave it.
+    pub website: String,
+    /// Unix time in milliseconds after which nobody waits for the result any more (the
+    /// search has completed without it): a job taken later is dropped unread.
+    pub not_after_ms: i64,
+}
+
+impl JobPayload for EnrichJobV1 {
+    const QUEUE: &'static str = ENRICH_QUEUE;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +99,20 @@ mod tests {
             lead_budget: 60,
         };
         let json = serde_json::to_value(&job).expect("json");
+        let mut raw = crate::search::RawSearch::from(job.search.clone());
+        raw.enrich = true;
+        let enriched = SearchJobV1 {
+            search: ValidSearch::try_from(raw).expect("valid"),
+            ..job.clone()
+        };
+        let enriched_json = serde_json::to_value(&enriched).expect("json");
+        assert_eq!(enriched_json["enrich"], true, "an enriched search says so");
+        assert!(
+            serde_json::from_value::<SearchJobV1>(enriched_json)
+                .expect("read")
+                .search
+                .enrich()
+        );
         assert_eq!(
             json,
             serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "Austin", "lead_budget": 60})

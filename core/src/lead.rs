@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::enrich::Contacts;
+
 /// One business found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -22,6 +24,10 @@ pub struct Lead {
     pub rating: Option<f64>,
     /// Number of ratings, when rated.
     pub review_count: Option<u32>,
+    /// What the business's own website publishes: only in an enriched search's
+    /// `complete` (absent everywhere else, so unenriched events keep their shape).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contacts: Option<Contacts>,
 }
 
 /// What was searched.
@@ -85,6 +91,17 @@ pub enum SearchEvent {
         /// The lead itself.
         lead: Lead,
     },
+    /// What a lead's own website publishes (an enriched search; one per lead with a
+    /// website, once its site has been read or given up on).
+    #[serde(rename_all = "camelCase")]
+    LeadEnriched {
+        /// The lead's Google place id.
+        place_id: String,
+        /// Emails, social profiles and the contact page found (empty when none, or when
+        /// the site could not be read).
+        #[serde(flatten)]
+        contacts: Contacts,
+    },
     /// How a long (full-coverage) search is going: sent alongside `business_found`.
     Progress(SearchProgress),
     /// The search finished.
@@ -144,6 +161,7 @@ mod tests {
             place_id: "ChIJ1".into(),
             rating: Some(4.5),
             review_count: Some(12),
+            contacts: None,
         };
         let found = SearchEvent::BusinessFound {
             name: "Blue Cup".into(),
@@ -155,7 +173,35 @@ mod tests {
         assert_eq!(json["type"], "business_found");
         assert_eq!(json["lead"]["placeId"], "ChIJ1");
         assert_eq!(json["lead"]["reviewCount"], 12);
+        assert!(
+            json["lead"].get("contacts").is_none(),
+            "unenriched leads keep their shape"
+        );
         assert!(SearchEvent::Error { message: "x".into() }.is_terminal());
         assert!(!found.is_terminal());
+    }
+
+    #[test]
+    fn a_lead_enriched_event_is_flat_and_reads_back() {
+        let event = SearchEvent::LeadEnriched {
+            place_id: "ChIJ1".into(),
+            contacts: Contacts {
+                emails: vec!["hello@bluecup.example".into()],
+                socials: crate::enrich::Socials {
+                    instagram: Some("https://instagram.com/bluecup".into()),
+                    ..Default::default()
+                },
+                contact_page: Some("https://bluecup.example/contact".into()),
+            },
+        };
+        let json = serde_json::to_value(&event).expect("json");
+        assert_eq!(json["type"], "lead_enriched");
+        assert_eq!(json["placeId"], "ChIJ1");
+        assert_eq!(json["emails"], serde_json::json!(["hello@bluecup.example"]));
+        assert_eq!(json["socials"]["instagram"], "https://instagram.com/bluecup");
+        assert_eq!(json["socials"]["x"], serde_json::Value::Null);
+        assert_eq!(json["contactPage"], "https://bluecup.example/contact");
+        assert_eq!(serde_json::from_value::<SearchEvent>(json).expect("read"), event);
+        assert!(!event.is_terminal());
     }
 }

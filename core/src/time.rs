@@ -5,3 +5,8 @@
 pub fn now_unix() -> i64 {
     chrono::Utc::now().timestamp()
 }
+
+/// Milliseconds since the Unix epoch, now (deadlines that travel between processes).
+pub fn now_unix_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}

@@ -69,7 +69,7 @@ async function stopPid(pid) {
 /** Stops the processes (by their pids), drops the database, deletes the Redis keys. */
 export async function stopStack(state) {
   // Worker and API first (they hold database connections), then the peers.
-  for (const name of ['worker', 'api', 'oidc', 'google-sim', 'stripe-sim', 'places-sim']) {
+  for (const name of ['worker', 'api', 'oidc', 'google-sim', 'stripe-sim', 'places-sim', 'fake-web']) {
     const pid = state.pids?.[name];
     if (pid && runs(pid, state.commands?.[name])) await stopPid(pid);
   }

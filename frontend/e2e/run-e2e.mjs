@@ -44,8 +44,8 @@ if (!fs.existsSync(chromium)) {
 
 // Cargo's output dir: CARGO_TARGET_DIR when set (a shared build cache), else <repo>/target.
 const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(root, 'target');
-// leadgen-testkit's binaries are the simulators: places-sim, google-sim and stripe-sim.
-const binaries = ['leadgen-api', 'leadgen-worker', 'places-sim', 'google-sim', 'stripe-sim'].map((b) => path.join(targetDir, 'debug', b));
+// leadgen-testkit's binaries are the simulators: places-sim, fake-web, google-sim and stripe-sim.
+const binaries = ['leadgen-api', 'leadgen-worker', 'places-sim', 'fake-web', 'google-sim', 'stripe-sim'].map((b) => path.join(targetDir, 'debug', b));
 // Built only when absent (others may be compiling in this target directory);
 // LEADGEN_E2E_BUILD=1 rebuilds anyway, e.g. after Rust changes.
 if (process.env.LEADGEN_E2E_BUILD === '1' || binaries.some((b) => !fs.existsSync(b))) {

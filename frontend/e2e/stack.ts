@@ -36,20 +36,27 @@ const SIM_RPM = 6000;
 const PLACES_RPS = 50;
 
 /** Names of the processes, also the names of their log files. */
-export const PROCESSES = ['places-sim', 'google-sim', 'stripe-sim', 'oidc', 'api', 'worker'] as const;
+export const PROCESSES = ['fake-web', 'places-sim', 'google-sim', 'stripe-sim', 'oidc', 'api', 'worker'] as const;
 export type ProcessName = (typeof PROCESSES)[number];
 
 export interface StackState {
   baseUrl: string;
   issuer: string;
   simUrl: string;
+  /** The fake web serving the simulator's businesses' websites (enrichment, issue #14); `GET {fakeWebUrl}/_web/truth` says what each publishes. */
+  fakeWebUrl: string;
   /** The Google fake's base URL; `GET {googleUrl}/_sim/spreadsheets` shows what was written. */
   googleUrl: string;
   /** The Stripe fake's base URL; `GET {stripeUrl}/_sim/deliveries` shows the webhooks sent. */
   stripeUrl: string;
+  /** Where a test's webhook receiver listens (127.0.0.1), exempted from the guarded
+   *  client's loopback refusal by LEADGEN_OUTBOUND_ALLOWED_HOSTS. */
+  hookPort: number;
   database: string;
   redisPrefix: string;
   pids: Partial<Record<ProcessName, number>>;
+  /** The API's environment, so a test can restart it as it was (test-only secrets). */
+  apiEnv?: NodeJS.ProcessEnv;
   /** Expected command line of each pid, checked before a crash clean-up kills it. */
   commands: Partial<Record<ProcessName, string>>;
 }
@@ -142,10 +149,13 @@ export async function startStack(): Promise<StackState> {
 
   const id = randomBytes(6).toString('hex');
   const apiPort = await freePort();
+  const hookPort = await freePort();
   const state: StackState = {
+    hookPort,
     baseUrl: `http://127.0.0.1:${apiPort}`,
     issuer: '',
     simUrl: '',
+    fakeWebUrl: '',
     googleUrl: '',
     stripeUrl: '',
     database: `leadgen_e2e_${id}`,
@@ -160,10 +170,19 @@ export async function startStack(): Promise<StackState> {
   const exited = new Set<ProcessName>();
   const track = (name: ProcessName, child: ReturnType<typeof spawn>) => child.on('exit', () => exited.add(name));
 
+  // The businesses' websites first: the Places simulator's `websiteUri`s point at them.
+  track('fake-web', startProcess(state, 'fake-web', path.join(BIN, 'fake-web'), ['--listen', '127.0.0.1:0'], process.env));
+  state.fakeWebUrl = await waitForLog('fake-web', /fake-web listening on (\S+)/, 30_000, () => !exited.has('fake-web'));
   // Places simulator on a port of its own choosing; it prints its URL.
   track(
     'places-sim',
-    startProcess(state, 'places-sim', path.join(BIN, 'places-sim'), ['--listen', '127.0.0.1:0', '--slow-ms', String(SIM_SLOW_MS), '--rpm', String(SIM_RPM)], process.env),
+    startProcess(
+      state,
+      'places-sim',
+      path.join(BIN, 'places-sim'),
+      ['--listen', '127.0.0.1:0', '--slow-ms', String(SIM_SLOW_MS), '--rpm', String(SIM_RPM), '--fake-web-url', state.fakeWebUrl],
+      process.env,
+    ),
   );
   // Google's token endpoint, Sheets and Drive. Refresh tokens come from the OIDC provider
   // (the Sheets consent), which the fake has never seen: it takes them as new grants.
@@ -234,6 +253,8 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
     LEADGEN_PLACES_RPS: String(PLACES_RPS),
+    // The fake web listens on loopback, which the guarded client refuses otherwise.
+    LEADGEN_OUTBOUND_ALLOWED_HOSTS: new URL(state.fakeWebUrl).host,
     // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
     // on one machine (two worktrees) from starting.
     LEADGEN_WORKER_METRICS_LISTEN: 'off',
@@ -249,11 +270,39 @@ export async function startStack(): Promise<StackState> {
     STRIPE_PRICE_YEARLY: 'price_pro_yearly',
     STRIPE_API_BASE_URL: `${state.stripeUrl}/`,
     LEADGEN_WEB_DIR: path.join(FRONTEND_DIR, 'dist'),
+    // The webhook receiver of integrations.spec.ts listens here.
+    LEADGEN_OUTBOUND_ALLOWED_HOSTS: `127.0.0.1:${hookPort}`,
   };
+  state.apiEnv = env;
   track('api', startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], env));
   await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited.has('api'));
   // The worker migrates too: start it once the API has done so.
   track('worker', startProcess(state, 'worker', path.join(BIN, 'leadgen-worker'), [], env));
   await waitForLog('worker', /leadgen-worker is taking jobs/, 60_000, () => !exited.has('worker'));
   return state;
+}
+
+/**
+ * Kills the API process at once (SIGKILL: its open streams are cut as by a network
+ * drop), keeps it down for `downMs`, then starts it again on the same address and waits
+ * until it is ready. Searches go on meanwhile: they run in the worker process.
+ */
+export async function restartApi(state: StackState, downMs: number): Promise<void> {
+  const pid = state.pids.api;
+  if (!pid || !state.apiEnv) throw new Error('no API process to restart');
+  process.kill(pid, 'SIGKILL');
+  const gone = Date.now() + 10_000;
+  while (Date.now() < gone) {
+    try {
+      process.kill(pid, 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } catch {
+      break;
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  let exited = false;
+  const child = startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], state.apiEnv);
+  child.on('exit', () => (exited = true));
+  await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited);
 }

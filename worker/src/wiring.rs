@@ -8,7 +8,9 @@ use anyhow::Context;
 use leadgen_core::{
     bus::{EventBus, memory::MemoryBus, redis::RedisBus},
     config::Config,
+    enrich::{CrawlLimits, Crawler, website_fetch_limits},
     keys::KeyService,
+    outbound::{FetchLimits, GuardedClient},
     places::PlacesClient,
     secrets_file,
     store::Store,
@@ -41,6 +43,9 @@ pub struct Services {
     pub bus: EventBus,
     /// Pushes jobs, a queue per kind.
     pub queues: Queues,
+    /// Reads leads' websites for enrichment, through the guarded outbound client (one per
+    /// process, so its per-host politeness and global concurrency hold process-wide).
+    pub crawler: Crawler,
     /// Embedded mode's in-process job sources, until a worker takes them.
     in_process_jobs: Option<Sources>,
     /// The per-key rate gate, one per process so the API's estimates and an embedded
@@ -73,12 +78,15 @@ impl Services {
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
+        let bus = bus.with_replay_ttl(config.replay_ttl);
         let gate = match &redis {
             Some(conn) => KeyRateGate::fleet(config.places_rps, conn.clone(), &config.redis_prefix),
             None => KeyRateGate::local(config.places_rps),
         };
+        let crawler = crawler(&config);
         Ok(Self {
             gate,
+            crawler,
             keys: KeyService::new(store.clone(), vault.clone()),
             places: PlacesClient::new(&config.places_base_url)?,
             usage: UsageService::new(store.clone(), config.usage_limits),
@@ -108,6 +116,12 @@ impl Services {
             usage: self.usage.clone(),
             gate: self.rate_gate(),
             prices: self.config.places_prices,
+            vault: self.vault.clone(),
+            outbound: webhook_client(&self.config),
+            webhooks: self.queues.webhook.clone(),
+            webhook_schedule: self.config.webhooks,
+            crawler: self.crawler.clone(),
+            enrich_queue: self.queues.enrich.clone(),
         })
     }
 
@@ -128,6 +142,34 @@ impl Services {
             None => anyhow::bail!("the in-process queue already has its worker"),
         }
     }
+}
+
+/// The guarded client webhook deliveries use: the configured exemptions, the
+/// deliveries' time-out, no redirects.
+pub fn webhook_client(config: &Config) -> GuardedClient {
+    GuardedClient::new(
+        config.outbound_policy(),
+        FetchLimits {
+            timeout: config.webhooks.timeout,
+            connect_timeout: config.webhooks.timeout.min(std::time::Duration::from_secs(5)),
+            // An endpoint's answer is only looked at for its status.
+            max_body_bytes: 64 * 1024,
+            max_redirects: 0,
+            user_agent: concat!("Leadgen-Webhooks/", env!("CARGO_PKG_VERSION")).into(),
+        },
+    )
+}
+
+/// The crawler of enrichment jobs, through the guarded outbound client (hosts exempted
+/// from its address refusal by `LEADGEN_OUTBOUND_ALLOWED_HOSTS`).
+pub fn crawler(config: &Config) -> Crawler {
+    Crawler::new(
+        GuardedClient::new(config.outbound_policy(), website_fetch_limits()),
+        CrawlLimits {
+            site_budget: crate::enrichment::SITE_BUDGET,
+            ..CrawlLimits::default()
+        },
+    )
 }
 
 /// A connection URL without its password, for messages.

@@ -52,7 +52,19 @@ pub fn key_for(i: usize) -> String {
 }
 
 pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: bool) -> Stack {
-    let sim = PlacesSim::builder()
+    stack_with(PlacesSim::builder(), sim_latency, users, workers, serve, Vec::new()).await
+}
+
+/// [`stack`] with a simulator built from `sim` and more settings (`extra`).
+pub async fn stack_with(
+    sim: leadgen_testkit::places_sim::PlacesSimBuilder,
+    sim_latency: Duration,
+    users: usize,
+    workers: usize,
+    serve: bool,
+    extra: Vec<(&'static str, String)>,
+) -> Stack {
+    let sim = sim
         .latency(sim_latency)
         .rpm_quota(0)
         .start(SocketAddr::from(([127, 0, 0, 1], 0)))
@@ -76,7 +88,10 @@ pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: b
         ("LEADGEN_RATE_LIMIT_PER_IP", "0".into()),
         ("LEADGEN_WEB_DIR", "/nonexistent".into()),
         ("RUST_LOG", "warn".into()),
-    ];
+    ]
+    .into_iter()
+    .chain(extra)
+    .collect();
     let config = Config::from_lookup(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone())).expect("config");
     let state = AppState::build(config).await.expect("state");
     let mut tokens = Vec::new();
@@ -108,6 +123,15 @@ pub async fn stack(sim_latency: Duration, users: usize, workers: usize, serve: b
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &prefix),
             prices: state.config.places_prices,
+            vault: state.vault.clone(),
+            outbound: leadgen_worker::wiring::webhook_client(&state.config),
+            webhooks: state.queues.webhook.clone(),
+            webhook_schedule: state.config.webhooks,
+            crawler: leadgen_worker::wiring::crawler(&state.config),
+            enrich_queue: leadgen_worker::jobs::registry::redis(&url, &prefix)
+                .await
+                .expect("queue")
+                .enrich,
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &prefix)
             .await

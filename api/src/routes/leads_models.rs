@@ -1,6 +1,7 @@
 //! Request and response shapes of `/api/leads/*`.
 
 use leadgen_core::{
+    enrich::{Contacts, Socials},
     lead::{Lead, SearchParams},
     search::{self, SearchCost},
     usage::UsageReport,
@@ -39,6 +40,11 @@ pub struct SearchRequest {
     /// `GET /api/leads/searches/{id}/events`, cancel with `POST .../cancel`). Default: true
     /// for full coverage, false for quick searches (closing the stream cancels them).
     pub background: Option<bool>,
+    /// Read each lead's own website for emails and social profiles: every lead with a
+    /// website gets a `lead_enriched` event once its site has been read, and `complete`
+    /// (or the answer of `POST /api/leads/search`) carries each lead's `contacts`. Costs
+    /// nothing on your Google key and no extra allowance. Default: false.
+    pub enrich: Option<bool>,
 }
 
 /// How much of the area a search covers.
@@ -142,6 +148,7 @@ impl SearchRequest {
             filters,
             max_cost_usd: self.max_cost_usd,
             area,
+            enrich: self.enrich.unwrap_or(false),
         })
     }
 }
@@ -230,6 +237,8 @@ pub struct LeadItem {
     pub rating: Option<f64>,
     /// Number of ratings, when rated.
     pub review_count: Option<u32>,
+    /// What the business's own website publishes (enriched searches' results only).
+    pub contacts: Option<ContactsItem>,
 }
 
 impl From<Lead> for LeadItem {
@@ -242,6 +251,60 @@ impl From<Lead> for LeadItem {
             place_id: l.place_id,
             rating: l.rating,
             review_count: l.review_count,
+            contacts: l.contacts.map(Into::into),
+        }
+    }
+}
+
+/// What a business's website publishes: emails, social profiles, the contact page read.
+#[derive(Debug, Clone, Default, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ContactsItem {
+    /// Email addresses, as published (empty when none was found or the site could not be
+    /// read).
+    pub emails: Vec<String>,
+    /// Social profile URLs.
+    pub socials: SocialsItem,
+    /// The contact page the emails came from, when not the home page.
+    pub contact_page: Option<String>,
+}
+
+/// Social profile URLs found on a business's website.
+#[derive(Debug, Clone, Default, Object)]
+pub struct SocialsItem {
+    /// Facebook page.
+    pub facebook: Option<String>,
+    /// Instagram profile.
+    pub instagram: Option<String>,
+    /// LinkedIn page.
+    pub linkedin: Option<String>,
+    /// X (Twitter) profile.
+    pub x: Option<String>,
+    /// YouTube channel.
+    pub youtube: Option<String>,
+    /// TikTok profile.
+    pub tiktok: Option<String>,
+}
+
+impl From<Contacts> for ContactsItem {
+    fn from(c: Contacts) -> Self {
+        Self {
+            emails: c.emails,
+            socials: c.socials.into(),
+            contact_page: c.contact_page,
+        }
+    }
+}
+
+impl From<Socials> for SocialsItem {
+    fn from(s: Socials) -> Self {
+        Self {
+            facebook: s.facebook,
+            instagram: s.instagram,
+            linkedin: s.linkedin,
+            x: s.x,
+            youtube: s.youtube,
+            tiktok: s.tiktok,
         }
     }
 }
@@ -289,12 +352,13 @@ pub struct SearchResult {
 /// fields are present depends on `type`: `start` (businessType, location),
 /// `business_found` (name, found, total, lead), `progress` (full coverage: areasProbed,
 /// areasFetched, areasPlanned, leads, placesFound, billableRequests, costUsd,
-/// estimatedCostUsd, estimatedPlaces), `complete` (results, search, usage, cost, and
+/// estimatedCostUsd, estimatedPlaces), `lead_enriched` (an enriched search: placeId,
+/// emails, socials, contactPage), `complete` (results, search, usage, cost, and
 /// stopReason and notice when it ended early), `error` (message).
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct StreamEvent {
-    /// `start`, `business_found`, `progress`, `complete` or `error`.
+    /// `start`, `business_found`, `progress`, `lead_enriched`, `complete` or `error`.
     #[oai(rename = "type")]
     pub kind: String,
     /// `start`: catalogue value.
@@ -341,6 +405,14 @@ pub struct StreamEvent {
     pub estimated_cost_usd: Option<f64>,
     /// `progress`: places expected in all.
     pub estimated_places: Option<u32>,
+    /// `lead_enriched`: the lead's place id.
+    pub place_id: Option<String>,
+    /// `lead_enriched`: emails its website publishes.
+    pub emails: Option<Vec<String>>,
+    /// `lead_enriched`: social profiles its website links to.
+    pub socials: Option<SocialsItem>,
+    /// `lead_enriched`: the contact page read, if any.
+    pub contact_page: Option<String>,
     /// `error`: what went wrong.
     pub message: Option<String>,
     /// The frame's `id:` (not part of `data:`).
@@ -380,6 +452,10 @@ impl StreamEvent {
             cost_usd: None,
             estimated_cost_usd: None,
             estimated_places: None,
+            place_id: None,
+            emails: None,
+            socials: None,
+            contact_page: None,
             message: None,
             id,
             data,

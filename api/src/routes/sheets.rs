@@ -4,13 +4,16 @@
 //! stored. A missing, expired or revoked grant answers 403 with `needsReauth: true`
 //! (401 stays reserved for our own session token).
 
-use leadgen_core::sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError};
+use leadgen_core::{
+    enrich::{Contacts, Socials},
+    sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError},
+};
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
-use super::ApiTags;
+use super::{ApiTags, leads_models::ContactsItem};
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     error::{ApiError, ErrorBody, body},
     state::AppState,
 };
@@ -105,6 +108,10 @@ pub struct ExportLead {
     pub phone: Option<String>,
     /// Website; empty or absent gives an empty cell.
     pub website: Option<String>,
+    /// What its website publishes (an enriched search's lead): written to the columns
+    /// Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
+    /// TikTok when the request says `enriched`.
+    pub contacts: Option<ContactsItem>,
 }
 
 /// What to export where (spec section 5).
@@ -126,6 +133,10 @@ pub struct ExportToSheetsRequest {
     /// The search's location.
     #[oai(default)]
     pub location: String,
+    /// The leads come from an enriched search: after Name, Address, Phone and Website each
+    /// row gets Email, Facebook, Instagram, LinkedIn, X, YouTube and TikTok (a new tab's
+    /// header too). Default false: the four columns only.
+    pub enriched: Option<bool>,
 }
 
 /// What an export did.
@@ -159,7 +170,8 @@ pub enum SheetsApiError {
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
     /// Google Sheets access is missing, expired or revoked: `needsReauth` is true and the
-    /// user should go through `/api/auth/google?feature=sheets`.
+    /// user should go through `/api/auth/google?feature=sheets`. Or an API token without
+    /// the `exports:write` scope (`insufficient_scope`, no `needsReauth`).
     #[oai(status = 403)]
     Forbidden(Json<ErrorBody>),
     /// The spreadsheet does not exist or the user's Google account cannot open it.
@@ -184,6 +196,7 @@ impl From<ApiError> for SheetsApiError {
         match error {
             ApiError::BadRequest(b) => Self::BadRequest(b),
             ApiError::Unauthorized(b) => Self::Unauthorized(b),
+            ApiError::Forbidden(b) => Self::Forbidden(b),
             ApiError::NotFound(b) => Self::NotFound(b),
             ApiError::TooManyRequests(b) => Self::TooManyRequests(b),
             ApiError::Internal(b) => Self::Internal(b),
@@ -205,6 +218,8 @@ impl SheetsApi {
     /// Whether Google accepts the user's Sheets grant right now (checked by minting an
     /// access token), so the settings screen and the export button know whether to ask
     /// for re-authentication.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(
         path = "/sheets/auth-status",
         method = "get",
@@ -213,7 +228,7 @@ impl SheetsApi {
     async fn get_sheets_auth_status(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
     ) -> Result<Json<SheetsAuthStatus>, SheetsApiError> {
         let status = state.sheets.status(&auth.0.user.id).await.map_err(api_error)?;
         Ok(Json(SheetsAuthStatus {
@@ -229,11 +244,13 @@ impl SheetsApi {
     ///
     /// The spreadsheets the app created for the user (from Drive) and the ones the user
     /// validated. 403 with `needsReauth` when Sheets access is missing or expired.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/sheets", method = "get", operation_id = "list_sheets")]
     async fn list_sheets(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
     ) -> Result<Json<SheetsListResponse>, SheetsApiError> {
         let sheets = state.sheets.list(&auth.0.user.id).await.map_err(api_error)?;
         Ok(Json(SheetsListResponse {
@@ -249,11 +266,13 @@ impl SheetsApi {
     ///
     /// Takes a spreadsheet id or its full URL; answers its id, title and tabs when the
     /// user's Google account can open it, and adds it to the user's list.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/sheets/validate", method = "post", operation_id = "validate_sheet")]
     async fn validate_sheet(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
         body: Json<ValidateSheetRequest>,
     ) -> Result<Json<ValidateSheetResponse>, SheetsApiError> {
         let info = state
@@ -271,11 +290,13 @@ impl SheetsApi {
     }
 
     /// The tabs of a spreadsheet
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/sheets/:id/worksheets", method = "get", operation_id = "list_worksheets")]
     async fn list_worksheets(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
         id: Path<String>,
     ) -> Result<Json<WorksheetsResponse>, SheetsApiError> {
         let tabs = state
@@ -294,11 +315,13 @@ impl SheetsApi {
     /// Writes the leads to a new spreadsheet or an existing one (spec section 5), in
     /// batches within Google's request limits, retrying Google's passing failures.
     /// Nothing of the leads is stored here.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/export-to-sheets", method = "post", operation_id = "export_to_sheets")]
     async fn export_to_sheets(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
         body: Json<ExportToSheetsRequest>,
     ) -> Result<Json<ExportToSheetsResponse>, SheetsApiError> {
         let request = export_request(body.0)?;
@@ -335,13 +358,18 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
             address: lead.address,
             phone: lead.phone.unwrap_or_default(),
             website: lead.website.unwrap_or_default(),
+            contacts: lead.contacts.map(contacts_of).unwrap_or_default(),
         };
+        let contact_cells = sheets::enriched_cells(&row.contacts);
         for (field, text) in [
             ("name", &row.name),
             ("address", &row.address),
             ("phone", &row.phone),
             ("website", &row.website),
-        ] {
+        ]
+        .into_iter()
+        .chain(sheets::ENRICHED_HEADER.into_iter().zip(&contact_cells))
+        {
             if text.chars().count() > MAX_CELL_CHARS {
                 return Err(invalid(format!(
                     "Lead {}: {field} is longer than {MAX_CELL_CHARS} characters.",
@@ -368,11 +396,29 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
     };
     Ok(sheets::ExportRequest {
         rows,
+        enriched: body.enriched.unwrap_or(false),
         target,
         worksheet: body.worksheet_name,
         business_type: body.business_type,
         location: body.location,
     })
+}
+
+/// The domain's form of a lead's contacts as the web app sends them back.
+fn contacts_of(item: ContactsItem) -> Contacts {
+    let s = item.socials;
+    Contacts {
+        emails: item.emails,
+        socials: Socials {
+            facebook: s.facebook,
+            instagram: s.instagram,
+            linkedin: s.linkedin,
+            x: s.x,
+            youtube: s.youtube,
+            tiktok: s.tiktok,
+        },
+        contact_page: item.contact_page,
+    }
 }
 
 /// Maps the domain's failures to the envelope.

@@ -163,6 +163,106 @@ both_backends!(a_new_sheet_gets_the_default_name_and_the_header, |backend| async
     let _ = user_id;
 });
 
+both_backends!(
+    an_enriched_search_exports_emails_and_profiles_after_the_four_columns,
+    |backend| async move {
+        let env = SheetsEnv::start(backend).await;
+        let (_user_id, token, _) = env.user_with_grant("eve").await;
+        let mut leads = leads(3);
+        leads[0]["contacts"] = json!({
+            "emails": ["hello@b0.example", "events@b0.example"],
+            "socials": {"facebook": "https://www.facebook.com/b0", "tiktok": "https://www.tiktok.com/@b0"},
+            "contactPage": "https://b0.example/contact"
+        });
+        leads[1]["contacts"] = json!({"emails": [], "socials": {}});
+        // leads[2]: no contacts at all (its site was not read in time): empty cells.
+        let export = |leads: &[Value], enriched: Option<bool>| {
+            let mut body = json!({"leads": leads, "businessType": "cafe", "location": "Austin"});
+            if let Some(enriched) = enriched {
+                body["enriched"] = json!(enriched);
+            }
+            body
+        };
+        let (status, body) = env
+            .app
+            .post(
+                "/api/leads/export-to-sheets",
+                Some(&token),
+                Some(export(&leads, Some(true))),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let id = body["spreadsheetId"].as_str().expect("id");
+        let tab = env.google.spreadsheet(id).expect("sheet").tabs[0].title.clone();
+        let mut expected = vec![
+            [
+                "Name",
+                "Address",
+                "Phone",
+                "Website",
+                "Email",
+                "Facebook",
+                "Instagram",
+                "LinkedIn",
+                "X",
+                "YouTube",
+                "TikTok",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ];
+        let mut rows = rows_of(&leads);
+        rows[0].extend(
+            [
+                "hello@b0.example, events@b0.example",
+                "https://www.facebook.com/b0",
+                "",
+                "",
+                "",
+                "",
+                "https://www.tiktok.com/@b0",
+            ]
+            .map(String::from),
+        );
+        expected.extend(rows);
+        same_cells(env.google.values(id, &tab).expect("cells"), expected);
+
+        // Not enriched (absent or false): exactly the four columns, contacts sent or not.
+        for enriched in [None, Some(false)] {
+            let (status, body) = env
+                .app
+                .post(
+                    "/api/leads/export-to-sheets",
+                    Some(&token),
+                    Some(export(&leads, enriched)),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let id = body["spreadsheetId"].as_str().expect("id");
+            let tab = env.google.spreadsheet(id).expect("sheet").tabs[0].title.clone();
+            let mut expected = vec![header()];
+            expected.extend(rows_of(&leads));
+            same_cells(env.google.values(id, &tab).expect("cells"), expected);
+        }
+
+        // An absurd address is refused like any other over-long cell.
+        leads[1]["contacts"]["emails"] = json!(["x".repeat(3_000)]);
+        let (status, body) = env
+            .app
+            .post(
+                "/api/leads/export-to-sheets",
+                Some(&token),
+                Some(export(&leads, Some(true))),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["message"].as_str().expect("message").contains("Lead 2: Email"),
+            "{body}"
+        );
+    }
+);
+
 #[tokio::test]
 async fn an_existing_sheet_takes_rows_in_its_first_tab_and_a_new_tab_gets_the_header() {
     let env = SheetsEnv::start(Backend::Sqlite).await;

@@ -16,6 +16,7 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
         place_id: place.id,
         rating: place.rating,
         review_count: place.user_rating_count,
+        contacts: None,
     })
 }
 

@@ -349,6 +349,7 @@ mod tests {
             place_id: "p".into(),
             rating,
             review_count: reviews,
+            contacts: None,
         }
     }
 

@@ -52,6 +52,7 @@ pub struct ValidSearch {
     filters: LeadFilters,
     max_cost_usd: Option<f64>,
     area: Option<Area>,
+    enrich: bool,
 }
 
 /// As typed, before validation.
@@ -74,6 +75,10 @@ pub struct RawSearch {
     /// Explicit area (instead of, or refining, the location).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Area>,
+    /// Read each lead's own website for emails and social profiles (left out when
+    /// false, so an unenriched search's queue JSON and history options stay as they were).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enrich: bool,
 }
 
 impl TryFrom<RawSearch> for ValidSearch {
@@ -117,6 +122,7 @@ impl TryFrom<RawSearch> for ValidSearch {
             },
             max_cost_usd: parse_max_cost(raw.max_cost_usd)?,
             area,
+            enrich: raw.enrich,
         })
     }
 }
@@ -130,6 +136,7 @@ impl From<ValidSearch> for RawSearch {
             filters: valid.filters,
             max_cost_usd: valid.max_cost_usd,
             area: valid.area,
+            enrich: valid.enrich,
         }
     }
 }
@@ -157,6 +164,11 @@ impl ValidSearch {
     /// Budget on the user's key, US dollars.
     pub fn max_cost_usd(&self) -> Option<f64> {
         self.max_cost_usd
+    }
+
+    /// Whether each lead's website is read for emails and social profiles.
+    pub fn enrich(&self) -> bool {
+        self.enrich
     }
 
     /// The explicit area, if given.

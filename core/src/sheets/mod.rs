@@ -14,6 +14,6 @@ mod service;
 
 pub use error::SheetsError;
 pub use service::{
-    ExportOutcome, ExportRequest, ExportRow, ExportTarget, HEADER, MAX_EXPORT_ROWS, SheetSummary, SheetsService,
-    SheetsStatus, SpreadsheetInfo,
+    ENRICHED_HEADER, ExportOutcome, ExportRequest, ExportRow, ExportTarget, HEADER, MAX_EXPORT_ROWS, SheetSummary,
+    SheetsService, SheetsStatus, SpreadsheetInfo, enriched_cells,
 };

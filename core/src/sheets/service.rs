@@ -17,12 +17,15 @@ use super::{
 };
 use crate::{
     CoreError,
+    enrich::Contacts,
     store::{SecretKind, SheetOrigin, Store},
     vault::Vault,
 };
 
 /// Columns of a new tab.
 pub const HEADER: [&str; 4] = ["Name", "Address", "Phone", "Website"];
+/// Columns an enriched search's export adds after [`HEADER`].
+pub const ENRICHED_HEADER: [&str; 7] = ["Email", "Facebook", "Instagram", "LinkedIn", "X", "YouTube", "TikTok"];
 /// Most leads one export takes (a few months of searches pasted together).
 pub const MAX_EXPORT_ROWS: usize = 10_000;
 /// Rows per `values.append` call. With at most ~3 KB per row this stays well under the
@@ -36,7 +39,7 @@ const MAX_TITLE_CHARS: usize = 100;
 const TOKEN_MARGIN: Duration = Duration::from_secs(60);
 
 /// One lead as a row: what the sheet shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportRow {
     /// Business name.
     pub name: String,
@@ -46,17 +49,39 @@ pub struct ExportRow {
     pub phone: String,
     /// Website, empty when unknown.
     pub website: String,
+    /// What its website publishes (written only when the export is enriched).
+    pub contacts: Contacts,
 }
 
 impl ExportRow {
-    fn cells(&self) -> Vec<String> {
-        vec![
+    fn cells(&self, enriched: bool) -> Vec<String> {
+        let mut cells = vec![
             self.name.clone(),
             self.address.clone(),
             self.phone.clone(),
             self.website.clone(),
-        ]
+        ];
+        if enriched {
+            cells.extend(enriched_cells(&self.contacts));
+        }
+        cells
     }
+}
+
+/// The cells of [`ENRICHED_HEADER`]: the emails in one cell (comma-separated, as a mail
+/// client takes them), then one profile URL per network.
+pub fn enriched_cells(contacts: &Contacts) -> [String; 7] {
+    let s = &contacts.socials;
+    let cell = |v: &Option<String>| v.clone().unwrap_or_default();
+    [
+        contacts.emails.join(", "),
+        cell(&s.facebook),
+        cell(&s.instagram),
+        cell(&s.linkedin),
+        cell(&s.x),
+        cell(&s.youtube),
+        cell(&s.tiktok),
+    ]
 }
 
 /// Where an export goes.
@@ -79,6 +104,8 @@ pub enum ExportTarget {
 pub struct ExportRequest {
     /// The leads, in the order to write them.
     pub rows: Vec<ExportRow>,
+    /// The search was enriched: [`ENRICHED_HEADER`]'s columns follow the usual four.
+    pub enriched: bool,
     /// New or existing spreadsheet.
     pub target: ExportTarget,
     /// Tab title; `None` means the first tab (existing) or the default tab (new).
@@ -356,10 +383,11 @@ impl SheetsService {
 
         let mut rows: Vec<Vec<String>> = Vec::with_capacity(request.rows.len() + 1);
         if new_tab {
-            rows.push(HEADER.iter().map(|h| (*h).to_owned()).collect());
+            let extra: &[&str] = if request.enriched { &ENRICHED_HEADER } else { &[] };
+            rows.push(HEADER.iter().chain(extra).map(|h| (*h).to_owned()).collect());
         }
         let header_rows = rows.len();
-        rows.extend(request.rows.iter().map(ExportRow::cells));
+        rows.extend(request.rows.iter().map(|row| row.cells(request.enriched)));
         let mut written = 0u64;
         for batch in batches(&rows) {
             written += self

@@ -14,6 +14,34 @@ const lead = (overrides: Partial<Lead> = {}): Lead => ({
 });
 
 describe('buildLeadsCsv', () => {
+  it('adds Email and the social profiles after the six columns for an enriched search', () => {
+    const enriched = lead({
+      contacts: {
+        emails: ['hello@joes.example', 'events@joes.example'],
+        socials: { instagram: 'https://instagram.com/joes', x: 'https://x.com/joes' },
+        contactPage: 'https://joes.example/contact',
+      },
+    });
+    const rows = buildLeadsCsv([enriched, lead({ placeId: 'p2' })], { enriched: true }).split('\r\n');
+    expect(rows[0]).toBe(
+      '"Name","Address","Phone","Website","Rating","Reviews","Email","Facebook","Instagram","LinkedIn","X","YouTube","TikTok"',
+    );
+    expect(rows[1]).toBe(
+      '"Joe’s Diner","1 Main St","555-0100","https://joes.example","4.5","120","hello@joes.example, events@joes.example","","https://instagram.com/joes","","https://x.com/joes","",""',
+    );
+    // A lead whose site gave nothing (or was not read) gets empty cells, not missing ones.
+    expect(rows[2].split(',')).toHaveLength(13);
+    expect(rows[2].endsWith(',"","","","","","",""')).toBe(true);
+  });
+
+  it('leaves an unenriched export exactly as the spec says, contacts or not', () => {
+    const withContacts = lead({ contacts: { emails: ['a@b.example'], socials: {} } });
+    expect(buildLeadsCsv([withContacts])).toBe(buildLeadsCsv([lead()]));
+    expect(buildLeadsCsv([lead()], { enriched: false })).toBe(
+      '"Name","Address","Phone","Website","Rating","Reviews"\r\n"Joe’s Diner","1 Main St","555-0100","https://joes.example","4.5","120"',
+    );
+  });
+
   it('writes the header row with the spec columns, every value quoted', () => {
     expect(buildLeadsCsv([]).split('\r\n')[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews"');
   });

@@ -1,3 +1,4 @@
+import { CONTACT_COLUMNS, contactCells } from './contacts';
 import type { Lead } from './lead';
 
 /** CSV columns, in order (spec section 5). */
@@ -9,13 +10,22 @@ export function quoteCsvValue(value: string | number | null | undefined): string
   return `"${text.replace(/"/g, '""')}"`;
 }
 
+/** How the CSV is built. */
+export interface CsvOptions {
+  /**
+   * The leads come from an enriched search (issue #14): Email and the social profiles
+   * follow the spec's six columns. Otherwise the file is exactly the spec's.
+   */
+  enriched?: boolean;
+}
+
 /**
  * Builds the CSV text for leads: a header row, then one row per lead. Commas and
  * line breaks inside values stay inside the quotes; rows end with CRLF (RFC 4180).
  */
-export function buildLeadsCsv(leads: readonly Lead[]): string {
+export function buildLeadsCsv(leads: readonly Lead[], { enriched = false }: CsvOptions = {}): string {
   const rows: Array<ReadonlyArray<string | number | null | undefined>> = [
-    CSV_COLUMNS,
+    enriched ? [...CSV_COLUMNS, ...CONTACT_COLUMNS] : CSV_COLUMNS,
     ...leads.map((lead) => [
       lead.name,
       lead.address,
@@ -23,6 +33,7 @@ export function buildLeadsCsv(leads: readonly Lead[]): string {
       lead.website,
       lead.rating,
       lead.reviewCount,
+      ...(enriched ? contactCells(lead.contacts) : []),
     ]),
   ];
   return rows.map((row) => row.map(quoteCsvValue).join(',')).join('\r\n');
@@ -42,9 +53,9 @@ export function leadsCsvFilename(businessType: string, date: Date = new Date()):
  * Starts a browser download of the leads as CSV. A UTF-8 byte-order mark is
  * prepended to the file so spreadsheet programs read accented names correctly.
  */
-export function downloadLeadsCsv(leads: readonly Lead[], businessType: string): string {
+export function downloadLeadsCsv(leads: readonly Lead[], businessType: string, options: CsvOptions = {}): string {
   const filename = leadsCsvFilename(businessType);
-  const blob = new Blob(['\uFEFF', buildLeadsCsv(leads)], { type: 'text/csv;charset=utf-8' });
+  const blob = new Blob(['\uFEFF', buildLeadsCsv(leads, options)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

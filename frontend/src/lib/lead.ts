@@ -12,3 +12,13 @@ export type Lead = LeadItem;
  * location given; coverage, budget and filters stay optional (sent only when set).
  */
 export type SearchQuery = SearchRequest & Required<Pick<SearchRequest, 'businessType' | 'location'>>;
+
+/** Whether a search read its leads' websites for emails and social profiles (issue #14). */
+export function isEnriched(query: SearchRequest | null | undefined): boolean {
+  return query?.enrich === true;
+}
+
+/** Whether a history entry's stored options (the request's, issue #13) asked for enrichment. */
+export function optionsEnriched(options: unknown): boolean {
+  return typeof options === 'object' && options !== null && (options as { enrich?: unknown }).enrich === true;
+}

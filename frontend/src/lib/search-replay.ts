@@ -1,3 +1,4 @@
+import { toContacts } from './contacts';
 import type { Lead } from './lead';
 import { getSse, StreamError } from './sse-stream';
 
@@ -35,10 +36,15 @@ export async function collectSearchLeads(searchId: string, signal?: AbortSignal)
     undefined,
     (data) => {
       if (typeof data !== 'object' || data === null) return;
-      const event = data as { type?: unknown; lead?: unknown; results?: unknown; message?: unknown };
+      const event = data as { type?: unknown; lead?: unknown; results?: unknown; message?: unknown; placeId?: unknown };
       if (event.type === 'business_found' && event.lead && typeof event.lead === 'object') {
         const lead = event.lead as Lead;
         streamed.set(lead.placeId || `${streamed.size}`, lead);
+      } else if (event.type === 'lead_enriched' && typeof event.placeId === 'string') {
+        // An enriched search that ended early: its leads keep what their sites published.
+        const lead = streamed.get(event.placeId);
+        const contacts = toContacts(data);
+        if (lead && contacts) streamed.set(event.placeId, { ...lead, contacts });
       } else if (event.type === 'complete' && Array.isArray(event.results)) {
         results = event.results as Lead[];
       } else if (event.type === 'error') {

@@ -26,6 +26,7 @@ use tracing::Instrument;
 
 use super::{Job, JobError};
 use crate::WorkerDeps;
+use crate::enrichment;
 
 /// The search job kind (see `registry`).
 pub struct SearchJob;
@@ -47,11 +48,13 @@ type BoxDynError = Box<dyn std::error::Error + Send + Sync>;
 /// The spec's message when no key is configured.
 pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
 
-/// Publishes a search's events on the bus and counts the leads it sent.
+/// Publishes a search's events on the bus and counts the leads it sent; in an enriched
+/// search, queues each sent lead's website for reading.
 struct BusSink<'a> {
     bus: &'a EventBus,
     search_id: &'a SearchId,
     delivered: u32,
+    enrich: Option<enrichment::Dispatch<'a>>,
 }
 
 impl EventSink for BusSink<'_> {
@@ -65,6 +68,9 @@ impl EventSink for BusSink<'_> {
             .await
             .map_err(|e| SearchStopped(format!("event bus: {e}")))?;
         self.delivered += leads as u32;
+        if let Some(enrich) = self.enrich.as_mut() {
+            enrich.queue_leads(self.search_id, &events).await;
+        }
         Ok(())
     }
 
@@ -147,6 +153,10 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .store
             .record_search_error(&job.user_id, &job.search_id, JOB_FAILED)
             .await;
+        let failed = SearchEvent::Error {
+            message: JOB_FAILED.into(),
+        };
+        super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &failed).await;
     }
 }
 
@@ -177,10 +187,15 @@ async fn resume_point(search_id: &SearchId, bus: &EventBus) -> Resume {
 }
 
 async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result<(), BoxDynError> {
+    let retry = resume.checkpoint.is_some();
     let mut sink = BusSink {
         bus: &deps.bus,
         search_id: &job.search_id,
         delivered: resume.delivered.len() as u32,
+        enrich: job
+            .search
+            .enrich()
+            .then(|| enrichment::Dispatch::new(&deps.enrich_queue)),
     };
     let params = job.search.params();
     if resume.checkpoint.is_none() {
@@ -200,7 +215,12 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     let outcome = run(job, deps, tier, &mut sink, resume).await;
     let delivered = i64::from(sink.delivered);
     let (status, terminal) = match outcome {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            if let Some(dispatch) = sink.enrich.take() {
+                // `complete` carries the enriched leads: wait for their sites (or time out).
+                let found = dispatch.collect(&deps.bus, &job.search_id, &outcome.leads, retry).await;
+                enrichment::attach(&mut outcome.leads, found);
+            }
             deps.store
                 .settle_search(&job.user_id, &job.search_id, SearchStatus::Complete, delivered)
                 .await?;
@@ -247,6 +267,9 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     };
     if let Some(event) = terminal {
         deps.bus.publish(&job.search_id, &event).await?;
+        if status != SearchStatus::Cancelled {
+            super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &event).await;
+        }
     }
     tracing::info!(search_id = %job.search_id, status = %status, delivered, "search finished");
     Ok(())

@@ -1,9 +1,10 @@
 //! Operations: metrics from both processes, graceful stop, rolling worker restarts, and
 //! the worker fleet run as Kubernetes runs it (one PID and hostname namespace per pod).
 
+mod faults;
 mod metrics;
 mod pods;
 mod redis_hygiene;
 mod rolling_restart;
 mod shutdown;
-mod worker_process;
+pub mod worker_process;

@@ -78,6 +78,8 @@ pub struct Launch<'a> {
     pub name: Option<&'a str>,
     /// More environment variables.
     pub extra: Vec<(&'a str, String)>,
+    /// Where to keep every line the worker logs (for scans of what it writes).
+    pub log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
 }
 
 /// A running worker process; killed if the test ends first.
@@ -130,6 +132,7 @@ impl WorkerProcess {
         let mut child = command.stdout(Stdio::piped()).spawn().expect("start leadgen-worker");
         let stdout = child.stdout.take().expect("stdout");
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let log = launch.log.clone();
         std::thread::spawn(move || {
             use std::io::BufRead;
             let mut metrics = String::new();
@@ -137,6 +140,9 @@ impl WorkerProcess {
             for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
                 if echo {
                     eprintln!("[worker] {line}");
+                }
+                if let Some(log) = &log {
+                    log.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
                 }
                 if let Some(url) = line.strip_prefix("leadgen-worker metrics on ") {
                     metrics = url.trim().to_owned();

@@ -19,3 +19,27 @@ describe('buildExportRequest with a full search', () => {
     expect(body.leads[0]).toEqual({ name: 'Dentist 0', address: '0 Main St' });
   });
 });
+
+describe('buildExportRequest with an enriched search', () => {
+  const lead: Lead = {
+    name: 'Blue Cup',
+    address: '1 Main St',
+    phone: '',
+    website: 'https://bluecup.example',
+    placeId: 'p1',
+    contacts: { emails: ['hello@bluecup.example'], socials: { instagram: 'https://instagram.com/bluecup' } },
+  };
+  const target = { mode: 'new', sheetName: '', worksheetName: '' } as const;
+
+  it('sends each lead\'s contacts and asks for the extra columns', () => {
+    const body = buildExportRequest([lead], { businessType: 'cafe', location: 'Austin', enrich: true }, target);
+    expect(body.enriched).toBe(true);
+    expect(body.leads[0].contacts).toEqual(lead.contacts);
+  });
+
+  it('sends exactly what it always did for a search that was not enriched', () => {
+    const body = buildExportRequest([lead], { businessType: 'cafe', location: 'Austin' }, target);
+    expect(body).not.toHaveProperty('enriched');
+    expect(body.leads[0]).toEqual({ name: 'Blue Cup', address: '1 Main St', website: 'https://bluecup.example' });
+  });
+});

@@ -1,5 +1,5 @@
 import type { ExportToSheetsRequest } from '../../api/gen/model/exportToSheetsRequest';
-import type { Lead, SearchQuery } from '../../lib/lead';
+import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 
 // What the export dialog sends to `POST /api/leads/export-to-sheets` (generated types).
 
@@ -10,17 +10,21 @@ export type ExportTarget =
 
 /** The body of `POST /api/leads/export-to-sheets` (spec sections 3 and 5). */
 export function buildExportRequest(leads: readonly Lead[], search: SearchQuery, target: ExportTarget): ExportToSheetsRequest {
+  const enriched = isEnriched(search);
   const body: ExportToSheetsRequest = {
     // An empty phone or website becomes an empty cell; placeId, rating and reviews are
-    // not written (the sheet's columns are Name, Address, Phone, Website).
+    // not written (the sheet's columns are Name, Address, Phone, Website, then for an
+    // enriched search Email and the social profiles, from what the page has).
     leads: leads.map((lead) => ({
       name: lead.name,
       address: lead.address ?? '',
       ...(lead.phone ? { phone: lead.phone } : {}),
       ...(lead.website ? { website: lead.website } : {}),
+      ...(enriched && lead.contacts ? { contacts: lead.contacts } : {}),
     })),
     businessType: search.businessType,
     location: search.location,
+    ...(enriched ? { enriched: true } : {}),
   };
   const worksheetName = target.worksheetName.trim();
   if (worksheetName) body.worksheetName = worksheetName;

@@ -1,4 +1,5 @@
 import { Card } from '../../components/ui/card';
+import type { Contacts } from '../../lib/contacts';
 import { Spinner } from '../../components/ui/spinner';
 import { progressText, type SearchProgress } from './search-format';
 import { LIVE_NAMES_NOTE_THRESHOLD } from './search-reducer';
@@ -11,10 +12,13 @@ export interface LiveProgressProps {
   total: number;
   /** A full search's areas, leads and cost so far (its `progress` events). */
   progress?: SearchProgress | null;
+  /** An enriched search: the place ids of `names`, in order, and what their sites published so far. */
+  liveIds?: string[];
+  contacts?: Record<string, Contacts> | null;
 }
 
 /** The running search: spinner, count and the latest names (spec section 4). */
-export function LiveProgress({ typeLabel, location, names, found, total, progress }: LiveProgressProps) {
+export function LiveProgress({ typeLabel, location, names, found, total, progress, liveIds = [], contacts = null }: LiveProgressProps) {
   // A full search measures its way through the areas it has planned (more may be planned later).
   const [done, all] = progress ? [progress.areasFetched, progress.areasPlanned] : [found, total];
   const percent = all > 0 ? Math.min(100, Math.round((done / all) * 100)) : 0;
@@ -48,11 +52,24 @@ export function LiveProgress({ typeLabel, location, names, found, total, progres
               <li key={`${index}-${name}`} className="flex items-center gap-2 truncate rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-800">
                 <span className="size-1.5 shrink-0 rounded-full bg-green-500" aria-hidden="true" />
                 <span className="truncate">{name}</span>
+                {contacts && <LiveEmail contacts={contacts[liveIds[index] ?? '']} />}
               </li>
             ))}
           </ul>
         </div>
       )}
     </Card>
+  );
+}
+
+/** Beside a streamed name: the first email its website published, as soon as it was read. */
+function LiveEmail({ contacts }: { contacts?: Contacts }) {
+  const [first, ...more] = contacts?.emails ?? [];
+  if (!first) return null;
+  return (
+    <span className="ml-auto shrink-0 truncate text-xs text-indigo-700" data-testid="live-email">
+      {first}
+      {more.length > 0 && ` +${more.length}`}
+    </span>
   );
 }

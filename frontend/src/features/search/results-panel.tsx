@@ -3,6 +3,7 @@ import { useRef, type ReactNode, type RefObject } from 'react';
 import type { CostItem } from '../../api/gen/model/costItem';
 import { Card } from '../../components/ui/card';
 import { useMediaQuery } from '../../hooks/use-media-query';
+import { SOCIAL_NETWORKS, type Contacts } from '../../lib/contacts';
 import type { Lead } from '../../lib/lead';
 import { costText } from './search-format';
 
@@ -24,6 +25,8 @@ export interface ResultsPanelProps {
   notice?: ReactNode;
   /** What the search cost the user's Google key. */
   cost?: CostItem | null;
+  /** The search read its leads' websites: an Email and a Profiles column (issue #14). */
+  enriched?: boolean;
 }
 
 function websiteHost(url: string): string {
@@ -45,7 +48,7 @@ function CostLine({ cost }: { cost?: CostItem | null }) {
  * so a full search's thousands stay smooth; the table still tells assistive technology
  * how many rows there are (aria-rowcount, aria-rowindex).
  */
-export function ResultsPanel({ results, typeLabel, location, actions, notice, cost }: ResultsPanelProps) {
+export function ResultsPanel({ results, typeLabel, location, actions, notice, cost, enriched = false }: ResultsPanelProps) {
   // Wide screens get the table, phones one card per lead (Tailwind's `md`).
   const wide = useMediaQuery('(min-width: 48rem)', true);
 
@@ -83,7 +86,7 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice, co
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
       </div>
       {notice && <div className="px-6 pt-4">{notice}</div>}
-      {wide ? <LeadsTable results={results} /> : <LeadCards results={results} />}
+      {wide ? <LeadsTable results={results} enriched={enriched} /> : <LeadCards results={results} enriched={enriched} />}
     </Card>
   );
 }
@@ -126,9 +129,10 @@ function useLeadWindow(count: number, scrollRef: RefObject<HTMLElement | null>, 
   };
 }
 
-function LeadsTable({ results }: { results: Lead[] }) {
+function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { indexes, before, after, measure } = useLeadWindow(results.length, scrollRef, ROW_ESTIMATE);
+  const columns = enriched ? 8 : 6;
   return (
     <div
       ref={scrollRef}
@@ -148,10 +152,16 @@ function LeadsTable({ results }: { results: Lead[] }) {
             <th scope="col" className="px-4 py-3">Website</th>
             <th scope="col" className="px-4 py-3 text-right">Rating</th>
             <th scope="col" className="px-6 py-3 text-right">Reviews</th>
+            {enriched && (
+              <>
+                <th scope="col" className="px-4 py-3">Email</th>
+                <th scope="col" className="px-6 py-3">Profiles</th>
+              </>
+            )}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 bg-white">
-          {before > 0 && <Spacer height={before} />}
+          {before > 0 && <Spacer height={before} columns={columns} />}
           {indexes.map((index) => {
             const lead = results[index];
             return (
@@ -172,10 +182,20 @@ function LeadsTable({ results }: { results: Lead[] }) {
                 </td>
                 <td className="px-4 py-3 text-right text-slate-700">{lead.rating != null ? lead.rating.toFixed(1) : '—'}</td>
                 <td className="px-6 py-3 text-right text-slate-700">{lead.reviewCount ?? '—'}</td>
+                {enriched && (
+                  <>
+                    <td className="px-4 py-3">
+                      <Emails contacts={lead.contacts} />
+                    </td>
+                    <td className="px-6 py-3">
+                      <Profiles contacts={lead.contacts} />
+                    </td>
+                  </>
+                )}
               </tr>
             );
           })}
-          {after > 0 && <Spacer height={after} />}
+          {after > 0 && <Spacer height={after} columns={columns} />}
         </tbody>
       </table>
     </div>
@@ -183,16 +203,16 @@ function LeadsTable({ results }: { results: Lead[] }) {
 }
 
 /** The height of the rows not rendered; not a row to assistive technology. */
-function Spacer({ height }: { height: number }) {
+function Spacer({ height, columns }: { height: number; columns: number }) {
   return (
     <tr aria-hidden="true" data-spacer="">
-      <td colSpan={6} style={{ height, padding: 0 }} />
+      <td colSpan={columns} style={{ height, padding: 0 }} />
     </tr>
   );
 }
 
 /** Phones: one card per lead. */
-function LeadCards({ results }: { results: Lead[] }) {
+function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { indexes, before, after, measure } = useLeadWindow(results.length, scrollRef, CARD_ESTIMATE);
   const virtual = results.length > VIRTUALIZE_ABOVE;
@@ -236,10 +256,53 @@ function LeadCards({ results }: { results: Lead[] }) {
                   </span>
                 )}
               </div>
+              {enriched && (lead.contacts?.emails.length || hasProfiles(lead.contacts)) ? (
+                <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                  <Emails contacts={lead.contacts} />
+                  <Profiles contacts={lead.contacts} />
+                </div>
+              ) : null}
             </li>
           );
         })}
       </ul>
     </div>
+  );
+}
+
+/** A lead's emails as mailto links; a dash when its site published none. */
+function Emails({ contacts }: { contacts?: Contacts | null }) {
+  const emails = contacts?.emails ?? [];
+  if (emails.length === 0) return <span className="text-slate-400">—</span>;
+  return (
+    <span className="flex flex-col gap-0.5">
+      {emails.map((email) => (
+        <a key={email} href={`mailto:${email}`} className="text-indigo-700 hover:underline">
+          {email}
+        </a>
+      ))}
+    </span>
+  );
+}
+
+function hasProfiles(contacts?: Contacts | null): boolean {
+  return SOCIAL_NETWORKS.some(({ key }) => Boolean(contacts?.socials?.[key]));
+}
+
+/** A lead's social profiles as named links. */
+function Profiles({ contacts }: { contacts?: Contacts | null }) {
+  const links = SOCIAL_NETWORKS.flatMap(({ key, label }) => {
+    const href = contacts?.socials?.[key];
+    return href ? [{ href, label }] : [];
+  });
+  if (links.length === 0) return <span className="text-slate-400">—</span>;
+  return (
+    <span className="flex flex-wrap gap-x-2 gap-y-0.5">
+      {links.map(({ href, label }) => (
+        <a key={label} href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
+          {label}
+        </a>
+      ))}
+    </span>
   );
 }

@@ -1,4 +1,5 @@
 import type { CostItem } from '../../api/gen/model/costItem';
+import { toContacts, type Contacts } from '../../lib/contacts';
 import type { Lead, SearchQuery } from '../../lib/lead';
 import type { SearchProgress } from './search-format';
 
@@ -8,6 +9,8 @@ export type SearchEvent =
   | { type: 'start'; businessType: string; location: string; searchId?: string }
   | { type: 'business_found'; name: string; found: number; total: number; lead?: Lead }
   | ({ type: 'progress' } & SearchProgress)
+  /** An enriched search (issue #14): what a lead's own website publishes. */
+  | { type: 'lead_enriched'; placeId: string; contacts: Contacts }
   | {
       type: 'complete';
       results: Lead[];
@@ -70,6 +73,11 @@ export function toSearchEvent(data: unknown): SearchEvent | null {
         estimatedCostUsd: count(event.estimatedCostUsd),
         estimatedPlaces: count(event.estimatedPlaces),
       };
+    case 'lead_enriched': {
+      const contacts = toContacts(event);
+      const placeId = text(event.placeId);
+      return contacts && placeId ? { type: 'lead_enriched', placeId, contacts } : null;
+    }
     case 'complete': {
       const cost = toCost(event.cost);
       const stopReason = text(event.stopReason);

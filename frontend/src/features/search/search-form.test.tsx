@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusinessTypesResponse } from '../../api/gen/model/businessTypesResponse';
@@ -70,6 +70,37 @@ async function setup(props: Partial<Parameters<typeof SearchForm>[0]> = {}, { wa
 }
 
 describe('SearchForm', () => {
+  it('asks for enrichment when the box is ticked, and remembers the choice per user', async () => {
+    window.localStorage.clear();
+    const first = await setup({ userId: 'u-1' });
+    const box = screen.getByRole('checkbox', { name: 'Find emails and social profiles' });
+    expect(box).not.toBeChecked();
+    await first.user.click(box);
+    await first.user.selectOptions(typeSelect(), 'dentist');
+    await first.user.type(screen.getByLabelText('Location'), 'Austin');
+    await first.user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(first.onSearch).toHaveBeenCalledWith({ businessType: 'dentist', location: 'Austin', enrich: true });
+    cleanup();
+
+    // The same user's next visit starts ticked; another user's does not.
+    await setup({ userId: 'u-1' });
+    expect(screen.getByRole('checkbox', { name: 'Find emails and social profiles' })).toBeChecked();
+    cleanup();
+    await setup({ userId: 'u-2' });
+    expect(screen.getByRole('checkbox', { name: 'Find emails and social profiles' })).not.toBeChecked();
+    window.localStorage.clear();
+  });
+
+  it('runs a history entry again with its enrichment', () => {
+    expect(
+      searchQueryFromHistory({ businessType: 'cafe', location: 'Paris', coverage: 'quick', options: { enrich: true } }),
+    ).toEqual({ businessType: 'cafe', location: 'Paris', enrich: true });
+    expect(searchQueryFromHistory({ businessType: 'cafe', location: 'Paris', coverage: 'quick', options: {} })).toEqual({
+      businessType: 'cafe',
+      location: 'Paris',
+    });
+  });
+
   it('enables Search only once a type and a location are given, and sends the trimmed location', async () => {
     const { onSearch, user } = await setup();
     const button = screen.getByRole('button', { name: 'Search' });

@@ -8,6 +8,7 @@ import type { SearchQuery } from '../../lib/lead';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
 import { BudgetField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
 import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
+import { readEnrichPreference, writeEnrichPreference } from './enrich-preference';
 import { businessTypeLabel, useBusinessTypes } from './use-business-types';
 
 export interface SearchFormProps {
@@ -16,6 +17,8 @@ export interface SearchFormProps {
   onSearch: (query: SearchQuery) => void;
   /** Fields to start from (history "Run again"); remount the form (a new `key`) to apply new ones. */
   initial?: SearchQuery | null;
+  /** The signed-in user's id: the enrichment box remembers its last state per user. */
+  userId?: string | null;
 }
 
 /**
@@ -24,11 +27,13 @@ export interface SearchFormProps {
  * cannot be loaded, the error and a Retry button stand under it. Below: the coverage
  * ('Quick: top 60' or 'Full area' with its estimate and budget) and the filters (#11).
  */
-export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null }: SearchFormProps) {
+export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, userId = null }: SearchFormProps) {
   const id = useId();
   const [businessType, setBusinessType] = useState(initial?.businessType ?? '');
   const [location, setLocation] = useState(initial?.location ?? '');
-  const [options, setOptions] = useState<SearchOptions>(() => (initial ? searchOptionsFromQuery(initial) : defaultSearchOptions));
+  const [options, setOptions] = useState<SearchOptions>(() =>
+    initial ? searchOptionsFromQuery(initial) : { ...defaultSearchOptions, enrich: readEnrichPreference(userId) },
+  );
   const [error, setError] = useState<string | null>(null);
   const groups = useBusinessTypes().data;
 
@@ -110,6 +115,14 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null }:
             />
           )}
           <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
+          <EnrichChoice
+            id={`${id}-enrich`}
+            checked={options.enrich}
+            onChange={(enrich) => {
+              changeOptions({ enrich });
+              writeEnrichPreference(userId, enrich);
+            }}
+          />
         </fieldset>
       </form>
       {error && (
@@ -118,6 +131,30 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null }:
         </p>
       )}
     </Card>
+  );
+}
+
+/** The enrichment box (issue #14): read each lead's website for emails and social profiles. */
+function EnrichChoice({ id, checked, onChange }: { id: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        className="mt-0.5 size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={`${id}-hint`}
+      />
+      <div>
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">
+          Find emails and social profiles
+        </label>
+        <Hint id={`${id}-hint`}>
+          Reads each business&rsquo;s own website while the search runs. Nothing found is stored; it adds a few seconds.
+        </Hint>
+      </div>
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Coverage } from '../../api/gen/model/coverage';
 import { PhoneChoice } from '../../api/gen/model/phoneChoice';
 import { WebsiteChoice } from '../../api/gen/model/websiteChoice';
-import type { SearchQuery } from '../../lib/lead';
+import { optionsEnriched, type SearchQuery } from '../../lib/lead';
 
 // The search form's coverage, budget and filters (issue #11), as typed, and the request
 // they make: only what the user set is sent, so a plain quick search stays
@@ -17,6 +17,8 @@ export interface SearchOptions {
   minReviews: string;
   website: WebsiteChoice;
   phone: PhoneChoice;
+  /** Read each lead's website for emails and social profiles (issue #14). */
+  enrich: boolean;
 }
 
 export const defaultSearchOptions: SearchOptions = {
@@ -26,6 +28,7 @@ export const defaultSearchOptions: SearchOptions = {
   minReviews: '',
   website: WebsiteChoice.any,
   phone: PhoneChoice.any,
+  enrich: false,
 };
 
 /** The minimum-rating choices: value sent, and what the select shows. */
@@ -76,6 +79,7 @@ export function buildSearchQuery(businessType: string, location: string, options
   if (reviews > 0) query.minReviews = reviews;
   if (options.website !== WebsiteChoice.any) query.website = options.website;
   if (options.phone !== PhoneChoice.any) query.phone = options.phone;
+  if (options.enrich) query.enrich = true;
   return query;
 }
 
@@ -93,6 +97,7 @@ export function searchOptionsFromQuery(query: SearchQuery): SearchOptions {
     minReviews: query.minReviews ? String(query.minReviews) : '',
     website: query.website === WebsiteChoice.with || query.website === WebsiteChoice.without ? query.website : WebsiteChoice.any,
     phone: query.phone === PhoneChoice.with ? PhoneChoice.with : PhoneChoice.any,
+    enrich: query.enrich === true,
   };
 }
 
@@ -118,6 +123,7 @@ export function searchQueryFromHistory(entry: { businessType: string; location: 
   if (minReviews) query.minReviews = minReviews;
   if (filters.website === WebsiteChoice.with || filters.website === WebsiteChoice.without) query.website = filters.website;
   if (filters.phone === PhoneChoice.with) query.phone = PhoneChoice.with;
+  if (optionsEnriched(options)) query.enrich = true;
   if (typeof options.area === 'object' && options.area !== null) query.area = options.area as SearchQuery['area'];
   return query;
 }

@@ -8,6 +8,25 @@ const found = (state: SearchState, n: number) =>
   searchReducer(state, { type: 'event', event: { type: 'business_found', name: `Biz ${n}`, found: n, total: 20 } });
 
 describe('searchReducer', () => {
+  it('keeps what each lead\'s site published and gives it to the results', () => {
+    const enriched = searchReducer(initialSearchState, { type: 'begin', query: { ...query, enrich: true } });
+    const lead = { name: 'A', address: 'x', phone: '', website: 'https://a.example', placeId: 'pa' };
+    let state = searchReducer(enriched, { type: 'event', event: { type: 'business_found', name: 'A', found: 1, total: 1, lead } });
+    expect(state.liveIds).toEqual(['pa']);
+    const raw = { type: 'lead_enriched', placeId: 'pa', emails: ['hi@a.example', 7], socials: { x: 'https://x.com/a', foo: 'bar' }, contactPage: null };
+    const event = toSearchEvent(raw);
+    expect(event).toEqual({ type: 'lead_enriched', placeId: 'pa', contacts: { emails: ['hi@a.example'], socials: { x: 'https://x.com/a' } } });
+    state = searchReducer(state, { type: 'event', event: event! });
+    expect(state.contacts.pa?.emails).toEqual(['hi@a.example']);
+    state = searchReducer(state, {
+      type: 'event',
+      event: { type: 'complete', results: [lead], search: { businessType: 'cafe', location: 'Paris' } },
+    });
+    expect(state.results?.[0].contacts?.emails).toEqual(['hi@a.example']);
+    expect(state.search).toEqual({ businessType: 'cafe', location: 'Paris', enrich: true });
+    expect(toSearchEvent({ type: 'lead_enriched', emails: [] })).toBeNull();
+  });
+
   it('clears the earlier result, error and names when a search begins', () => {
     const old: SearchState = { ...initialSearchState, status: 'error', error: 'boom', names: ['A'], results: [] };
     expect(searchReducer(old, { type: 'begin', query })).toEqual({ ...initialSearchState, status: 'searching', query });

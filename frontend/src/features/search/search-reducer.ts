@@ -1,4 +1,5 @@
 import type { CostItem } from '../../api/gen/model/costItem';
+import type { Contacts } from '../../lib/contacts';
 import type { Lead, SearchQuery } from '../../lib/lead';
 import type { SearchEvent } from './search-events';
 import type { SearchProgress } from './search-format';
@@ -16,6 +17,10 @@ export interface SearchState {
   query: SearchQuery | null;
   /** Latest streamed business names, oldest first, at most {@link MAX_LIVE_NAMES}. */
   names: string[];
+  /** The place ids of {@link names}, in the same order ('' when an event had no lead). */
+  liveIds: string[];
+  /** An enriched search: what each lead's website published so far, by place id. */
+  contacts: Record<string, Contacts>;
   found: number;
   total: number;
   results: Lead[] | null;
@@ -38,6 +43,8 @@ export const initialSearchState: SearchState = {
   status: 'idle',
   query: null,
   names: [],
+  liveIds: [],
+  contacts: {},
   found: 0,
   total: 0,
   results: null,
@@ -92,9 +99,13 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
           return {
             ...base,
             names: [...base.names, event.name].slice(-MAX_LIVE_NAMES),
+            liveIds: [...base.liveIds, event.lead?.placeId ?? ''].slice(-MAX_LIVE_NAMES),
             found: event.found,
             total: event.total,
           };
+        // One small object per site read; a search has at most a few thousand.
+        case 'lead_enriched':
+          return { ...base, contacts: { ...base.contacts, [event.placeId]: event.contacts } };
         case 'progress': {
           const { type: _type, ...progress } = event;
           return { ...base, progress };
@@ -103,8 +114,10 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
           return {
             ...base,
             status: 'complete',
-            results: event.results,
-            search: event.search.businessType ? event.search : base.query,
+            // `complete` carries each lead's contacts; a lead without them keeps what its
+            // `lead_enriched` said.
+            results: withContacts(event.results, base.contacts),
+            search: event.search.businessType ? { ...base.query, ...event.search } : base.query,
             found: event.results.length,
             cost: event.cost ?? null,
             notice: event.notice ?? null,
@@ -115,4 +128,10 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
     }
   }
   return state;
+}
+
+/** `results` with the contacts streamed for leads that arrived without them. */
+function withContacts(results: Lead[], contacts: Record<string, Contacts>): Lead[] {
+  if (Object.keys(contacts).length === 0) return results;
+  return results.map((lead) => (lead.contacts || !contacts[lead.placeId] ? lead : { ...lead, contacts: contacts[lead.placeId] }));
 }

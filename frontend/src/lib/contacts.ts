@@ -1,0 +1,44 @@
+import type { ContactsItem } from '../api/gen/model/contactsItem';
+
+/** What a lead's own website publishes (an enriched search, issue #14): the API's `ContactsItem`. */
+export type Contacts = ContactsItem;
+
+/** The columns an enriched search's exports add after the usual ones, in order. */
+export const CONTACT_COLUMNS = ['Email', 'Facebook', 'Instagram', 'LinkedIn', 'X', 'YouTube', 'TikTok'] as const;
+
+/** The social networks, in {@link CONTACT_COLUMNS}' order, with a short label for the results table. */
+export const SOCIAL_NETWORKS = [
+  { key: 'facebook', label: 'Facebook' },
+  { key: 'instagram', label: 'Instagram' },
+  { key: 'linkedin', label: 'LinkedIn' },
+  { key: 'x', label: 'X' },
+  { key: 'youtube', label: 'YouTube' },
+  { key: 'tiktok', label: 'TikTok' },
+] as const;
+
+/**
+ * The cells of {@link CONTACT_COLUMNS} for one lead: its emails in one cell
+ * (comma-separated, as a mail client takes them), then one profile URL per network;
+ * empty cells when nothing was found.
+ */
+export function contactCells(contacts: Contacts | null | undefined): string[] {
+  const socials = contacts?.socials;
+  return [(contacts?.emails ?? []).join(', '), ...SOCIAL_NETWORKS.map(({ key }) => socials?.[key] ?? '')];
+}
+
+const url = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+
+/** The contacts of an untrusted `lead_enriched` event (or a lead's `contacts`), or null when it has none. */
+export function toContacts(data: unknown): Contacts | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const event = data as { emails?: unknown; socials?: unknown; contactPage?: unknown };
+  if (!Array.isArray(event.emails)) return null;
+  const socials = (typeof event.socials === 'object' && event.socials !== null ? event.socials : {}) as Record<string, unknown>;
+  const contacts: Contacts = {
+    emails: event.emails.filter((e): e is string => typeof e === 'string' && e.length > 0),
+    socials: Object.fromEntries(SOCIAL_NETWORKS.flatMap(({ key }) => (url(socials[key]) ? [[key, url(socials[key])]] : []))),
+  };
+  const page = url(event.contactPage);
+  if (page) contacts.contactPage = page;
+  return contacts;
+}
