@@ -27,7 +27,7 @@ test('enrichment: emails appear beside the leads as their sites are read, then i
   test.setTimeout(120_000);
 
   await test.step('sign up and save a key', async () => {
-    await signUpFromLanding(page, 'erin');
+    await signUpFromLanding(page, 'emma');
     await page.waitForURL((url) => url.pathname === '/onboarding');
     await page.getByLabel('Google Places API key').fill(SLOW_KEY);
     await page.getByRole('button', { name: 'Save and Continue' }).click();
