@@ -5,6 +5,7 @@
 //! world, so it must not share the code it checks.
 
 pub mod db;
+pub mod fake_web;
 pub mod google_sim;
 pub mod places_sim;
 pub mod sim;

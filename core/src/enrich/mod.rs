@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use tokio::{sync::Semaphore, time::Instant};
 use url::Url;
 
-use crate::outbound::{FetchLimits, Fetched, GuardedClient, OutboundError};
+use crate::outbound::{FetchLimits, Fetched, GuardedClient, OutboundError, OutboundPolicy};
 use politeness::HostGate;
 use robots::{RobotsCache, Rules};
 pub use socials::Network;
@@ -84,7 +84,7 @@ pub struct CrawlLimits {
     /// Pages read per site, home page included. Default 4.
     pub max_pages: usize,
     /// Time for one site, from when it gets one of the global slots: robots.txt, the home
-    /// page and contact pages together. Default 6 s.
+    /// page and contact pages together. Default 5 s.
     pub site_budget: Duration,
     /// Requests at a time to one host, across all sites and searches of this process.
     /// Default 4.
@@ -101,7 +101,7 @@ impl Default for CrawlLimits {
     fn default() -> Self {
         Self {
             max_pages: 4,
-            site_budget: Duration::from_secs(6),
+            site_budget: Duration::from_secs(5),
             per_host_concurrency: 4,
             global_concurrency: 64,
             max_emails: 10,
@@ -110,13 +110,14 @@ impl Default for CrawlLimits {
     }
 }
 
-/// The per-page caps for reading websites: 3 s a page (2 s to connect), 1 MiB, 3
+/// The per-page caps for reading websites: 2.5 s a page (1.5 s to connect), 1 MiB, 3
 /// redirects. Business home pages are small; one that is slower or larger than this is
-/// rarely worth the wait a search would make for it.
+/// rarely worth the wait a search would make for it (enrichment must end within a few
+/// seconds of the search's last lead).
 pub fn website_fetch_limits() -> FetchLimits {
     FetchLimits {
-        timeout: Duration::from_secs(3),
-        connect_timeout: Duration::from_secs(2),
+        timeout: Duration::from_millis(2500),
+        connect_timeout: Duration::from_millis(1500),
         max_body_bytes: 1024 * 1024,
         max_redirects: 3,
         ..FetchLimits::default()
@@ -171,6 +172,15 @@ impl Crawler {
             limits: Arc::new(limits),
             client,
         }
+    }
+
+    /// A crawler with the production limits: a guarded client with `policy` and
+    /// [`website_fetch_limits`], and [`CrawlLimits::default`].
+    pub fn for_websites(policy: OutboundPolicy) -> Self {
+        Self::new(
+            GuardedClient::new(policy, website_fetch_limits()),
+            CrawlLimits::default(),
+        )
     }
 
     /// Reads a business's website (home + a few likely contact pages) and returns what it

@@ -14,7 +14,6 @@ use leadgen_testkit::sim::server::{Bound, SimServer};
 use poem::{Request, Response, http::StatusCode};
 
 use super::*;
-use crate::outbound::OutboundPolicy;
 
 /// A local web of a few sites under one host; records paths requested and the most
 /// requests it served at once.
@@ -351,4 +350,68 @@ async fn the_global_limit_caps_sites_read_at_once() {
     assert!(results.iter().all(Result::is_ok));
     let peak = web.peak.load(Ordering::SeqCst);
     assert!((1..=3).contains(&peak), "at most 3 sites at once, saw {peak}");
+}
+
+/// The crawler over the fake web: every address a site publishes in a supported form is
+/// found, nothing else is, and no request reaches a refused address.
+#[tokio::test]
+async fn finds_every_published_email_on_the_fake_web_and_no_junk() {
+    use leadgen_testkit::fake_web::{FakeWeb, Kind, Site, site_url};
+
+    let web = FakeWeb::builder()
+        .slow_delay(Duration::from_millis(300))
+        .stall_delay(Duration::from_secs(10))
+        .start(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("fake web");
+    let fetch = FetchLimits {
+        timeout: Duration::from_millis(1500),
+        ..website_fetch_limits()
+    };
+    let crawler = Crawler::new(
+        GuardedClient::new(OutboundPolicy::new(vec![web.host_port()]), fetch),
+        CrawlLimits {
+            per_host_concurrency: 16,
+            ..CrawlLimits::default()
+        },
+    );
+    // Enough slugs that every kind occurs several times.
+    let slugs: Vec<String> = (0..240).map(|i| format!("recall-business-{i}")).collect();
+    let reads = slugs.iter().map(|slug| {
+        let crawler = crawler.clone();
+        let url = site_url(&web.base_url, slug);
+        async move { (slug, crawler.read_site(&url).await) }
+    });
+    let results = futures_util::future::join_all(reads).await;
+    let mut kinds = std::collections::HashSet::new();
+    for (slug, result) in results {
+        let site = Site::of(slug);
+        kinds.insert(format!("{:?}", site.kind));
+        let truth = site.truth();
+        let found = result.clone().unwrap_or_default();
+        assert_eq!(found.emails, truth.emails, "{slug} ({:?}): {result:?}", site.kind);
+        let socials = serde_json::to_value(&found.socials).expect("json");
+        let expected = serde_json::to_value(&truth.socials).expect("json");
+        for network in ["facebook", "instagram", "linkedin", "x", "youtube", "tiktok"] {
+            let want = expected.get(network).cloned().unwrap_or(serde_json::Value::Null);
+            assert_eq!(socials[network], want, "{slug} {network}");
+        }
+        let expected_error = match site.kind {
+            Kind::Stalled => Some("TimedOut"),
+            Kind::Huge | Kind::Down => Some("Unreachable"),
+            Kind::Disallowed => Some("Disallowed"),
+            Kind::RedirectPrivate => Some("Refused"),
+            _ => None,
+        };
+        let error = result.as_ref().err().map(|e| format!("{e:?}"));
+        match expected_error {
+            Some(kind) => assert!(
+                error.as_deref().is_some_and(|e| e.starts_with(kind)),
+                "{slug}: {error:?}"
+            ),
+            None => assert_eq!(error, None, "{slug}"),
+        }
+    }
+    assert_eq!(kinds.len(), 16, "every kind was read: {kinds:?}");
+    assert_eq!(web.stats().trap_hits, 0, "no request reached a refused address");
 }

@@ -35,6 +35,10 @@ struct Args {
     /// `dentist=5000`; repeatable. Defaults: dentist=1500, restaurant=3000.
     #[arg(long, value_parser = parse_density)]
     metro_density: Vec<(String, u32)>,
+    /// Base URL of a running fake-web (e.g. http://127.0.0.1:8091): websiteUri then
+    /// points at each business's site there instead of https://{slug}.example.com/.
+    #[arg(long, env = "PLACES_SIM_FAKE_WEB_URL")]
+    fake_web_url: Option<String>,
 }
 
 fn parse_density(text: &str) -> Result<(String, u32), String> {
@@ -62,6 +66,7 @@ async fn main() -> anyhow::Result<()> {
         fault_rate: args.fault_rate,
         rpm_quota: args.rpm,
         slow_delay: Duration::from_millis(args.slow_ms),
+        fake_web_url: args.fake_web_url.filter(|u| !u.trim().is_empty()),
         ..SimConfig::default()
     };
     let config = args

@@ -33,6 +33,10 @@ pub struct SimConfig {
     /// [`DEFAULT_METRO_DENSITY`](super::DEFAULT_METRO_DENSITY): 1,500 dentists, 3,000
     /// restaurants.
     pub metro_density: MetroDensity,
+    /// Base URL of a [fake web](crate::fake_web) (`http://127.0.0.1:8091`): when set,
+    /// `websiteUri` points at the business's site there instead of the reserved
+    /// `https://{slug}.example.com/`. Default none.
+    pub fake_web_url: Option<String>,
 }
 
 impl Default for SimConfig {
@@ -45,6 +49,7 @@ impl Default for SimConfig {
             rpm_quota: DEFAULT_RPM_QUOTA,
             slow_delay: DEFAULT_SLOW_DELAY,
             metro_density: metro::default_density(),
+            fake_web_url: None,
         }
     }
 }
@@ -98,6 +103,12 @@ impl PlacesSimBuilder {
     /// `dentist` and `restaurant`, normal for the others).
     pub fn metro_density(mut self, place_type: &str, count: u32) -> Self {
         self.config.metro_density.insert(place_type.to_owned(), count);
+        self
+    }
+
+    /// Points `websiteUri` at the sites of the fake web at `base_url`.
+    pub fn fake_web(mut self, base_url: impl Into<String>) -> Self {
+        self.config.fake_web_url = Some(base_url.into());
         self
     }
 

@@ -43,6 +43,8 @@ struct SimState {
     quota: PerMinuteQuota,
     faults: Faults,
     recorder: Arc<Recorder>,
+    /// The fake web's base URL, when `websiteUri` should point there.
+    fake_web: Option<String>,
 }
 
 /// A running simulator; stops when dropped.
@@ -79,6 +81,7 @@ impl PlacesSim {
                 config.slow_delay,
             ),
             recorder: Arc::new(Recorder::new()),
+            fake_web: config.fake_web_url.clone(),
         });
         let app = Route::new()
             .at("/v1/places:searchText", poem::post(search_text))
@@ -195,7 +198,10 @@ impl SimState {
 
         let results = self.world.answer(&request.search);
         self.recorder.billed(sku, request_identity(key, mask, body));
-        let page: Vec<Value> = results.iter().skip(offset).take(request.page_size).cloned().collect();
+        let mut page: Vec<Value> = results.iter().skip(offset).take(request.page_size).cloned().collect();
+        if let Some(base) = &self.fake_web {
+            page.iter_mut().for_each(|place| on_fake_web(place, base));
+        }
         if page.is_empty() {
             // Google answers a search without results with an empty message.
             return ok_json(&json!({}));
@@ -206,6 +212,19 @@ impl SimState {
             response["nextPageToken"] = json!(self.tokens.issue(&request.fingerprint, next));
         }
         ok_json(&apply_field_mask(&response, mask))
+    }
+}
+
+/// Points a place's `websiteUri` (`https://{slug}.example.com/`) at its fake-web site.
+fn on_fake_web(place: &mut Value, base: &str) {
+    let slug = place
+        .get("websiteUri")
+        .and_then(Value::as_str)
+        .and_then(|uri| uri.strip_prefix("https://"))
+        .and_then(|host| host.strip_suffix(".example.com/"))
+        .map(str::to_owned);
+    if let Some(slug) = slug {
+        place["websiteUri"] = json!(crate::fake_web::site_url(base, &slug));
     }
 }
 
