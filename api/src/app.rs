@@ -17,23 +17,44 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
              Every operation except sign-in, the public plan list, health and these docs needs \
              `Authorization: Bearer <token>`. Errors share one envelope: `{\"error\": code, \"message\": text}`. \
              Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) \
-             when a user or an address sends too many requests (600 and 1200 a minute by default).",
+             when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a \
+             minute by default). Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: \
+             each operation's description names the scope it needs. In these interactive docs, choose Authorize \
+             and paste a token to try operations. Quickstart: docs/api-quickstart.md.",
         )
         .url_prefix("/api")
 }
 
-/// The spec as JSON, as committed in `openapi.json`.
+/// The spec as JSON, as committed in `openapi.json`: poem-openapi's, with an example on
+/// every operation (`openapi_examples`).
 pub fn openapi_json() -> String {
-    openapi_service().spec()
+    crate::openapi_examples::with_examples(&openapi_service().spec())
+}
+
+/// The interactive docs (Swagger UI) showing [`openapi_json`]. Its Authorize button takes
+/// a session token or a personal API token (`lgp_...`).
+fn docs_html(api: &OpenApiService<routes::Apis, ()>) -> String {
+    // poem-openapi's page embeds its own spec; put the one with examples in its place.
+    api.swagger_ui_html().replacen(&api.spec(), &openapi_json(), 1)
 }
 
 /// The whole application.
 pub fn build(state: AppState) -> impl Endpoint {
     let api = openapi_service();
-    let spec = api.spec_endpoint();
-    let docs = api.swagger_ui();
+    let spec_json = openapi_json();
+    let spec = poem::endpoint::make_sync(move |_| {
+        poem::Response::builder()
+            .content_type("application/json; charset=utf-8")
+            .body(spec_json.clone())
+    });
+    let docs_page = docs_html(&api);
+    let docs = poem::endpoint::make_sync(move |_| poem::web::Html(docs_page.clone()));
     let web_dir = state.config.web_dir.clone();
-    let config_limits = (state.config.rate_limit_per_user, state.config.rate_limit_per_ip);
+    let config_limits = (
+        state.config.rate_limit_per_user,
+        state.config.rate_limit_per_ip,
+        state.config.rate_limit_per_token,
+    );
     Route::new()
         .at("/metrics", poem::get(telemetry::metrics_endpoint))
         .at("/api/openapi.json", spec.with(CompressLarge))
@@ -48,7 +69,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web::spa(&web_dir))
         .data(state)
         .catch_all_error(error::render)
-        .with(RateLimits::new(config_limits.0, config_limits.1))
+        .with(RateLimits::new(config_limits.0, config_limits.1, config_limits.2))
         .with(SecurityHeaders)
         .with(telemetry::RequestContext)
 }

@@ -62,14 +62,13 @@ async fn rotate_file_key(config: &Config, store: &Store, retire_previous: bool) 
     let report = rotate_secrets(store, &vault).await?;
     let mut summary = format!("{}\nPrimary key is now {}.", describe(&report), vault.primary_key_id());
     if retire_previous {
-        let left = store
-            .secrets_not_under_key_for_rotation(&vault.primary_key_id())
-            .await?;
-        anyhow::ensure!(
-            left.is_empty(),
-            "{} secrets still use an old key; run rotate-key again",
-            left.len()
-        );
+        let primary_id = vault.primary_key_id();
+        let left = store.secrets_not_under_key_for_rotation(&primary_id).await?.len()
+            + store
+                .webhook_secrets_not_under_key_for_rotation(&primary_id)
+                .await?
+                .len();
+        anyhow::ensure!(left == 0, "{left} secrets still use an old key; run rotate-key again");
         file.encryption_keys.truncate(1);
         secrets_file::write(&path, &file)?;
         summary.push_str(&format!("\nRetired {} previous key(s).", previous.len()));

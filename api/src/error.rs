@@ -9,6 +9,8 @@ use poem_openapi::{ApiResponse, Object, payload::Json};
 pub const MISSING_TOKEN: &str = "Authorization header required - no token provided";
 /// The spec's text for a token that is invalid, expired or revoked.
 pub const SESSION_INVALID: &str = "Authentication required. Please log in again.";
+/// What a 401 says for a personal token that does not work.
+pub const TOKEN_INVALID: &str = "This API token is invalid, expired or revoked.";
 /// What a 500 says: nothing of the cause, which is logged instead.
 const INTERNAL: &str = "Something went wrong on our side. Please try again.";
 
@@ -33,6 +35,10 @@ pub enum ApiError {
     /// No valid session token (missing, malformed, expired, revoked).
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
+    /// The credential is valid but may not do this: an API token without the scope the
+    /// operation needs, or one used where a signed-in session is required.
+    #[oai(status = 403)]
+    Forbidden(Json<ErrorBody>),
     /// Nothing of that kind belongs to the caller.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
@@ -71,6 +77,16 @@ impl ApiError {
     /// 401 with the spec's message for an unusable session.
     pub fn session_invalid() -> Self {
         Self::Unauthorized(body("unauthorized", SESSION_INVALID))
+    }
+
+    /// 401 for a personal token that is unknown, expired or revoked.
+    pub fn token_invalid() -> Self {
+        Self::Unauthorized(body("unauthorized", TOKEN_INVALID))
+    }
+
+    /// 403 with a code and message.
+    pub fn forbidden(code: &str, message: impl Into<String>) -> Self {
+        Self::Forbidden(body(code, message))
     }
 
     /// 404 with a message.
@@ -113,6 +129,15 @@ impl From<CoreError> for ApiError {
             CoreError::NotFound(message) => Self::not_found(message),
             CoreError::Redis(e) => {
                 tracing::error!(error = %e, "redis unavailable");
+                Self::unavailable(
+                    "unavailable",
+                    "A backing service is unavailable. Please try again shortly.",
+                )
+            }
+            // The store cannot be reached (stopped, restarting, unreachable): say so as
+            // a 503 the client may retry, as for Redis, not as our own failure.
+            e if e.is_store_unreachable() => {
+                tracing::error!(error = %e, "database unavailable");
                 Self::unavailable(
                     "unavailable",
                     "A backing service is unavailable. Please try again shortly.",
@@ -182,6 +207,8 @@ pub mod status {
     pub const UNAVAILABLE: u16 = 1 << 5;
     /// 410: what was asked for existed and is gone.
     pub const GONE: u16 = 1 << 6;
+    /// 403: an API token may not do this (scope, or a session is needed).
+    pub const FORBIDDEN: u16 = 1 << 7;
 }
 
 impl ApiError {
@@ -190,6 +217,7 @@ impl ApiError {
         match self {
             Self::BadRequest(_) => status::BAD_REQUEST,
             Self::Unauthorized(_) => status::UNAUTHORIZED,
+            Self::Forbidden(_) => status::FORBIDDEN,
             Self::NotFound(_) => status::NOT_FOUND,
             Self::Gone(_) => status::GONE,
             Self::TooManyRequests(_) => status::TOO_MANY_REQUESTS,
@@ -259,6 +287,7 @@ fn bit_of(code: u16) -> u16 {
     match code {
         400 => status::BAD_REQUEST,
         401 => status::UNAUTHORIZED,
+        403 => status::FORBIDDEN,
         404 => status::NOT_FOUND,
         410 => status::GONE,
         429 => status::TOO_MANY_REQUESTS,

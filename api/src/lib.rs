@@ -7,6 +7,7 @@ pub mod billing;
 pub mod commands;
 pub mod compression;
 pub mod error;
+pub mod openapi_examples;
 pub mod rate_limits;
 pub mod relay;
 pub mod routes;

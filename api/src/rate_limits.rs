@@ -4,12 +4,15 @@
 //! governor's keyed GCRA, in this process: each API replica counts on its own (the chart
 //! documents it). The user is read from the bearer token's `sub` claim without checking
 //! its signature: a forged token only gets a bucket of its own, and authentication still
-//! refuses it. Health, readiness, docs, the spec and Stripe's webhook are not limited.
+//! refuses it. A personal API token (`lgp_...`) has a bucket of its own instead, keyed by
+//! a hash of it (the token is not kept in memory), so one integration cannot starve its
+//! owner's browser session, nor the other way round. Health, readiness, docs, the spec and Stripe's webhook are not limited.
 
 use std::{net::IpAddr, num::NonZeroU32, sync::Arc, time::Duration};
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::Clock};
+use leadgen_core::personal_tokens;
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response, http::StatusCode, web::headers::HeaderMapExt};
 
 use crate::error::envelope;
@@ -28,6 +31,7 @@ const EXEMPT: &[&str] = &[
 pub struct RateLimits {
     per_user: Option<Arc<DefaultKeyedRateLimiter<String>>>,
     per_ip: Option<Arc<DefaultKeyedRateLimiter<IpAddr>>>,
+    per_token: Option<Arc<DefaultKeyedRateLimiter<String>>>,
 }
 
 /// `per_minute` requests a minute, in bursts of a fifth of it.
@@ -38,11 +42,12 @@ fn quota(per_minute: u32) -> Quota {
 }
 
 impl RateLimits {
-    /// Limits of `per_user` and `per_ip` requests a minute (`None`: no limit).
-    pub fn new(per_user: Option<u32>, per_ip: Option<u32>) -> Self {
+    /// Limits of `per_user`, `per_ip` and `per_token` requests a minute (`None`: no limit).
+    pub fn new(per_user: Option<u32>, per_ip: Option<u32>, per_token: Option<u32>) -> Self {
         Self {
             per_user: per_user.map(|n| Arc::new(RateLimiter::keyed(quota(n)))),
             per_ip: per_ip.map(|n| Arc::new(RateLimiter::keyed(quota(n)))),
+            per_token: per_token.map(|n| Arc::new(RateLimiter::keyed(quota(n)))),
         }
     }
 
@@ -54,10 +59,22 @@ impl RateLimits {
         {
             return Some(not_until.wait_time_from(clock.now()));
         }
-        if let (Some(limiter), Some(user)) = (&self.per_user, token_subject(req))
-            && let Err(not_until) = limiter.check_key(&user)
-        {
-            return Some(not_until.wait_time_from(clock.now()));
+        match bearer(req) {
+            Some(token) if personal_tokens::is_personal_token(&token) => {
+                if let Some(limiter) = &self.per_token
+                    && let Err(not_until) = limiter.check_key(&personal_tokens::hash(&token))
+                {
+                    return Some(not_until.wait_time_from(clock.now()));
+                }
+            }
+            Some(token) => {
+                if let (Some(limiter), Some(user)) = (&self.per_user, token_subject(&token))
+                    && let Err(not_until) = limiter.check_key(&user)
+                {
+                    return Some(not_until.wait_time_from(clock.now()));
+                }
+            }
+            None => {}
         }
         None
     }
@@ -68,12 +85,17 @@ fn client_ip(req: &Request) -> Option<IpAddr> {
     req.remote_addr().as_socket_addr().map(|a| a.ip())
 }
 
-/// The `sub` claim of a bearer JWT, unverified (see the module docs).
-fn token_subject(req: &Request) -> Option<String> {
+/// The bearer value, if any.
+fn bearer(req: &Request) -> Option<String> {
     let auth = req
         .headers()
         .typed_get::<poem::web::headers::Authorization<poem::web::headers::authorization::Bearer>>()?;
-    let payload = auth.token().split('.').nth(1)?;
+    Some(auth.token().to_owned())
+}
+
+/// The `sub` claim of a bearer JWT, unverified (see the module docs).
+fn token_subject(token: &str) -> Option<String> {
+    let payload = token.split('.').nth(1)?;
     let claims: serde_json::Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
     claims["sub"].as_str().map(str::to_owned)
 }

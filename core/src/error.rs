@@ -30,5 +30,16 @@ pub enum CoreError {
     Internal(String),
 }
 
+impl CoreError {
+    /// The database cannot be reached (stopped, restarting, unreachable), as opposed to a
+    /// query that failed: worth trying again shortly.
+    pub fn is_store_unreachable(&self) -> bool {
+        matches!(
+            self,
+            Self::Database(sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed)
+        )
+    }
+}
+
 /// Result alias for the domain layer.
 pub type CoreResult<T> = Result<T, CoreError>;

@@ -35,6 +35,30 @@ impl JobPayload for SearchJobV1 {
     const QUEUE: &'static str = SEARCH_QUEUE;
 }
 
+/// Queue of [`WebhookJobV1`].
+pub const WEBHOOK_QUEUE: &str = "webhook.v1";
+
+/// Deliver one webhook message to one endpoint (retried by the queue; idempotent by
+/// `message_id`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WebhookJobV1 {
+    /// The endpoint's owner (every look-up is scoped by it).
+    pub user_id: crate::ids::UserId,
+    /// The endpoint.
+    pub endpoint_id: String,
+    /// The `webhook-id`: the same for every attempt and every endpoint of one event.
+    pub message_id: String,
+    /// The event's name (`search.completed`), for the delivery log.
+    pub event_type: String,
+    /// The exact body to send and sign. It may hold leads: it lives in the queue only
+    /// (memory or Redis) until delivered or given up, never in the database or logs.
+    pub body: String,
+}
+
+impl JobPayload for WebhookJobV1 {
+    const QUEUE: &'static str = WEBHOOK_QUEUE;
+}
+
 /// Queue of [`EnrichJobV1`].
 pub const ENRICH_QUEUE: &str = "enrich.v1";
 

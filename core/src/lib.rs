@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod keys;
 pub mod lead;
 pub mod outbound;
+pub mod personal_tokens;
 pub mod places;
 pub mod rotation;
 pub mod search;
@@ -26,6 +27,7 @@ pub mod time;
 pub mod usage;
 pub mod user;
 pub mod vault;
+pub mod webhooks;
 
 pub use error::{CoreError, CoreResult};
 

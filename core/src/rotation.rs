@@ -29,5 +29,16 @@ pub async fn rotate_secrets(store: &Store, vault: &Vault) -> CoreResult<Rotation
             report.skipped_changed += 1;
         }
     }
+    // Webhook signing secrets (issue #15) are sealed the same way, one per endpoint.
+    for (user_id, endpoint_id, old) in store.webhook_secrets_not_under_key_for_rotation(&primary).await? {
+        let context = crate::webhooks::secret_context(&user_id);
+        let plain = vault.open(&old, &context)?;
+        let new = vault.seal(secrecy::ExposeSecret::expose_secret(&plain), &context)?;
+        if store.reseal_webhook_secret(&user_id, &endpoint_id, &old, &new).await? {
+            report.resealed += 1;
+        } else {
+            report.skipped_changed += 1;
+        }
+    }
     Ok(report)
 }

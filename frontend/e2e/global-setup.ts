@@ -28,6 +28,7 @@ export default async function globalSetup() {
   process.env.LEADGEN_E2E_GOOGLE_URL = state.googleUrl;
   process.env.LEADGEN_E2E_FAKE_WEB_URL = state.fakeWebUrl;
   process.env.LEADGEN_E2E_STRIPE_URL = state.stripeUrl;
+  process.env.LEADGEN_E2E_HOOK_PORT = String(state.hookPort);
   process.stderr.write(
     `[e2e] stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s: app ${state.baseUrl}, issuer ${state.issuer}, places-sim ${state.simUrl}, google-sim ${state.googleUrl}, database ${state.database}\n`,
   );

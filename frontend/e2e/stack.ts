@@ -49,9 +49,14 @@ export interface StackState {
   googleUrl: string;
   /** The Stripe fake's base URL; `GET {stripeUrl}/_sim/deliveries` shows the webhooks sent. */
   stripeUrl: string;
+  /** Where a test's webhook receiver listens (127.0.0.1), exempted from the guarded
+   *  client's loopback refusal by LEADGEN_OUTBOUND_ALLOWED_HOSTS. */
+  hookPort: number;
   database: string;
   redisPrefix: string;
   pids: Partial<Record<ProcessName, number>>;
+  /** The API's environment, so a test can restart it as it was (test-only secrets). */
+  apiEnv?: NodeJS.ProcessEnv;
   /** Expected command line of each pid, checked before a crash clean-up kills it. */
   commands: Partial<Record<ProcessName, string>>;
 }
@@ -144,7 +149,9 @@ export async function startStack(): Promise<StackState> {
 
   const id = randomBytes(6).toString('hex');
   const apiPort = await freePort();
+  const hookPort = await freePort();
   const state: StackState = {
+    hookPort,
     baseUrl: `http://127.0.0.1:${apiPort}`,
     issuer: '',
     simUrl: '',
@@ -246,8 +253,6 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
     LEADGEN_PLACES_RPS: String(PLACES_RPS),
-    // The fake web listens on loopback, which the guarded client refuses otherwise.
-    LEADGEN_OUTBOUND_ALLOWED_HOSTS: new URL(state.fakeWebUrl).host,
     // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
     // on one machine (two worktrees) from starting.
     LEADGEN_WORKER_METRICS_LISTEN: 'off',
@@ -263,11 +268,40 @@ export async function startStack(): Promise<StackState> {
     STRIPE_PRICE_YEARLY: 'price_pro_yearly',
     STRIPE_API_BASE_URL: `${state.stripeUrl}/`,
     LEADGEN_WEB_DIR: path.join(FRONTEND_DIR, 'dist'),
+    // Both listen on loopback, which the guarded client refuses otherwise: the fake web
+    // (contact enrichment) and the webhook receiver of integrations.spec.ts.
+    LEADGEN_OUTBOUND_ALLOWED_HOSTS: `${new URL(state.fakeWebUrl).host},127.0.0.1:${hookPort}`,
   };
+  state.apiEnv = env;
   track('api', startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], env));
   await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited.has('api'));
   // The worker migrates too: start it once the API has done so.
   track('worker', startProcess(state, 'worker', path.join(BIN, 'leadgen-worker'), [], env));
   await waitForLog('worker', /leadgen-worker is taking jobs/, 60_000, () => !exited.has('worker'));
   return state;
+}
+
+/**
+ * Kills the API process at once (SIGKILL: its open streams are cut as by a network
+ * drop), keeps it down for `downMs`, then starts it again on the same address and waits
+ * until it is ready. Searches go on meanwhile: they run in the worker process.
+ */
+export async function restartApi(state: StackState, downMs: number): Promise<void> {
+  const pid = state.pids.api;
+  if (!pid || !state.apiEnv) throw new Error('no API process to restart');
+  process.kill(pid, 'SIGKILL');
+  const gone = Date.now() + 10_000;
+  while (Date.now() < gone) {
+    try {
+      process.kill(pid, 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } catch {
+      break;
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  let exited = false;
+  const child = startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], state.apiEnv);
+  child.on('exit', () => (exited = true));
+  await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited);
 }

@@ -41,6 +41,14 @@ pub struct WorkerDeps {
     pub gate: KeyRateGate,
     /// Prices of Google's SKUs, for what searches cost.
     pub prices: leadgen_core::search::PriceTable,
+    /// Opens webhook signing secrets.
+    pub vault: Arc<leadgen_core::vault::Vault>,
+    /// The guarded client webhook deliveries go through (and nothing else).
+    pub outbound: leadgen_core::outbound::GuardedClient,
+    /// Where a finished search's webhook messages are queued.
+    pub webhooks: JobQueue<leadgen_core::jobs::WebhookJobV1>,
+    /// How deliveries are timed and retried.
+    pub webhook_schedule: leadgen_core::webhooks::DeliverySchedule,
     /// Reads leads' websites (enrichment jobs), through the guarded outbound client.
     pub crawler: leadgen_core::enrich::Crawler,
     /// Where an enriched search queues its leads' websites.

@@ -46,6 +46,10 @@ impl<P: JobPayload> Clone for JobQueue<P> {
 /// empty list is one cheap Lua call, about 50 a second per idle worker.
 pub type RedisSource<P> = PollWith<RedisStorage<P>, IntervalStrategy>;
 
+/// Tries to queue a job before the API answers 503, and the pause between them.
+const PUSH_ATTEMPTS: u32 = 3;
+const PUSH_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// How often an idle worker asks Redis for a job.
 pub const IDLE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
@@ -144,11 +148,18 @@ pub async fn redis<P: JobPayload>(url: &str, prefix: &str) -> CoreResult<RedisSt
 pub async fn redis_source<P: JobPayload>(url: &str, prefix: &str) -> CoreResult<JobSource<P>> {
     let mut storage = redis::<P>(url, prefix).await?;
     let conn = storage.get_connection().clone();
-    Ok(JobSource::Redis(RedisJobSource {
+    Ok(JobSource::Redis(redis_source_on(conn, prefix)))
+}
+
+/// A consumer of the Redis queue of `P` on an existing connection (it reconnects by
+/// itself): what a worker starts again with after its consumer died of a Redis failure.
+pub fn redis_source_on<P: JobPayload>(conn: redis::aio::ConnectionManager, prefix: &str) -> RedisJobSource<P> {
+    let storage = RedisStorage::new(conn.clone()).with_config(config(prefix, P::QUEUE));
+    RedisJobSource {
         source: Box::new(storage.poll_with_interval(IDLE_POLL)),
         conn,
         prefix: prefix.to_owned(),
-    }))
+    }
 }
 
 impl<P: JobPayload> JobQueue<P> {
@@ -173,10 +184,22 @@ impl<P: JobPayload> JobQueue<P> {
                     .unbounded_send(task)
                     .map_err(|e| CoreError::Internal(format!("in-process queue closed: {e}")))
             }
-            Self::Redis(storage) => RedisStorage::clone(storage)
-                .push(job)
-                .await
-                .map_err(|e| CoreError::Internal(format!("could not queue the job: {e}"))),
+            Self::Redis(storage) => {
+                // The connection reconnects by itself, but the first command after Redis
+                // restarted fails (broken pipe): try again, briefly, before giving up.
+                let mut attempt = 1;
+                loop {
+                    match RedisStorage::clone(storage).push(job.clone()).await {
+                        Ok(_) => return Ok(()),
+                        Err(e) if attempt < PUSH_ATTEMPTS => {
+                            tracing::debug!(error = %e, attempt, "queueing failed; trying again");
+                            attempt += 1;
+                            tokio::time::sleep(PUSH_RETRY_PAUSE).await;
+                        }
+                        Err(e) => return Err(CoreError::Internal(format!("could not queue the job: {e}"))),
+                    }
+                }
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ use leadgen_core::{
     config::Config,
     enrich::Crawler,
     keys::KeyService,
+    outbound::{FetchLimits, GuardedClient},
     places::PlacesClient,
     secrets_file,
     store::Store,
@@ -77,6 +78,7 @@ impl Services {
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
+        let bus = bus.with_replay_ttl(config.replay_ttl);
         let gate = match &redis {
             Some(conn) => KeyRateGate::fleet(config.places_rps, conn.clone(), &config.redis_prefix),
             None => KeyRateGate::local(config.places_rps),
@@ -114,6 +116,10 @@ impl Services {
             usage: self.usage.clone(),
             gate: self.rate_gate(),
             prices: self.config.places_prices,
+            vault: self.vault.clone(),
+            outbound: webhook_client(&self.config),
+            webhooks: self.queues.webhook.clone(),
+            webhook_schedule: self.config.webhooks,
             crawler: self.crawler.clone(),
             enrich_queue: self.queues.enrich.clone(),
         })
@@ -136,6 +142,22 @@ impl Services {
             None => anyhow::bail!("the in-process queue already has its worker"),
         }
     }
+}
+
+/// The guarded client webhook deliveries use: the configured exemptions, the
+/// deliveries' time-out, no redirects.
+pub fn webhook_client(config: &Config) -> GuardedClient {
+    GuardedClient::new(
+        config.outbound_policy(),
+        FetchLimits {
+            timeout: config.webhooks.timeout,
+            connect_timeout: config.webhooks.timeout.min(std::time::Duration::from_secs(5)),
+            // An endpoint's answer is only looked at for its status.
+            max_body_bytes: 64 * 1024,
+            max_redirects: 0,
+            user_agent: concat!("Leadgen-Webhooks/", env!("CARGO_PKG_VERSION")).into(),
+        },
+    )
 }
 
 /// The crawler of enrichment jobs, through the guarded outbound client (hosts exempted

@@ -123,6 +123,10 @@ pub async fn stack_with(
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &prefix),
             prices: state.config.places_prices,
+            vault: state.vault.clone(),
+            outbound: leadgen_worker::wiring::webhook_client(&state.config),
+            webhooks: state.queues.webhook.clone(),
+            webhook_schedule: state.config.webhooks,
             crawler: leadgen_worker::wiring::crawler(&state.config),
             enrich_queue: leadgen_worker::jobs::registry::redis(&url, &prefix)
                 .await

@@ -1,31 +1,89 @@
 //! Authentication: the bearer scheme every protected operation takes, OIDC sign-in, and
 //! the local operator account of embedded mode.
+//!
+//! A bearer value is either a session token (a JWT from sign-in) or a personal API token
+//! (`lgp_...`). Both are checked here and only here: an operation states what it needs in
+//! its signature (`Auth<access::SearchesRun>`, or [`BearerAuth`] for a session), and the
+//! extractor refuses anything less before the handler runs. A session may do everything;
+//! a token only what its scopes allow (403 otherwise), and never what needs a session.
 
+pub mod access;
 pub mod http_client;
 pub mod local;
 pub mod oidc;
 
-use leadgen_core::ids::UserId;
-use leadgen_core::{session::Claims, user::User};
-use poem::Request;
-use poem_openapi::{SecurityScheme, auth::Bearer};
+use std::marker::PhantomData;
 
+use leadgen_core::{ids::UserId, personal_tokens, session::Claims, store::TokenGrant, user::User};
+use poem::{Request, RequestBody};
+use poem_openapi::{
+    ApiExtractor, ApiExtractorType, ExtractParamOptions, SecurityScheme, auth::Bearer, registry::Registry,
+};
+
+use self::access::{Access, Needs};
 use crate::{error::ApiError, state::AppState};
+
+/// How the caller proved who they are.
+#[derive(Debug, Clone)]
+pub enum Credential {
+    /// A session token's claims (for logout and refresh).
+    Session(Claims),
+    /// A personal API token and its scopes.
+    Token(TokenGrant),
+}
 
 /// The caller, authenticated. Handlers receive it as an argument, so none can forget to
 /// authenticate, and every store call takes `user.id`.
 #[derive(Debug, Clone)]
 pub struct AuthUser {
-    /// The signed-in user.
+    /// The user.
     pub user: User,
-    /// The session token's claims (for logout and refresh).
-    pub claims: Claims,
+    /// Session or personal token.
+    pub credential: Credential,
 }
 
-/// Bearer session token, as issued by `/api/auth/callback`.
+impl AuthUser {
+    /// The session's claims, when the caller used a session.
+    pub fn session(&self) -> Option<&Claims> {
+        match &self.credential {
+            Credential::Session(claims) => Some(claims),
+            Credential::Token(_) => None,
+        }
+    }
+
+    /// Refuses a token that lacks what the operation needs (403, naming it).
+    fn allow(&self, needs: Needs) -> Result<(), ApiError> {
+        let Credential::Token(grant) = &self.credential else {
+            return Ok(());
+        };
+        match needs {
+            Needs::AnyCredential => Ok(()),
+            Needs::Scope(scope) if grant.scopes.contains(scope) => Ok(()),
+            Needs::Scope(scope) => Err(ApiError::forbidden(
+                "insufficient_scope",
+                format!(
+                    "This API token lacks the '{scope}' scope this operation needs. Create a token with it in Settings > API access."
+                ),
+            )),
+            Needs::Session => Err(ApiError::forbidden(
+                "session_required",
+                "This operation needs a signed-in session; API tokens cannot use it.",
+            )),
+        }
+    }
+}
+
+/// What the bearer scheme is, as OpenAPI describes it (one scheme for both kinds).
+///
+/// A session token from sign-in, or a personal API token (`lgp_...`, create one in
+/// Settings > API access or with `POST /api/user/tokens`). A token may call only the
+/// operations its scopes allow: each operation's description names its scope
+/// (`searches:run`, `usage:read`, `exports:write`, `keys:write`, `webhooks:write`), or says
+/// it needs a session. Refusals are 403 `insufficient_scope` or `session_required`.
+/// Each token also has its own rate limit (429 `rate_limited` with `Retry-After`).
 #[derive(SecurityScheme)]
-#[oai(ty = "bearer", bearer_format = "JWT", checker = "check_bearer")]
-pub struct BearerAuth(pub AuthUser);
+#[oai(rename = "BearerAuth", ty = "bearer", checker = "check_bearer")]
+struct Credentials(AuthUser);
 
 async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<AuthUser> {
     let state = req
@@ -34,19 +92,62 @@ async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<AuthUser> {
     Ok(authenticate(state, &bearer.token).await?)
 }
 
-/// Verifies a session token: signature, algorithm, expiry, and that its session is live.
-pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
-    let claims = state.sessions.verify(token).map_err(|_| ApiError::session_invalid())?;
-    let user_id = leadgen_core::ids::UserId::from(claims.sub.as_str());
-    if !state.store.is_session_active(&user_id, &claims.jti).await? {
-        return Err(ApiError::session_invalid());
+/// The caller, authenticated, allowed what `A` says (see [`access`]). The only way an
+/// operation gets a caller.
+#[derive(Debug, Clone)]
+pub struct Auth<A: Access>(pub AuthUser, PhantomData<A>);
+
+/// A caller with a session (personal tokens are refused with 403).
+pub type BearerAuth = Auth<access::Session>;
+
+impl<'a, A: Access> ApiExtractor<'a> for Auth<A> {
+    const TYPES: &'static [ApiExtractorType] = &[ApiExtractorType::SecurityScheme];
+    type ParamType = ();
+    type ParamRawType = ();
+
+    fn register(registry: &mut Registry) {
+        <Credentials as ApiExtractor<'a>>::register(registry);
     }
+
+    fn security_schemes() -> Vec<&'static str> {
+        <Credentials as ApiExtractor<'a>>::security_schemes()
+    }
+
+    async fn from_request(
+        request: &'a Request,
+        body: &mut RequestBody,
+        param_opts: ExtractParamOptions<Self::ParamType>,
+    ) -> poem::Result<Self> {
+        let Credentials(user) = <Credentials as ApiExtractor<'a>>::from_request(request, body, param_opts).await?;
+        user.allow(A::NEEDS)?;
+        Ok(Self(user, PhantomData))
+    }
+}
+
+/// Verifies a bearer value: a personal token (by its hash: exists, unexpired), or a
+/// session token (signature, algorithm, expiry, and that its session is live).
+pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
+    let (user_id, credential) = if personal_tokens::is_personal_token(token) {
+        let grant = state
+            .store
+            .authenticate_token(&personal_tokens::hash(token))
+            .await?
+            .ok_or_else(ApiError::token_invalid)?;
+        (grant.user_id.clone(), Credential::Token(grant))
+    } else {
+        let claims = state.sessions.verify(token).map_err(|_| ApiError::session_invalid())?;
+        let user_id = UserId::from(claims.sub.as_str());
+        if !state.store.is_session_active(&user_id, &claims.jti).await? {
+            return Err(ApiError::session_invalid());
+        }
+        (user_id, Credential::Session(claims))
+    };
     let user = state
         .store
         .user(&user_id)
         .await?
         .ok_or_else(ApiError::session_invalid)?;
-    Ok(AuthUser { user, claims })
+    Ok(AuthUser { user, credential })
 }
 
 /// Issues and records a session token for `user_id`.

@@ -8,7 +8,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
 use super::ApiTags;
 use crate::{
     auth::{
-        self, BearerAuth, local,
+        self, Auth, access, local,
         oidc::{FEATURE_SHEETS, SHEETS_SCOPES, SignedIn},
     },
     error::{ApiError, Fails, status::*},
@@ -224,22 +224,29 @@ impl AuthApi {
     }
 
     /// The signed-in user
+    ///
+    /// API tokens: any valid token.
     #[oai(path = "/me", method = "get", operation_id = "get_me")]
-    async fn get_me(&self, auth: BearerAuth) -> Json<UserInfo> {
+    async fn get_me(&self, auth: Auth<access::AnyCredential>) -> Json<UserInfo> {
         Json(UserInfo::from(&auth.0.user))
     }
 
     /// Refresh the session token
     ///
     /// Issues a new token and revokes the one presented.
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/refresh", method = "post", operation_id = "refresh_session")]
     async fn refresh_session(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<SessionResponse>, Fails<{ UNAUTHORIZED }>> {
+        auth: Auth<access::Session>,
+    ) -> Result<Json<SessionResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
         let caller = auth.0;
-        if !state.store.revoke_session(&caller.user.id, &caller.claims.jti).await? {
+        let Some(claims) = caller.session() else {
+            return Err(ApiError::session_invalid().into());
+        };
+        if !state.store.revoke_session(&caller.user.id, &claims.jti).await? {
             return Err(ApiError::session_invalid().into());
         }
         let token = auth::start_session(&state, &caller.user.id).await?;
@@ -260,7 +267,8 @@ impl AuthApi {
             .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")));
         if let Some(token) = token
             && let Ok(caller) = auth::authenticate(&state, token.trim()).await
-            && let Err(e) = state.store.revoke_session(&caller.user.id, &caller.claims.jti).await
+            && let Some(claims) = caller.session()
+            && let Err(e) = state.store.revoke_session(&caller.user.id, &claims.jti).await
         {
             tracing::error!(error = %e, "could not revoke session at logout");
         }

@@ -12,7 +12,7 @@ use secrecy::ExposeSecret;
 
 use super::ApiTags;
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     billing::{Interval, signature, stripe_api::CheckoutRequest, webhook},
     error::{ApiError, Fails, envelope, status::*},
     state::AppState,
@@ -197,6 +197,8 @@ impl BillingApi {
     /// Creates a Stripe Checkout session for Pro, billed monthly or yearly, for the
     /// user's Stripe customer (created on first use). Answers the URL to send the browser
     /// to; Stripe comes back to `/billing/success?session_id=...` or `/billing/cancel`.
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
     #[oai(
         path = "/create-checkout-session",
         method = "post",
@@ -205,9 +207,12 @@ impl BillingApi {
     async fn create_checkout_session(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::Session>,
         body: Json<CheckoutSessionRequest>,
-    ) -> Result<Json<CheckoutSessionResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
+    ) -> Result<
+        Json<CheckoutSessionResponse>,
+        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>,
+    > {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
         let interval = Interval::parse(&body.0.interval).ok_or_else(|| {
             ApiError::bad_request(
@@ -255,6 +260,8 @@ impl BillingApi {
     ///
     /// A Stripe customer-portal session for the user (change plan, payment method,
     /// cancel), returning to Settings, Billing.
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
     #[oai(
         path = "/create-portal-session",
         method = "post",
@@ -263,8 +270,11 @@ impl BillingApi {
     async fn create_portal_session(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<PortalSessionResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
+        auth: Auth<access::Session>,
+    ) -> Result<
+        Json<PortalSessionResponse>,
+        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>,
+    > {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
         let customer_id = state.store.billing_customer(&auth.0.user.id).await?.ok_or_else(|| {
             ApiError::bad_request(
@@ -287,12 +297,14 @@ impl BillingApi {
     ///
     /// The user's subscription as Stripe last reported it, and whether a payment method
     /// is on file.
+    ///
+    /// API tokens: need the `usage:read` scope.
     #[oai(path = "/status", method = "get", operation_id = "get_billing_status")]
     async fn get_billing_status(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<BillingStatusResponse>, Fails<{ UNAUTHORIZED }>> {
+        auth: Auth<access::UsageRead>,
+    ) -> Result<Json<BillingStatusResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
         let subscription = state.store.subscription(&auth.0.user.id).await?;
         let tier = leadgen_core::billing::tier_of(subscription.as_ref());
         let info = subscription_info(subscription.as_ref());
@@ -317,12 +329,14 @@ impl BillingApi {
     ///
     /// `subscriptionStatus` is `active`, `cancelled` (ended, or set to end at the
     /// period's end), or `none`.
+    ///
+    /// API tokens: need the `usage:read` scope.
     #[oai(path = "/subscription", method = "get", operation_id = "get_subscription_status")]
     async fn get_subscription_status(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<SubscriptionStatusResponse>, Fails<{ UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
+        auth: Auth<access::UsageRead>,
+    ) -> Result<Json<SubscriptionStatusResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>> {
         let subscription = state.store.subscription(&auth.0.user.id).await?;
         Ok(Json(SubscriptionStatusResponse {
             success: true,

@@ -6,6 +6,10 @@ use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 use super::ApiTags;
 use crate::state::AppState;
 
+/// How long readiness waits for each of the store and Redis before calling it down:
+/// a probe answered late counts as failed anyway, and "down" is the truthful answer.
+const READY_CHECK_LIMIT: std::time::Duration = std::time::Duration::from_millis(1500);
+
 /// Liveness.
 #[derive(Debug, Object)]
 pub struct Health {
@@ -58,13 +62,20 @@ impl HealthApi {
     /// Readiness: store, queue and bus reachable, and not stopping
     #[oai(path = "/ready", method = "get", operation_id = "get_ready")]
     async fn get_ready(&self, state: Data<&AppState>) -> ReadyResponse {
-        let store = state.store.ping().await.is_ok();
+        // A store that cannot be reached makes the pool retry until its acquire time-out
+        // (10 s): a probe must answer well before that, so each check has its own limit.
+        let store = matches!(
+            tokio::time::timeout(READY_CHECK_LIMIT, state.store.ping()).await,
+            Ok(Ok(()))
+        );
         // Queue and bus share the Redis connection in distributed mode; in embedded mode
         // both live in this process and are reachable whenever it answers.
         let redis_ok = match &state.redis {
             Some(conn) => {
                 let mut conn = conn.clone();
-                redis::cmd("PING").query_async::<String>(&mut conn).await.is_ok()
+                let command = redis::cmd("PING");
+                let ping = command.query_async::<String>(&mut conn);
+                matches!(tokio::time::timeout(READY_CHECK_LIMIT, ping).await, Ok(Ok(_)))
             }
             None => true,
         };

@@ -25,7 +25,7 @@ use super::{
     },
 };
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     error::{ApiError, Fails, status::*},
     relay,
     state::AppState,
@@ -55,8 +55,10 @@ impl LeadsApi {
     /// The business-type catalogue
     ///
     /// The spec's 13 groups of Google place types, with labels.
+    ///
+    /// API tokens: any valid token.
     #[oai(path = "/business-types", method = "get", operation_id = "list_business_types")]
-    async fn list_business_types(&self, _auth: BearerAuth) -> Json<BusinessTypesResponse> {
+    async fn list_business_types(&self, _auth: Auth<access::AnyCredential>) -> Json<BusinessTypesResponse> {
         Json(BusinessTypesResponse {
             groups: GROUPS
                 .iter()
@@ -82,6 +84,8 @@ impl LeadsApi {
     /// then one `business_found` per business, then `complete` or `error`), with
     /// keep-alive comments. Closing the connection cancels the search. Validation and
     /// usage failures answer before the stream starts, as JSON errors.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(
         path = "/search-stream",
         method = "post",
@@ -91,11 +95,11 @@ impl LeadsApi {
     async fn search_leads_stream(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         body: Json<SearchRequest>,
     ) -> Result<
         EventStream<BoxStream<'static, StreamEvent>>,
-        Fails<{ BAD_REQUEST | UNAUTHORIZED | TOO_MANY_REQUESTS | UNAVAILABLE }>,
+        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | UNAVAILABLE }>,
     > {
         let events = start_search(&state, &auth.0.user.id, body.0).await?;
         let frames = events.map(|(id, event)| StreamEvent::frame(id, &event)).boxed();
@@ -107,14 +111,18 @@ impl LeadsApi {
     /// Search, answering when done
     ///
     /// Runs the same search as the stream and returns every lead at once.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/search", method = "post", operation_id = "search_leads")]
     async fn search_leads(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         body: Json<SearchRequest>,
-    ) -> Result<Json<SearchResult>, Fails<{ BAD_REQUEST | UNAUTHORIZED | TOO_MANY_REQUESTS | BAD_GATEWAY | UNAVAILABLE }>>
-    {
+    ) -> Result<
+        Json<SearchResult>,
+        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | BAD_GATEWAY | UNAVAILABLE }>,
+    > {
         let mut events = Box::pin(start_search(&state, &auth.0.user.id, body.0).await?);
         while let Some((_, event)) = events.next().await {
             match event {
@@ -150,13 +158,16 @@ impl LeadsApi {
     /// locate it, cached afterwards). Counts toward no allowance. A full search of a
     /// large metro is probed up to a bound (about 8 seconds at 10 requests a second);
     /// past it the figures are extrapolated and `exact` is false.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/estimate", method = "post", operation_id = "estimate_search")]
     async fn estimate_search(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         body: Json<SearchRequest>,
-    ) -> Result<Json<EstimateResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
+    ) -> Result<Json<EstimateResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
+    {
         let search = validate(body.0)?;
         let user_id = &auth.0.user.id;
         let Some(opened) = state.keys.open(user_id).await? else {
@@ -194,12 +205,14 @@ impl LeadsApi {
     }
 
     /// Usage this month
+    ///
+    /// API tokens: need the `usage:read` scope.
     #[oai(path = "/usage", method = "get", operation_id = "get_usage")]
     async fn get_usage(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<UsageResponse>, Fails<{ UNAUTHORIZED }>> {
+        auth: Auth<access::UsageRead>,
+    ) -> Result<Json<UsageResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
         let report = current_usage(&state, &auth.0.user.id).await?;
         Ok(Json(UsageResponse {
             success: true,
@@ -213,12 +226,15 @@ impl LeadsApi {
     /// with the stored key and records whether it worked. A key Google refuses answers
     /// 400 with Google's reason in plain words; a passing upstream fault answers 502 or
     /// 503 and leaves the recorded status unchanged.
+    ///
+    /// API tokens: need the `keys:write` scope.
     #[oai(path = "/test-api-key", method = "post", operation_id = "test_api_key")]
     async fn test_api_key(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<TestApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | BAD_GATEWAY | UNAVAILABLE }>> {
+        auth: Auth<access::KeysWrite>,
+    ) -> Result<Json<TestApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
+    {
         let user_id = &auth.0.user.id;
         let Some(opened) = state.keys.open(user_id).await? else {
             return Err(ApiError::bad_request(

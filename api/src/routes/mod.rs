@@ -7,7 +7,9 @@ pub mod leads;
 pub mod leads_models;
 pub mod searches;
 pub mod sheets;
+pub mod tokens;
 pub mod user;
+pub mod webhooks;
 
 use poem_openapi::Tags;
 
@@ -20,6 +22,8 @@ pub enum ApiTags {
     User,
     /// Lead searches and the Places API key check.
     Leads,
+    /// Personal API tokens and webhooks, for integrations.
+    Integrations,
     /// Export to Google Sheets.
     Sheets,
     /// Plans, Checkout, the billing portal and subscription status.
@@ -35,6 +39,8 @@ pub enum ApiTags {
 pub type Apis = (
     auth::AuthApi,
     user::UserApi,
+    tokens::TokensApi,
+    webhooks::WebhooksApi,
     leads::LeadsApi,
     searches::SearchesApi,
     sheets::SheetsApi,
@@ -47,6 +53,8 @@ pub fn api() -> Apis {
     (
         auth::AuthApi,
         user::UserApi,
+        tokens::TokensApi,
+        webhooks::WebhooksApi,
         leads::LeadsApi,
         searches::SearchesApi,
         sheets::SheetsApi,

@@ -5,9 +5,8 @@
 
 use futures_util::{StreamExt, stream::BoxStream};
 use leadgen_core::{
-    bus::REPLAY_TTL,
     ids::{SearchId, UserId},
-    search::SearchStatus,
+    search::{Checkpoint, SearchStatus},
     store::{HistoryQuery, SearchSummary},
 };
 use poem::web::{Data, sse::Event};
@@ -19,7 +18,7 @@ use poem_openapi::{
 
 use super::{ApiTags, leads_models::StreamEvent};
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     error::{ApiError, Fails, status::*},
     relay,
     state::AppState,
@@ -32,9 +31,9 @@ const DEFAULT_PAGE: i64 = 20;
 /// Keep-alive comment interval on event streams.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
-/// One search in the history.
+/// One search in the history. Figures a search does not have yet are left out, not null.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchItem {
     /// Its id.
     pub id: String,
@@ -50,6 +49,8 @@ pub struct SearchItem {
     pub background: bool,
     /// `queued`, `running`, `complete`, `failed` or `cancelled`.
     pub status: String,
+    /// How far it has got (while running, once it fetched something).
+    pub progress: Option<SearchProgress>,
     /// Leads sent (once finished).
     pub leads: Option<i64>,
     /// Requests Google billed (once finished).
@@ -67,9 +68,21 @@ pub struct SearchItem {
     pub results_available: bool,
 }
 
-/// A page of the history.
+/// A running search's progress, from its checkpoint.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+pub struct SearchProgress {
+    /// Places found so far (before the search's filters and de-duplication).
+    pub found: u32,
+    /// Requests Google billed so far.
+    pub billable_requests: u32,
+    /// US dollars so far, at list prices.
+    pub cost_usd: f64,
+}
+
+/// A page of the history.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchHistory {
     /// Newest first.
     pub searches: Vec<SearchItem>,
@@ -79,14 +92,23 @@ pub struct SearchHistory {
     pub replay_minutes: u64,
 }
 
-fn rfc3339(secs: i64) -> String {
+/// Unix seconds as RFC 3339 text.
+pub(crate) fn rfc3339(secs: i64) -> String {
     chrono::DateTime::<chrono::Utc>::from_timestamp(secs, 0)
         .map(|t| t.to_rfc3339())
         .unwrap_or_default()
 }
 
-fn item(s: SearchSummary, now: i64) -> SearchItem {
-    let results_available = s.finished_at.is_none_or(|f| now - f < REPLAY_TTL.as_secs() as i64);
+/// A history entry for `s`; a running search gets its progress from its checkpoint.
+async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
+    let now = leadgen_core::time::now_unix();
+    let replay_secs = state.bus.replay_ttl().as_secs() as i64;
+    let results_available = s.finished_at.is_none_or(|f| now - f < replay_secs);
+    let progress = if s.status == SearchStatus::Running.as_str() {
+        progress_of(state, &s.id).await
+    } else {
+        None
+    };
     SearchItem {
         id: s.id.to_string(),
         business_type: s.business_type,
@@ -95,6 +117,7 @@ fn item(s: SearchSummary, now: i64) -> SearchItem {
         options: serde_json::from_str(&s.options).unwrap_or_else(|_| serde_json::json!({})),
         background: s.background != 0,
         status: s.status,
+        progress,
         leads: s.leads_delivered,
         billable_requests: s.billable_requests,
         cost_usd: s.cost_usd,
@@ -103,6 +126,20 @@ fn item(s: SearchSummary, now: i64) -> SearchItem {
         finished_at: s.finished_at.map(rfc3339),
         results_available,
     }
+}
+
+/// How far a running search has got: its checkpoint's counts (no lead data), if it has
+/// fetched anything yet. A bus that does not answer leaves it out rather than failing the
+/// history.
+async fn progress_of(state: &AppState, id: &SearchId) -> Option<SearchProgress> {
+    let stored = state.bus.checkpoint(id).await.ok().flatten()?;
+    let progress = Checkpoint::decode(&stored)?.progress();
+    let prices = state.config.places_prices;
+    Some(SearchProgress {
+        found: progress.found,
+        billable_requests: progress.requests.billable(&prices),
+        cost_usd: leadgen_core::search::round_cents(progress.requests.cost_usd(&prices)),
+    })
 }
 
 /// The caller's search `id`, or 404.
@@ -147,11 +184,13 @@ impl SearchesApi {
     /// Metadata only: what was asked, how it went, what it cost. No lead is ever stored;
     /// a search's results can be read again from memory for a few minutes after it
     /// finishes (`resultsAvailable`).
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/", method = "get", operation_id = "list_searches")]
     async fn list_searches(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         /// Only searches with this status.
         status: Query<Option<String>>,
         /// Only searches of this business type.
@@ -162,7 +201,7 @@ impl SearchesApi {
         /// `nextCursor` of the previous page.
         #[oai(validator(max_length = 200))]
         cursor: Query<Option<String>>,
-    ) -> Result<Json<SearchHistory>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
+    ) -> Result<Json<SearchHistory>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let limit = limit.0.unwrap_or(DEFAULT_PAGE);
         if !(1..=MAX_PAGE).contains(&limit) {
             return Err(ApiError::bad_request("invalid_request", "limit must be from 1 to 100.").into());
@@ -187,24 +226,29 @@ impl SearchesApi {
         let next_cursor = more
             .then(|| rows.last().map(|r| format!("{}.{}", r.created_at, r.id)))
             .flatten();
-        let now = leadgen_core::time::now_unix();
+        let mut searches = Vec::with_capacity(rows.len());
+        for row in rows {
+            searches.push(item(&state, row).await);
+        }
         Ok(Json(SearchHistory {
-            searches: rows.into_iter().map(|r| item(r, now)).collect(),
+            searches,
             next_cursor,
-            replay_minutes: REPLAY_TTL.as_secs() / 60,
+            replay_minutes: state.bus.replay_ttl().as_secs() / 60,
         }))
     }
 
     /// One of your searches
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/:id", method = "get", operation_id = "get_search")]
     async fn get_search(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         id: Path<String>,
-    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
+    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
-        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+        Ok(Json(item(&state, summary).await))
     }
 
     /// A search's events again (reconnect)
@@ -214,6 +258,8 @@ impl SearchesApi {
     /// `complete` or `error`. Events are kept in memory for 10 minutes after a search's
     /// last one (never on disk of ours); after that this answers 410. Closing this stream
     /// cancels a search that does not run in the background.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(
         path = "/:id/events",
         method = "get",
@@ -223,12 +269,13 @@ impl SearchesApi {
     async fn stream_search_events(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         id: Path<String>,
         /// The last event number received.
         #[oai(name = "Last-Event-ID")]
         last_event_id: Header<Option<u64>>,
-    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, Fails<{ UNAUTHORIZED | NOT_FOUND | GONE }>> {
+    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>>
+    {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         let search_id = summary.id.clone();
         let subscription = state.bus.subscribe(&search_id, 0).await?;
@@ -260,17 +307,19 @@ impl SearchesApi {
     /// Stops a queued or running search (its worker stops between requests; leads it
     /// sent stay counted, the rest of its reservation is given back). A search already
     /// finished is left as it is. Answers the search as it stands.
+    ///
+    /// API tokens: need the `searches:run` scope.
     #[oai(path = "/:id/cancel", method = "post", operation_id = "cancel_search")]
     async fn cancel_search(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::SearchesRun>,
         id: Path<String>,
-    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | NOT_FOUND }>> {
+    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }
-        Ok(Json(item(summary, leadgen_core::time::now_unix())))
+        Ok(Json(item(&state, summary).await))
     }
 }

@@ -13,7 +13,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
 use super::{ApiTags, leads_models::ContactsItem};
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     error::{ApiError, ErrorBody, body},
     state::AppState,
 };
@@ -170,7 +170,8 @@ pub enum SheetsApiError {
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
     /// Google Sheets access is missing, expired or revoked: `needsReauth` is true and the
-    /// user should go through `/api/auth/google?feature=sheets`.
+    /// user should go through `/api/auth/google?feature=sheets`. Or an API token without
+    /// the `exports:write` scope (`insufficient_scope`, no `needsReauth`).
     #[oai(status = 403)]
     Forbidden(Json<ErrorBody>),
     /// The spreadsheet does not exist or the user's Google account cannot open it.
@@ -195,6 +196,7 @@ impl From<ApiError> for SheetsApiError {
         match error {
             ApiError::BadRequest(b) => Self::BadRequest(b),
             ApiError::Unauthorized(b) => Self::Unauthorized(b),
+            ApiError::Forbidden(b) => Self::Forbidden(b),
             ApiError::NotFound(b) => Self::NotFound(b),
             ApiError::TooManyRequests(b) => Self::TooManyRequests(b),
             ApiError::Internal(b) => Self::Internal(b),
@@ -216,6 +218,8 @@ impl SheetsApi {
     /// Whether Google accepts the user's Sheets grant right now (checked by minting an
     /// access token), so the settings screen and the export button know whether to ask
     /// for re-authentication.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(
         path = "/sheets/auth-status",
         method = "get",
@@ -224,7 +228,7 @@ impl SheetsApi {
     async fn get_sheets_auth_status(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
     ) -> Result<Json<SheetsAuthStatus>, SheetsApiError> {
         let status = state.sheets.status(&auth.0.user.id).await.map_err(api_error)?;
         Ok(Json(SheetsAuthStatus {
@@ -240,11 +244,13 @@ impl SheetsApi {
     ///
     /// The spreadsheets the app created for the user (from Drive) and the ones the user
     /// validated. 403 with `needsReauth` when Sheets access is missing or expired.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/sheets", method = "get", operation_id = "list_sheets")]
     async fn list_sheets(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
     ) -> Result<Json<SheetsListResponse>, SheetsApiError> {
         let sheets = state.sheets.list(&auth.0.user.id).await.map_err(api_error)?;
         Ok(Json(SheetsListResponse {
@@ -260,11 +266,13 @@ impl SheetsApi {
     ///
     /// Takes a spreadsheet id or its full URL; answers its id, title and tabs when the
     /// user's Google account can open it, and adds it to the user's list.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/sheets/validate", method = "post", operation_id = "validate_sheet")]
     async fn validate_sheet(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
         body: Json<ValidateSheetRequest>,
     ) -> Result<Json<ValidateSheetResponse>, SheetsApiError> {
         let info = state
@@ -282,11 +290,13 @@ impl SheetsApi {
     }
 
     /// The tabs of a spreadsheet
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/sheets/:id/worksheets", method = "get", operation_id = "list_worksheets")]
     async fn list_worksheets(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
         id: Path<String>,
     ) -> Result<Json<WorksheetsResponse>, SheetsApiError> {
         let tabs = state
@@ -305,11 +315,13 @@ impl SheetsApi {
     /// Writes the leads to a new spreadsheet or an existing one (spec section 5), in
     /// batches within Google's request limits, retrying Google's passing failures.
     /// Nothing of the leads is stored here.
+    ///
+    /// API tokens: need the `exports:write` scope.
     #[oai(path = "/export-to-sheets", method = "post", operation_id = "export_to_sheets")]
     async fn export_to_sheets(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::ExportsWrite>,
         body: Json<ExportToSheetsRequest>,
     ) -> Result<Json<ExportToSheetsResponse>, SheetsApiError> {
         let request = export_request(body.0)?;

@@ -6,7 +6,7 @@ use poem_openapi::{Object, OpenApi, payload::Json};
 
 use super::ApiTags;
 use crate::{
-    auth::BearerAuth,
+    auth::{Auth, access},
     error::{ApiError, Fails, status::*},
     state::AppState,
 };
@@ -72,12 +72,14 @@ pub struct UserApi;
 #[OpenApi(tag = "ApiTags::User", prefix_path = "/user")]
 impl UserApi {
     /// Finish onboarding
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/complete-onboarding", method = "post", operation_id = "complete_onboarding")]
     async fn complete_onboarding(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<OnboardingResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
+        auth: Auth<access::Session>,
+    ) -> Result<Json<OnboardingResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         if !state.store.complete_onboarding(&auth.0.user.id).await? {
             return Err(ApiError::session_invalid().into());
         }
@@ -88,12 +90,14 @@ impl UserApi {
     }
 
     /// The Places API key's status
+    ///
+    /// API tokens: any valid token.
     #[oai(path = "/api-key/status", method = "get", operation_id = "get_api_key_status")]
     async fn get_api_key_status(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
-    ) -> Result<Json<ApiKeyStatusResponse>, Fails<{ UNAUTHORIZED }>> {
+        auth: Auth<access::AnyCredential>,
+    ) -> Result<Json<ApiKeyStatusResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
         let status = state.keys.status(&auth.0.user.id).await?;
         Ok(Json(ApiKeyStatusResponse {
             api_key_status: status.into(),
@@ -104,13 +108,15 @@ impl UserApi {
     ///
     /// Stores the key encrypted (AES-256-GCM). An empty `api_key` deletes it. A value that
     /// cannot be a Google API key is refused with 400.
+    ///
+    /// API tokens: need the `keys:write` scope.
     #[oai(path = "/api-key", method = "post", operation_id = "save_api_key")]
     async fn save_api_key(
         &self,
         state: Data<&AppState>,
-        auth: BearerAuth,
+        auth: Auth<access::KeysWrite>,
         body: Json<SaveApiKeyRequest>,
-    ) -> Result<Json<SaveApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED }>> {
+    ) -> Result<Json<SaveApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let user_id = &auth.0.user.id;
         let key = body.0.api_key.trim();
         let message = if key.is_empty() {

@@ -25,6 +25,20 @@ fn documented() -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
+/// Operations that take the bearer scheme.
+fn secured() -> BTreeSet<String> {
+    let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("openapi JSON");
+    let mut out = BTreeSet::new();
+    for (_, item) in doc["paths"].as_object().expect("paths") {
+        for (_, op) in item.as_object().expect("operations") {
+            if op.get("security").is_some() {
+                out.insert(op["operationId"].as_str().expect("operationId").to_owned());
+            }
+        }
+    }
+    out
+}
+
 const SHEETS: [&str; 5] = [
     "get_sheets_auth_status",
     "list_sheets",
@@ -59,10 +73,19 @@ fn statuses_are_documented_only_where_they_can_happen() {
         "502 outside upstream calls: {:?}",
         with("502")
     );
-    // Looked up by id: a spreadsheet, or a search.
+    // Looked up by id: a spreadsheet, a search, a token or a webhook endpoint.
     let lookups: BTreeSet<&str> = SHEETS
         .into_iter()
-        .chain(["get_search", "stream_search_events", "cancel_search"])
+        .chain([
+            "get_search",
+            "stream_search_events",
+            "cancel_search",
+            "revoke_token",
+            "delete_webhook",
+            "rotate_webhook_secret",
+            "test_webhook",
+            "list_webhook_deliveries",
+        ])
         .collect();
     assert!(
         with("404").is_subset(&lookups),
@@ -81,11 +104,122 @@ fn statuses_are_documented_only_where_they_can_happen() {
     );
     assert_eq!(
         ops["get_usage"],
-        ["200", "401", "500"].map(String::from).into(),
-        "reading usage only needs a session"
+        ["200", "401", "403", "500"].map(String::from).into(),
+        "reading usage only needs a session, or a token with `usage:read`"
+    );
+    // 403: an API token refused (scope, or a session needed); only where a token is taken.
+    let secured = secured();
+    assert!(
+        with("403").is_subset(&secured.iter().map(String::as_str).collect()),
+        "403 without a bearer scheme: {:?}",
+        with("403")
     );
     assert!(
         ops["search_leads_stream"].contains("429") && ops["search_leads_stream"].contains("400"),
         "a search can be refused"
     );
+}
+
+/// Whether `value` fits `schema` in shape: every required field present, no field the
+/// schema does not declare, and each field's JSON type as declared (refs followed).
+fn fits(value: &Value, schema: &Value, schemas: &Value, at: &str) -> Result<(), String> {
+    if let Some(name) = schema["$ref"].as_str().and_then(|r| r.rsplit('/').next()) {
+        return fits(value, &schemas[name], schemas, at);
+    }
+    if let Some(all) = schema["allOf"].as_array() {
+        return all.iter().try_for_each(|s| fits(value, s, schemas, at));
+    }
+    if value.is_null() {
+        return Ok(()); // Optional fields may be null.
+    }
+    match schema["type"].as_str() {
+        Some("object") | None if schema.get("properties").is_some() => {
+            let object = value.as_object().ok_or(format!("{at}: not an object"))?;
+            let properties = schema["properties"].as_object().expect("properties");
+            for required in schema["required"].as_array().into_iter().flatten() {
+                let key = required.as_str().expect("name");
+                if !object.contains_key(key) {
+                    return Err(format!("{at}: missing required `{key}`"));
+                }
+            }
+            for (key, field) in object {
+                let declared = properties.get(key).ok_or(format!("{at}: undeclared `{key}`"))?;
+                fits(field, declared, schemas, &format!("{at}.{key}"))?;
+            }
+            Ok(())
+        }
+        Some("array") => value
+            .as_array()
+            .ok_or(format!("{at}: not an array"))?
+            .iter()
+            .try_for_each(|item| fits(item, &schema["items"], schemas, &format!("{at}[]"))),
+        Some("string") if schema.get("enum").is_some() => schema["enum"]
+            .as_array()
+            .filter(|e| e.contains(value))
+            .map(|_| ())
+            .ok_or(format!("{at}: {value} is not one of {}", schema["enum"])),
+        Some("string") => value.is_string().then_some(()).ok_or(format!("{at}: not a string")),
+        Some("integer") => value.is_i64().then_some(()).ok_or(format!("{at}: not an integer")),
+        Some("number") => value.is_number().then_some(()).ok_or(format!("{at}: not a number")),
+        Some("boolean") => value.is_boolean().then_some(()).ok_or(format!("{at}: not a boolean")),
+        _ => Ok(()),
+    }
+}
+
+/// Issue #15: an example on every operation (request, answer, parameters, a curl line),
+/// each one shaped as its schema says.
+#[test]
+fn every_operation_has_examples_that_fit_their_schemas() {
+    let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("openapi JSON");
+    let schemas = &doc["components"]["schemas"];
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("operations") {
+            let id = op["operationId"].as_str().expect("id");
+            let description = op["description"].as_str().unwrap_or_default();
+            if !description.contains("```sh\ncurl") {
+                problems.push(format!("{id}: no curl example"));
+            }
+            let body = op.pointer("/requestBody/content").and_then(Value::as_object);
+            for (_, media) in body
+                .into_iter()
+                .flatten()
+                .filter(|(t, _)| t.starts_with("application/json"))
+            {
+                match media.get("example") {
+                    None => problems.push(format!("{id}: no request example")),
+                    Some(e) => {
+                        if let Err(p) = fits(e, &media["schema"], schemas, &format!("{id} request")) {
+                            problems.push(p);
+                        }
+                    }
+                }
+            }
+            for (status, response) in op["responses"].as_object().expect("responses") {
+                if !status.starts_with('2') {
+                    continue;
+                }
+                for (media_type, media) in response["content"].as_object().into_iter().flatten() {
+                    match media.get("example") {
+                        None => problems.push(format!("{id}: no {status} {media_type} example")),
+                        Some(e) if media_type.starts_with("application/json") => {
+                            checked += 1;
+                            if let Err(p) = fits(e, &media["schema"], schemas, &format!("{id} {status}")) {
+                                problems.push(p);
+                            }
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            for param in op["parameters"].as_array().into_iter().flatten() {
+                if param["in"] == "path" && param.get("example").is_none() {
+                    problems.push(format!("{method} {path}: no example of `{}`", param["name"]));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(checked >= 30, "answers checked against their schemas: {checked}");
 }

@@ -5,6 +5,7 @@
 mod billing;
 mod contract;
 mod health;
+mod isolation;
 mod keys;
 mod oidc;
 mod ops;
@@ -14,4 +15,6 @@ mod search;
 mod sessions;
 mod sheets;
 mod support;
+mod tokens;
 mod web;
+mod webhooks;

@@ -36,10 +36,22 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
         .expect("user");
     let key = "AIzaSyA_rotate_0123456789abcdefghijklmno";
     keys.save(&user.id, key).await.expect("save");
+    // A webhook endpoint's signing secret is sealed too, and moves with the rest.
+    let hook_secret = leadgen_core::webhooks::generate_secret();
+    let sealed = leadgen_core::webhooks::seal_secret(&old_vault, &user.id, &hook_secret).expect("seal");
+    let endpoint = store
+        .create_webhook(
+            &user.id,
+            "https://hooks.example.com/x",
+            &[leadgen_core::webhooks::EventType::SearchCompleted],
+            &sealed,
+        )
+        .await
+        .expect("endpoint");
     let old_id = old_vault.primary_key_id();
 
     let summary = commands::rotate_key(&config, false).await.expect("rotate");
-    assert!(summary.contains("Re-encrypted 1 secret"), "{summary}");
+    assert!(summary.contains("Re-encrypted 2 secret(s)"), "{summary}");
     // The running server's vault still has only the old key as primary; it finds the new
     // key in the file when it meets a value sealed under it.
     assert_eq!(
@@ -72,6 +84,14 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
             .expose_secret(),
         key
     );
+    let new_vault = Vault::new(&remaining[0], &[], KeySource::Fixed);
+    let stored = store
+        .webhook(&user.id, &endpoint.id)
+        .await
+        .expect("read")
+        .expect("endpoint");
+    let opened = leadgen_core::webhooks::open_secret(&new_vault, &user.id, &stored.secret).expect("opens");
+    assert_eq!(opened.expose_secret(), hook_secret);
     assert_ne!(leadgen_core::vault::key_id(remaining[0].expose_secret()), old_id);
     store.close().await;
     std::fs::remove_dir_all(dir).ok();

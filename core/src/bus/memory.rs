@@ -21,9 +21,19 @@ struct Channel {
 }
 
 /// Event bus inside one process.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct MemoryBus {
     channels: Arc<Mutex<HashMap<SearchId, Channel>>>,
+    replay_ttl: std::time::Duration,
+}
+
+impl Default for MemoryBus {
+    fn default() -> Self {
+        Self {
+            channels: Arc::default(),
+            replay_ttl: REPLAY_TTL,
+        }
+    }
 }
 
 impl MemoryBus {
@@ -32,11 +42,23 @@ impl MemoryBus {
         Self::default()
     }
 
+    /// See [`super::EventBus::with_replay_ttl`].
+    pub fn with_replay_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.replay_ttl = ttl;
+        self
+    }
+
+    /// See [`super::EventBus::replay_ttl`].
+    pub fn replay_ttl(&self) -> std::time::Duration {
+        self.replay_ttl
+    }
+
     fn with_channel<T>(&self, search_id: &SearchId, f: impl FnOnce(&mut Channel) -> T) -> T {
         // The lock guards plain data and is never held across an await; a panic while
         // holding it leaves the map usable.
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
-        channels.retain(|_, c| c.touched.elapsed() < REPLAY_TTL);
+        let ttl = self.replay_ttl;
+        channels.retain(|_, c| c.touched.elapsed() < ttl);
         let channel = channels.entry(search_id.to_owned()).or_insert_with(|| Channel {
             events: Vec::new(),
             sender: broadcast::channel(LIVE_CAPACITY).0,

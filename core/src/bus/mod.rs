@@ -22,7 +22,8 @@ use tokio::sync::broadcast;
 
 use crate::{CoreResult, lead::SearchEvent};
 
-/// How long a search's events stay replayable.
+/// How long a search's events stay replayable unless configured
+/// (`LEADGEN_RESULTS_REPLAY_MINUTES`): 10 minutes.
 pub const REPLAY_TTL: Duration = Duration::from_secs(600);
 
 /// Live events buffered per search for a subscriber. Small on purpose: each open stream
@@ -137,6 +138,23 @@ impl EventBus {
         match self {
             Self::Memory(bus) => bus.release(search_id),
             Self::Redis(bus) => bus.release(search_id).await,
+        }
+    }
+
+    /// Keeps each search's events replayable for `ttl` after its last event (instead of
+    /// [`REPLAY_TTL`]).
+    pub fn with_replay_ttl(self, ttl: Duration) -> Self {
+        match self {
+            Self::Memory(bus) => Self::Memory(bus.with_replay_ttl(ttl)),
+            Self::Redis(bus) => Self::Redis(Box::new(bus.with_replay_ttl(ttl))),
+        }
+    }
+
+    /// How long a search's events stay replayable after its last event.
+    pub fn replay_ttl(&self) -> Duration {
+        match self {
+            Self::Memory(bus) => bus.replay_ttl(),
+            Self::Redis(bus) => bus.replay_ttl(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! Per search: a list `{prefix}:search:{id}:events` (the replay buffer; `RPUSH`'s answer
 //! numbers each event), a pub/sub channel `{prefix}:search:{id}` for live delivery, and a
 //! key `{prefix}:search:{id}:cancel`, and the checkpoint `{prefix}:search:{id}:checkpoint`.
-//! All expire after [`REPLAY_TTL`].
+//! All expire after the bus's replay TTL ([`REPLAY_TTL`] unless configured).
 //!
 //! Each process holds one pub/sub connection for all its streams and routes messages to
 //! local subscribers by channel, so 10,000 open streams cost one Redis connection, not
@@ -50,6 +50,9 @@ redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[1])
 return 1
 "#;
 
+/// Pause before the one retry of an idempotent command whose connection had dropped.
+const RECONNECT_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Event bus over Redis.
 #[derive(Clone)]
 pub struct RedisBus {
@@ -59,6 +62,8 @@ pub struct RedisBus {
     router: Arc<tokio::sync::Mutex<Option<Arc<Router>>>>,
     publish_all: redis::Script,
     publish_page: redis::Script,
+    /// Expiry of a search's events, checkpoint and cancel flag after its last event.
+    replay_ttl: std::time::Duration,
 }
 
 /// The process's pub/sub connection and its local subscribers.
@@ -80,7 +85,19 @@ impl RedisBus {
             router: Arc::new(tokio::sync::Mutex::new(None)),
             publish_all: redis::Script::new(PUBLISH_ALL),
             publish_page: redis::Script::new(PUBLISH_PAGE),
+            replay_ttl: REPLAY_TTL,
         })
+    }
+
+    /// See [`super::EventBus::with_replay_ttl`].
+    pub fn with_replay_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.replay_ttl = ttl;
+        self
+    }
+
+    /// See [`super::EventBus::replay_ttl`].
+    pub fn replay_ttl(&self) -> std::time::Duration {
+        self.replay_ttl
     }
 
     fn events_key(&self, search_id: &SearchId) -> String {
@@ -107,12 +124,17 @@ impl RedisBus {
     /// See [`super::EventBus::publish_all`].
     pub async fn publish_all(&self, search_id: &SearchId, events: &[SearchEvent]) -> CoreResult<u64> {
         let mut invocation = self.publish_all.key(self.events_key(search_id));
-        invocation.key(self.channel(search_id)).arg(REPLAY_TTL.as_secs());
+        invocation.key(self.channel(search_id)).arg(self.replay_ttl.as_secs());
         for event in events {
             invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
         }
-        let mut conn = self.conn.clone();
-        Ok(invocation.invoke_async(&mut conn).await?)
+        // Retried like a page (see `publish_page`).
+        Ok(self
+            .idempotent(|mut conn| {
+                let invocation = &invocation;
+                async move { invocation.invoke_async(&mut conn).await }
+            })
+            .await?)
     }
 
     /// See [`super::EventBus::publish_page`].
@@ -121,26 +143,60 @@ impl RedisBus {
         invocation
             .key(self.channel(search_id))
             .key(self.checkpoint_key(search_id))
-            .arg(REPLAY_TTL.as_secs())
+            .arg(self.replay_ttl.as_secs())
             .arg(checkpoint);
         for event in events {
             invocation.arg(serde_json::to_string(event).map_err(|e| CoreError::Internal(e.to_string()))?);
         }
-        let mut conn = self.conn.clone();
-        let _: i64 = invocation.invoke_async(&mut conn).await?;
+        // Retried once if the connection had dropped (Redis restarted): the write almost
+        // always failed before Redis ran it; if Redis did run it, the page's events are in
+        // the buffer twice, and the relay drops repeated leads, so none shows twice.
+        let _: i64 = self
+            .idempotent(|mut conn| {
+                let invocation = &invocation;
+                async move { invocation.invoke_async(&mut conn).await }
+            })
+            .await?;
         Ok(())
     }
 
     /// See [`super::EventBus::checkpoint`].
     pub async fn checkpoint(&self, search_id: &SearchId) -> CoreResult<Option<String>> {
-        let mut conn = self.conn.clone();
-        Ok(conn.get(self.checkpoint_key(search_id)).await?)
+        let key = self.checkpoint_key(search_id);
+        Ok(self
+            .idempotent(|mut conn| {
+                let key = key.clone();
+                async move { conn.get(key).await }
+            })
+            .await?)
     }
 
-    /// See [`super::EventBus::replay`].
-    pub async fn replay(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
-        let mut conn = self.conn.clone();
-        let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
+    /// Runs a command, once more if the connection had dropped: the connection manager
+    /// reconnects by itself, but the first command after Redis restarted fails. Meant for
+    /// commands that are idempotent, or whose repetition the readers tolerate.
+    async fn idempotent<T, F, Fut>(&self, command: F) -> redis::RedisResult<T>
+    where
+        F: Fn(ConnectionManager) -> Fut,
+        Fut: std::future::Future<Output = redis::RedisResult<T>>,
+    {
+        match command(self.conn.clone()).await {
+            Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() => {
+                tokio::time::sleep(RECONNECT_PAUSE).await;
+                command(self.conn.clone()).await
+            }
+            other => other,
+        }
+    }
+
+    /// The replay buffer's events numbered above `after`.
+    async fn read_events(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
+        let key = self.events_key(search_id);
+        let raw: Vec<String> = self
+            .idempotent(|mut conn| {
+                let key = key.clone();
+                async move { conn.lrange(key, after as isize, -1).await }
+            })
+            .await?;
         raw.iter()
             .enumerate()
             .map(|(i, json)| {
@@ -154,39 +210,40 @@ impl RedisBus {
             .collect()
     }
 
+    /// See [`super::EventBus::replay`].
+    pub async fn replay(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
+        self.read_events(search_id, after).await
+    }
+
     /// See [`super::EventBus::subscribe`]: joins the live channel first, then reads the
     /// replay buffer, so an event is in one or the other (or both), never neither.
     pub async fn subscribe(&self, search_id: &SearchId, after: u64) -> CoreResult<Subscription> {
         let router = self.router().await?;
         let live = router.route(&self.channel(search_id)).await?;
-        let mut conn = self.conn.clone();
-        let raw: Vec<String> = conn.lrange(self.events_key(search_id), after as isize, -1).await?;
-        let replay = raw
-            .iter()
-            .enumerate()
-            .map(|(i, json)| {
-                serde_json::from_str::<SearchEvent>(json)
-                    .map(|event| Envelope {
-                        id: after + i as u64 + 1,
-                        event,
-                    })
-                    .map_err(|e| CoreError::Internal(format!("bad event in replay buffer: {e}")))
-            })
-            .collect::<CoreResult<Vec<_>>>()?;
+        let replay = self.read_events(search_id, after).await?;
         Ok(Subscription { replay, live })
     }
 
     /// See [`super::EventBus::cancel`].
     pub async fn cancel(&self, search_id: &SearchId) -> CoreResult<()> {
-        let mut conn = self.conn.clone();
-        let _: () = conn.set_ex(self.cancel_key(search_id), 1, REPLAY_TTL.as_secs()).await?;
+        let (key, ttl) = (self.cancel_key(search_id), self.replay_ttl.as_secs());
+        self.idempotent(|mut conn| {
+            let key = key.clone();
+            async move { conn.set_ex::<_, _, ()>(key, 1, ttl).await }
+        })
+        .await?;
         Ok(())
     }
 
     /// See [`super::EventBus::is_cancelled`].
     pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
-        let mut conn = self.conn.clone();
-        Ok(conn.exists(self.cancel_key(search_id)).await?)
+        let key = self.cancel_key(search_id);
+        Ok(self
+            .idempotent(|mut conn| {
+                let key = key.clone();
+                async move { conn.exists(key).await }
+            })
+            .await?)
     }
 
     /// Drops the local route when its last subscriber is gone.

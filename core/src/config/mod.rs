@@ -98,6 +98,10 @@ pub struct Config {
     /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address; `None` (0)
     /// turns it off. Default 1200, with bursts of a fifth of it.
     pub rate_limit_per_ip: Option<u32>,
+    /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token;
+    /// `None` (0) turns it off. Default 120, with bursts of a fifth of it. A token's
+    /// requests count here instead of in the per-user limit.
+    pub rate_limit_per_token: Option<u32>,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
     /// `LEADGEN_FREE_MONTHLY_SEARCHES` (100), `LEADGEN_FREE_DAILY_LEADS` (1000),
@@ -120,6 +124,10 @@ pub struct Config {
     pub places_prices: crate::search::PriceTable,
     /// `LEADGEN_REDIS_PREFIX`: first part of every Redis key and queue name. Default `leadgen`.
     pub redis_prefix: String,
+    /// `LEADGEN_RESULTS_REPLAY_MINUTES`: how long a search's events (its leads included)
+    /// stay in memory after its last event, for reconnecting and re-downloading; never on
+    /// disk. Default 10 minutes, from 1 to 60.
+    pub replay_ttl: Duration,
     /// `LEADGEN_WORKER_METRICS_LISTEN`: the worker's `/metrics` and `/healthz`. Default
     /// `0.0.0.0:9091`; `off` disables them.
     pub worker_metrics_listen: Option<SocketAddr>,
@@ -127,6 +135,8 @@ pub struct Config {
     /// client's address refusal, for tests and demos whose fakes listen on loopback.
     /// Default none: every website and webhook address is checked.
     pub outbound_allowed_hosts: Vec<String>,
+    /// `LEADGEN_WEBHOOK_*`: how webhook deliveries are attempted and retried.
+    pub webhooks: crate::webhooks::DeliverySchedule,
     /// Logs and error reporting.
     pub telemetry: TelemetryConfig,
 }
@@ -408,6 +418,7 @@ impl Config {
         };
         let rate_limit_per_user = per_minute("LEADGEN_RATE_LIMIT_PER_USER", s.server.rate_limit_per_user)?;
         let rate_limit_per_ip = per_minute("LEADGEN_RATE_LIMIT_PER_IP", s.server.rate_limit_per_ip)?;
+        let rate_limit_per_token = per_minute("LEADGEN_RATE_LIMIT_PER_TOKEN", s.server.rate_limit_per_token)?;
         let worker_concurrency =
             usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
         let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(10);
@@ -447,6 +458,15 @@ impl Config {
                 ));
             }
         };
+        let replay_ttl = match s.redis.replay_minutes {
+            minutes @ 1..=60 => Duration::from_secs(minutes as u64 * 60),
+            other => {
+                return Err(ConfigError::new(
+                    "LEADGEN_RESULTS_REPLAY_MINUTES",
+                    format!("'{other}' must be a whole number of minutes from 1 to 60"),
+                ));
+            }
+        };
         let worker_metrics_listen = match s.worker.metrics_listen.trim() {
             "off" | "none" => None,
             v => Some(v.parse::<SocketAddr>().map_err(|_| {
@@ -458,6 +478,26 @@ impl Config {
         };
         let outbound_allowed_hosts = crate::outbound::parse_allowed_hosts(&s.outbound.allowed_hosts)
             .map_err(|problem| ConfigError::new("LEADGEN_OUTBOUND_ALLOWED_HOSTS", problem))?;
+        let webhooks = crate::webhooks::DeliverySchedule {
+            timeout: Duration::from_secs(
+                u64::try_from(whole("LEADGEN_WEBHOOK_TIMEOUT_SECS", s.webhooks.timeout_secs)?)
+                    .ok()
+                    .filter(|t| (1..=60).contains(t))
+                    .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_TIMEOUT_SECS", "must be 1 to 60 seconds"))?,
+            ),
+            first_retry: Duration::from_millis(
+                u64::try_from(whole("LEADGEN_WEBHOOK_FIRST_RETRY_MS", s.webhooks.first_retry_ms)?)
+                    .ok()
+                    .filter(|t| (1..=3_600_000).contains(t))
+                    .ok_or_else(|| {
+                        ConfigError::new("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "must be 1 to 3600000 milliseconds")
+                    })?,
+            ),
+            max_attempts: u32::try_from(whole("LEADGEN_WEBHOOK_MAX_ATTEMPTS", s.webhooks.max_attempts)?)
+                .ok()
+                .filter(|n| (1..=30).contains(n))
+                .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "must be 1 to 30 attempts"))?,
+        };
         let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
 
         Ok(Self {
@@ -484,8 +524,11 @@ impl Config {
             places_prices,
             rate_limit_per_user,
             rate_limit_per_ip,
+            rate_limit_per_token,
             redis_prefix: s.redis.prefix.trim().to_owned(),
+            replay_ttl,
             outbound_allowed_hosts,
+            webhooks,
             telemetry,
         })
     }
@@ -556,6 +599,9 @@ mod tests {
         .expect("pod settings");
         assert_eq!(pod.worker_name.as_deref(), Some("leadgen-worker-6c9f7-x2kq"));
         assert_eq!(pod.worker_drain, Duration::from_secs(45));
+        assert_eq!(c.replay_ttl, Duration::from_secs(600));
+        let short = config(&[("LEADGEN_RESULTS_REPLAY_MINUTES", "2")]).expect("two minutes");
+        assert_eq!(short.replay_ttl, Duration::from_secs(120));
     }
 
     #[test]
@@ -576,6 +622,14 @@ mod tests {
             (&[("LEADGEN_PLACES_RPS", "fast")], "LEADGEN_PLACES_RPS"),
             (&[("LEADGEN_WORKER_NAME", "pod:a")], "LEADGEN_WORKER_NAME"),
             (&[("LEADGEN_WORKER_DRAIN_SECS", "0")], "LEADGEN_WORKER_DRAIN_SECS"),
+            (
+                &[("LEADGEN_RESULTS_REPLAY_MINUTES", "0")],
+                "LEADGEN_RESULTS_REPLAY_MINUTES",
+            ),
+            (
+                &[("LEADGEN_RESULTS_REPLAY_MINUTES", "61")],
+                "LEADGEN_RESULTS_REPLAY_MINUTES",
+            ),
             (&[("LEADGEN_WORKER_CONCURRENCY", "many")], "LEADGEN_WORKER_CONCURRENCY"),
             (
                 &[("LEADGEN_WORKER_METRICS_LISTEN", "nonsense")],
@@ -585,6 +639,10 @@ mod tests {
             (&[("SENTRY_TRACES_SAMPLE_RATE", "2")], "SENTRY_TRACES_SAMPLE_RATE"),
             (&[("LEADGEN_RATE_LIMIT_PER_USER", "-1")], "LEADGEN_RATE_LIMIT_PER_USER"),
             (&[("LEADGEN_RATE_LIMIT_PER_IP", "2000000")], "LEADGEN_RATE_LIMIT_PER_IP"),
+            (
+                &[("LEADGEN_RATE_LIMIT_PER_TOKEN", "-5")],
+                "LEADGEN_RATE_LIMIT_PER_TOKEN",
+            ),
             (
                 &[("LEADGEN_PRICE_TEXT_SEARCH_PRO", "-5")],
                 "LEADGEN_PRICE_TEXT_SEARCH_PRO",

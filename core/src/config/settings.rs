@@ -49,9 +49,11 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_SESSION_TTL_SECS", "server.session_ttl_secs"),
     var("LEADGEN_RATE_LIMIT_PER_USER", "server.rate_limit_per_user"),
     var("LEADGEN_RATE_LIMIT_PER_IP", "server.rate_limit_per_ip"),
+    var("LEADGEN_RATE_LIMIT_PER_TOKEN", "server.rate_limit_per_token"),
     var("LEADGEN_WEB_DIR", "server.web_dir"),
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
+    var("LEADGEN_RESULTS_REPLAY_MINUTES", "redis.replay_minutes"),
     var("LEADGEN_PLACES_RPS", "places.rps"),
     var("LEADGEN_PRICE_TEXT_SEARCH_IDS_ONLY", "places.price_ids_only"),
     var("LEADGEN_PRICE_TEXT_SEARCH_PRO", "places.price_pro"),
@@ -77,6 +79,9 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_RELEASE", "telemetry.release"),
     var("LEADGEN_WORKER_METRICS_LISTEN", "worker.metrics_listen"),
     var("LEADGEN_OUTBOUND_ALLOWED_HOSTS", "outbound.allowed_hosts"),
+    var("LEADGEN_WEBHOOK_TIMEOUT_SECS", "webhooks.timeout_secs"),
+    var("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "webhooks.first_retry_ms"),
+    var("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "webhooks.max_attempts"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 
@@ -113,6 +118,32 @@ pub struct Settings {
     pub telemetry: TelemetrySettings,
     /// Fetches of third-party URLs (websites, webhooks).
     pub outbound: OutboundSettings,
+    /// Webhook deliveries.
+    pub webhooks: WebhookSettings,
+}
+
+/// `[webhooks]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// `LEADGEN_WEBHOOK_TIMEOUT_SECS`: one delivery attempt's time-out, seconds. Default 10.
+    pub timeout_secs: i64,
+    /// `LEADGEN_WEBHOOK_FIRST_RETRY_MS`: the first retry's delay, milliseconds; each next
+    /// one doubles, up to 6 hours. Default 5000.
+    pub first_retry_ms: i64,
+    /// `LEADGEN_WEBHOOK_MAX_ATTEMPTS`: attempts before the endpoint is disabled. Default 16
+    /// (with the default delays, about a day).
+    pub max_attempts: i64,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        Self {
+            timeout_secs: 10,
+            first_retry_ms: 5000,
+            max_attempts: 16,
+        }
+    }
 }
 
 /// `[outbound]`.
@@ -142,6 +173,8 @@ pub struct ServerSettings {
     pub rate_limit_per_user: i64,
     /// `LEADGEN_RATE_LIMIT_PER_IP`: API requests a minute per client address (0: off).
     pub rate_limit_per_ip: i64,
+    /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token (0: off).
+    pub rate_limit_per_token: i64,
 }
 
 impl Default for ServerSettings {
@@ -154,6 +187,7 @@ impl Default for ServerSettings {
             session_ttl_secs: 3600,
             rate_limit_per_user: 600,
             rate_limit_per_ip: 1200,
+            rate_limit_per_token: 120,
         }
     }
 }
@@ -174,6 +208,8 @@ pub struct RedisSettings {
     pub url: Option<String>,
     /// `LEADGEN_REDIS_PREFIX`.
     pub prefix: String,
+    /// `LEADGEN_RESULTS_REPLAY_MINUTES`.
+    pub replay_minutes: i64,
 }
 
 impl Default for RedisSettings {
@@ -181,6 +217,7 @@ impl Default for RedisSettings {
         Self {
             url: None,
             prefix: "leadgen".into(),
+            replay_minutes: 10,
         }
     }
 }

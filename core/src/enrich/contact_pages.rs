@@ -69,6 +69,9 @@ const USUAL_PATHS: &[(&str, Kind)] = &[
     ("about", Kind::About),
 ];
 
+/// Candidates kept from one home page (only a few are read).
+const MAX_CANDIDATES: usize = 16;
+
 /// Extensions of links that are not pages.
 const NOT_PAGES: &[&str] = &[
     ".pdf", ".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp", ".zip", ".doc", ".docx", ".xls", ".xlsx", ".mp4", ".mp3",
@@ -84,6 +87,19 @@ pub fn candidates(links: &[Link], home_url: &Url, nothing_yet: bool) -> Vec<Cand
             continue;
         }
         let Some(kind) = kind_of(link) else { continue };
+        let known = found.iter().any(|c| same_page(&c.url, &link.url));
+        if !known && found.len() >= MAX_CANDIDATES {
+            // Full (a page with thousands of such links): a better kind replaces the first
+            // of the weakest, so the work per link stays small.
+            let weakest = found
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, c)| c.kind)
+                .map(|(i, _)| i)
+                .filter(|&i| found[i].kind < kind);
+            let Some(weakest) = weakest else { continue };
+            found.remove(weakest);
+        }
         match found.iter_mut().find(|c| same_page(&c.url, &link.url)) {
             Some(existing) => existing.kind = existing.kind.max(kind),
             None => found.push(Candidate {
@@ -188,6 +204,25 @@ mod tests {
                 ("https://joes.test/impressum".to_owned(), Kind::Imprint),
                 ("https://www.joes.test/ueber-uns".to_owned(), Kind::About),
             ]
+        );
+    }
+
+    #[test]
+    fn a_page_of_thousands_of_links_keeps_a_few_of_the_best() {
+        let home = Url::parse("https://joes.test/").expect("url");
+        // Quadratic work over 20,000 links would take minutes; bounded work, milliseconds.
+        let mut links: Vec<Link> = (0..20_000)
+            .map(|i| link(&format!("https://joes.test/about-{i}"), "about"))
+            .collect();
+        links.push(link("https://joes.test/contact", "contact"));
+        let started = std::time::Instant::now();
+        let found = candidates(&links, &home, false);
+        assert_eq!(found.len(), MAX_CANDIDATES);
+        assert_eq!(found[0].url.path(), "/contact", "the contact page made it in");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
         );
     }
 

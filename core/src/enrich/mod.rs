@@ -20,7 +20,7 @@ use tokio::{sync::Semaphore, time::Instant};
 use url::Url;
 
 use crate::outbound::{FetchLimits, Fetched, GuardedClient, OutboundError, OutboundPolicy};
-use politeness::HostGate;
+use politeness::{HostGate, SingleFlight};
 use robots::{RobotsCache, Rules};
 pub use socials::Network;
 
@@ -155,6 +155,7 @@ pub struct Crawler {
     client: GuardedClient,
     limits: Arc<CrawlLimits>,
     robots: Arc<RobotsCache>,
+    robots_fetches: Arc<SingleFlight>,
     hosts: Arc<HostGate>,
     global: Arc<Semaphore>,
 }
@@ -167,6 +168,7 @@ impl Crawler {
     pub fn new(client: GuardedClient, limits: CrawlLimits) -> Self {
         Self {
             robots: Arc::new(RobotsCache::new(limits.robots_ttl, ROBOTS_CACHE_CAPACITY)),
+            robots_fetches: Arc::default(),
             hosts: Arc::new(HostGate::new(limits.per_host_concurrency)),
             global: Arc::new(Semaphore::new(limits.global_concurrency.max(1))),
             limits: Arc::new(limits),
@@ -251,6 +253,14 @@ impl Crawler {
     }
 
     async fn rules_for(&self, url: &Url, deadline: Instant) -> Result<Rules, SiteError> {
+        if let Some(rules) = self.robots.get(url) {
+            return Ok(rules);
+        }
+        // Sites of one origin starting together: one fetches, the others read the cache.
+        let origin = url.origin().ascii_serialization();
+        let _turn = tokio::time::timeout_at(deadline, self.robots_fetches.enter(&origin))
+            .await
+            .map_err(|_| SiteError::TimedOut)?;
         if let Some(rules) = self.robots.get(url) {
             return Ok(rules);
         }

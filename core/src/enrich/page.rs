@@ -2,7 +2,7 @@
 //! contact page. Parsed with html5ever (through `scraper`), as a browser would, so
 //! entities (`&#64;`), broken markup and odd nesting need no special cases.
 
-use std::sync::LazyLock;
+use std::{collections::HashSet, sync::LazyLock};
 
 use scraper::{ElementRef, Html, Node, Selector};
 use url::Url;
@@ -34,6 +34,10 @@ pub struct Link {
 
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| Selector::parse("a[href], area[href]").expect("selector"));
 static CF_EMAILS: LazyLock<Selector> = LazyLock::new(|| Selector::parse("[data-cfemail]").expect("selector"));
+
+/// Addresses kept from one page: a page listing thousands is a directory or a trap, and
+/// a business publishes a few.
+const MAX_EMAILS: usize = 50;
 
 /// Cloudflare's email-protection link path; the fragment holds the encoded address.
 const CF_PATH: &str = "/cdn-cgi/l/email-protection";
@@ -80,8 +84,12 @@ pub fn read(html: &str, base: &Url) -> Findings {
     }
     raw_emails.extend(emails::in_text(&visible_text(&document)));
 
+    let mut seen = HashSet::new();
     for address in raw_emails.iter().filter_map(|e| emails::keep(e)) {
-        if !found.emails.contains(&address) {
+        if found.emails.len() >= MAX_EMAILS {
+            break;
+        }
+        if seen.insert(address.clone()) {
             found.emails.push(address);
         }
     }
@@ -161,6 +169,19 @@ mod tests {
                 // Obfuscated addresses come after the plain ones of the same text.
                 "orders@joespizza.com",
             ]
+        );
+    }
+
+    #[test]
+    fn a_page_full_of_addresses_gives_a_few_quickly() {
+        let html: String = (0..40_000).map(|i| format!("<p>user{i}@biz.com</p>")).collect();
+        let started = std::time::Instant::now();
+        let found = read(&html, &base());
+        assert_eq!(found.emails.len(), MAX_EMAILS);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
         );
     }
 

@@ -19,6 +19,34 @@ pub struct HostGate {
 /// Past this many hosts, forgotten ones are swept from the map.
 const SWEEP_AT: usize = 1024;
 
+/// One at a time per key: sites of one origin that start together fetch its robots.txt
+/// once, the others wait and read the cache.
+#[derive(Debug, Default)]
+pub struct SingleFlight {
+    keys: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
+}
+
+impl SingleFlight {
+    /// Waits until nobody else holds `key`; the turn ends when the guard drops.
+    pub async fn enter(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+            match keys.get(key).and_then(Weak::upgrade) {
+                Some(lock) => lock,
+                None => {
+                    if keys.len() >= SWEEP_AT {
+                        keys.retain(|_, l| l.strong_count() > 0);
+                    }
+                    let lock = Arc::new(tokio::sync::Mutex::new(()));
+                    keys.insert(key.to_owned(), Arc::downgrade(&lock));
+                    lock
+                }
+            }
+        };
+        lock.lock_owned().await
+    }
+}
+
 impl HostGate {
     /// At most `per_host` requests at a time to one host (at least 1).
     pub fn new(per_host: usize) -> Self {

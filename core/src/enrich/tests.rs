@@ -335,6 +335,11 @@ async fn one_host_gets_a_few_requests_at_a_time() {
     );
     let peak = web.peak.load(Ordering::SeqCst);
     assert!((1..=2).contains(&peak), "at most 2 at once, saw {peak}");
+    assert_eq!(
+        web.requested("/robots.txt"),
+        1,
+        "sites starting together fetch robots.txt once"
+    );
 }
 
 #[tokio::test]

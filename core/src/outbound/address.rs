@@ -155,6 +155,7 @@ mod tests {
             "64:ff9b::a9fe:a9fe",
             "2002:7f00:1::",
             "2002:c0a8:101::1",
+            "fd00:ec2::254",
             "4000::1",
         ] {
             assert!(refused(ip), "{ip} must be refused");

@@ -173,9 +173,11 @@ impl GuardedClient {
     /// GETs `url`, following at most [`FetchLimits::max_redirects`] redirects, each
     /// checked like the first URL. Any status is returned as it is (a 404 is a response).
     pub async fn get(&self, url: &Url) -> Result<Fetched, OutboundError> {
-        tokio::time::timeout(self.limits.timeout, self.get_following(url))
+        let result = tokio::time::timeout(self.limits.timeout, self.get_following(url))
             .await
-            .unwrap_or(Err(OutboundError::TimedOut))
+            .unwrap_or(Err(OutboundError::TimedOut));
+        count(&result);
+        result
     }
 
     /// POSTs `body` to `url` with `headers`; follows no redirect (a webhook endpoint that
@@ -189,9 +191,11 @@ impl GuardedClient {
             let response = request.send().await.map_err(from_reqwest)?;
             self.read(url.clone(), response).await
         };
-        tokio::time::timeout(self.limits.timeout, fetch)
+        let result = tokio::time::timeout(self.limits.timeout, fetch)
             .await
-            .unwrap_or(Err(OutboundError::TimedOut))
+            .unwrap_or(Err(OutboundError::TimedOut));
+        count(&result);
+        result
     }
 
     async fn get_following(&self, url: &Url) -> Result<Fetched, OutboundError> {
@@ -271,6 +275,20 @@ impl GuardedClient {
             body: body.freeze(),
         })
     }
+}
+
+/// `leadgen_outbound_requests_total{outcome}`: a refusal count above 0 shows someone
+/// pointing a website or webhook at an internal address.
+fn count(result: &Result<Fetched, OutboundError>) {
+    let outcome = match result {
+        Ok(_) => "ok",
+        Err(OutboundError::Refused { .. }) => "refused",
+        Err(OutboundError::TimedOut) => "timed_out",
+        Err(OutboundError::TooLarge) => "too_large",
+        Err(OutboundError::Connect(_)) => "connect",
+        Err(OutboundError::Http(_)) => "http",
+    };
+    crate::telemetry::metrics::metrics().outbound_request(outcome);
 }
 
 /// Where a redirect response leads, if it is one with a usable `Location`.

@@ -421,3 +421,21 @@ async fn errors_never_repeat_the_address() {
     assert!(matches!(err, OutboundError::Connect(_)), "{err:?}");
     assert!(!err.to_string().contains("secret-business"), "{err}");
 }
+
+#[tokio::test]
+async fn refusals_are_counted_for_operators() {
+    let refused_so_far = || {
+        crate::telemetry::metrics::metrics()
+            .outbound_requests
+            .get_or_create(&crate::telemetry::metrics::OutcomeLabels {
+                outcome: "refused".into(),
+            })
+            .get()
+    };
+    let before = refused_so_far();
+    let _ = strict().get(&Url::parse("http://169.254.169.254/").expect("url")).await;
+    assert!(
+        refused_so_far() > before,
+        "leadgen_outbound_requests_total{{outcome=\"refused\"}} went up"
+    );
+}

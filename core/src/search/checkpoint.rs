@@ -49,7 +49,35 @@ pub struct DoneTile {
     pub leads: u32,
 }
 
+/// How far a running search has got, as its checkpoint tells (counts only).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Progress {
+    /// Places found so far: those Google listed on the pages fetched (a quick search) or
+    /// the leads of the tiles delivered (a full one).
+    pub found: u32,
+    /// Requests made so far, by SKU.
+    pub requests: Requests,
+}
+
 impl Checkpoint {
+    /// Where the search stands.
+    pub fn progress(&self) -> Progress {
+        match self {
+            Self::Pages { pages, places_seen, .. } => Progress {
+                found: *places_seen,
+                // Every page of a quick search is a lead-mask (Enterprise) request.
+                requests: Requests {
+                    enterprise: *pages,
+                    ..Requests::default()
+                },
+            },
+            Self::Tiles { done, requests, .. } => Progress {
+                found: done.iter().map(|tile| tile.leads).sum(),
+                requests: *requests,
+            },
+        }
+    }
+
     /// The stored form (JSON).
     pub fn encode(&self) -> String {
         // A plain struct of strings and numbers always serialises.
@@ -95,6 +123,48 @@ impl Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_counts_what_a_checkpoint_says_and_nothing_else() {
+        let pages = Checkpoint::Pages {
+            pages: 2,
+            places_seen: 37,
+            next_page_token: Some("tok".into()),
+        };
+        assert_eq!(
+            pages.progress(),
+            Progress {
+                found: 37,
+                requests: Requests {
+                    enterprise: 2,
+                    ..Requests::default()
+                }
+            }
+        );
+        let rect = Rect {
+            low: crate::search::tiling::LatLng { lat: 29.5, lng: -95.8 },
+            high: crate::search::tiling::LatLng { lat: 30.1, lng: -95.0 },
+        };
+        let tiles = Checkpoint::Tiles {
+            area: rect,
+            done: vec![DoneTile { rect, leads: 12 }, DoneTile { rect, leads: 30 }],
+            requests: Requests {
+                ids_only: 9,
+                pro: 1,
+                enterprise: 4,
+            },
+        };
+        let progress = tiles.progress();
+        assert_eq!(progress.found, 42);
+        assert_eq!(
+            (
+                progress.requests.ids_only,
+                progress.requests.pro,
+                progress.requests.enterprise
+            ),
+            (9, 1, 4)
+        );
+    }
 
     #[test]
     fn round_trips_and_tolerates_unknown_shapes() {

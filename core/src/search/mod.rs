@@ -20,7 +20,7 @@ use std::{collections::HashSet, future::Future};
 
 use serde::{Deserialize, Serialize};
 
-pub use checkpoint::{Checkpoint, DoneTile, Resume};
+pub use checkpoint::{Checkpoint, DoneTile, Progress, Resume};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, estimate};
 pub use full::FULL_CONCURRENCY;

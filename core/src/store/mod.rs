@@ -15,8 +15,10 @@ mod login_attempts;
 mod secrets;
 mod sessions;
 mod sheets;
+mod tokens;
 mod usage;
 mod users;
+mod webhooks;
 
 use std::time::Duration;
 
@@ -27,7 +29,9 @@ pub use history::{HistoryQuery, SearchSummary};
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
+pub use tokens::{TokenGrant, TokenRecord};
 pub use usage::{SearchRecord, SearchRun};
+pub use webhooks::{DeliveryRecord, EndpointForDelivery, EndpointRecord, NewDelivery};
 
 use crate::CoreResult;
 

@@ -65,6 +65,9 @@ pub struct Metrics {
     pub job_duration: Histogram,
     /// `leadgen_places_requests_total{outcome}`: upstream Places calls.
     pub places_requests: Family<OutcomeLabels, Counter>,
+    /// `leadgen_outbound_requests_total{outcome}`: fetches of third-party URLs (websites,
+    /// webhooks) by the guarded client, `refused` among them.
+    pub outbound_requests: Family<OutcomeLabels, Counter>,
     /// `leadgen_rate_limit_waits_total`: times a search waited for its key's rate limit.
     pub rate_limit_waits: Counter,
     /// `leadgen_rate_limit_wait_seconds`: how long those waits were.
@@ -124,6 +127,12 @@ impl Metrics {
             "Calls to Google Places, by outcome",
             places_requests.clone(),
         );
+        let outbound_requests = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "outbound_requests",
+            "Fetches of third-party URLs (websites, webhooks), by outcome (ok, refused, timed_out, too_large, connect, http)",
+            outbound_requests.clone(),
+        );
         let rate_limit_waits = Counter::default();
         registry.register(
             "rate_limit_waits",
@@ -160,6 +169,7 @@ impl Metrics {
             jobs,
             job_duration,
             places_requests,
+            outbound_requests,
             rate_limit_waits,
             rate_limit_wait_seconds,
         }
@@ -189,6 +199,15 @@ impl Metrics {
                 outcome: why.to_owned(),
             })
             .inc_by(jobs);
+    }
+
+    /// Counts a fetch of a third-party URL by its outcome.
+    pub fn outbound_request(&self, outcome: &str) {
+        self.outbound_requests
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
     }
 
     /// Counts an upstream Places call.

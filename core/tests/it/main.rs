@@ -2,6 +2,7 @@
 //! store runs twice, on SQLite and on Postgres, each on a fresh database.
 
 mod backends;
+mod bus;
 mod keys;
 mod places;
 mod rotation;

@@ -29,8 +29,8 @@ impl Job for EnrichJob {
 
     /// Reading a site is light and mostly waiting, and a search queues up to 60 at
     /// once: four per search slot (the crawler's own global limit still holds).
-    fn concurrency(setting: usize) -> usize {
-        setting.saturating_mul(4)
+    fn concurrency(settings: &crate::WorkerSettings) -> usize {
+        settings.concurrency.saturating_mul(4)
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod enrich;
 pub mod registry;
 pub mod search;
+pub mod webhook;
 
 use std::{future::Future, sync::Arc};
 
@@ -38,18 +39,48 @@ impl JobError {
     }
 }
 
+/// How a kind's failed jobs are retried inside the worker: apalis' retry layer with
+/// exponential back-off. [`JobError::Permanent`] (an `AbortError`) is never retried.
+pub type RetryPolicy = apalis::layers::retry::RetryIfPolicy<
+    apalis::layers::retry::BackoffRetryPolicy<apalis::layers::retry::backoff::ExponentialBackoff>,
+    fn(&apalis::prelude::BoxDynError) -> bool,
+>;
+
+/// Whether a failure may be retried: anything but an `AbortError`.
+fn retryable(error: &apalis::prelude::BoxDynError) -> bool {
+    error.downcast_ref::<apalis_core::error::AbortError>().is_none()
+}
+
+/// `retries` more tries after the first, waiting `first`, then twice as long each time,
+/// up to `max` (with a tenth of jitter).
+pub fn retry_policy(retries: usize, first: std::time::Duration, max: std::time::Duration) -> RetryPolicy {
+    use apalis::layers::retry::backoff::{ExponentialBackoffMaker, MakeBackoff};
+    let backoff = ExponentialBackoffMaker::new(first, max.max(first), 0.1, apalis::layers::retry::HasherRng::default())
+        .map(|mut maker| maker.make_backoff())
+        .unwrap_or_else(|_| ExponentialBackoffMaker::default().make_backoff());
+    apalis::layers::retry::RetryPolicy::retries(retries)
+        .with_backoff(backoff)
+        .retry_if(retryable as fn(&apalis::prelude::BoxDynError) -> bool)
+}
+
 /// One kind of background job.
 pub trait Job: Send + Sync + 'static {
     /// What its queue carries.
     type Payload: JobPayload;
 
+    /// Retries inside the worker (default none: a failed job goes back to its queue,
+    /// whose own re-scheduling applies).
+    fn retry(_deps: &WorkerDeps) -> RetryPolicy {
+        retry_policy(0, std::time::Duration::from_secs(1), std::time::Duration::from_secs(1))
+    }
+
+    /// Jobs of this kind one worker runs at once (default the worker's concurrency,
+    /// `LEADGEN_WORKER_CONCURRENCY`, sized for searches).
+    fn concurrency(settings: &crate::WorkerSettings) -> usize {
+        settings.concurrency
+    }
+
     /// Runs one job. Must be idempotent: a job whose worker died runs again, on another
     /// worker (a search resumes from its checkpoint).
     fn run(payload: Self::Payload, deps: Arc<WorkerDeps>) -> impl Future<Output = Result<(), JobError>> + Send;
-
-    /// Jobs of this kind one worker runs at once, given the worker's setting
-    /// (`LEADGEN_WORKER_CONCURRENCY`, sized for searches).
-    fn concurrency(setting: usize) -> usize {
-        setting
-    }
 }

@@ -11,7 +11,9 @@ use apalis::prelude::*;
 use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{CoreResult, jobs::JobPayload};
 
-use super::{Job, enrich::EnrichJob, search::SearchJob};
+use apalis::layers::WorkerBuilderExt;
+
+use super::{Job, enrich::EnrichJob, search::SearchJob, webhook::WebhookJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -67,8 +69,44 @@ macro_rules! registry {
 
 registry! {
     search: SearchJob,
+    webhook: WebhookJob,
     enrich: EnrichJob,
 }
+
+/// One apalis worker taking `J` jobs from `backend` until the run stops taking jobs.
+fn consume<J: Job>(
+    backend: queue::RedisSource<J::Payload>,
+    name: &str,
+    concurrency: usize,
+    deps: Arc<WorkerDeps>,
+    running: RunningJobs,
+    mut stopping: tokio::sync::watch::Receiver<bool>,
+) -> BoxFuture<'static, anyhow::Result<()>> {
+    let handler = |payload: J::Payload, deps: Data<Arc<WorkerDeps>>, running: Data<RunningJobs>| async move {
+        let _slot = running.enter();
+        J::run(payload, Arc::clone(&deps))
+            .await
+            .map_err(super::JobError::into_apalis)
+    };
+    let stop = async move {
+        let _ = stopping.wait_for(|stop| *stop).await;
+        Ok::<(), std::io::Error>(())
+    };
+    let retry = J::retry(&deps);
+    WorkerBuilder::new(name)
+        .backend(backend)
+        .concurrency(concurrency)
+        .retry(retry)
+        .data(deps)
+        .data(running)
+        .build(handler)
+        .run_until(stop)
+        .map(|r| r.map_err(anyhow::Error::from))
+        .boxed()
+}
+
+/// How long a kind's consumer waits before trying Redis again after a failure.
+const RESTART_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// What every kind's worker of one run shares.
 pub(crate) struct KindRun {
@@ -103,7 +141,8 @@ impl KindRun {
             JobSource::Memory(storage) => {
                 let worker = WorkerBuilder::new(name)
                     .backend(storage)
-                    .concurrency(J::concurrency(self.settings.concurrency))
+                    .concurrency(J::concurrency(&self.settings))
+                    .retry(J::retry(&self.deps))
                     .data(self.deps.clone())
                     .data(self.running.clone())
                     .build(handler)
@@ -115,15 +154,47 @@ impl KindRun {
             }
             JobSource::Redis(redis) => {
                 let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
-                let worker = WorkerBuilder::new(name)
-                    .backend(*redis.source)
-                    .concurrency(J::concurrency(self.settings.concurrency))
-                    .data(self.deps.clone())
-                    .data(self.running.clone())
-                    .build(handler)
-                    .run_until(stop);
+                let (conn, prefix) = (redis.conn.clone(), redis.prefix.clone());
+                let (name, concurrency) = (name.to_owned(), J::concurrency(&self.settings));
+                let (deps, running) = (self.deps.clone(), self.running.clone());
+                let stopping = self.stopping.clone();
+                let supervisor_fleet = fleet.clone();
+                let mut source = Some(*redis.source);
+                // apalis ends a worker whose poll fails (Redis restarted or unreachable).
+                // Rather than let the process die (and Kubernetes restart it with a
+                // growing back-off), start its consumer again on the same, reconnecting
+                // connection, once Redis answers.
+                let run = async move {
+                    loop {
+                        let backend = match source.take() {
+                            Some(first) => first,
+                            None => *queue::redis_source_on::<J::Payload>(conn.clone(), &prefix).source,
+                        };
+                        let outcome =
+                            consume::<J>(backend, &name, concurrency, deps.clone(), running.clone(), stopping.clone()).await;
+                        let error = match outcome {
+                            Ok(()) => return Ok(()),
+                            Err(_) if *stopping.borrow() => return Ok(()),
+                            Err(error) => error,
+                        };
+                        tracing::warn!(%error, queue = J::Payload::QUEUE, "the job queue failed; taking jobs again once Redis answers");
+                        loop {
+                            tokio::time::sleep(RESTART_PAUSE).await;
+                            if *stopping.borrow() {
+                                return Ok(());
+                            }
+                            // What this consumer held goes back to the queue (it resumes
+                            // from its checkpoint), and the name is free to register again.
+                            match supervisor_fleet.reclaim_own_name().await {
+                                Ok(_) => break,
+                                Err(error) => tracing::debug!(%error, "Redis still away"),
+                            }
+                        }
+                    }
+                }
+                .boxed();
                 KindWorker {
-                    run: worker.map(|r| r.map_err(anyhow::Error::from)).boxed(),
+                    run,
                     fleet: Some(fleet),
                 }
             }

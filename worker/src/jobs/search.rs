@@ -153,6 +153,10 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .store
             .record_search_error(&job.user_id, &job.search_id, JOB_FAILED)
             .await;
+        let failed = SearchEvent::Error {
+            message: JOB_FAILED.into(),
+        };
+        super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &failed).await;
     }
 }
 
@@ -263,6 +267,9 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     };
     if let Some(event) = terminal {
         deps.bus.publish(&job.search_id, &event).await?;
+        if status != SearchStatus::Cancelled {
+            super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &event).await;
+        }
     }
     tracing::info!(search_id = %job.search_id, status = %status, delivered, "search finished");
     Ok(())

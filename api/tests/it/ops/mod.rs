@@ -1,6 +1,7 @@
 //! Operations: metrics from both processes, graceful stop, rolling worker restarts, and
 //! the worker fleet run as Kubernetes runs it (one PID and hostname namespace per pod).
 
+mod faults;
 mod metrics;
 mod pods;
 mod redis_hygiene;

@@ -38,7 +38,6 @@ impl SearchEnv {
             .expect("simulator");
         let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
         let mut vars = vec![("LEADGEN_PLACES_BASE_URL", sim.base_url.clone())];
-        vars.extend(extra);
         let backend = match mode {
             Mode::Embedded => Backend::Sqlite,
             Mode::Distributed => {
@@ -47,6 +46,8 @@ impl SearchEnv {
                 Backend::Postgres
             }
         };
+        // Last, so a test can replace any of the above (a Redis of its own, say).
+        vars.extend(extra);
         let app = TestApp::start(backend, vars).await;
         let (_user_id, token) = app.sign_in("searcher").await;
         let env = Self {
@@ -85,6 +86,10 @@ impl SearchEnv {
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places_rps, conn, &self.prefix),
             prices: state.config.places_prices,
+            vault: state.vault.clone(),
+            outbound: leadgen_worker::wiring::webhook_client(&state.config),
+            webhooks: state.queues.webhook.clone(),
+            webhook_schedule: state.config.webhooks,
             crawler: leadgen_worker::wiring::crawler(&state.config),
             enrich_queue: leadgen_worker::jobs::registry::redis(&url, &self.prefix)
                 .await

@@ -121,7 +121,7 @@ both_modes!(the_history_holds_what_was_asked_and_no_lead, |mode| async move {
         )
         .await;
     assert_eq!(second["searches"][0]["id"], first_id.as_str());
-    assert!(second.get("nextCursor").is_none_or(Value::is_null));
+    assert!(second.get("nextCursor").is_none(), "absent on the last page, not null");
     let (_, failed_only) = env.app.get("/api/leads/searches?status=failed", Some(&env.token)).await;
     assert_eq!(failed_only["searches"].as_array().map(Vec::len), Some(1));
     for bad in ["status=lost", "limit=0", "limit=101", "cursor=nonsense"] {
@@ -231,6 +231,43 @@ async fn a_background_search_is_cancelled_on_request_and_its_results_expire() {
         .get(&format!("/api/leads/searches/{search_id}"), Some(&env.token))
         .await;
     assert_eq!(running["status"], "running", "{running}");
+    // What a running search does not have yet is absent, as the contract says, not null.
+    for field in ["leads", "billableRequests", "costUsd", "finishedAt", "errorMessage"] {
+        assert!(
+            running.get(field).is_none(),
+            "{field} is left out while running: {running}"
+        );
+    }
+    // Its progress shows in the history once it has delivered a tile: the checkpoint's
+    // counts, the same in the list as in the entry.
+    let mut progress = Value::Null;
+    for _ in 0..100 {
+        let (_, now) = env
+            .app
+            .get(&format!("/api/leads/searches/{search_id}"), Some(&env.token))
+            .await;
+        if now["progress"]["found"].as_u64().unwrap_or(0) > 0 {
+            progress = now["progress"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        progress["found"].as_u64().unwrap_or(0) > 0,
+        "progress while running: {progress}"
+    );
+    assert!(progress["billableRequests"].as_u64().unwrap_or(0) > 0, "{progress}");
+    assert!(progress["costUsd"].as_f64().unwrap_or(0.0) > 0.0, "{progress}");
+    let (_, page) = env
+        .app
+        .get("/api/leads/searches?status=running", Some(&env.token))
+        .await;
+    let listed = &page["searches"][0];
+    assert_eq!(listed["id"], search_id.as_str());
+    assert!(
+        listed["progress"]["found"].as_u64().unwrap_or(0) >= progress["found"].as_u64().unwrap_or(0),
+        "the list shows at least as far: {listed}"
+    );
     let (status, answer) = env
         .app
         .post(

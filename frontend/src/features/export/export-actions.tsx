@@ -25,11 +25,12 @@ export interface ExportActionsProps {
 }
 
 /**
- * Export controls for a finished search: Google Sheets and CSV (spec section 4, Export).
- * Export to Sheets first checks the Google grant: not granted (or expired) opens the
- * re-authentication dialog; granted opens the export dialog.
+ * The Sheets export flow for a set of results: `openExport` first checks the Google grant;
+ * not granted (or expired) opens the re-authentication dialog, granted opens the export
+ * dialog. `dialogs` is what to render for it. Used by the results panel and by history
+ * rows (whose results are read back from the server's short-lived buffer first).
  */
-export function ExportActions({ results, search, onOutcome }: ExportActionsProps) {
+export function useSheetsExport({ results, search, onOutcome }: ExportActionsProps) {
   const queryClient = useQueryClient();
   const [view, setView] = useState<View>({ kind: 'none' });
   const [checking, setChecking] = useState(false);
@@ -52,26 +53,8 @@ export function ExportActions({ results, search, onOutcome }: ExportActionsProps
     }
   }
 
-  return (
+  const dialogs = (
     <>
-      <Button variant="secondary" onClick={() => void openExport()} disabled={checking} aria-busy={checking || undefined}>
-        {checking ? (
-          <Spinner />
-        ) : (
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
-            <rect x="4" y="3" width="16" height="18" rx="2" />
-            <path d="M4 9h16M4 15h16M10 3v18" />
-          </svg>
-        )}
-        Export to Sheets
-      </Button>
-      <Button onClick={downloadCsv}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
-          <path strokeLinecap="round" strokeLinejoin="round" d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16" />
-        </svg>
-        Download CSV
-      </Button>
-
       {view.kind === 'dialog' && (
         <ExportDialog
           results={results}
@@ -112,6 +95,38 @@ export function ExportActions({ results, search, onOutcome }: ExportActionsProps
           </Button>
         </div>
       </Modal>
+    </>
+  );
+
+  return { openExport, checking, downloadCsv, dialogs };
+}
+
+/** The Sheets icon of the export buttons. */
+export function SheetsIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
+      <rect x="4" y="3" width="16" height="18" rx="2" />
+      <path d="M4 9h16M4 15h16M10 3v18" />
+    </svg>
+  );
+}
+
+/** Export controls for a finished search: Google Sheets and CSV (spec section 4, Export). */
+export function ExportActions(props: ExportActionsProps) {
+  const { openExport, checking, downloadCsv, dialogs } = useSheetsExport(props);
+  return (
+    <>
+      <Button variant="secondary" onClick={() => void openExport()} disabled={checking} aria-busy={checking || undefined}>
+        {checking ? <Spinner /> : <SheetsIcon />}
+        Export to Sheets
+      </Button>
+      <Button onClick={downloadCsv}>
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
+          <path strokeLinecap="round" strokeLinejoin="round" d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16" />
+        </svg>
+        Download CSV
+      </Button>
+      {dialogs}
     </>
   );
 }

@@ -4,8 +4,6 @@ import type { SearchItem } from '../../api/gen/model/searchItem';
 import { jsonResponse, renderWithProviders } from '../../test/render';
 import { resultsGoneText, SearchHistoryPanel } from './search-history-panel';
 
-const downloadLeadsCsv = vi.fn();
-vi.mock('../../lib/csv', () => ({ downloadLeadsCsv: (...args: unknown[]) => downloadLeadsCsv(...args) }));
 
 function entry(overrides: Partial<SearchItem> = {}): SearchItem {
   return {
@@ -30,11 +28,6 @@ const types = { groups: [{ label: 'Food', types: [{ value: 'cafe', label: 'Cafe'
 let pages: Record<string, { searches: SearchItem[]; nextCursor?: string }>;
 let fetchMock: ReturnType<typeof vi.fn>;
 
-function sse(events: Array<[number, unknown]>): Response {
-  const body = events.map(([id, data]) => `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`).join('');
-  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
-}
-
 beforeEach(() => {
   pages = { '': { searches: [entry()] } };
   fetchMock = vi.fn(async (input: string, init?: RequestInit) => {
@@ -49,25 +42,20 @@ beforeEach(() => {
       return jsonResponse({ ...page, searches, replayMinutes: 10 });
     }
     if (url.pathname.endsWith('/cancel') && init?.method === 'POST') return jsonResponse(entry({ status: 'cancelled' }));
-    if (url.pathname.endsWith('/events')) {
-      return sse([
-        [1, { type: 'start', businessType: 'cafe', location: 'Paris', searchId: 's-1' }],
-        [2, { type: 'complete', results: [{ name: 'Cafe A', address: 'x', phone: '', website: '', placeId: 'a' }], search: { businessType: 'cafe', location: 'Paris' } }],
-      ]);
-    }
     return jsonResponse({ error: 'not_found', message: 'nope' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
 });
-afterEach(() => {
-  vi.unstubAllGlobals();
-  downloadLeadsCsv.mockReset();
-});
+afterEach(() => vi.unstubAllGlobals());
 
 async function show(props: Partial<Parameters<typeof SearchHistoryPanel>[0]> = {}) {
   const onOpen = vi.fn();
   const onRunAgain = vi.fn();
-  const rendered = await renderWithProviders(<SearchHistoryPanel onOpen={onOpen} onRunAgain={onRunAgain} {...props} />);
+  // The page composes the export controls; here a stand-in shows where they go.
+  const resultsActions = (item: SearchItem, what: string) => <button type="button">{`Export ${item.id} (${what})`}</button>;
+  const rendered = await renderWithProviders(
+    <SearchHistoryPanel onOpen={onOpen} onRunAgain={onRunAgain} resultsActions={resultsActions} {...props} />,
+  );
   return { onOpen, onRunAgain, ...rendered };
 }
 
@@ -112,12 +100,23 @@ describe('SearchHistoryPanel', () => {
   });
 
   it('offers Open and Cancel on a running search; Cancel posts and reloads the list', async () => {
-    pages = { '': { searches: [entry({ status: 'running', ...({ leads: null, costUsd: null, finishedAt: null, errorMessage: null } as unknown as Partial<SearchItem>) })] } };
+    pages = {
+      '': {
+        searches: [
+          entry({
+            status: 'running',
+            progress: { found: 1234, billableRequests: 12, costUsd: 0.42 },
+            ...({ leads: null, costUsd: null, finishedAt: null, errorMessage: null } as unknown as Partial<SearchItem>),
+          }),
+        ],
+      },
+    };
     const onCancelled = vi.fn();
     const { onOpen } = await show({ onCancelled });
     fireEvent.click(await screen.findByRole('button', { name: 'Open Cafe in Paris' }));
+    expect(screen.getByText(/1,234 found so far · \$0\.42 so far/)).toBeInTheDocument();
     expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
-    expect(screen.queryByRole('button', { name: /Download CSV/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Export s-1/ })).not.toBeInTheDocument();
     const listCalls = () => fetchMock.mock.calls.filter((c) => String(c[0]).startsWith('/api/leads/searches?')).length;
     const before = listCalls();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel Cafe in Paris' }));
@@ -126,18 +125,15 @@ describe('SearchHistoryPanel', () => {
     expect(onCancelled).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
   });
 
+  it("offers the page's export controls on a finished search whose results the server still has", async () => {
+    await show();
+    expect(await screen.findByRole('button', { name: 'Export s-1 (Cafe in Paris)' })).toBeInTheDocument();
+  });
+
   it('Run again hands the entry back', async () => {
     const { onRunAgain } = await show();
     fireEvent.click(await screen.findByRole('button', { name: 'Run again Cafe in Paris' }));
     expect(onRunAgain).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1', businessType: 'cafe', location: 'Paris' }));
-  });
-
-  it('downloads the results as CSV from the events while they last', async () => {
-    await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Download CSV of Cafe in Paris' }));
-    await waitFor(() =>
-      expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], 'cafe', { enriched: false }),
-    );
   });
 
   it('says the results are gone once the server no longer has them', async () => {
@@ -147,19 +143,8 @@ describe('SearchHistoryPanel', () => {
       await screen.findByText('Results are no longer available: we keep them in memory for 10 minutes and never store lead data.'),
     ).toBeInTheDocument();
     expect(resultsGoneText(10)).toContain('10 minutes');
-    expect(screen.queryByRole('button', { name: /Download CSV/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Export s-1/ })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: /Run again/ })).toBeInTheDocument();
   });
 
-  it("shows the server's words when a download finds the results gone (410)", async () => {
-    fetchMock.mockImplementation(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname.endsWith('/events')) return jsonResponse({ error: 'results_gone', message: "This search's results are gone." }, 410);
-      if (url.pathname === '/api/leads/searches') return jsonResponse({ searches: [entry()], replayMinutes: 10 });
-      return jsonResponse(types);
-    });
-    await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Download CSV of Cafe in Paris' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent("This search's results are gone.");
-  });
 });

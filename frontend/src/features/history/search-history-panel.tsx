@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { getListSearchesQueryKey, listSearches, useCancelSearch, useListBusinessTypes } from '../../api/gen/leads/leads';
 import type { ListSearchesParams } from '../../api/gen/model/listSearchesParams';
 import type { SearchItem } from '../../api/gen/model/searchItem';
@@ -7,9 +7,6 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { downloadLeadsCsv } from '../../lib/csv';
-import { optionsEnriched } from '../../lib/lead';
-import { collectSearchLeads } from '../../lib/search-replay';
 import { NotifyToggle } from './search-finished-notice';
 
 /** The statuses a search can have (openapi `SearchItem.status`), with what the filter shows. */
@@ -44,14 +41,21 @@ export interface SearchHistoryPanelProps {
   openSearchId?: string | null;
   /** After a search was cancelled (the page stops showing it if it was open). */
   onCancelled?: (item: SearchItem) => void;
+  /**
+   * Export controls for a finished search whose results the server still holds
+   * (`what` names it for the buttons' accessible names). The page composes them from the
+   * export feature.
+   */
+  resultsActions?: (item: SearchItem, what: string) => ReactNode;
 }
 
 /**
  * The user's searches, newest first (issue #13): metadata only, filtered by status and
  * type, paged with the server's cursor. Running ones can be opened or cancelled; any can
- * run again; finished ones download their results while the server still has them.
+ * run again; finished ones offer the page's `resultsActions` while the server still has
+ * their results.
  */
-export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, openSearchId = null }: SearchHistoryPanelProps) {
+export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, resultsActions, openSearchId = null }: SearchHistoryPanelProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [businessType, setBusinessType] = useState('');
@@ -139,6 +143,7 @@ export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, openSearch
               onOpen={() => onOpen(item)}
               onRunAgain={() => onRunAgain(item)}
               onCancelled={() => onCancelled?.(item)}
+              resultsActions={resultsActions}
             />
           ))}
         </ul>
@@ -178,6 +183,7 @@ function HistoryRow({
   onOpen,
   onRunAgain,
   onCancelled,
+  resultsActions,
 }: {
   item: SearchItem;
   typeLabel: string;
@@ -186,6 +192,7 @@ function HistoryRow({
   onOpen: () => void;
   onRunAgain: () => void;
   onCancelled: () => void;
+  resultsActions?: (item: SearchItem, what: string) => ReactNode;
 }) {
   const queryClient = useQueryClient();
   const cancel = useCancelSearch({
@@ -194,28 +201,19 @@ function HistoryRow({
       onSettled: () => queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }),
     },
   });
-  const [download, setDownload] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const live = isLive(item);
   const finished = !live;
   const what = `${typeLabel} in ${item.location}`;
 
-  async function downloadCsv() {
-    setDownload({ busy: true, error: null });
-    try {
-      const leads = await collectSearchLeads(item.id);
-      downloadLeadsCsv(leads, item.businessType, { enriched: optionsEnriched(item.options) });
-      setDownload({ busy: false, error: null });
-    } catch (error) {
-      setDownload({ busy: false, error: error instanceof Error && error.message ? error.message : 'Download failed' });
-    }
-  }
-
   const facts = [
     item.coverage === 'full' ? 'Full area' : 'Quick',
     formatWhen(item.startedAt),
-    // The server sends null (not absent) for figures a running search does not have yet.
+    // A running search has no figures yet (older servers sent null, newer leave them out).
     typeof item.leads === 'number' ? `${item.leads.toLocaleString()} leads` : null,
     typeof item.costUsd === 'number' ? `$${item.costUsd.toFixed(2)}` : null,
+    // A running search's progress: what its last checkpoint counted.
+    live && item.progress ? `${item.progress.found.toLocaleString()} found so far` : null,
+    live && item.progress ? `$${item.progress.costUsd.toFixed(2)} so far` : null,
   ].filter(Boolean);
 
   return (
@@ -232,11 +230,6 @@ function HistoryRow({
         <p className="mt-0.5 text-sm text-slate-600">{facts.join(' · ')}</p>
         {item.errorMessage && <p className="mt-0.5 text-sm text-red-700">{item.errorMessage}</p>}
         {finished && !item.resultsAvailable && <p className="mt-0.5 text-sm text-slate-600">{resultsGoneText(replayMinutes)}</p>}
-        {download.error && (
-          <p role="alert" className="mt-0.5 text-sm text-red-700">
-            {download.error}
-          </p>
-        )}
         {cancel.isError && (
           <p role="alert" className="mt-0.5 text-sm text-red-700">
             {cancel.error?.message || 'Could not cancel this search.'}
@@ -261,12 +254,7 @@ function HistoryRow({
             Cancel
           </Button>
         )}
-        {finished && item.resultsAvailable && (
-          <Button variant="secondary" size="sm" disabled={download.busy} onClick={() => void downloadCsv()} aria-label={`Download CSV of ${what}`}>
-            {download.busy && <Spinner />}
-            Download CSV
-          </Button>
-        )}
+        {finished && item.resultsAvailable && resultsActions?.(item, what)}
         <Button variant="secondary" size="sm" onClick={onRunAgain} aria-label={`Run again ${what}`}>
           Run again
         </Button>

@@ -1,6 +1,9 @@
 import { SUPPORT_EMAIL } from '../../lib/brand';
 import { LegalLayout } from './legal-layout';
 
+/** How long results stay in memory for reconnecting (`LEADGEN_RESULTS_REPLAY_MINUTES`' default). */
+export const RESULTS_REPLAY_MINUTES = 10;
+
 /** Privacy policy (spec sections 1, 2 and 9). Placeholders are left unfilled on purpose. */
 export function PrivacyPage() {
   return (
@@ -26,6 +29,13 @@ export function PrivacyPage() {
         <p>
           Lead data is never stored. Search results are streamed directly to your browser and to the destinations
           you choose (for example Google Sheets or a CSV file). You own your leads.
+        </p>
+        <p>
+          So that a dropped connection or a reloaded page loses nothing, a search's results are held in the memory of
+          our servers (our Redis event server, or the Leadgen process itself when it runs on its own) for{' '}
+          {RESULTS_REPLAY_MINUTES} minutes after the search's last result, then deleted. They are never written to a
+          database, a disk or a log. Your search history keeps only what you searched for, when, how many results
+          it had and what it cost: never the businesses found.
         </p>
       </section>
       <section>

@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { cn } from '../../components/ui/cn';
 import { Logo } from '../../components/ui/logo';
 import { useAuth } from '../../lib/session/auth-context';
+import { ApiAccessTab } from './api-access-tab';
 import { ApiKeysTab } from './api-keys-tab';
 import { ProfileTab } from './profile-tab';
 import { SecurityTab } from './security-tab';
@@ -73,6 +74,7 @@ export function SettingsPage({ initialTab = 'api-keys', billingTab }: SettingsPa
             {tab === 'security' && <SecurityTab />}
             {tab === 'spreadsheet' && <SpreadsheetTab />}
             {tab === 'webhooks' && <WebhooksTab />}
+            {tab === 'api-access' && <ApiAccessTab />}
             {tab === 'profile' && <ProfileTab />}
             {tab === 'billing' && billingTab}
           </section>

@@ -1,5 +1,5 @@
 /** Settings tabs, in navigation order. */
-export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'profile', 'billing'] as const;
+export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'api-access', 'profile', 'billing'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export function isSettingsTab(value: unknown): value is SettingsTab {
@@ -19,6 +19,7 @@ export const SETTINGS_NAV: Array<{ heading: string; items: Array<{ tab: Settings
     items: [
       { tab: 'spreadsheet', label: 'Spreadsheet' },
       { tab: 'webhooks', label: 'Webhooks' },
+      { tab: 'api-access', label: 'API access' },
     ],
   },
   {

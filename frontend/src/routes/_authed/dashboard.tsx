@@ -20,7 +20,7 @@ import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
 import { useWhenIdle } from '../../hooks/use-when-idle';
 import { downloadLeadsCsv } from '../../lib/csv';
-import { isEnriched, type SearchQuery } from '../../lib/lead';
+import { isEnriched, optionsEnriched, type SearchQuery } from '../../lib/lead';
 import { clearStashedResults, peekStashedResults } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
 
@@ -33,6 +33,9 @@ const loadExportActions = () => import('../../features/export/export-actions');
 const LiveProgress = lazy(() => loadLiveProgress().then((m) => ({ default: m.LiveProgress })));
 const ResultsPanel = lazy(() => loadResultsPanel().then((m) => ({ default: m.ResultsPanel })));
 const ExportActions = lazy(() => loadExportActions().then((m) => ({ default: m.ExportActions })));
+const ReplayedExportActions = lazy(() =>
+  import('../../features/export/replayed-export-actions').then((m) => ({ default: m.ReplayedExportActions })),
+);
 // The history sits below the first screen: its own chunk too.
 const SearchHistoryPanel = lazy(() =>
   import('../../features/history/search-history-panel').then((m) => ({ default: m.SearchHistoryPanel })),
@@ -247,6 +250,15 @@ function Dashboard() {
               onOpen={openSearch}
               onRunAgain={runAgain}
               onCancelled={(item) => stop(item.id)}
+              resultsActions={(item, what) => (
+                <Suspense fallback={null}>
+                  <ReplayedExportActions
+                    search={{ businessType: item.businessType, location: item.location, enrich: optionsEnriched(item.options) }}
+                    what={what}
+                    searchId={item.id}
+                  />
+                </Suspense>
+              )}
               openSearchId={state.status === 'searching' ? state.searchId : null}
             />
           </Suspense>

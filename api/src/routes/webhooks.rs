@@ -1,0 +1,372 @@
+//! Webhook endpoints (issue #15): `/api/user/webhooks`. Register an https URL for
+//! `search.completed` and `search.failed`; each message is signed with the endpoint's
+//! secret as the Standard Webhooks specification says, delivered by a job through the
+//! guarded client, retried for about a day, and logged (never its payload).
+
+use leadgen_core::{
+    jobs::WebhookJobV1,
+    store::{DeliveryRecord, EndpointRecord},
+    time::now_unix,
+    webhooks::{self, EventType},
+};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, types::Example};
+
+use super::{ApiTags, searches::rfc3339};
+use crate::{
+    auth::{Auth, access},
+    error::{ApiError, Fails, status::*},
+    state::AppState,
+};
+
+/// Log entries one page shows.
+const DELIVERY_PAGE: i64 = 50;
+
+/// An endpoint to register.
+#[derive(Debug, Object)]
+#[oai(example)]
+pub struct CreateWebhookRequest {
+    /// Where to POST messages: an https URL (plain http only for hosts the server allows
+    /// for tests and demos). Private, loopback and metadata addresses are refused.
+    #[oai(validator(max_length = 2000))]
+    pub url: String,
+    /// What to send: `search.completed` (with the leads) and/or `search.failed`.
+    #[oai(validator(max_items = 8))]
+    pub events: Vec<String>,
+}
+
+impl Example for CreateWebhookRequest {
+    fn example() -> Self {
+        Self {
+            url: "https://hooks.example.com/leadgen".into(),
+            events: vec!["search.completed".into(), "search.failed".into()],
+        }
+    }
+}
+
+/// An endpoint as its list shows it (never its secret).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", example)]
+pub struct WebhookInfo {
+    /// Its id.
+    pub id: String,
+    /// Where messages go.
+    pub url: String,
+    /// What it receives.
+    pub events: Vec<String>,
+    /// False once deliveries failed for about a day (see `disabledReason`); a successful
+    /// test event enables it again.
+    pub enabled: bool,
+    /// The notice shown when it was disabled.
+    pub disabled_reason: Option<String>,
+    /// When it was registered (RFC 3339).
+    pub created_at: String,
+}
+
+impl Example for WebhookInfo {
+    fn example() -> Self {
+        Self {
+            id: "0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21".into(),
+            url: "https://hooks.example.com/leadgen".into(),
+            events: vec!["search.completed".into(), "search.failed".into()],
+            enabled: true,
+            disabled_reason: None,
+            created_at: "2026-11-25T15:00:00+00:00".into(),
+        }
+    }
+}
+
+impl From<EndpointRecord> for WebhookInfo {
+    fn from(e: EndpointRecord) -> Self {
+        Self {
+            id: e.id,
+            url: e.url,
+            events: webhooks::events_from_stored(&e.events)
+                .into_iter()
+                .map(|e| e.as_str().to_owned())
+                .collect(),
+            enabled: e.enabled == 1,
+            disabled_reason: e.disabled_reason,
+            created_at: rfc3339(e.created_at),
+        }
+    }
+}
+
+/// An endpoint with its signing secret: shown this once.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", example)]
+pub struct WebhookWithSecret {
+    /// The signing secret (`whsec_` and base64). Keep it: it is not shown again. Verify
+    /// each message's `webhook-signature` with it (see docs/api-quickstart.md).
+    pub secret: String,
+    /// The endpoint.
+    pub webhook: WebhookInfo,
+}
+
+impl Example for WebhookWithSecret {
+    fn example() -> Self {
+        Self {
+            secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".into(),
+            webhook: WebhookInfo::example(),
+        }
+    }
+}
+
+/// The caller's endpoints.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WebhookList {
+    /// Newest first.
+    pub webhooks: Vec<WebhookInfo>,
+    /// The events an endpoint can receive.
+    pub available_events: Vec<String>,
+}
+
+/// One delivery attempt (never its payload).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", example)]
+pub struct DeliveryInfo {
+    /// When it was attempted (RFC 3339).
+    pub at: String,
+    /// The event.
+    pub event: String,
+    /// The message's `webhook-id` (the same for every attempt of one message).
+    pub message_id: String,
+    /// 1 for the first try, then 2, 3...
+    pub attempt: i64,
+    /// The endpoint's HTTP status, if it answered.
+    pub status_code: Option<i64>,
+    /// How long the attempt took, milliseconds.
+    pub latency_ms: i64,
+    /// Whether the endpoint answered 2xx.
+    pub succeeded: bool,
+    /// Why it failed, in plain words.
+    pub error: Option<String>,
+}
+
+impl Example for DeliveryInfo {
+    fn example() -> Self {
+        Self {
+            at: "2026-11-25T15:00:03+00:00".into(),
+            event: "search.completed".into(),
+            message_id: "msg_0192f0c47a1e7c3b9a512f0d5f6b8e21".into(),
+            attempt: 1,
+            status_code: Some(200),
+            latency_ms: 142,
+            succeeded: true,
+            error: None,
+        }
+    }
+}
+
+impl From<DeliveryRecord> for DeliveryInfo {
+    fn from(d: DeliveryRecord) -> Self {
+        Self {
+            at: rfc3339(d.created_at),
+            event: d.event_type,
+            message_id: d.message_id,
+            attempt: d.attempt,
+            status_code: d.status_code,
+            latency_ms: d.latency_ms,
+            succeeded: d.succeeded == 1,
+            error: d.error,
+        }
+    }
+}
+
+/// An endpoint's latest delivery attempts.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DeliveryList {
+    /// Newest first, at most 50.
+    pub deliveries: Vec<DeliveryInfo>,
+}
+
+/// A queued test event.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", example)]
+pub struct TestEventQueued {
+    /// Its `webhook-id`; its attempt appears in the delivery log within seconds.
+    pub message_id: String,
+}
+
+impl Example for TestEventQueued {
+    fn example() -> Self {
+        Self {
+            message_id: "msg_test_0192f0c47a1e7c3b9a512f0d5f6b8e21".into(),
+        }
+    }
+}
+
+/// Deleting an endpoint.
+#[derive(Debug, ApiResponse)]
+pub enum DeleteWebhookResponse {
+    /// Deleted, with its delivery log; nothing more is sent to it.
+    #[oai(status = 204)]
+    Deleted,
+}
+
+/// Sending a test event.
+#[derive(Debug, ApiResponse)]
+pub enum TestWebhookResponse {
+    /// Queued: it is delivered once, signed like any message.
+    #[oai(status = 202)]
+    Queued(Json<TestEventQueued>),
+}
+
+/// The caller's endpoint `id`, or 404.
+async fn owned(state: &AppState, auth: &crate::auth::AuthUser, id: &str) -> Result<EndpointRecord, ApiError> {
+    state
+        .store
+        .webhook(&auth.user.id, id)
+        .await?
+        .map(|e| e.record)
+        .ok_or_else(|| ApiError::not_found("No webhook endpoint of yours has that id."))
+}
+
+/// Webhook operations.
+pub struct WebhooksApi;
+
+#[OpenApi(tag = "ApiTags::Integrations", prefix_path = "/user/webhooks")]
+impl WebhooksApi {
+    /// Register a webhook endpoint
+    ///
+    /// Answers the endpoint and its signing secret; the secret is shown this once.
+    ///
+    /// API tokens: need the `webhooks:write` scope.
+    #[oai(path = "/", method = "post", operation_id = "create_webhook")]
+    async fn create_webhook(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WebhooksWrite>,
+        body: Json<CreateWebhookRequest>,
+    ) -> Result<Json<WebhookWithSecret>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
+        let url = webhooks::check_url(&body.url, &state.config.outbound_policy())?;
+        let events = webhooks::parse_events(&body.events)?;
+        let secret = webhooks::generate_secret();
+        let sealed = webhooks::seal_secret(&state.vault, &auth.0.user.id, &secret)?;
+        let record = state
+            .store
+            .create_webhook(&auth.0.user.id, url.as_str(), &events, &sealed)
+            .await?;
+        Ok(Json(WebhookWithSecret {
+            secret,
+            webhook: record.into(),
+        }))
+    }
+
+    /// Your webhook endpoints
+    ///
+    /// API tokens: need the `webhooks:write` scope.
+    #[oai(path = "/", method = "get", operation_id = "list_webhooks")]
+    async fn list_webhooks(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WebhooksWrite>,
+    ) -> Result<Json<WebhookList>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
+        let list = state.store.list_webhooks(&auth.0.user.id).await?;
+        Ok(Json(WebhookList {
+            webhooks: list.into_iter().map(WebhookInfo::from).collect(),
+            available_events: EventType::SUBSCRIBABLE.map(|e| e.as_str().to_owned()).to_vec(),
+        }))
+    }
+
+    /// Delete a webhook endpoint
+    ///
+    /// API tokens: need the `webhooks:write` scope.
+    #[oai(path = "/:id", method = "delete", operation_id = "delete_webhook")]
+    async fn delete_webhook(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WebhooksWrite>,
+        id: Path<String>,
+    ) -> Result<DeleteWebhookResponse, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        if !state.store.delete_webhook(&auth.0.user.id, &id.0).await? {
+            return Err(ApiError::not_found("No webhook endpoint of yours has that id.").into());
+        }
+        Ok(DeleteWebhookResponse::Deleted)
+    }
+
+    /// Rotate a webhook endpoint's signing secret
+    ///
+    /// Answers the new secret, shown this once; messages are signed with it from now on.
+    ///
+    /// API tokens: need the `webhooks:write` scope.
+    #[oai(path = "/:id/rotate-secret", method = "post", operation_id = "rotate_webhook_secret")]
+    async fn rotate_webhook_secret(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WebhooksWrite>,
+        id: Path<String>,
+    ) -> Result<Json<WebhookWithSecret>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        let record = owned(&state, &auth.0, &id.0).await?;
+        let secret = webhooks::generate_secret();
+        let sealed = webhooks::seal_secret(&state.vault, &auth.0.user.id, &secret)?;
+        state
+            .store
+            .rotate_webhook_secret(&auth.0.user.id, &id.0, &sealed)
+            .await?;
+        Ok(Json(WebhookWithSecret {
+            secret,
+            webhook: record.into(),
+        }))
+    }
+
+    /// Send a test event
+    ///
+    /// Queues one `webhook.test` message to the endpoint, signed like any other; its
+    /// attempt shows in the delivery log. A disabled endpoint that accepts it is enabled
+    /// again.
+    ///
+    /// API tokens: need the `webhooks:write` scope.
+    #[oai(path = "/:id/test", method = "post", operation_id = "test_webhook")]
+    async fn test_webhook(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WebhooksWrite>,
+        id: Path<String>,
+    ) -> Result<TestWebhookResponse, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        let record = owned(&state, &auth.0, &id.0).await?;
+        let message_id = format!("msg_test_{}", uuid::Uuid::now_v7().simple());
+        let body = webhooks::body(
+            EventType::Test,
+            now_unix(),
+            serde_json::json!({"endpointId": record.id, "message": "A test event from Leadgen."}),
+        );
+        state
+            .queues
+            .webhook
+            .push(WebhookJobV1 {
+                user_id: auth.0.user.id.clone(),
+                endpoint_id: record.id,
+                message_id: message_id.clone(),
+                event_type: EventType::Test.as_str().to_owned(),
+                body,
+            })
+            .await?;
+        Ok(TestWebhookResponse::Queued(Json(TestEventQueued { message_id })))
+    }
+
+    /// An endpoint's delivery log
+    ///
+    /// Its latest 50 attempts: time, event, attempt, status code, latency. Never the
+    /// payload.
+    ///
+    /// API tokens: need the `webhooks:write` scope.
+    #[oai(path = "/:id/deliveries", method = "get", operation_id = "list_webhook_deliveries")]
+    async fn list_webhook_deliveries(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WebhooksWrite>,
+        id: Path<String>,
+    ) -> Result<Json<DeliveryList>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        owned(&state, &auth.0, &id.0).await?;
+        let deliveries = state
+            .store
+            .list_deliveries(&auth.0.user.id, &id.0, DELIVERY_PAGE)
+            .await?;
+        Ok(Json(DeliveryList {
+            deliveries: deliveries.into_iter().map(DeliveryInfo::from).collect(),
+        }))
+    }
+}

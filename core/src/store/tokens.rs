@@ -1,0 +1,141 @@
+//! Personal API tokens: one row per token, holding its hash, never the token.
+
+use super::Store;
+use crate::{
+    CoreError, CoreResult,
+    ids::UserId,
+    personal_tokens::{MAX_TOKENS_PER_USER, NewToken, Scopes},
+    time::now_unix,
+};
+
+/// A token as its owner sees it in a list.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct TokenRecord {
+    /// Token id.
+    pub id: String,
+    /// Its owner's name for it.
+    pub name: String,
+    /// Its first characters.
+    pub prefix: String,
+    /// Scope names separated by spaces.
+    pub scopes: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds; within a minute (see [`Store::authenticate_token`]).
+    pub last_used_at: Option<i64>,
+    /// Unix seconds; `None` never expires.
+    pub expires_at: Option<i64>,
+}
+
+/// A token that authenticated a request: whose it is and what it may do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenGrant {
+    /// The token's id.
+    pub token_id: String,
+    /// Its owner.
+    pub user_id: UserId,
+    /// What it may do.
+    pub scopes: Scopes,
+}
+
+/// How often at most `last_used_at` is written for one token: a busy integration does
+/// not turn every request into a database write.
+const LAST_USED_GRANULARITY: i64 = 60;
+
+impl Store {
+    /// Records a new token of `user_id` (its hash only). Refused beyond
+    /// [`MAX_TOKENS_PER_USER`].
+    #[tracing::instrument(skip(self, token, scopes))]
+    pub async fn create_token(
+        &self,
+        user_id: &UserId,
+        name: &str,
+        token: &NewToken,
+        scopes: &Scopes,
+        expires_at: Option<i64>,
+    ) -> CoreResult<TokenRecord> {
+        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM personal_tokens WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(&self.pool)
+            .await?;
+        if count >= MAX_TOKENS_PER_USER {
+            return Err(CoreError::Invalid(format!(
+                "You have {MAX_TOKENS_PER_USER} tokens already. Revoke one you no longer use first."
+            )));
+        }
+        Ok(sqlx::query_as::<_, TokenRecord>(
+            "INSERT INTO personal_tokens (id, user_id, name, prefix, token_hash, scopes, created_at, last_used_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8)
+             RETURNING id, name, prefix, scopes, created_at, last_used_at, expires_at",
+        )
+        .bind(uuid::Uuid::now_v7().to_string())
+        .bind(user_id)
+        .bind(name)
+        .bind(&token.prefix)
+        .bind(&token.hash)
+        .bind(scopes.to_stored())
+        .bind(now_unix())
+        .bind(expires_at)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// The user's tokens, newest first.
+    #[tracing::instrument(skip(self))]
+    pub async fn list_tokens(&self, user_id: &UserId) -> CoreResult<Vec<TokenRecord>> {
+        Ok(sqlx::query_as::<_, TokenRecord>(
+            "SELECT id, name, prefix, scopes, created_at, last_used_at, expires_at
+             FROM personal_tokens WHERE user_id = $1 ORDER BY created_at DESC, id DESC",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Revokes (deletes) one of the user's tokens. Returns whether it existed.
+    #[tracing::instrument(skip(self))]
+    pub async fn revoke_token(&self, user_id: &UserId, token_id: &str) -> CoreResult<bool> {
+        let done = sqlx::query("DELETE FROM personal_tokens WHERE user_id = $1 AND id = $2")
+            .bind(user_id)
+            .bind(token_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The grant of the token whose hash is `token_hash`, if it exists and has not
+    /// expired; notes its use (at most once a minute).
+    ///
+    /// The one look-up not scoped by a user id: the token *is* the credential that says
+    /// which user it is; its hash is unique.
+    #[tracing::instrument(skip_all)]
+    pub async fn authenticate_token(&self, token_hash: &str) -> CoreResult<Option<TokenGrant>> {
+        let now = now_unix();
+        let row: Option<(String, UserId, String)> = sqlx::query_as(
+            "SELECT id, user_id, scopes FROM personal_tokens
+             WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > $2)",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some((token_id, user_id, scopes)) = row else {
+            return Ok(None);
+        };
+        sqlx::query(
+            "UPDATE personal_tokens SET last_used_at = $3
+             WHERE user_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at <= $4)",
+        )
+        .bind(&user_id)
+        .bind(&token_id)
+        .bind(now)
+        .bind(now - LAST_USED_GRANULARITY)
+        .execute(&self.pool)
+        .await?;
+        Ok(Some(TokenGrant {
+            token_id,
+            user_id,
+            scopes: Scopes::from_stored(&scopes),
+        }))
+    }
+}

@@ -1,0 +1,302 @@
+//! Webhooks (issue #15): endpoints a user registers to be told when a search completes or
+//! fails, signed as the Standard Webhooks specification says
+//! (<https://www.standardwebhooks.com>): headers `webhook-id`, `webhook-timestamp` and
+//! `webhook-signature: v1,<base64 HMAC-SHA256>` over `{id}.{timestamp}.{body}`, keyed with
+//! the base64-decoded part of a `whsec_<base64>` secret.
+//!
+//! Deliveries are jobs (`WebhookJobV1`, worker `jobs/webhook.rs`); they reach endpoints
+//! only through the guarded client (`crate::outbound`).
+
+use base64::{Engine, engine::general_purpose::STANDARD};
+use hmac::{Hmac, Mac};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use url::{Host, Url};
+
+use crate::{CoreError, CoreResult, outbound::OutboundPolicy};
+
+/// What every signing secret starts with (the specification's form).
+pub const SECRET_PREFIX: &str = "whsec_";
+/// Random bytes in a secret (the specification asks for 24 to 64).
+const SECRET_BYTES: usize = 32;
+/// A user's endpoints, at most.
+pub const MAX_ENDPOINTS_PER_USER: i64 = 20;
+/// An endpoint URL's length, at most.
+pub const MAX_URL_LEN: usize = 2000;
+
+/// The events an endpoint can subscribe to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EventType {
+    /// A search finished; the payload carries its leads.
+    #[serde(rename = "search.completed")]
+    SearchCompleted,
+    /// A search failed; the payload says why.
+    #[serde(rename = "search.failed")]
+    SearchFailed,
+    /// "Send test event": delivered to one endpoint whatever it subscribes to.
+    #[serde(rename = "webhook.test")]
+    Test,
+}
+
+impl EventType {
+    /// The events an endpoint may subscribe to.
+    pub const SUBSCRIBABLE: [EventType; 2] = [EventType::SearchCompleted, EventType::SearchFailed];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SearchCompleted => "search.completed",
+            Self::SearchFailed => "search.failed",
+            Self::Test => "webhook.test",
+        }
+    }
+}
+
+/// Parses an endpoint's event subscription: a non-empty set of [`EventType::SUBSCRIBABLE`].
+pub fn parse_events<S: AsRef<str>>(names: &[S]) -> CoreResult<Vec<EventType>> {
+    let mut events = names
+        .iter()
+        .map(|n| {
+            let n = n.as_ref().trim();
+            EventType::SUBSCRIBABLE
+                .into_iter()
+                .find(|e| e.as_str() == n)
+                .ok_or_else(|| {
+                    CoreError::Invalid(format!(
+                        "Unknown event '{n}'. Events are: search.completed, search.failed."
+                    ))
+                })
+        })
+        .collect::<CoreResult<Vec<_>>>()?;
+    events.sort();
+    events.dedup();
+    if events.is_empty() {
+        return Err(CoreError::Invalid("Choose at least one event to send.".into()));
+    }
+    Ok(events)
+}
+
+/// The stored form of a subscription (names separated by spaces).
+pub fn events_to_stored(events: &[EventType]) -> String {
+    events.iter().map(|e| e.as_str()).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads a stored subscription.
+pub fn events_from_stored(text: &str) -> Vec<EventType> {
+    text.split_whitespace()
+        .filter_map(|n| EventType::SUBSCRIBABLE.into_iter().find(|e| e.as_str() == n))
+        .collect()
+}
+
+/// Checks an endpoint URL: https, or http to a host exempted by
+/// `LEADGEN_OUTBOUND_ALLOWED_HOSTS` (tests and demos); no credentials in it; not an
+/// address the guarded client refuses when written as one. Names are checked again at
+/// every delivery, where they resolve.
+pub fn check_url(raw: &str, policy: &OutboundPolicy) -> CoreResult<Url> {
+    let raw = raw.trim();
+    if raw.len() > MAX_URL_LEN {
+        return Err(CoreError::Invalid(format!(
+            "The endpoint URL is at most {MAX_URL_LEN} characters."
+        )));
+    }
+    let url = Url::parse(raw).map_err(|_| CoreError::Invalid("The endpoint URL is not a valid URL.".into()))?;
+    let exempt = policy.is_exempt(&url);
+    match url.scheme() {
+        "https" => {}
+        "http" if exempt => {}
+        _ => {
+            return Err(CoreError::Invalid(
+                "The endpoint URL must start with https:// (plain http only for hosts this server allows for tests)."
+                    .into(),
+            ));
+        }
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(CoreError::Invalid(
+            "The endpoint URL must not hold a user name or password.".into(),
+        ));
+    }
+    let ip = match url.host() {
+        Some(Host::Ipv4(ip)) => Some(ip.into()),
+        Some(Host::Ipv6(ip)) => Some(ip.into()),
+        Some(Host::Domain(d)) if d.eq_ignore_ascii_case("localhost") && !exempt => {
+            return Err(CoreError::Invalid(
+                "The endpoint URL must be a public address, not localhost.".into(),
+            ));
+        }
+        Some(Host::Domain(_)) => None,
+        None => return Err(CoreError::Invalid("The endpoint URL has no host.".into())),
+    };
+    if !exempt && let Some(reason) = ip.and_then(crate::outbound::refusal) {
+        return Err(CoreError::Invalid(format!(
+            "The endpoint URL must be a public address; this one is {reason}."
+        )));
+    }
+    Ok(url)
+}
+
+/// A new signing secret, `whsec_` and base64 of 32 random bytes.
+pub fn generate_secret() -> String {
+    let mut bytes = [0u8; SECRET_BYTES];
+    rand::rng().fill_bytes(&mut bytes);
+    format!("{SECRET_PREFIX}{}", STANDARD.encode(bytes))
+}
+
+/// The `webhook-signature` header value for one attempt: `v1,` and the base64 HMAC-SHA256,
+/// keyed with the secret's decoded bytes, of `{id}.{timestamp}.{body}`.
+pub fn sign(secret: &str, message_id: &str, timestamp: i64, body: &[u8]) -> CoreResult<String> {
+    let key = STANDARD
+        .decode(secret.strip_prefix(SECRET_PREFIX).unwrap_or(secret))
+        .map_err(|_| CoreError::Internal("a webhook secret is not base64".into()))?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).map_err(|e| CoreError::Internal(e.to_string()))?;
+    mac.update(message_id.as_bytes());
+    mac.update(b".");
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    Ok(format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes())))
+}
+
+/// The message id of a search's terminal event: the same for every endpoint and every
+/// attempt, so a receiver can drop repeats (the specification's idempotency key).
+pub fn search_message_id(search_id: &crate::ids::SearchId) -> String {
+    format!("msg_{}", search_id.as_str().replace('-', ""))
+}
+
+/// How deliveries are attempted and retried (`LEADGEN_WEBHOOK_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeliverySchedule {
+    /// One attempt's time-out.
+    pub timeout: std::time::Duration,
+    /// The first retry's delay; each next one doubles, up to [`MAX_RETRY_DELAY`].
+    pub first_retry: std::time::Duration,
+    /// Attempts before the endpoint is disabled.
+    pub max_attempts: u32,
+}
+
+/// The longest wait between two attempts.
+pub const MAX_RETRY_DELAY: std::time::Duration = std::time::Duration::from_secs(6 * 3600);
+
+impl DeliverySchedule {
+    /// How long the whole schedule waits between its attempts, at most (jitter aside).
+    pub fn total_wait(&self) -> std::time::Duration {
+        (1..self.max_attempts)
+            .map(|n| {
+                self.first_retry
+                    .saturating_mul(1 << (n - 1).min(30))
+                    .min(MAX_RETRY_DELAY)
+            })
+            .sum()
+    }
+}
+
+/// The vault context a user's webhook secrets are sealed under.
+pub fn secret_context(user_id: &crate::ids::UserId) -> String {
+    format!("{user_id}:webhook_secret")
+}
+
+/// Seals a new secret for `user_id`'s endpoint.
+pub fn seal_secret(
+    vault: &crate::vault::Vault,
+    user_id: &crate::ids::UserId,
+    secret: &str,
+) -> CoreResult<crate::vault::Sealed> {
+    vault.seal(secret.as_bytes(), &secret_context(user_id))
+}
+
+/// Opens an endpoint's secret.
+pub fn open_secret(
+    vault: &crate::vault::Vault,
+    user_id: &crate::ids::UserId,
+    sealed: &crate::vault::Sealed,
+) -> CoreResult<secrecy::SecretString> {
+    use secrecy::ExposeSecret;
+    let bytes = vault.open(sealed, &secret_context(user_id))?;
+    let text = String::from_utf8(bytes.expose_secret().clone())
+        .map_err(|_| CoreError::Crypto("a webhook secret is not text".into()))?;
+    Ok(secrecy::SecretString::from(text))
+}
+
+/// The body of a message, in the specification's recommended shape.
+pub fn body(event: EventType, timestamp: i64, data: serde_json::Value) -> String {
+    let at = chrono::DateTime::<chrono::Utc>::from_timestamp(timestamp, 0)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default();
+    serde_json::json!({"type": event.as_str(), "timestamp": at, "data": data}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_schedule_retries_for_about_a_day() {
+        let schedule = DeliverySchedule {
+            timeout: std::time::Duration::from_secs(10),
+            first_retry: std::time::Duration::from_secs(5),
+            max_attempts: 16,
+        };
+        let hours = schedule.total_wait().as_secs_f64() / 3600.0;
+        assert!((20.0..=30.0).contains(&hours), "{hours} h");
+    }
+
+    #[test]
+    fn secrets_have_the_specification_form() {
+        let s = generate_secret();
+        assert!(s.starts_with("whsec_"));
+        assert_eq!(STANDARD.decode(&s[6..]).expect("base64").len(), 32);
+        assert_ne!(s, generate_secret());
+    }
+
+    #[test]
+    fn signing_matches_the_specification_example() {
+        // The example in the Standard Webhooks specification and its libraries' tests.
+        let signature = sign(
+            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            br#"{"test": 2432232314}"#,
+        )
+        .expect("sign");
+        assert_eq!(signature, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    }
+
+    #[test]
+    fn endpoint_urls_are_public_https() {
+        let strict = OutboundPolicy::strict();
+        assert!(check_url("https://hooks.example.com/leadgen", &strict).is_ok());
+        for (bad, needle) in [
+            ("http://hooks.example.com/x", "https://"),
+            ("ftp://hooks.example.com/x", "https://"),
+            ("https://user:pw@hooks.example.com/x", "user name"),
+            ("https://127.0.0.1/x", "loopback"),
+            ("https://169.254.169.254/latest", "metadata"),
+            ("https://10.0.0.8/x", "private"),
+            ("https://[::1]/x", "loopback"),
+            ("https://localhost/x", "localhost"),
+            ("not a url", "valid URL"),
+        ] {
+            let err = check_url(bad, &strict).expect_err(bad).to_string();
+            assert!(err.contains(needle), "{bad}: {err}");
+        }
+        let demo = OutboundPolicy::new(vec!["127.0.0.1:9999".into()]);
+        assert!(check_url("http://127.0.0.1:9999/hook", &demo).is_ok());
+        assert!(check_url("http://127.0.0.1:9998/hook", &demo).is_err());
+    }
+
+    #[test]
+    fn events_parse_to_a_non_empty_set() {
+        assert_eq!(
+            parse_events(&["search.failed", "search.completed", "search.failed"]).expect("ok"),
+            vec![EventType::SearchCompleted, EventType::SearchFailed]
+        );
+        assert!(
+            parse_events(&["webhook.test"]).is_err(),
+            "test events are not subscribed to"
+        );
+        assert!(parse_events::<&str>(&[]).is_err());
+        let stored = events_to_stored(&[EventType::SearchFailed]);
+        assert_eq!(events_from_stored(&stored), vec![EventType::SearchFailed]);
+    }
+}

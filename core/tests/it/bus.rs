@@ -1,0 +1,77 @@
+//! The replay window is a setting (`LEADGEN_RESULTS_REPLAY_MINUTES`): both buses keep a
+//! search's events, checkpoint and cancel flag for that long after its last event, and no
+//! longer.
+
+use std::time::Duration;
+
+use leadgen_core::{
+    bus::{EventBus, REPLAY_TTL, memory::MemoryBus, redis::RedisBus},
+    ids::SearchId,
+    lead::SearchEvent,
+};
+
+fn event(text: &str) -> SearchEvent {
+    SearchEvent::Error { message: text.into() }
+}
+
+#[tokio::test]
+async fn the_memory_bus_forgets_a_search_after_its_configured_window() {
+    let bus = EventBus::Memory(MemoryBus::new()).with_replay_ttl(Duration::from_millis(200));
+    assert_eq!(bus.replay_ttl(), Duration::from_millis(200));
+    let search: SearchId = "s-memory".into();
+    bus.publish(&search, &event("one")).await.expect("publish");
+    assert_eq!(
+        bus.replay(&search, 0).await.expect("replay").len(),
+        1,
+        "kept inside the window"
+    );
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    // Another search's activity sweeps expired ones.
+    bus.publish(&"s-other".into(), &event("two")).await.expect("publish");
+    assert!(
+        bus.replay(&search, 0).await.expect("replay").is_empty(),
+        "gone after the window"
+    );
+}
+
+#[tokio::test]
+async fn the_redis_bus_expires_every_key_of_a_search_after_its_configured_window() {
+    let prefix = format!("test-bus-{}", uuid::Uuid::new_v4().simple());
+    let url = leadgen_testkit::db::redis_url();
+    let bus = EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus")))
+        .with_replay_ttl(Duration::from_secs(120));
+    assert_eq!(
+        EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus"))).replay_ttl(),
+        REPLAY_TTL
+    );
+    let search: SearchId = "s-redis".into();
+    bus.publish_page(&search, &[event("one")], "after-page-1")
+        .await
+        .expect("page");
+    bus.publish(&search, &event("two")).await.expect("publish");
+    bus.cancel(&search).await.expect("cancel");
+
+    let mut conn = redis::Client::open(url.as_str())
+        .expect("client")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis");
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query_async(&mut conn)
+        .await
+        .expect("keys");
+    assert_eq!(keys.len(), 3, "events, checkpoint and cancel flag: {keys:?}");
+    for key in &keys {
+        let ttl: i64 = redis::cmd("TTL").arg(key).query_async(&mut conn).await.expect("ttl");
+        assert!(
+            (100..=120).contains(&ttl),
+            "{key} expires after the configured 120 s, not {ttl} s"
+        );
+    }
+    let _: () = redis::cmd("DEL")
+        .arg(&keys)
+        .query_async(&mut conn)
+        .await
+        .expect("clean up");
+}

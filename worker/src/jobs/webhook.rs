@@ -1,0 +1,208 @@
+//! `WebhookJobV1`: deliver one signed message to one endpoint, through the guarded
+//! client only, and log the attempt (never the payload).
+//!
+//! Retries are the queue's: a failed attempt returns [`JobError::Retry`] and apalis'
+//! retry layer runs the job again after a doubling delay ([`Job::retry`]); the attempt
+//! that reaches `LEADGEN_WEBHOOK_MAX_ATTEMPTS` (about a day with the defaults) disables
+//! the endpoint with a notice its owner sees in Settings, and stops. Idempotent by
+//! `webhook-id`: a message already delivered to the endpoint is not sent again, and the
+//! attempt number comes from the log, so a job handed to another worker carries on.
+
+use std::{sync::Arc, time::Instant};
+
+use leadgen_core::{
+    ids::{SearchId, UserId},
+    jobs::WebhookJobV1,
+    lead::SearchEvent,
+    outbound::OutboundError,
+    store::NewDelivery,
+    time::now_unix,
+    webhooks::{self, EventType, MAX_RETRY_DELAY},
+};
+use secrecy::ExposeSecret;
+
+use super::{Job, JobError, RetryPolicy, retry_policy};
+use crate::{WorkerDeps, WorkerSettings};
+
+/// The webhook delivery job kind (see `registry`).
+pub struct WebhookJob;
+
+impl Job for WebhookJob {
+    type Payload = WebhookJobV1;
+
+    async fn run(job: WebhookJobV1, deps: Arc<WorkerDeps>) -> Result<(), JobError> {
+        deliver(&job, &deps).await
+    }
+
+    fn retry(deps: &WorkerDeps) -> RetryPolicy {
+        let schedule = deps.webhook_schedule;
+        // The handler stops at the last attempt itself (it counts attempts in the log);
+        // this bound only keeps the layer from retrying for ever if the log is unreadable.
+        retry_policy(
+            schedule.max_attempts.saturating_sub(1) as usize,
+            schedule.first_retry,
+            MAX_RETRY_DELAY,
+        )
+    }
+
+    fn concurrency(settings: &WorkerSettings) -> usize {
+        // A retry waits inside its slot; waiting is cheap, so many slots, or one dead
+        // endpoint's messages would hold up everyone's deliveries.
+        settings.concurrency.saturating_mul(16).max(64)
+    }
+}
+
+/// What one attempt came to.
+struct Attempt {
+    status: Option<u16>,
+    error: Option<String>,
+    refused: bool,
+}
+
+async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
+    let store = &deps.store;
+    let endpoint = store
+        .webhook(&job.user_id, &job.endpoint_id)
+        .await
+        .map_err(|e| JobError::Retry(format!("could not read the endpoint: {e}")))?;
+    let Some(endpoint) = endpoint else {
+        return Ok(()); // Deleted since: nothing to deliver.
+    };
+    let test = job.event_type == EventType::Test.as_str();
+    if endpoint.record.enabled == 0 && !test {
+        return Ok(()); // Disabled: its owner was told; a test event may revive it.
+    }
+    let (attempts, delivered) = store
+        .delivery_attempts(&job.user_id, &job.endpoint_id, &job.message_id)
+        .await
+        .map_err(|e| JobError::Retry(format!("could not read the delivery log: {e}")))?;
+    if delivered {
+        return Ok(());
+    }
+    let attempt = attempts + 1;
+    let url = url::Url::parse(&endpoint.record.url).map_err(|_| JobError::Permanent("bad endpoint URL".into()))?;
+    let secret = webhooks::open_secret(&deps.vault, &job.user_id, &endpoint.secret)
+        .map_err(|e| JobError::Permanent(format!("could not open the endpoint's secret: {e}")))?;
+    let timestamp = now_unix();
+    let signature = webhooks::sign(secret.expose_secret(), &job.message_id, timestamp, job.body.as_bytes())
+        .map_err(|e| JobError::Permanent(e.to_string()))?;
+    let headers = [
+        ("content-type", "application/json".to_owned()),
+        ("webhook-id", job.message_id.clone()),
+        ("webhook-timestamp", timestamp.to_string()),
+        ("webhook-signature", signature),
+    ];
+    let started = Instant::now();
+    let result = deps.outbound.post(&url, &headers, job.body.clone().into_bytes()).await;
+    let latency_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
+    let outcome = match result {
+        Ok(fetched) if (200..300).contains(&fetched.status) => Attempt {
+            status: Some(fetched.status),
+            error: None,
+            refused: false,
+        },
+        Ok(fetched) => Attempt {
+            status: Some(fetched.status),
+            error: Some(format!("the endpoint answered {}", fetched.status)),
+            refused: false,
+        },
+        Err(e) => Attempt {
+            status: None,
+            refused: matches!(e, OutboundError::Refused { .. }),
+            error: Some(e.to_string()),
+        },
+    };
+    let succeeded = outcome.error.is_none();
+    store
+        .record_delivery(
+            &job.user_id,
+            &job.endpoint_id,
+            &NewDelivery {
+                message_id: &job.message_id,
+                event_type: &job.event_type,
+                attempt,
+                status_code: outcome.status,
+                latency_ms,
+                error: outcome.error.clone(),
+                succeeded,
+            },
+        )
+        .await
+        .map_err(|e| JobError::Retry(format!("could not log the delivery: {e}")))?;
+    let reason = outcome.error.unwrap_or_default();
+    if succeeded {
+        if test && endpoint.record.enabled == 0 {
+            // The endpoint works again: deliveries resume.
+            let _ = store.set_webhook_enabled(&job.user_id, &job.endpoint_id, None).await;
+        }
+        return Ok(());
+    }
+    if outcome.refused {
+        // The address may not be reached: retrying cannot help, and nothing was sent.
+        tracing::warn!(endpoint_id = %job.endpoint_id, %reason, "webhook endpoint refused");
+        return Err(JobError::Permanent(reason));
+    }
+    if test {
+        return Err(JobError::Permanent(reason)); // A test is tried once: the user watches.
+    }
+    if attempt >= i64::from(deps.webhook_schedule.max_attempts) {
+        let notice = format!(
+            "Disabled after {attempt} failed attempts to deliver {} (last: {reason}). Fix the endpoint, then send a test event to enable it again.",
+            job.event_type
+        );
+        let _ = store
+            .set_webhook_enabled(&job.user_id, &job.endpoint_id, Some(&notice))
+            .await;
+        tracing::warn!(endpoint_id = %job.endpoint_id, attempt, "webhook endpoint disabled");
+        return Err(JobError::Permanent(reason));
+    }
+    Err(JobError::Retry(reason))
+}
+
+/// Queues a finished search's message for each of the user's endpoints subscribed to
+/// its event: `search.completed` with the leads, `search.failed` with the reason.
+/// Failures are logged, never the search's: the search itself is done.
+pub async fn emit_search_end(deps: &WorkerDeps, user_id: &UserId, search_id: &SearchId, event: &SearchEvent) {
+    let (kind, data) = match event {
+        SearchEvent::Complete {
+            results, search, usage, ..
+        } => (
+            EventType::SearchCompleted,
+            serde_json::json!({
+                "searchId": search_id,
+                "search": search,
+                "leads": results,
+                "usage": usage,
+            }),
+        ),
+        SearchEvent::Error { message } => (
+            EventType::SearchFailed,
+            serde_json::json!({"searchId": search_id, "message": message}),
+        ),
+        _ => return,
+    };
+    let endpoints = match deps.store.webhooks_for_event(user_id, kind).await {
+        Ok(endpoints) => endpoints,
+        Err(e) => {
+            tracing::error!(error = %e, "could not read webhook endpoints");
+            return;
+        }
+    };
+    if endpoints.is_empty() {
+        return;
+    }
+    let body = webhooks::body(kind, now_unix(), data);
+    let message_id = webhooks::search_message_id(search_id);
+    for endpoint in endpoints {
+        let job = WebhookJobV1 {
+            user_id: user_id.clone(),
+            endpoint_id: endpoint.id,
+            message_id: message_id.clone(),
+            event_type: kind.as_str().to_owned(),
+            body: body.clone(),
+        };
+        if let Err(e) = deps.webhooks.push(job).await {
+            tracing::error!(error = %e, "could not queue a webhook delivery");
+        }
+    }
+}
