@@ -253,9 +253,6 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
     LEADGEN_PLACES_RPS: String(PLACES_RPS),
-    // The fake web (enrichment) and the webhook receiver of integrations.spec.ts listen
-    // on loopback, which the guarded client refuses otherwise.
-    LEADGEN_OUTBOUND_ALLOWED_HOSTS: `${new URL(state.fakeWebUrl).host},127.0.0.1:${hookPort}`,
     // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
     // on one machine (two worktrees) from starting.
     LEADGEN_WORKER_METRICS_LISTEN: 'off',
@@ -271,6 +268,9 @@ export async function startStack(): Promise<StackState> {
     STRIPE_PRICE_YEARLY: 'price_pro_yearly',
     STRIPE_API_BASE_URL: `${state.stripeUrl}/`,
     LEADGEN_WEB_DIR: path.join(FRONTEND_DIR, 'dist'),
+    // Both listen on loopback, which the guarded client refuses otherwise: the fake web
+    // (contact enrichment) and the webhook receiver of integrations.spec.ts.
+    LEADGEN_OUTBOUND_ALLOWED_HOSTS: `${new URL(state.fakeWebUrl).host},127.0.0.1:${hookPort}`,
   };
   state.apiEnv = env;
   track('api', startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], env));

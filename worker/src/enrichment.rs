@@ -3,9 +3,10 @@
 //! gather the `lead_enriched` events those jobs published so `complete` carries the
 //! enriched leads.
 //!
-//! The wait is bounded: it ends when every queued site has answered, or [`WAIT_AFTER_LAST`]
-//! after the last site was queued, whichever comes first; a lead whose site did not answer
-//! by then is sent without contacts (an empty set), as are leads without a website.
+//! The wait is bounded: it ends when every queued site has answered, or
+//! [`wait_after_last`] after the last site was queued, whichever comes first; a lead whose
+//! site did not answer by then is sent without contacts (an empty set), as are leads
+//! without a website.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -24,17 +25,16 @@ use tokio::time::Instant;
 
 use crate::JobQueue;
 
-/// The crawler's time for one site (robots.txt, home page, contact pages), partial
-/// results kept. Shorter than the crawler's default (6 s): a site is read while the
-/// search streams, and a site that stalls must not hold the search's `complete` back by
-/// more than this (the target: an enriched 60-lead search ends within 3 s of a plain
-/// one). Healthy sites answer well within it; see docs/decisions.md.
-pub const SITE_BUDGET: Duration = Duration::from_millis(2_500);
+/// Beyond the crawler's budget for one site (`CrawlLimits::site_budget`), how long
+/// `complete` waits for the stragglers after the last site was queued: a margin for the
+/// queue, so only a site that waited in a busy queue is given up on.
+pub const QUEUE_MARGIN: Duration = Duration::from_millis(1_500);
 
-/// How long after the last site was queued `complete` waits for the stragglers: the
-/// crawler's budget and a margin for the queue, so only a site that waited in a busy
-/// queue is given up on.
-pub const WAIT_AFTER_LAST: Duration = SITE_BUDGET.saturating_add(Duration::from_millis(1_500));
+/// How long after the last site was queued `complete` waits at most: the production
+/// crawler's site budget and [`QUEUE_MARGIN`].
+pub fn wait_after_last() -> Duration {
+    leadgen_core::enrich::CrawlLimits::default().site_budget + QUEUE_MARGIN
+}
 
 /// How long a queued site may wait before it is not worth reading: its search has
 /// completed without it by then.
@@ -50,7 +50,7 @@ pub struct Dispatch<'a> {
     queued: HashSet<String>,
     /// When the last site was queued.
     last: Option<Instant>,
-    /// How long after `last` the wait ends ([`WAIT_AFTER_LAST`]; shorter in tests).
+    /// How long after `last` the wait ends ([`wait_after_last`]; shorter in tests).
     wait: Duration,
 }
 
@@ -61,7 +61,7 @@ impl<'a> Dispatch<'a> {
             queue,
             queued: HashSet::new(),
             last: None,
-            wait: WAIT_AFTER_LAST,
+            wait: wait_after_last(),
         }
     }
 

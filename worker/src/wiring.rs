@@ -8,7 +8,7 @@ use anyhow::Context;
 use leadgen_core::{
     bus::{EventBus, memory::MemoryBus, redis::RedisBus},
     config::Config,
-    enrich::{CrawlLimits, Crawler, website_fetch_limits},
+    enrich::Crawler,
     keys::KeyService,
     outbound::{FetchLimits, GuardedClient},
     places::PlacesClient,
@@ -163,13 +163,7 @@ pub fn webhook_client(config: &Config) -> GuardedClient {
 /// The crawler of enrichment jobs, through the guarded outbound client (hosts exempted
 /// from its address refusal by `LEADGEN_OUTBOUND_ALLOWED_HOSTS`).
 pub fn crawler(config: &Config) -> Crawler {
-    Crawler::new(
-        GuardedClient::new(config.outbound_policy(), website_fetch_limits()),
-        CrawlLimits {
-            site_budget: crate::enrichment::SITE_BUDGET,
-            ..CrawlLimits::default()
-        },
-    )
+    Crawler::for_websites(config.outbound_policy())
 }
 
 /// A connection URL without its password, for messages.

@@ -21,6 +21,23 @@ pub fn release_from(value: Option<String>) -> String {
         .unwrap_or_else(|| format!("leadgen@{}", env!("CARGO_PKG_VERSION")))
 }
 
+/// Libraries that log the documents they handle at debug level: the HTML parser under
+/// the crawler writes every text node and link of a business's website (emails, profile
+/// URLs) into its debug lines. Whatever `RUST_LOG` says, they log warnings and worse only.
+const DOCUMENT_LOGGERS: [&str; 4] = ["html5ever", "markup5ever", "selectors", "scraper"];
+
+/// `RUST_LOG`'s filter (`info,sqlx=warn` when it does not parse), with
+/// [`DOCUMENT_LOGGERS`] capped at `warn`.
+pub fn log_filter(spec: &str) -> EnvFilter {
+    let filter = EnvFilter::try_new(spec).unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    DOCUMENT_LOGGERS
+        .iter()
+        .fold(filter, |filter, target| match format!("{target}=warn").parse() {
+            Ok(directive) => filter.add_directive(directive),
+            Err(_) => filter,
+        })
+}
+
 /// Sets up logging and, when configured, Sentry, for the process named `service`.
 pub fn init(service: &'static str, config: &crate::config::TelemetryConfig) -> TelemetryGuard {
     use secrecy::ExposeSecret;
@@ -35,7 +52,7 @@ pub fn init(service: &'static str, config: &crate::config::TelemetryConfig) -> T
         sentry::configure_scope(|scope| scope.set_tag("service", service));
         guard
     });
-    let filter = EnvFilter::try_new(&config.log_filter).unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let filter = log_filter(&config.log_filter);
     let json = config.json_logs;
     let fmt = if json {
         tracing_subscriber::fmt::layer()
@@ -60,4 +77,20 @@ pub fn init(service: &'static str, config: &crate::config::TelemetryConfig) -> T
         .with(sentry_layers)
         .try_init();
     TelemetryGuard { _sentry: sentry }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_html_parser_never_logs_below_warn() {
+        for spec in ["debug", "trace,html5ever=trace", "not a filter ["] {
+            let filter = log_filter(spec).to_string();
+            for target in DOCUMENT_LOGGERS {
+                assert!(filter.contains(&format!("{target}=warn")), "{spec}: {filter}");
+                assert!(!filter.contains(&format!("{target}=trace")), "{spec}: {filter}");
+            }
+        }
+    }
 }

@@ -18,7 +18,7 @@ import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-fetch';
-import type { Lead, SearchQuery } from '../../lib/lead';
+import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 import { AUTH_EXPIRED, isReauthError, isSheetsUnavailable, REAUTH_REQUIRED } from '../../lib/sheets-auth';
 import { buildExportRequest, defaultSheetName } from './export-request';
 
@@ -117,7 +117,8 @@ export function ExportDialog({
     <Modal open onClose={() => !running && onClose()} title="Export to Google Sheets" className="max-w-xl">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <p className="text-sm text-slate-600">
-          Write {count} (Name, Address, Phone, Website) to a Google spreadsheet.
+          Write {count} (Name, Address, Phone, Website{isEnriched(search) ? ', Email and social profiles' : ''}) to a Google
+          spreadsheet.
         </p>
 
         <fieldset className="mt-5" disabled={running}>

@@ -13,6 +13,23 @@ describe('LiveProgress', () => {
     expect(screen.getByText('Showing latest businesses found')).toBeInTheDocument();
   });
 
+  it('shows the first email of a lead beside its name once its site was read', () => {
+    render(
+      <LiveProgress
+        typeLabel="Cafe"
+        location="Paris"
+        names={['Biz 1', 'Biz 2']}
+        liveIds={['p1', 'p2']}
+        contacts={{ p1: { emails: ['a@biz1.example', 'b@biz1.example'], socials: {} } }}
+        found={2}
+        total={2}
+      />,
+    );
+    const [first, second] = screen.getAllByRole('listitem');
+    expect(first).toHaveTextContent('Biz 1a@biz1.example +1');
+    expect(second).toHaveTextContent(/^Biz 2$/);
+  });
+
   it("shows a full search's areas, leads and cost so far", () => {
     render(
       <LiveProgress

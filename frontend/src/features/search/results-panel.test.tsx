@@ -35,6 +35,22 @@ describe('ResultsPanel', () => {
     expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '4');
   });
 
+  it('an enriched search adds Email and Profiles columns, with mailto and profile links', () => {
+    const [a, b] = leads(2);
+    const results: Lead[] = [
+      { ...a, contacts: { emails: ['hi@d1.example', 'desk@d1.example'], socials: { instagram: 'https://www.instagram.com/d1' } } },
+      { ...b, contacts: { emails: [], socials: {} } },
+    ];
+    render(<ResultsPanel results={results} typeLabel="Dentist" location="Austin" enriched />);
+    expect(screen.getByRole('columnheader', { name: 'Email' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Profiles' })).toBeInTheDocument();
+    const [first, second] = bodyRows();
+    expect(within(first).getByRole('link', { name: 'hi@d1.example' })).toHaveAttribute('href', 'mailto:hi@d1.example');
+    expect(within(first).getByRole('link', { name: 'desk@d1.example' })).toBeInTheDocument();
+    expect(within(first).getByRole('link', { name: 'Instagram' })).toHaveAttribute('href', 'https://www.instagram.com/d1');
+    expect(within(second).getAllByRole('cell').slice(-2).map((c) => c.textContent)).toEqual(['—', '—']);
+  });
+
   it('3,000 leads: only a window of rows is in the page, yet the table reports them all', () => {
     // jsdom has no layout: the scroll box is 576 px high (36rem); rows keep their 45 px estimate.
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
