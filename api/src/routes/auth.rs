@@ -22,10 +22,12 @@ pub struct UserInfo {
     /// Our user id.
     pub id: String,
     /// Display name, if the identity provider gave one.
+    #[oai(nullable)]
     pub name: Option<String>,
     /// E-mail address.
     pub email: String,
     /// Picture URL, if any.
+    #[oai(nullable)]
     pub picture: Option<String>,
     /// Onboarding (adding a Places API key) is not finished.
     pub needs_onboarding: bool,
@@ -53,6 +55,7 @@ pub struct AuthConfig {
     /// No identity provider is configured: sign-in opens the local operator account.
     pub local_mode: bool,
     /// The identity provider's issuer, when one is configured.
+    #[oai(nullable)]
     pub issuer: Option<String>,
 }
 

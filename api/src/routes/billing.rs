@@ -112,6 +112,7 @@ pub struct SubscriptionInfo {
     /// `monthly`, `yearly`, or `free` without a subscription.
     pub plan: String,
     /// End of the paid period (ISO 8601), when known.
+    #[oai(nullable)]
     pub current_period_end: Option<String>,
     /// It ends at the period's end (cancelled in the portal).
     pub cancel_at_period_end: bool,

@@ -234,10 +234,13 @@ pub struct LeadItem {
     /// Google place id.
     pub place_id: String,
     /// Average rating, when rated.
+    #[oai(nullable)]
     pub rating: Option<f64>,
     /// Number of ratings, when rated.
+    #[oai(nullable)]
     pub review_count: Option<u32>,
     /// What the business's own website publishes (enriched searches' results only).
+    #[oai(nullable)]
     pub contacts: Option<ContactsItem>,
 }
 
@@ -266,6 +269,7 @@ pub struct ContactsItem {
     /// Social profile URLs.
     pub socials: SocialsItem,
     /// The contact page the emails came from, when not the home page.
+    #[oai(nullable)]
     pub contact_page: Option<String>,
 }
 
@@ -273,16 +277,22 @@ pub struct ContactsItem {
 #[derive(Debug, Clone, Default, Object)]
 pub struct SocialsItem {
     /// Facebook page.
+    #[oai(nullable)]
     pub facebook: Option<String>,
     /// Instagram profile.
+    #[oai(nullable)]
     pub instagram: Option<String>,
     /// LinkedIn page.
+    #[oai(nullable)]
     pub linkedin: Option<String>,
     /// X (Twitter) profile.
+    #[oai(nullable)]
     pub x: Option<String>,
     /// YouTube channel.
+    #[oai(nullable)]
     pub youtube: Option<String>,
     /// TikTok profile.
+    #[oai(nullable)]
     pub tiktok: Option<String>,
 }
 
@@ -341,10 +351,13 @@ pub struct SearchResult {
     /// Usage after the search.
     pub usage: UsageStats,
     /// What the search cost your Google key.
+    #[oai(nullable)]
     pub cost: Option<CostItem>,
     /// Why it ended before covering everything: `max_cost` or `allowance`.
+    #[oai(nullable)]
     pub stop_reason: Option<String>,
     /// What you should know about the results, in plain words.
+    #[oai(nullable)]
     pub notice: Option<String>,
 }
 
@@ -362,58 +375,85 @@ pub struct StreamEvent {
     #[oai(rename = "type")]
     pub kind: String,
     /// `start`: catalogue value.
+    #[oai(nullable)]
     pub business_type: Option<String>,
     /// `start`: location.
+    #[oai(nullable)]
     pub location: Option<String>,
     /// `start`: the search's id (its history entry; where to reconnect).
+    #[oai(nullable)]
     pub search_id: Option<String>,
     /// `business_found`: the business's name.
+    #[oai(nullable)]
     pub name: Option<String>,
     /// `business_found`: businesses found so far, this one included.
+    #[oai(nullable)]
     pub found: Option<u32>,
     /// `business_found`: results Google returned so far.
+    #[oai(nullable)]
     pub total: Option<u32>,
     /// `business_found`: the lead.
+    #[oai(nullable)]
     pub lead: Option<LeadItem>,
     /// `complete`: every lead.
+    #[oai(nullable)]
     pub results: Option<Vec<LeadItem>>,
     /// `complete`: what was searched.
+    #[oai(nullable)]
     pub search: Option<SearchEcho>,
     /// `complete`: usage after the search.
+    #[oai(nullable)]
     pub usage: Option<UsageStats>,
     /// `complete`: what the search cost your Google key.
+    #[oai(nullable)]
     pub cost: Option<CostItem>,
     /// `complete`: why it ended before covering everything (`max_cost`, `allowance`).
+    #[oai(nullable)]
     pub stop_reason: Option<String>,
     /// `complete`: what you should know about the results.
+    #[oai(nullable)]
     pub notice: Option<String>,
     /// `progress`: rectangles probed (free).
+    #[oai(nullable)]
     pub areas_probed: Option<u32>,
     /// `progress`: rectangles fetched.
+    #[oai(nullable)]
     pub areas_fetched: Option<u32>,
     /// `progress`: rectangles planned for fetching so far.
+    #[oai(nullable)]
     pub areas_planned: Option<u32>,
     /// `progress`: leads sent so far.
+    #[oai(nullable)]
     pub leads: Option<u32>,
     /// `progress`: places found by the probes so far (before filters).
+    #[oai(nullable)]
     pub places_found: Option<u32>,
     /// `progress`: requests billed so far.
+    #[oai(nullable)]
     pub billable_requests: Option<u32>,
     /// `progress`: US dollars spent so far.
+    #[oai(nullable)]
     pub cost_usd: Option<f64>,
     /// `progress`: US dollars expected in all.
+    #[oai(nullable)]
     pub estimated_cost_usd: Option<f64>,
     /// `progress`: places expected in all.
+    #[oai(nullable)]
     pub estimated_places: Option<u32>,
     /// `lead_enriched`: the lead's place id.
+    #[oai(nullable)]
     pub place_id: Option<String>,
     /// `lead_enriched`: emails its website publishes.
+    #[oai(nullable)]
     pub emails: Option<Vec<String>>,
     /// `lead_enriched`: social profiles its website links to.
+    #[oai(nullable)]
     pub socials: Option<SocialsItem>,
     /// `lead_enriched`: the contact page read, if any.
+    #[oai(nullable)]
     pub contact_page: Option<String>,
     /// `error`: what went wrong.
+    #[oai(nullable)]
     pub message: Option<String>,
     /// The frame's `id:` (not part of `data:`).
     #[oai(skip)]
@@ -498,6 +538,7 @@ pub struct UsageNumbers {
     /// Leads used today (including running searches' reservations).
     pub leads_today: i64,
     /// Leads allowed per day; null when uncapped.
+    #[oai(nullable)]
     pub daily_lead_limit: Option<i64>,
 }
 
@@ -518,6 +559,7 @@ pub struct UsageApiKey {
     /// A key is stored.
     pub configured: bool,
     /// When it was saved (RFC 3339).
+    #[oai(nullable)]
     pub last_updated: Option<String>,
 }
 

@@ -56,8 +56,10 @@ pub struct TokenInfo {
     /// When it was created (RFC 3339).
     pub created_at: String,
     /// When it was last used (RFC 3339, to the minute); null if never.
+    #[oai(nullable)]
     pub last_used_at: Option<String>,
     /// When it stops working (RFC 3339); null: never.
+    #[oai(nullable)]
     pub expires_at: Option<String>,
 }
 

@@ -26,9 +26,11 @@ pub struct ApiKeyStatus {
     /// A key is stored.
     pub has_key: bool,
     /// The key's first 4 and last 4 characters; the rest masked.
+    #[oai(nullable)]
     pub key_preview: Option<String>,
     /// Result of the last test: true (works), false (refused by Google), null (not
     /// tested since it was saved).
+    #[oai(nullable)]
     pub is_valid: Option<bool>,
 }
 

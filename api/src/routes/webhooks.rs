@@ -58,6 +58,7 @@ pub struct WebhookInfo {
     /// test event enables it again.
     pub enabled: bool,
     /// The notice shown when it was disabled.
+    #[oai(nullable)]
     pub disabled_reason: Option<String>,
     /// When it was registered (RFC 3339).
     pub created_at: String,
@@ -135,12 +136,14 @@ pub struct DeliveryInfo {
     /// 1 for the first try, then 2, 3...
     pub attempt: i64,
     /// The endpoint's HTTP status, if it answered.
+    #[oai(nullable)]
     pub status_code: Option<i64>,
     /// How long the attempt took, milliseconds.
     pub latency_ms: i64,
     /// Whether the endpoint answered 2xx.
     pub succeeded: bool,
     /// Why it failed, in plain words.
+    #[oai(nullable)]
     pub error: Option<String>,
 }
 

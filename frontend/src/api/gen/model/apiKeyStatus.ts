@@ -15,8 +15,12 @@ export interface ApiKeyStatus {
   /**
      * Result of the last test: true (works), false (refused by Google), null (not
      * tested since it was saved).
+     * @nullable
      */
-  is_valid?: boolean;
-  /** The key's first 4 and last 4 characters; the rest masked. */
-  key_preview?: string;
+  is_valid?: boolean | null;
+  /**
+     * The key's first 4 and last 4 characters; the rest masked.
+     * @nullable
+     */
+  key_preview?: string | null;
 }

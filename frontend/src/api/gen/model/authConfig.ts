@@ -10,8 +10,11 @@
  * How sign-in works on this server.
  */
 export interface AuthConfig {
-  /** The identity provider's issuer, when one is configured. */
-  issuer?: string;
+  /**
+     * The identity provider's issuer, when one is configured.
+     * @nullable
+     */
+  issuer?: string | null;
   /** No identity provider is configured: sign-in opens the local operator account. */
   localMode: boolean;
 }

@@ -11,8 +11,11 @@ import type { SocialsItem } from './socialsItem';
  * What a business's website publishes: emails, social profiles, the contact page read.
  */
 export interface ContactsItem {
-  /** The contact page the emails came from, when not the home page. */
-  contactPage?: string;
+  /**
+     * The contact page the emails came from, when not the home page.
+     * @nullable
+     */
+  contactPage?: string | null;
   /**
      * Email addresses, as published (empty when none was found or the site could not be
      * read).

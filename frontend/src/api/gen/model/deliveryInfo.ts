@@ -14,16 +14,22 @@ export interface DeliveryInfo {
   at: string;
   /** 1 for the first try, then 2, 3... */
   attempt: number;
-  /** Why it failed, in plain words. */
-  error?: string;
+  /**
+     * Why it failed, in plain words.
+     * @nullable
+     */
+  error?: string | null;
   /** The event. */
   event: string;
   /** How long the attempt took, milliseconds. */
   latencyMs: number;
   /** The message's `webhook-id` (the same for every attempt of one message). */
   messageId: string;
-  /** The endpoint's HTTP status, if it answered. */
-  statusCode?: number;
+  /**
+     * The endpoint's HTTP status, if it answered.
+     * @nullable
+     */
+  statusCode?: number | null;
   /** Whether the endpoint answered 2xx. */
   succeeded: boolean;
 }

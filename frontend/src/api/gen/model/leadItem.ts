@@ -14,17 +14,23 @@ export interface LeadItem {
   /** Formatted address. */
   address: string;
   /** What the business's own website publishes (enriched searches' results only). */
-  contacts?: ContactsItem & unknown;
+  contacts?: ContactsItem & unknown | null;
   /** Business name. */
   name: string;
   /** Phone number; empty when unknown. */
   phone: string;
   /** Google place id. */
   placeId: string;
-  /** Average rating, when rated. */
-  rating?: number;
-  /** Number of ratings, when rated. */
-  reviewCount?: number;
+  /**
+     * Average rating, when rated.
+     * @nullable
+     */
+  rating?: number | null;
+  /**
+     * Number of ratings, when rated.
+     * @nullable
+     */
+  reviewCount?: number | null;
   /** Website; empty when unknown. */
   website: string;
 }

@@ -15,15 +15,21 @@ import type { UsageStats } from './usageStats';
  */
 export interface SearchResult {
   /** What the search cost your Google key. */
-  cost?: CostItem & unknown;
-  /** What you should know about the results, in plain words. */
-  notice?: string;
+  cost?: CostItem & unknown | null;
+  /**
+     * What you should know about the results, in plain words.
+     * @nullable
+     */
+  notice?: string | null;
   /** Every lead found. */
   results: LeadItem[];
   /** What was searched. */
   search: SearchEcho & unknown;
-  /** Why it ended before covering everything: `max_cost` or `allowance`. */
-  stopReason?: string;
+  /**
+     * Why it ended before covering everything: `max_cost` or `allowance`.
+     * @nullable
+     */
+  stopReason?: string | null;
   /** Always true (failures answer with an error status). */
   success: boolean;
   /** Usage after the search. */

@@ -10,16 +10,34 @@
  * Social profile URLs found on a business's website.
  */
 export interface SocialsItem {
-  /** Facebook page. */
-  facebook?: string;
-  /** Instagram profile. */
-  instagram?: string;
-  /** LinkedIn page. */
-  linkedin?: string;
-  /** TikTok profile. */
-  tiktok?: string;
-  /** X (Twitter) profile. */
-  x?: string;
-  /** YouTube channel. */
-  youtube?: string;
+  /**
+     * Facebook page.
+     * @nullable
+     */
+  facebook?: string | null;
+  /**
+     * Instagram profile.
+     * @nullable
+     */
+  instagram?: string | null;
+  /**
+     * LinkedIn page.
+     * @nullable
+     */
+  linkedin?: string | null;
+  /**
+     * TikTok profile.
+     * @nullable
+     */
+  tiktok?: string | null;
+  /**
+     * X (Twitter) profile.
+     * @nullable
+     */
+  x?: string | null;
+  /**
+     * YouTube channel.
+     * @nullable
+     */
+  youtube?: string | null;
 }

@@ -12,8 +12,11 @@
 export interface SubscriptionInfo {
   /** It ends at the period's end (cancelled in the portal). */
   cancelAtPeriodEnd: boolean;
-  /** End of the paid period (ISO 8601), when known. */
-  currentPeriodEnd?: string;
+  /**
+     * End of the paid period (ISO 8601), when known.
+     * @nullable
+     */
+  currentPeriodEnd?: string | null;
   /** It grants Pro now. */
   isActive: boolean;
   /** `monthly`, `yearly`, or `free` without a subscription. */

@@ -12,12 +12,18 @@
 export interface TokenInfo {
   /** When it was created (RFC 3339). */
   createdAt: string;
-  /** When it stops working (RFC 3339); null: never. */
-  expiresAt?: string;
+  /**
+     * When it stops working (RFC 3339); null: never.
+     * @nullable
+     */
+  expiresAt?: string | null;
   /** Its id (for revoking it). */
   id: string;
-  /** When it was last used (RFC 3339, to the minute); null if never. */
-  lastUsedAt?: string;
+  /**
+     * When it was last used (RFC 3339, to the minute); null if never.
+     * @nullable
+     */
+  lastUsedAt?: string | null;
   /** Its name. */
   name: string;
   /** Its first characters, to recognise it (`lgp_1a2b3c4d`). */

@@ -12,6 +12,9 @@
 export interface UsageApiKey {
   /** A key is stored. */
   configured: boolean;
-  /** When it was saved (RFC 3339). */
-  lastUpdated?: string;
+  /**
+     * When it was saved (RFC 3339).
+     * @nullable
+     */
+  lastUpdated?: string | null;
 }

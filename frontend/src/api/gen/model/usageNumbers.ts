@@ -12,8 +12,11 @@
 export interface UsageNumbers {
   /** Searches this month. */
   current: number;
-  /** Leads allowed per day; null when uncapped. */
-  dailyLeadLimit?: number;
+  /**
+     * Leads allowed per day; null when uncapped.
+     * @nullable
+     */
+  dailyLeadLimit?: number | null;
   /** Leads delivered this month. */
   leadsThisMonth: number;
   /** Leads used today (including running searches' reservations). */

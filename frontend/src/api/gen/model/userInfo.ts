@@ -16,10 +16,16 @@ export interface UserInfo {
   id: string;
   /** This is the account's first sign-in. */
   isFirstLogin: boolean;
-  /** Display name, if the identity provider gave one. */
-  name?: string;
+  /**
+     * Display name, if the identity provider gave one.
+     * @nullable
+     */
+  name?: string | null;
   /** Onboarding (adding a Places API key) is not finished. */
   needsOnboarding: boolean;
-  /** Picture URL, if any. */
-  picture?: string;
+  /**
+     * Picture URL, if any.
+     * @nullable
+     */
+  picture?: string | null;
 }

@@ -12,8 +12,11 @@
 export interface WebhookInfo {
   /** When it was registered (RFC 3339). */
   createdAt: string;
-  /** The notice shown when it was disabled. */
-  disabledReason?: string;
+  /**
+     * The notice shown when it was disabled.
+     * @nullable
+     */
+  disabledReason?: string | null;
   /**
      * False once deliveries failed for about a day (see `disabledReason`); a successful
      * test event enables it again.
