@@ -92,7 +92,7 @@ test('Export to Sheets: consent, a new sheet with the streamed leads, then a new
     expect(leads.length).toBeGreaterThan(0);
     // The simulator's world has leads without phone or website: empty cells expected.
     expect(leads.some((l) => !l.phone || !l.website)).toBe(true);
-    await page.getByRole('button', { name: 'Export to Sheets' }).click();
+    await page.getByRole('button', { name: 'Export to Sheets', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Re-authentication required' });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText('Google Sheets export');
@@ -130,7 +130,7 @@ test('Export to Sheets: consent, a new sheet with the streamed leads, then a new
 
   let sheetId = '';
   await test.step('Export: a new sheet with the default name holds exactly the streamed leads', async () => {
-    await page.getByRole('button', { name: 'Export to Sheets' }).click();
+    await page.getByRole('button', { name: 'Export to Sheets', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Export to Google Sheets' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('radio', { name: 'Create new sheet' })).toBeChecked();
@@ -195,7 +195,7 @@ test('Export to Sheets: consent, a new sheet with the streamed leads, then a new
 
   await test.step('Export to the existing sheet, into a new tab', async () => {
     const more = await search(page, 'bakery', 'Denver');
-    await page.getByRole('button', { name: 'Export to Sheets' }).click();
+    await page.getByRole('button', { name: 'Export to Sheets', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Export to Google Sheets' });
     await dialog.getByRole('radio', { name: 'Use existing sheet' }).click();
     await expect(dialog.getByText('Please select a sheet')).toBeVisible();
