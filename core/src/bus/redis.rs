@@ -50,7 +50,7 @@ redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[1])
 return 1
 "#;
 
-/// Pause before the one retry of an idempotent command whose connection had dropped.
+/// Pause before the one retry of a command whose connection had dropped.
 const RECONNECT_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Event bus over Redis.
@@ -130,7 +130,7 @@ impl RedisBus {
         }
         // Retried like a page (see `publish_page`).
         Ok(self
-            .idempotent(|mut conn| {
+            .retry_once_if_dropped(|mut conn| {
                 let invocation = &invocation;
                 async move { invocation.invoke_async(&mut conn).await }
             })
@@ -152,7 +152,7 @@ impl RedisBus {
         // always failed before Redis ran it; if Redis did run it, the page's events are in
         // the buffer twice, and the relay drops repeated leads, so none shows twice.
         let _: i64 = self
-            .idempotent(|mut conn| {
+            .retry_once_if_dropped(|mut conn| {
                 let invocation = &invocation;
                 async move { invocation.invoke_async(&mut conn).await }
             })
@@ -164,7 +164,7 @@ impl RedisBus {
     pub async fn checkpoint(&self, search_id: &SearchId) -> CoreResult<Option<String>> {
         let key = self.checkpoint_key(search_id);
         Ok(self
-            .idempotent(|mut conn| {
+            .retry_once_if_dropped(|mut conn| {
                 let key = key.clone();
                 async move { conn.get(key).await }
             })
@@ -174,7 +174,7 @@ impl RedisBus {
     /// Runs a command, once more if the connection had dropped: the connection manager
     /// reconnects by itself, but the first command after Redis restarted fails. Meant for
     /// commands that are idempotent, or whose repetition the readers tolerate.
-    async fn idempotent<T, F, Fut>(&self, command: F) -> redis::RedisResult<T>
+    async fn retry_once_if_dropped<T, F, Fut>(&self, command: F) -> redis::RedisResult<T>
     where
         F: Fn(ConnectionManager) -> Fut,
         Fut: std::future::Future<Output = redis::RedisResult<T>>,
@@ -192,7 +192,7 @@ impl RedisBus {
     async fn read_events(&self, search_id: &SearchId, after: u64) -> CoreResult<Vec<Envelope>> {
         let key = self.events_key(search_id);
         let raw: Vec<String> = self
-            .idempotent(|mut conn| {
+            .retry_once_if_dropped(|mut conn| {
                 let key = key.clone();
                 async move { conn.lrange(key, after as isize, -1).await }
             })
@@ -227,7 +227,7 @@ impl RedisBus {
     /// See [`super::EventBus::cancel`].
     pub async fn cancel(&self, search_id: &SearchId) -> CoreResult<()> {
         let (key, ttl) = (self.cancel_key(search_id), self.replay_ttl.as_secs());
-        self.idempotent(|mut conn| {
+        self.retry_once_if_dropped(|mut conn| {
             let key = key.clone();
             async move { conn.set_ex::<_, _, ()>(key, 1, ttl).await }
         })
@@ -239,7 +239,7 @@ impl RedisBus {
     pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
         let key = self.cancel_key(search_id);
         Ok(self
-            .idempotent(|mut conn| {
+            .retry_once_if_dropped(|mut conn| {
                 let key = key.clone();
                 async move { conn.exists(key).await }
             })
