@@ -4,7 +4,9 @@
 //! - 429 `rate_limited` with `Retry-After`: every operation the rate limits cover (all but
 //!   health and readiness; see `rate_limits`);
 //! - 415: every operation that takes a JSON body, when the body is sent as something else;
-//! - 401: every operation behind the bearer scheme (most document it already).
+//! - 401: every operation behind the bearer scheme (most document it already);
+//! - 503 `unavailable`: every operation but liveness, when the store or Redis cannot be
+//!   reached (`ApiError` maps both to it).
 //!
 //! They come from middleware and extractors, not from the handlers' own answer types, so
 //! no handler's signature could say them.
@@ -48,6 +50,13 @@ pub fn with_common_responses(spec: &str) -> String {
                     responses,
                     "415",
                     error_answer("The body is not JSON: send it with `Content-Type: application/json`."),
+                );
+            }
+            if id != "get_health" {
+                add(
+                    responses,
+                    "503",
+                    error_answer("A backing service (the database or Redis) is unavailable; try again shortly."),
                 );
             }
             if secured {
@@ -102,6 +111,7 @@ mod tests {
         assert_eq!(made["401"]["description"], "kept");
         assert!(made["415"]["content"].is_object());
         assert_eq!(made["429"]["headers"]["Retry-After"]["schema"]["type"], "integer");
+        assert!(made["503"]["content"].is_object(), "a store or Redis outage");
         let health = out["paths"]["/api/health"]["get"]["responses"]
             .as_object()
             .expect("responses");

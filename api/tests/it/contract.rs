@@ -105,8 +105,19 @@ fn statuses_are_documented_only_where_they_can_happen() {
     );
     assert_eq!(
         ops["get_usage"],
-        ["200", "401", "403", "429", "500"].map(String::from).into(),
-        "reading usage only needs a session, or a token with `usage:read`"
+        ["200", "401", "403", "429", "500", "503"].map(String::from).into(),
+        "reading usage only needs a session, or a token with `usage:read` (503: the store is unreachable)"
+    );
+    // An unreachable store or Redis answers 503 anywhere but liveness.
+    let without_503: BTreeSet<&str> = ops
+        .keys()
+        .map(String::as_str)
+        .filter(|id| !with("503").contains(id))
+        .collect();
+    assert_eq!(
+        without_503,
+        ["get_health"].into(),
+        "503 wherever the store or Redis is used"
     );
     // 403: an API token refused (scope, or a session needed); only where a token is taken.
     let secured = secured();
