@@ -10,6 +10,14 @@
 //!
 //! They come from middleware and extractors, not from the handlers' own answer types, so
 //! no handler's signature could say them.
+//!
+//! It also says two things about shapes that poem-openapi cannot express:
+//!
+//! - an event stream is documented event by event, as OpenAPI 3.0 readers (schemathesis
+//!   among them) take a `text/event-stream` schema: each frame is an object with `id` and
+//!   `data`, and `data` holds one JSON event (`contentMediaType` and `contentSchema`);
+//! - an optional field of a request body may be `null`, which poem-openapi reads as
+//!   absent (or its default): the document says so, so that clients may send it.
 
 use serde_json::{Map, Value, json};
 
@@ -68,7 +76,116 @@ pub fn with_common_responses(spec: &str) -> String {
             }
         }
     }
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for op in item.values_mut().filter_map(Value::as_object_mut) {
+            for answer in op
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+            {
+                if let Some(stream) = answer.pointer_mut("/content/text~1event-stream") {
+                    document_frames(stream);
+                }
+            }
+        }
+    }
+    let request_schemas = request_body_schemas(&doc);
+    if let Some(schemas) = doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
+        for name in request_schemas {
+            if let Some(schema) = schemas.get_mut(&name) {
+                optional_fields_nullable(schema);
+            }
+        }
+    }
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_owned())
+}
+
+/// poem-openapi documents an event stream as an array of its events; a reader of
+/// OpenAPI 3.0 applies a stream's schema to each frame instead. Says what a frame is.
+fn document_frames(stream: &mut Value) {
+    let Some(event) = stream.pointer("/schema/items").cloned() else {
+        return;
+    };
+    stream["schema"] = json!({
+        "type": "object",
+        "description": "One Server-Sent Events frame. Keep-alive comments (lines starting with `:`) come between frames.",
+        "required": ["data"],
+        "properties": {
+            "id": {
+                "type": "string",
+                "pattern": "^[0-9]+$",
+                "description": "The event's number in its search (1, 2, ...): send the last one seen as `Last-Event-ID` to resume after it.",
+            },
+            "event": {"type": "string", "enum": ["message"], "description": "Always the default type."},
+            "data": {
+                "type": "string",
+                "description": "One JSON event (`start`, `business_found`, `progress`, `lead_enriched`, `complete`, `error`).",
+                // OpenAPI 3.0 has no `contentSchema` (3.1 does): an extension keeps the
+                // event's schema beside the frame for readers and generators.
+                "x-contentMediaType": "application/json",
+                "x-contentSchema": event,
+            },
+        },
+    });
+}
+
+/// Names of the component schemas a request body can hold, directly or nested.
+fn request_body_schemas(doc: &Value) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut pending: Vec<&Value> = Vec::new();
+    for item in doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+    {
+        for op in item.as_object().into_iter().flat_map(|o| o.values()) {
+            pending.extend(op.get("requestBody"));
+        }
+    }
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(name) = map
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                    && !found.iter().any(|f| f == name)
+                {
+                    found.push(name.to_owned());
+                    pending.extend(doc.pointer(&format!("/components/schemas/{name}")));
+                }
+                pending.extend(map.values());
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Marks every property an object does not require as nullable.
+fn optional_fields_nullable(schema: &mut Value) {
+    let required: Vec<String> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (name, property) in properties.iter_mut() {
+        if !required.contains(name) {
+            // In OpenAPI 3.0 a keyword beside `$ref` is ignored: wrap the reference first.
+            if let Some(reference) = property.get("$ref").cloned() {
+                *property = json!({"allOf": [{"$ref": reference}]});
+            }
+            if let Some(property) = property.as_object_mut() {
+                property.insert("nullable".into(), Value::Bool(true));
+            }
+        }
+    }
 }
 
 fn add(responses: &mut Map<String, Value>, status: &str, answer: Value) {

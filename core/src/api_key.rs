@@ -7,11 +7,11 @@ pub const INVALID_FORMAT: &str =
     "Invalid API key format. Google Places API keys typically start with \"AIza\" and are around 39 characters long.";
 
 /// Google API keys start with this prefix.
-const PREFIX: &str = "AIza";
+pub const PREFIX: &str = "AIza";
 /// The spec accepts keys of at least this many characters (typical length is 39).
-const MIN_LEN: usize = 35;
+pub const MIN_LEN: usize = 35;
 /// Anything longer is certainly not a key; bounding it keeps junk out of the vault.
-const MAX_LEN: usize = 64;
+pub const MAX_LEN: usize = 64;
 
 /// Checks that `key` (already trimmed) can be a Google API key.
 pub fn validate_format(key: &str) -> CoreResult<()> {

@@ -3,7 +3,8 @@
 //   1. Debian's chromium, if /usr/bin/chromium is absent (apt-get; sudo unless root).
 //   2. The Rust binaries in debug, if absent or LEADGEN_E2E_BUILD=1 (cargo build, from
 //      the repository root).
-//   3. npm packages: the OIDC provider's (testkit/oidc) and ours, if absent.
+//   3. npm packages: the OIDC provider's (testkit/oidc) and ours, if absent; schemathesis
+//      (PyPI) in testkit/schemathesis/.venv.
 //   4. The web app (npm run build), which leadgen-api serves.
 //   5. A type check of e2e/, then Playwright (arguments are passed on, e.g. `-g logout`).
 // Playwright's global setup starts the stack (e2e/stack.ts) and its teardown stops it;
@@ -65,6 +66,17 @@ if (!fs.existsSync(path.join(frontend, 'node_modules', '@playwright', 'test'))) 
     cwd: frontend,
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
   });
+}
+
+// schemathesis (the contract fuzzing spec) in a virtual environment of its own, pinned by
+// testkit/schemathesis/requirements.txt; reinstalled when that file changes.
+const fuzz = path.join(root, 'testkit', 'schemathesis');
+const fuzzStamp = path.join(fuzz, '.venv', 'requirements.installed');
+const fuzzWanted = fs.readFileSync(path.join(fuzz, 'requirements.txt'), 'utf8');
+if (!fs.existsSync(fuzzStamp) || fs.readFileSync(fuzzStamp, 'utf8') !== fuzzWanted) {
+  step('creating the schemathesis environment', 'python3', ['-m', 'venv', path.join(fuzz, '.venv')]);
+  step('installing schemathesis', path.join(fuzz, '.venv', 'bin', 'pip'), ['install', '-q', '--disable-pip-version-check', '-r', path.join(fuzz, 'requirements.txt')]);
+  fs.writeFileSync(fuzzStamp, fuzzWanted);
 }
 
 step('building the web app', 'npm', ['run', 'build', '--silent'], { cwd: frontend });

@@ -285,8 +285,10 @@ export async function startStack(): Promise<StackState> {
  * Kills the API process at once (SIGKILL: its open streams are cut as by a network
  * drop), keeps it down for `downMs`, then starts it again on the same address and waits
  * until it is ready. Searches go on meanwhile: they run in the worker process.
+ * `overrides` change its environment for this start only (a later restart without them
+ * brings the stack's own settings back).
  */
-export async function restartApi(state: StackState, downMs: number): Promise<void> {
+export async function restartApi(state: StackState, downMs: number, overrides: NodeJS.ProcessEnv = {}): Promise<void> {
   const pid = state.pids.api;
   if (!pid || !state.apiEnv) throw new Error('no API process to restart');
   process.kill(pid, 'SIGKILL');
@@ -301,7 +303,7 @@ export async function restartApi(state: StackState, downMs: number): Promise<voi
   }
   await new Promise((resolve) => setTimeout(resolve, downMs));
   let exited = false;
-  const child = startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], state.apiEnv);
+  const child = startProcess(state, 'api', path.join(BIN, 'leadgen-api'), ['serve'], { ...state.apiEnv, ...overrides });
   child.on('exit', () => (exited = true));
   await waitForReady(`${state.baseUrl}/api/ready`, 60_000, () => !exited);
 }

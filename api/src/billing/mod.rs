@@ -12,8 +12,9 @@ pub mod webhook;
 
 use leadgen_core::config::BillingConfig;
 
-/// The two ways to pay for Pro.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The two ways to pay for Pro: `monthly` or `yearly` on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poem_openapi::Enum)]
+#[oai(rename_all = "lowercase")]
 pub enum Interval {
     /// $29 a month.
     Monthly,
@@ -22,15 +23,6 @@ pub enum Interval {
 }
 
 impl Interval {
-    /// Parses `monthly` / `yearly` (also `month` / `year`).
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "monthly" | "month" => Some(Self::Monthly),
-            "yearly" | "year" | "annual" => Some(Self::Yearly),
-            _ => None,
-        }
-    }
-
     /// The configured Stripe price for this interval.
     pub fn price_id(self, config: &BillingConfig) -> &str {
         match self {

@@ -165,7 +165,7 @@ impl AuthApi {
         state: Data<&AppState>,
         feature: Query<Option<String>>,
     ) -> Result<RedirectResponse, Fails<{ BAD_REQUEST }>> {
-        let feature = feature.0.filter(|f| !f.is_empty());
+        let feature = feature.0;
         if let Some(f) = feature.as_deref().filter(|f| *f != FEATURE_SHEETS) {
             return Err(ApiError::bad_request(
                 "invalid_feature",

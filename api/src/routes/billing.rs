@@ -76,8 +76,7 @@ pub struct PlansResponse {
 #[derive(Debug, Object)]
 pub struct CheckoutSessionRequest {
     /// `monthly` or `yearly`.
-    #[oai(validator(max_length = 20))]
-    pub interval: String,
+    pub interval: Interval,
 }
 
 /// A started Checkout.
@@ -215,12 +214,7 @@ impl BillingApi {
         Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>,
     > {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
-        let interval = Interval::parse(&body.0.interval).ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_interval",
-                "Choose a monthly or yearly plan (interval: monthly or yearly).",
-            )
-        })?;
+        let interval = body.0.interval;
         let user = &auth.0.user;
         if state.store.subscription(&user.id).await?.is_some_and(|s| s.is_active()) {
             return Err(ApiError::bad_request(

@@ -1,5 +1,6 @@
 //! Request and response shapes of `/api/leads/*`.
 
+use crate::text::Text;
 use leadgen_core::{
     enrich::{Contacts, Socials},
     lead::{Lead, SearchParams},
@@ -14,11 +15,11 @@ use poem_openapi::{Enum, Object};
 pub struct SearchRequest {
     /// A catalogue value from `GET /api/leads/business-types`, e.g. `restaurant`.
     #[oai(validator(max_length = 64))]
-    pub business_type: Option<String>,
+    pub business_type: Option<Text>,
     /// A city, state, ZIP code or full address (trimmed; at most 200 characters).
     /// Optional when `area` is given.
     #[oai(validator(max_length = 400))]
-    pub location: Option<String>,
+    pub location: Option<Text>,
     /// `quick` (default): one Text Search query, at most 60 places. `full`: every match in
     /// the location's area (or `area`), past Google's 60-result cap.
     pub coverage: Option<Coverage>,
@@ -139,8 +140,8 @@ impl SearchRequest {
         });
         let filters = LeadFilters::parse(self.min_rating, self.min_reviews, website, phone)?;
         search::ValidSearch::try_from(search::RawSearch {
-            business_type: self.business_type.unwrap_or_default(),
-            location: self.location.unwrap_or_default(),
+            business_type: self.business_type.unwrap_or_default().into_string(),
+            location: self.location.unwrap_or_default().into_string(),
             coverage: match self.coverage {
                 Some(Coverage::Full) => search::Coverage::Full,
                 _ => search::Coverage::Quick,

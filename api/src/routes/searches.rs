@@ -207,17 +207,9 @@ impl SearchesApi {
             return Err(ApiError::bad_request("invalid_request", "limit must be from 1 to 100.").into());
         }
         let query = HistoryQuery {
-            status: status
-                .0
-                .filter(|s| !s.is_empty())
-                .map(|s| parse_status(&s))
-                .transpose()?,
+            status: status.0.map(|s| parse_status(&s)).transpose()?,
             business_type: business_type.0.filter(|t| !t.is_empty()),
-            before: cursor
-                .0
-                .filter(|c| !c.is_empty())
-                .map(|c| parse_cursor(&c))
-                .transpose()?,
+            before: cursor.0.map(|c| parse_cursor(&c)).transpose()?,
             limit: limit + 1,
         };
         let mut rows = state.store.search_history(&auth.0.user.id, &query).await?;
@@ -271,11 +263,13 @@ impl SearchesApi {
         state: Data<&AppState>,
         auth: Auth<access::SearchesRun>,
         id: Path<String>,
-        /// The last event number received.
+        /// The last event number received (a whole number; anything else answers 400).
         #[oai(name = "Last-Event-ID")]
         last_event_id: Header<Option<u64>>,
-    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>>
-    {
+    ) -> Result<
+        EventStream<BoxStream<'static, StreamEvent>>,
+        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>,
+    > {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         let search_id = summary.id.clone();
         let subscription = state.bus.subscribe(&search_id, 0).await?;

@@ -4,6 +4,7 @@
 //! stored. A missing, expired or revoked grant answers 403 with `needsReauth: true`
 //! (401 stays reserved for our own session token).
 
+use crate::text::Text;
 use leadgen_core::{
     enrich::{Contacts, Socials},
     sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError},
@@ -19,7 +20,7 @@ use crate::{
 };
 
 /// Longest text accepted in one cell.
-const MAX_CELL_CHARS: usize = 2_000;
+pub(crate) const MAX_CELL_CHARS: usize = 2_000;
 
 /// The Sheets connection, for the settings screen and before an export.
 #[derive(Debug, Object)]
@@ -61,7 +62,7 @@ pub struct SheetsListResponse {
 pub struct ValidateSheetRequest {
     /// `https://docs.google.com/spreadsheets/d/{id}/...` or the bare id.
     #[oai(validator(min_length = 1, max_length = 500))]
-    pub spreadsheet_id: String,
+    pub spreadsheet_id: Text,
 }
 
 /// A tab of a spreadsheet.
@@ -100,14 +101,14 @@ pub struct WorksheetsResponse {
 #[derive(Debug, Object)]
 pub struct ExportLead {
     /// Business name.
-    pub name: String,
+    pub name: Text,
     /// Formatted address.
     #[oai(default)]
-    pub address: String,
+    pub address: Text,
     /// Phone; empty or absent gives an empty cell.
-    pub phone: Option<String>,
+    pub phone: Option<Text>,
     /// Website; empty or absent gives an empty cell.
-    pub website: Option<String>,
+    pub website: Option<Text>,
     /// What its website publishes (an enriched search's lead): written to the columns
     /// Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
     /// TikTok when the request says `enriched`.
@@ -121,18 +122,18 @@ pub struct ExportToSheetsRequest {
     /// The leads, in order.
     pub leads: Vec<ExportLead>,
     /// An existing spreadsheet (id or URL). When absent a new spreadsheet is created.
-    pub sheet_id: Option<String>,
+    pub sheet_id: Option<Text>,
     /// Title of a new spreadsheet; blank means '{location} {businessType} Leads'.
-    pub sheet_name: Option<String>,
+    pub sheet_name: Option<Text>,
     /// Tab: blank means the first tab (existing sheet) or the default tab (new sheet); a
     /// name that does not exist is created with the header Name, Address, Phone, Website.
-    pub worksheet_name: Option<String>,
+    pub worksheet_name: Option<Text>,
     /// The search's business type.
     #[oai(default)]
-    pub business_type: String,
+    pub business_type: Text,
     /// The search's location.
     #[oai(default)]
-    pub location: String,
+    pub location: Text,
     /// The leads come from an enriched search: after Name, Address, Phone and Website each
     /// row gets Email, Facebook, Instagram, LinkedIn, X, YouTube and TikTok (a new tab's
     /// header too). Default false: the four columns only.
@@ -354,10 +355,10 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
     let mut rows = Vec::with_capacity(body.leads.len());
     for (i, lead) in body.leads.into_iter().enumerate() {
         let row = ExportRow {
-            name: lead.name,
-            address: lead.address,
-            phone: lead.phone.unwrap_or_default(),
-            website: lead.website.unwrap_or_default(),
+            name: lead.name.into_string(),
+            address: lead.address.into_string(),
+            phone: lead.phone.unwrap_or_default().into_string(),
+            website: lead.website.unwrap_or_default().into_string(),
             contacts: lead.contacts.map(contacts_of).unwrap_or_default(),
         };
         let contact_cells = sheets::enriched_cells(&row.contacts);
@@ -392,15 +393,17 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
             spreadsheet_id: sheets::a1::spreadsheet_id(id_or_url)
                 .ok_or_else(|| invalid(format!("'{id_or_url}' is not a spreadsheet id or link.")))?,
         },
-        None => ExportTarget::New { name: body.sheet_name },
+        None => ExportTarget::New {
+            name: body.sheet_name.map(Text::into_string),
+        },
     };
     Ok(sheets::ExportRequest {
         rows,
         enriched: body.enriched.unwrap_or(false),
         target,
-        worksheet: body.worksheet_name,
-        business_type: body.business_type,
-        location: body.location,
+        worksheet: body.worksheet_name.map(Text::into_string),
+        business_type: body.business_type.into_string(),
+        location: body.location.into_string(),
     })
 }
 

@@ -1,6 +1,7 @@
 //! Personal API tokens (issue #15): `/api/user/tokens`. Managing tokens needs a signed-in
 //! session, so a leaked token cannot mint more tokens or hide its own revocation.
 
+use crate::text::Text;
 use leadgen_core::{
     personal_tokens::{self, Scope, Scopes},
     store::TokenRecord,
@@ -22,7 +23,7 @@ use crate::{
 pub struct CreateTokenRequest {
     /// What it is for (shown in the list), 1 to 80 characters.
     #[oai(validator(max_length = 200))]
-    pub name: String,
+    pub name: Text,
     /// What it may do: any of `searches:run`, `usage:read`, `exports:write`, `keys:write`,
     /// `webhooks:write`; at least one.
     #[oai(validator(max_items = 16))]

@@ -1,5 +1,6 @@
 //! The user's account: `/api/user/*`.
 
+use crate::text::Text;
 use leadgen_core::keys::KeyStatus;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
@@ -56,7 +57,7 @@ pub struct ApiKeyStatusResponse {
 pub struct SaveApiKeyRequest {
     /// The Google Places API key; trimmed. Empty deletes the stored key.
     #[oai(validator(max_length = 256))]
-    pub api_key: String,
+    pub api_key: Text,
 }
 
 /// Result of saving or deleting the key.

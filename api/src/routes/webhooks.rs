@@ -3,6 +3,7 @@
 //! secret as the Standard Webhooks specification says, delivered by a job through the
 //! guarded client, retried for about a day, and logged (never its payload).
 
+use crate::text::Text;
 use leadgen_core::{
     jobs::WebhookJobV1,
     store::{DeliveryRecord, EndpointRecord},
@@ -29,7 +30,7 @@ pub struct CreateWebhookRequest {
     /// Where to POST messages: an https URL (plain http only for hosts the server allows
     /// for tests and demos). Private, loopback and metadata addresses are refused.
     #[oai(validator(max_length = 2000))]
-    pub url: String,
+    pub url: Text,
     /// What to send: `search.completed` (with the leads) and/or `search.failed`.
     #[oai(validator(max_items = 8))]
     pub events: Vec<String>,

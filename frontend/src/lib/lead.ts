@@ -11,7 +11,9 @@ export type Lead = LeadItem;
  * What was searched for: the API's `SearchRequest` with the business type and the
  * location given; coverage, budget and filters stay optional (sent only when set).
  */
-export type SearchQuery = SearchRequest & Required<Pick<SearchRequest, 'businessType' | 'location'>>;
+// The document lets a client send `null` for any optional request field; a query the
+// app runs always has both of these as text.
+export type SearchQuery = SearchRequest & { businessType: string; location: string };
 
 /** Whether a search read its leads' websites for emails and social profiles (issue #14). */
 export function isEnriched(query: SearchRequest | null | undefined): boolean {

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { getListSearchesQueryKey, listSearches, useCancelSearch, useListBusinessTypes } from '../../api/gen/leads/leads';
 import type { ListSearchesParams } from '../../api/gen/model/listSearchesParams';
+import type { ListSearchesStatus } from '../../api/gen/model/listSearchesStatus';
 import type { SearchItem } from '../../api/gen/model/searchItem';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -57,7 +58,7 @@ export interface SearchHistoryPanelProps {
  */
 export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, resultsActions, openSearchId = null }: SearchHistoryPanelProps) {
   const id = useId();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<ListSearchesStatus | ''>('');
   const [businessType, setBusinessType] = useState('');
   const types = useListBusinessTypes({ query: { staleTime: Infinity } });
   const params: ListSearchesParams = {
@@ -90,7 +91,7 @@ export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, resultsAct
       <div className="mt-4 grid gap-4 sm:grid-cols-2 md:max-w-xl">
         <div>
           <Label htmlFor={`${id}-status`}>Status</Label>
-          <Select id={`${id}-status`} className="mt-1.5" value={status} onChange={(event) => setStatus(event.target.value)}>
+          <Select id={`${id}-status`} className="mt-1.5" value={status} onChange={(event) => setStatus(event.target.value as ListSearchesStatus | "")}>
             {STATUSES.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}

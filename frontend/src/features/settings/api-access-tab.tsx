@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { getListTokensQueryKey, useCreateToken, useListTokens, useRevokeToken } from '../../api/gen/integrations/integrations';
 import type { CreatedToken } from '../../api/gen/model/createdToken';
+import type { CreateTokenRequestScopesItem } from '../../api/gen/model/createTokenRequestScopesItem';
 import { Badge } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
@@ -28,7 +29,7 @@ export function ApiAccessTab() {
   const revoke = useRevokeToken({ mutation: { onSuccess: refresh } });
 
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['searches:run', 'usage:read']);
+  const [scopes, setScopes] = useState<CreateTokenRequestScopesItem[]>(['searches:run', 'usage:read']);
   const [expiry, setExpiry] = useState('90');
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -104,9 +105,12 @@ export function ApiAccessTab() {
                   <input
                     type="checkbox"
                     className="mt-0.5 size-4 rounded border-slate-300"
-                    checked={scopes.includes(scope.name)}
+                    checked={scopes.includes(scope.name as CreateTokenRequestScopesItem)}
                     onChange={(event) =>
-                      setScopes((now) => (event.target.checked ? [...now, scope.name] : now.filter((s) => s !== scope.name)))
+                      setScopes((now) =>
+                        // The server lists the scopes it takes: its names are the enum's.
+                        event.target.checked ? [...now, scope.name as CreateTokenRequestScopesItem] : now.filter((s) => s !== scope.name),
+                      )
                     }
                   />
                   <span>

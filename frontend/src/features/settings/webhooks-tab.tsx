@@ -1,3 +1,4 @@
+import type { CreateWebhookRequestEventsItem } from '../../api/gen/model/createWebhookRequestEventsItem';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import {
@@ -37,7 +38,7 @@ export function WebhooksTab() {
   const create = useCreateWebhook({ mutation: { onSuccess: refresh } });
 
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>(['search.completed', 'search.failed']);
+  const [events, setEvents] = useState<CreateWebhookRequestEventsItem[]>(['search.completed', 'search.failed']);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -103,8 +104,8 @@ export function WebhooksTab() {
                   <input
                     type="checkbox"
                     className="mt-0.5 size-4 rounded border-slate-300"
-                    checked={events.includes(name)}
-                    onChange={(event) => setEvents((now) => (event.target.checked ? [...now, name] : now.filter((e) => e !== name)))}
+                    checked={events.includes(name as CreateWebhookRequestEventsItem)}
+                    onChange={(event) => setEvents((now) => (event.target.checked ? [...now, name as CreateWebhookRequestEventsItem] : now.filter((e) => e !== name)))}
                   />
                   <span>
                     <span className="font-mono text-slate-900">{name}</span>

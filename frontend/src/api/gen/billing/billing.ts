@@ -96,7 +96,7 @@ export const getCreateCheckoutSessionUrl = () => {
  * curl -X POST 'https://leadgen.example.com/api/billing/create-checkout-session' \
  *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
  *   -H 'Content-Type: application/json' \
- *   -d '{"interval":"month"}'
+ *   -d '{"interval":"monthly"}'
  * ```
  * @summary Start Checkout
  */

@@ -5,22 +5,31 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { CreateTokenRequestScopesItem } from './createTokenRequestScopesItem';
 
 /**
  * A token to create.
  */
 export interface CreateTokenRequest {
-  /** Days until it stops working (1 to 3650); absent or null: never. */
-  expiresInDays?: number;
+  /**
+     * Days until it stops working (1 to 3650); absent or null: never.
+     * @minimum 1
+     * @maximum 3650
+     * @nullable
+     */
+  expiresInDays?: number | null;
   /**
      * What it is for (shown in the list), 1 to 80 characters.
-     * @maxLength 200
+     * @minLength 1
+     * @maxLength 80
+     * @pattern \S
      */
   name: string;
   /**
      * What it may do: any of `searches:run`, `usage:read`, `exports:write`, `keys:write`,
      * `webhooks:write`; at least one.
+     * @minItems 1
      * @maxItems 16
      */
-  scopes: string[];
+  scopes: CreateTokenRequestScopesItem[];
 }

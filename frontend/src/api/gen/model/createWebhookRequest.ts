@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { CreateWebhookRequestEventsItem } from './createWebhookRequestEventsItem';
 
 /**
  * An endpoint to register.
@@ -12,13 +13,15 @@
 export interface CreateWebhookRequest {
   /**
      * What to send: `search.completed` (with the leads) and/or `search.failed`.
+     * @minItems 1
      * @maxItems 8
      */
-  events: string[];
+  events: CreateWebhookRequestEventsItem[];
   /**
      * Where to POST messages: an https URL (plain http only for hosts the server allows
      * for tests and demos). Private, loopback and metadata addresses are refused.
      * @maxLength 2000
+     * @pattern ^https?://[^/?#@]+
      */
   url: string;
 }

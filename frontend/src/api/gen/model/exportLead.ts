@@ -12,18 +12,35 @@ import type { ContactsItem } from './contactsItem';
  * and ignored.
  */
 export interface ExportLead {
-  /** Formatted address. */
-  address?: string;
+  /**
+     * Formatted address.
+     * @maxLength 2000
+     * @nullable
+     */
+  address?: string | null;
   /**
      * What its website publishes (an enriched search's lead): written to the columns
      * Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
      * TikTok when the request says `enriched`.
      */
-  contacts?: ContactsItem & unknown;
-  /** Business name. */
+  contacts?: ContactsItem & unknown | null;
+  /**
+     * Business name.
+     * @minLength 1
+     * @maxLength 2000
+     * @pattern \S
+     */
   name: string;
-  /** Phone; empty or absent gives an empty cell. */
-  phone?: string;
-  /** Website; empty or absent gives an empty cell. */
-  website?: string;
+  /**
+     * Phone; empty or absent gives an empty cell.
+     * @maxLength 2000
+     * @nullable
+     */
+  phone?: string | null;
+  /**
+     * Website; empty or absent gives an empty cell.
+     * @maxLength 2000
+     * @nullable
+     */
+  website?: string | null;
 }

@@ -11,25 +11,45 @@ import type { ExportLead } from './exportLead';
  * What to export where (spec section 5).
  */
 export interface ExportToSheetsRequest {
-  /** The search's business type. */
-  businessType?: string;
+  /**
+     * The search's business type.
+     * @maxLength 200
+     * @nullable
+     */
+  businessType?: string | null;
   /**
      * The leads come from an enriched search: after Name, Address, Phone and Website each
      * row gets Email, Facebook, Instagram, LinkedIn, X, YouTube and TikTok (a new tab's
      * header too). Default false: the four columns only.
+     * @nullable
      */
-  enriched?: boolean;
-  /** The leads, in order. */
+  enriched?: boolean | null;
+  /**
+     * The leads, in order.
+     * @minItems 1
+     * @maxItems 10000
+     */
   leads: ExportLead[];
-  /** The search's location. */
-  location?: string;
-  /** An existing spreadsheet (id or URL). When absent a new spreadsheet is created. */
-  sheetId?: string;
-  /** Title of a new spreadsheet; blank means '{location} {businessType} Leads'. */
-  sheetName?: string;
+  /**
+     * The search's location.
+     * @maxLength 200
+     * @nullable
+     */
+  location?: string | null;
+  /**
+     * An existing spreadsheet (id or URL). When absent a new spreadsheet is created.
+     * @nullable
+     */
+  sheetId?: string | null;
+  /**
+     * Title of a new spreadsheet; blank means '{location} {businessType} Leads'.
+     * @nullable
+     */
+  sheetName?: string | null;
   /**
      * Tab: blank means the first tab (existing sheet) or the default tab (new sheet); a
      * name that does not exist is created with the header Name, Address, Phone, Website.
+     * @nullable
      */
-  worksheetName?: string;
+  worksheetName?: string | null;
 }

@@ -5,12 +5,13 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { ListSearchesStatus } from './listSearchesStatus';
 
 export type ListSearchesParams = {
 /**
  * Only searches with this status.
  */
-status?: string;
+status?: ListSearchesStatus;
 /**
  * Only searches of this business type.
  * @maxLength 64
@@ -18,11 +19,14 @@ status?: string;
 businessType?: string;
 /**
  * Entries per page, 1 to 100 (default 20).
+ * @minimum 1
+ * @maximum 100
  */
 limit?: number;
 /**
  * `nextCursor` of the previous page.
  * @maxLength 200
+ * @pattern ^-?[0-9]{1,18}\..+$
  */
 cursor?: string;
 };

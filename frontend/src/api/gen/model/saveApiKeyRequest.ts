@@ -13,6 +13,7 @@ export interface SaveApiKeyRequest {
   /**
      * The Google Places API key; trimmed. Empty deletes the stored key.
      * @maxLength 256
+     * @pattern ^\s*(AIza[A-Za-z0-9_-]{31,60})?\s*$
      */
   api_key: string;
 }

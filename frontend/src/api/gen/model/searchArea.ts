@@ -13,11 +13,14 @@ import type { GeoPoint } from './geoPoint';
  */
 export interface SearchArea {
   /** Circle: centre. */
-  center?: GeoPoint & unknown;
+  center?: GeoPoint & unknown | null;
   /** Rectangle: north-east corner. */
-  high?: GeoPoint & unknown;
+  high?: GeoPoint & unknown | null;
   /** Rectangle: south-west corner. */
-  low?: GeoPoint & unknown;
-  /** Circle: radius in metres (up to 50,000). */
-  radiusMeters?: number;
+  low?: GeoPoint & unknown | null;
+  /**
+     * Circle: radius in metres (up to 50,000).
+     * @nullable
+     */
+  radiusMeters?: number | null;
 }

@@ -18,47 +18,58 @@ export interface SearchRequest {
      * An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
      * a circle `{center, radiusMeters}` (at most 50 km).
      */
-  area?: SearchArea & unknown;
+  area?: SearchArea & unknown | null;
   /**
      * Keep running when the stream closes (reconnect with
      * `GET /api/leads/searches/{id}/events`, cancel with `POST .../cancel`). Default: true
      * for full coverage, false for quick searches (closing the stream cancels them).
+     * @nullable
      */
-  background?: boolean;
+  background?: boolean | null;
   /**
      * A catalogue value from `GET /api/leads/business-types`, e.g. `restaurant`.
      * @maxLength 64
+     * @nullable
      */
-  businessType?: string;
+  businessType?: string | null;
   /**
      * `quick` (default): one Text Search query, at most 60 places. `full`: every match in
      * the location's area (or `area`), past Google's 60-result cap.
      */
-  coverage?: Coverage & unknown;
+  coverage?: Coverage & unknown | null;
   /**
      * Read each lead's own website for emails and social profiles: every lead with a
      * website gets a `lead_enriched` event once its site has been read, and `complete`
      * (or the answer of `POST /api/leads/search`) carries each lead's `contacts`. Costs
      * nothing on your Google key and no extra allowance. Default: false.
+     * @nullable
      */
-  enrich?: boolean;
+  enrich?: boolean | null;
   /**
      * A city, state, ZIP code or full address (trimmed; at most 200 characters).
      * Optional when `area` is given.
      * @maxLength 400
+     * @nullable
      */
-  location?: string;
+  location?: string | null;
   /**
      * Stop before spending more than this on your Google key (US dollars, at Google's
      * list prices); the search ends with what it has and says why.
+     * @nullable
      */
-  maxCostUsd?: number;
-  /** Only businesses rated at least this (0 to 5); sent to Google as `minRating`. */
-  minRating?: number;
-  /** Only businesses with at least this many ratings. */
-  minReviews?: number;
+  maxCostUsd?: number | null;
+  /**
+     * Only businesses rated at least this (0 to 5); sent to Google as `minRating`.
+     * @nullable
+     */
+  minRating?: number | null;
+  /**
+     * Only businesses with at least this many ratings.
+     * @nullable
+     */
+  minReviews?: number | null;
   /** `with`: only businesses with a phone number. */
-  phone?: PhoneChoice & unknown;
+  phone?: PhoneChoice & unknown | null;
   /** `with`: only businesses with a website; `without`: only those without one. */
-  website?: WebsiteChoice & unknown;
+  website?: WebsiteChoice & unknown | null;
 }
