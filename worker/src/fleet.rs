@@ -52,7 +52,8 @@ const APALIS_QUEUES_LIST: &str = "core:apalis:queues:list";
 /// their registrations. KEYS[1]: workers set; KEYS[2]: active list; KEYS[3]: signal list.
 /// ARGV[1]: claimed-set prefix; ARGV[2]: metadata prefix; ARGV[3]: job metadata prefix;
 /// ARGV[4]: `only` (ARGV[5] is a worker name) or `silent-since` (ARGV[5] is a Unix time:
-/// workers whose last heartbeat is older). Returns {workers removed, jobs handed back}.
+/// workers whose last heartbeat is older); ARGV[6]: the queue's push notice channel (idle
+/// workers fetch the handed-back jobs at once). Returns {workers removed, jobs handed back}.
 const HAND_BACK: &str = r#"
 local workers
 if ARGV[4] == 'only' then
@@ -78,6 +79,7 @@ end
 if jobs_total > 0 then
   redis.call('DEL', KEYS[3])
   redis.call('LPUSH', KEYS[3], 1)
+  redis.call('PUBLISH', ARGV[6], 1)
 end
 return {removed, jobs_total}
 "#;
@@ -175,6 +177,7 @@ impl Fleet {
             .arg(self.config.job_meta_hash())
             .arg(mode)
             .arg(selector)
+            .arg(queue::pushed_channel(self.queue()))
             .invoke_async(&mut conn)
             .await
     }

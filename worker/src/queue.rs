@@ -3,13 +3,23 @@
 //! worker gets a consumer half ([`JobSource`]). Both are generic over the payload
 //! ([`JobPayload`]); which kinds exist is `jobs::registry`'s business.
 
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    task::{Context, Poll, Waker},
+    time::Duration,
+};
+
 use apalis::prelude::*;
 use apalis_core::{
-    backend::ext::poll_strategy::{IntervalStrategy, PollWith},
+    backend::{BackendConfig, WireFormatBackend},
     task::task_id::{RandomId, TaskId},
+    worker::context::WorkerContext,
 };
 use apalis_redis::{Config, RedisStorage};
-use futures_util::SinkExt;
+use futures_util::{SinkExt, StreamExt, task::AtomicWaker};
 use leadgen_core::{
     CoreError, CoreResult,
     jobs::{JobPayload, SEARCH_QUEUE},
@@ -38,20 +48,232 @@ impl<P: JobPayload> Clone for JobQueue<P> {
     }
 }
 
-/// A Redis queue consumer that looks for new jobs every [`IDLE_POLL`] while idle.
-///
-/// apalis-redis 1.0 also offers a pub/sub wake-up (`RedisStorageFactory`), but in our
-/// measurements an idle worker was not woken by it (its pattern subscription was live, yet
-/// jobs waited for the next heartbeat, about 2 s): see docs/benchmarks.md. Polling an
-/// empty list is one cheap Lua call, about 50 a second per idle worker.
-pub type RedisSource<P> = PollWith<RedisStorage<P>, IntervalStrategy>;
+/// A Redis queue consumer that asks Redis for a job only when one may be there (see
+/// [`Gated`]).
+pub type RedisSource<P> = Gated<RedisStorage<P>>;
 
 /// Tries to queue a job before the API answers 503, and the pause between them.
 const PUSH_ATTEMPTS: u32 = 3;
-const PUSH_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(200);
+const PUSH_RETRY_PAUSE: Duration = Duration::from_millis(200);
 
-/// How often an idle worker asks Redis for a job.
-pub const IDLE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+/// How often an idle worker asks Redis for a job without being told of one: the safety
+/// net for a missed notice (its subscription was reconnecting) and for jobs that become
+/// due later (apalis' retries are scheduled whole seconds ahead).
+pub const IDLE_POLL: Duration = Duration::from_secs(1);
+
+/// Pause before a worker's notice subscription connects again after losing Redis.
+const RESUBSCRIBE_PAUSE: Duration = Duration::from_millis(500);
+
+/// The pub/sub channel on which a push to queue `queue` (its full Redis name) is announced.
+pub fn pushed_channel(queue: &str) -> String {
+    format!("{queue}:pushed")
+}
+
+/// Tells a consumer that a job was pushed to its queue (set from its subscription, read
+/// by [`Gated`]).
+#[derive(Clone)]
+pub struct Wakeup(Arc<WakeupInner>);
+
+struct WakeupInner {
+    pending: AtomicBool,
+    waker: AtomicWaker,
+    /// Dropped with the last handle: ends the subscription task.
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Wakeup {
+    /// A wake-up nobody signals but its holder (and the stop receiver for its source).
+    fn new() -> (Self, tokio::sync::oneshot::Receiver<()>) {
+        let (stop, stopped) = tokio::sync::oneshot::channel();
+        let inner = WakeupInner {
+            pending: AtomicBool::new(false),
+            waker: AtomicWaker::new(),
+            _stop: stop,
+        };
+        (Self(Arc::new(inner)), stopped)
+    }
+
+    /// A wake-up signalled by every message on the pub/sub `channel` of the Redis at
+    /// `url`, for as long as a handle to it lives. The subscription reconnects by itself
+    /// and signals once each time it (re)subscribes, for what it may have missed.
+    pub fn subscribe(url: &str, channel: String) -> CoreResult<Self> {
+        let client = redis::Client::open(url)?;
+        let (wakeup, mut stopped) = Self::new();
+        let weak = Arc::downgrade(&wakeup.0);
+        let signal = move || weak.upgrade().map(|inner| Wakeup(inner).signal()).is_some();
+        tokio::spawn(async move {
+            let listen = async {
+                loop {
+                    match client.get_async_pubsub().await {
+                        Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
+                            Ok(()) => {
+                                if !signal() {
+                                    return;
+                                }
+                                let mut messages = pubsub.on_message();
+                                while messages.next().await.is_some() {
+                                    if !signal() {
+                                        return;
+                                    }
+                                }
+                                tracing::debug!(%channel, "job notices: subscription lost; polling until it is back");
+                            }
+                            Err(error) => tracing::debug!(%error, "job notices: could not subscribe"),
+                        },
+                        Err(error) => tracing::debug!(%error, "job notices: Redis away"),
+                    }
+                    tokio::time::sleep(RESUBSCRIBE_PAUSE).await;
+                }
+            };
+            tokio::select! {
+                () = listen => {}
+                _ = &mut stopped => {}
+            }
+        });
+        Ok(wakeup)
+    }
+
+    /// Marks a job as possibly waiting and wakes the consumer.
+    pub fn signal(&self) {
+        self.0.pending.store(true, Ordering::SeqCst);
+        self.0.waker.wake();
+    }
+
+    /// Whether a signal came since the last call; if not, `cx` is woken by the next.
+    fn take(&self, cx: &Context<'_>) -> bool {
+        if self.0.pending.swap(false, Ordering::SeqCst) {
+            return true;
+        }
+        self.0.waker.register(cx.waker());
+        self.0.pending.swap(false, Ordering::SeqCst)
+    }
+}
+
+/// Records that the wrapped backend asked to be polled again (its fetch answered, or a
+/// job finished), then wakes the worker's task.
+#[derive(Default)]
+struct InnerWake {
+    woke: AtomicBool,
+    task: AtomicWaker,
+}
+
+impl std::task::Wake for InnerWake {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woke.store(true, Ordering::SeqCst);
+        self.task.wake();
+    }
+}
+
+/// A consumer that asks its backend for a job only when one may be waiting: after a
+/// [`Wakeup`] (a push was announced), after a fetch that found one (there may be more),
+/// when the backend itself asks (its fetch answered, a job finished), and every
+/// [`IDLE_POLL`].
+///
+/// apalis' poll strategies only wake a worker: its Redis backend fetches on every poll of
+/// the worker, whatever woke it. A worker process runs each job kind's consumer in one
+/// task, so one kind's fetch answer polled the other kinds, whose fetches then polled it:
+/// an idle worker asked Redis for jobs thousands of times a second, busying both on the
+/// shared cores (docs/benchmarks.md, 2026-11-26). Behind this gate an idle worker makes
+/// one fetch a second per kind, and a push reaches it within a Redis round trip.
+pub struct Gated<B> {
+    inner: B,
+    wakeup: Wakeup,
+    fallback: Option<tokio::time::Interval>,
+    /// A fetch is wanted, or in flight.
+    armed: bool,
+    inner_wake: Arc<InnerWake>,
+}
+
+impl<B> Gated<B> {
+    /// `inner`, fetching when `wakeup` says so (and as said on [`Gated`]).
+    pub fn new(inner: B, wakeup: Wakeup) -> Self {
+        Self {
+            inner,
+            wakeup,
+            fallback: None,
+            // The first poll looks for jobs pushed before the worker started.
+            armed: true,
+            inner_wake: Arc::default(),
+        }
+    }
+}
+
+impl<B: Backend> Backend for Gated<B> {
+    type Task = B::Task;
+    type Error = B::Error;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>, worker: &WorkerContext) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx, worker)
+    }
+
+    fn poll_next(
+        &mut self,
+        cx: &mut Context<'_>,
+        worker: &WorkerContext,
+    ) -> Poll<Option<Result<Self::Task, Self::Error>>> {
+        self.inner_wake.task.register(cx.waker());
+        if self.wakeup.take(cx) {
+            self.armed = true;
+        }
+        let fallback = self.fallback.get_or_insert_with(|| {
+            let mut every = tokio::time::interval_at(tokio::time::Instant::now() + IDLE_POLL, IDLE_POLL);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            every
+        });
+        while fallback.poll_tick(cx).is_ready() {
+            self.armed = true;
+        }
+        if self.inner_wake.woke.swap(false, Ordering::SeqCst) {
+            self.armed = true;
+        }
+        if !self.armed {
+            return Poll::Pending;
+        }
+        let waker = Waker::from(self.inner_wake.clone());
+        let mut inner_cx = Context::from_waker(&waker);
+        match self.inner.poll_next(&mut inner_cx, worker) {
+            // A fetch in flight wakes `inner_wake` when it answers; an empty one does not.
+            Poll::Pending => {
+                self.armed = false;
+                Poll::Pending
+            }
+            ready => ready,
+        }
+    }
+
+    fn poll_close(&mut self, cx: &mut Context<'_>, worker: &WorkerContext) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_close(cx, worker)
+    }
+}
+
+impl<B: BackendConfig> BackendConfig for Gated<B> {
+    type Args = B::Args;
+    type Id = B::Id;
+    type Kind = B::Kind;
+    type Config = B::Config;
+    type Layer = B::Layer;
+
+    fn config(&self) -> &Self::Config {
+        self.inner.config()
+    }
+
+    fn middleware(&mut self, worker: &mut WorkerContext) -> Self::Layer {
+        self.inner.middleware(worker)
+    }
+}
+
+impl<B: WireFormatBackend> WireFormatBackend for Gated<B> {
+    type Codec = B::Codec;
+    type Compact = B::Compact;
+
+    fn codec(&self) -> &Self::Codec {
+        self.inner.codec()
+    }
+}
 
 /// Where a worker takes jobs of one kind from.
 pub enum JobSource<P: JobPayload> {
@@ -63,8 +285,10 @@ pub enum JobSource<P: JobPayload> {
 
 /// A worker's side of a Redis queue, with what the fleet's bookkeeping needs.
 pub struct RedisJobSource<P: JobPayload> {
-    /// The polling consumer (boxed: large).
+    /// The consumer (boxed: large).
     pub source: Box<RedisSource<P>>,
+    /// What tells it of pushed jobs (kept when the consumer starts again).
+    pub wakeup: Wakeup,
     /// A connection for the fleet's bookkeeping.
     pub conn: redis::aio::ConnectionManager,
     /// `LEADGEN_REDIS_PREFIX`.
@@ -148,15 +372,22 @@ pub async fn redis<P: JobPayload>(url: &str, prefix: &str) -> CoreResult<RedisSt
 pub async fn redis_source<P: JobPayload>(url: &str, prefix: &str) -> CoreResult<JobSource<P>> {
     let mut storage = redis::<P>(url, prefix).await?;
     let conn = storage.get_connection().clone();
-    Ok(JobSource::Redis(redis_source_on(conn, prefix)))
+    let wakeup = Wakeup::subscribe(url, pushed_channel(&queue_name(prefix, P::QUEUE)))?;
+    Ok(JobSource::Redis(redis_source_on(conn, prefix, wakeup)))
 }
 
 /// A consumer of the Redis queue of `P` on an existing connection (it reconnects by
-/// itself): what a worker starts again with after its consumer died of a Redis failure.
-pub fn redis_source_on<P: JobPayload>(conn: redis::aio::ConnectionManager, prefix: &str) -> RedisJobSource<P> {
+/// itself), told of pushes by `wakeup`: what a worker starts again with after its
+/// consumer died of a Redis failure.
+pub fn redis_source_on<P: JobPayload>(
+    conn: redis::aio::ConnectionManager,
+    prefix: &str,
+    wakeup: Wakeup,
+) -> RedisJobSource<P> {
     let storage = RedisStorage::new(conn.clone()).with_config(config(prefix, P::QUEUE));
     RedisJobSource {
-        source: Box::new(storage.poll_with_interval(IDLE_POLL)),
+        source: Box::new(Gated::new(storage, wakeup.clone())),
+        wakeup,
         conn,
         prefix: prefix.to_owned(),
     }
@@ -190,7 +421,10 @@ impl<P: JobPayload> JobQueue<P> {
                 let mut attempt = 1;
                 loop {
                     match RedisStorage::clone(storage).push(job.clone()).await {
-                        Ok(_) => return Ok(()),
+                        Ok(_) => {
+                            announce(storage).await;
+                            return Ok(());
+                        }
                         Err(e) if attempt < PUSH_ATTEMPTS => {
                             tracing::debug!(error = %e, attempt, "queueing failed; trying again");
                             attempt += 1;
@@ -201,5 +435,151 @@ impl<P: JobPayload> JobQueue<P> {
                 }
             }
         }
+    }
+}
+
+/// Announces a push on the queue's [`pushed_channel`], so idle workers fetch it now. If
+/// the notice is lost, workers still find the job within [`IDLE_POLL`].
+async fn announce<P>(storage: &RedisStorage<P>) {
+    let channel = pushed_channel(storage.get_config().queue.as_ref());
+    let mut conn = RedisStorage::clone(storage).get_connection().clone();
+    if let Err(error) = redis::cmd("PUBLISH")
+        .arg(channel)
+        .arg(1)
+        .query_async::<i64>(&mut conn)
+        .await
+    {
+        tracing::debug!(%error, "could not announce a pushed job; workers find it on their next poll");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+
+    /// A backend whose every fetch finds nothing, counting the fetches; `answer` makes
+    /// the next one wake its caller, as a fetch in flight does when Redis answers.
+    #[derive(Default)]
+    struct EmptyQueue {
+        fetches: usize,
+        answer: bool,
+    }
+
+    impl Backend for EmptyQueue {
+        type Task = Task<Vec<u8>>;
+        type Error = std::io::Error;
+
+        fn poll_ready(&mut self, _: &mut Context<'_>, _: &WorkerContext) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_next(
+            &mut self,
+            cx: &mut Context<'_>,
+            _: &WorkerContext,
+        ) -> Poll<Option<Result<Self::Task, Self::Error>>> {
+            self.fetches += 1;
+            if std::mem::take(&mut self.answer) {
+                cx.waker().wake_by_ref();
+            }
+            Poll::Pending
+        }
+
+        fn poll_close(&mut self, _: &mut Context<'_>, _: &WorkerContext) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// Counts the wake-ups of the worker's task.
+    #[derive(Default)]
+    struct Wakes(AtomicUsize);
+
+    impl std::task::Wake for Wakes {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn poll(gated: &mut Gated<EmptyQueue>, waker: &Waker, worker: &WorkerContext) {
+        let mut cx = Context::from_waker(waker);
+        assert!(gated.poll_next(&mut cx, worker).is_pending());
+    }
+
+    #[tokio::test]
+    async fn an_idle_consumer_fetches_only_when_told_a_job_may_be_there() {
+        let (wakeup, _stopped) = Wakeup::new();
+        let mut gated = Gated::new(EmptyQueue::default(), wakeup.clone());
+        let wakes = Arc::new(Wakes::default());
+        let waker = Waker::from(wakes.clone());
+        let worker = WorkerContext::new("gate-test");
+
+        poll(&mut gated, &waker, &worker);
+        assert_eq!(gated.inner.fetches, 1, "the first poll looks for jobs already queued");
+
+        // Woken for other reasons (another job kind's fetch, a running job): no fetch.
+        for _ in 0..100 {
+            poll(&mut gated, &waker, &worker);
+        }
+        assert_eq!(gated.inner.fetches, 1, "an idle consumer does not fetch on every poll");
+
+        // A push notice wakes the task, and the next poll fetches, once.
+        let before = wakes.0.load(Ordering::SeqCst);
+        wakeup.signal();
+        assert!(wakes.0.load(Ordering::SeqCst) > before, "the notice wakes the worker");
+        gated.inner.answer = true;
+        poll(&mut gated, &waker, &worker);
+        assert_eq!(gated.inner.fetches, 2);
+
+        // The fetch's answer (it woke its caller) is read by the next poll; after an
+        // empty answer nothing more is fetched.
+        poll(&mut gated, &waker, &worker);
+        assert_eq!(gated.inner.fetches, 3, "the fetch's answer is read");
+        for _ in 0..100 {
+            poll(&mut gated, &waker, &worker);
+        }
+        assert_eq!(gated.inner.fetches, 3);
+    }
+
+    fn redis_url() -> String {
+        std::env::var("LEADGEN_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+    }
+
+    /// Resolves once `wakeup` is signalled.
+    async fn signalled(wakeup: &Wakeup) {
+        std::future::poll_fn(|cx| {
+            if wakeup.take(cx) {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await;
+    }
+
+    #[derive(Clone, serde::Serialize, serde::Deserialize)]
+    struct Ping;
+
+    impl JobPayload for Ping {
+        const QUEUE: &'static str = "ping.v1";
+    }
+
+    #[tokio::test]
+    async fn a_push_notifies_the_queues_consumers() {
+        let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+        let wakeup =
+            Wakeup::subscribe(&redis_url(), pushed_channel(&queue_name(&prefix, Ping::QUEUE))).expect("subscribe");
+        // Subscribing signals once (for pushes made before it).
+        tokio::time::timeout(Duration::from_secs(10), signalled(&wakeup))
+            .await
+            .expect("subscribed");
+        let producer = JobQueue::Redis(Box::new(redis::<Ping>(&redis_url(), &prefix).await.expect("queue")));
+        producer.push(Ping).await.expect("push");
+        // Generous: the notice is one Redis round trip; the point is that it comes at all
+        // (without it the worker would wait for its next poll, IDLE_POLL).
+        tokio::time::timeout(Duration::from_secs(10), signalled(&wakeup))
+            .await
+            .expect("the push was announced to the consumer");
     }
 }

@@ -87,12 +87,16 @@ pub async fn stack_with(
         ("LEADGEN_RATE_LIMIT_PER_USER", "0".into()),
         ("LEADGEN_RATE_LIMIT_PER_IP", "0".into()),
         ("LEADGEN_WEB_DIR", "/nonexistent".into()),
-        ("RUST_LOG", "warn".into()),
+        (
+            "RUST_LOG",
+            std::env::var("BENCH_RUST_LOG").unwrap_or_else(|_| "warn".into()),
+        ),
     ]
     .into_iter()
     .chain(extra)
     .collect();
-    let config = Config::from_lookup(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone())).expect("config");
+    let config =
+        Config::from_lookup(|n| vars.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| v.clone())).expect("config");
     let state = AppState::build(config).await.expect("state");
     let mut tokens = Vec::new();
     for i in 0..users {
@@ -239,18 +243,20 @@ pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
     panic!("leadgen-api did not start");
 }
 
-/// `target/release/leadgen-worker` beside this benchmark (built if missing).
+/// `target/release/leadgen-worker` beside this benchmark, built (or brought up to date)
+/// once per run: a stale binary would measure old worker code.
 pub fn worker_binary() -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
     let exe = std::env::current_exe().expect("bench path");
     let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
     let binary = dir.join("leadgen-worker");
-    if !binary.exists() {
+    BUILT.call_once(|| {
         let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["build", "--release", "-q", "-p", "leadgen-worker"])
             .status()
             .expect("cargo build");
         assert!(status.success(), "building leadgen-worker failed");
-    }
+    });
     binary
 }
 
@@ -270,7 +276,16 @@ pub async fn start_worker(s: &Stack, slots: usize) -> Child {
     let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
     while let Ok(Some(line)) = lines.next_line().await {
         if line.contains("is taking jobs") {
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            // BENCH_WORKER_LOG=path keeps the workers' logs (RUST_LOG as in the stack).
+            let mut log = std::env::var_os("BENCH_WORKER_LOG")
+                .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok());
+            tokio::spawn(async move {
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if let Some(log) = log.as_mut() {
+                        let _ = std::io::Write::write_all(log, format!("{line}\n").as_bytes());
+                    }
+                }
+            });
             return child;
         }
     }

@@ -153,7 +153,7 @@ impl KindRun {
             }
             JobSource::Redis(redis) => {
                 let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
-                let (conn, prefix) = (redis.conn.clone(), redis.prefix.clone());
+                let (conn, prefix, wakeup) = (redis.conn.clone(), redis.prefix.clone(), redis.wakeup.clone());
                 let (name, concurrency) = (name.to_owned(), J::concurrency(&self.settings));
                 let (deps, running) = (self.deps.clone(), self.running.clone());
                 let stopping = self.stopping.clone();
@@ -167,7 +167,7 @@ impl KindRun {
                     loop {
                         let backend = match source.take() {
                             Some(first) => first,
-                            None => *queue::redis_source_on::<J::Payload>(conn.clone(), &prefix).source,
+                            None => *queue::redis_source_on::<J::Payload>(conn.clone(), &prefix, wakeup.clone()).source,
                         };
                         let outcome =
                             consume::<J>(backend, &name, concurrency, deps.clone(), running.clone(), stopping.clone()).await;
