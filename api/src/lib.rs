@@ -7,6 +7,7 @@ pub mod billing;
 pub mod commands;
 pub mod compression;
 pub mod error;
+pub mod listener;
 pub mod method_not_allowed;
 pub mod openapi_contract;
 pub mod openapi_examples;

@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use leadgen_api::listener::NoDelayAcceptor;
 use leadgen_api::{app, commands, state::AppState};
 use leadgen_core::config::Config;
-use poem::{Server, listener::TcpListener};
+use poem::Server;
 
 /// Command line.
 #[derive(Parser)]
@@ -88,7 +89,10 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         // the grace period instead of being cut when it runs out.
         stopping.begin_shutdown();
     };
-    Server::new(TcpListener::bind(listen))
+    let acceptor = NoDelayAcceptor::bind(listen)
+        .await
+        .with_context(|| format!("listening on {listen}"))?;
+    Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(app::build(state), signal, Some(SHUTDOWN_GRACE))
         .await
         .with_context(|| format!("serving on {listen}"))?;

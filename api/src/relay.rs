@@ -9,6 +9,7 @@
 use leadgen_core::ids::SearchId;
 use std::{
     collections::{HashSet, VecDeque},
+    sync::Arc,
     time::Duration,
 };
 
@@ -136,7 +137,7 @@ pub fn relay(
                         continue;
                     }
                 } {
-                    Ok(Ok(e)) => e,
+                    Ok(Ok(e)) => Arc::unwrap_or_clone(e),
                     Ok(Err(RecvError::Lagged(missed))) => {
                         // The live buffer is small; read what was missed from the replay buffer.
                         tracing::debug!(missed, "relay lagged; catching up from the replay buffer");

@@ -220,7 +220,16 @@ pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
         .local_addr()
         .expect("addr")
         .port();
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_leadgen-api"));
+    // BENCH_API_WRAPPER runs the API under a tool (e.g. `heaptrack` to see where a
+    // stream's memory goes).
+    let mut cmd = match std::env::var("BENCH_API_WRAPPER") {
+        Ok(wrapper) => {
+            let mut cmd = tokio::process::Command::new(wrapper);
+            cmd.arg(env!("CARGO_BIN_EXE_leadgen-api"));
+            cmd
+        }
+        Err(_) => tokio::process::Command::new(env!("CARGO_BIN_EXE_leadgen-api")),
+    };
     cmd.arg("serve")
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default());

@@ -14,7 +14,7 @@ use crate::lead::SearchEvent;
 
 struct Channel {
     events: Vec<Envelope>,
-    sender: broadcast::Sender<Envelope>,
+    sender: broadcast::Sender<Arc<Envelope>>,
     cancelled: bool,
     checkpoint: Option<String>,
     touched: Instant,
@@ -78,7 +78,7 @@ impl MemoryBus {
                 event: event.clone(),
             };
             c.events.push(envelope.clone());
-            let _ = c.sender.send(envelope.clone());
+            let _ = c.sender.send(Arc::new(envelope.clone()));
             envelope.id
         })
     }
@@ -92,7 +92,7 @@ impl MemoryBus {
                     event: event.clone(),
                 };
                 c.events.push(envelope.clone());
-                let _ = c.sender.send(envelope);
+                let _ = c.sender.send(Arc::new(envelope));
             }
             c.checkpoint = Some(checkpoint.to_owned());
         });

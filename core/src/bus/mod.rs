@@ -18,6 +18,8 @@ use crate::ids::SearchId;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
 use tokio::sync::broadcast;
 
 use crate::{CoreResult, lead::SearchEvent};
@@ -28,7 +30,9 @@ pub const REPLAY_TTL: Duration = Duration::from_secs(600);
 
 /// Live events buffered per search for a subscriber. Small on purpose: each open stream
 /// holds one such buffer, and a subscriber that falls further behind catches up from the
-/// replay buffer (`EventBus::replay`) instead.
+/// replay buffer (`EventBus::replay`) instead. The buffer holds `Arc<Envelope>`s: tokio's
+/// broadcast channel allocates every slot up front, and an inline `Envelope` (a few
+/// hundred bytes) made an idle stream's buffer about 5 KB.
 pub const LIVE_CAPACITY: usize = 16;
 
 /// An event with its number in the search's sequence.
@@ -46,7 +50,7 @@ pub struct Subscription {
     pub replay: Vec<Envelope>,
     /// Live events; may repeat some of `replay` (skip ids already seen). On
     /// `RecvError::Lagged`, read the gap with `EventBus::replay`.
-    pub live: broadcast::Receiver<Envelope>,
+    pub live: broadcast::Receiver<Arc<Envelope>>,
 }
 
 /// In-process or Redis event bus.

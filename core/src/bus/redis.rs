@@ -69,7 +69,7 @@ pub struct RedisBus {
 /// The process's pub/sub connection and its local subscribers.
 struct Router {
     sink: tokio::sync::Mutex<redis::aio::PubSubSink>,
-    routes: Mutex<HashMap<String, broadcast::Sender<Envelope>>>,
+    routes: Mutex<HashMap<String, broadcast::Sender<Arc<Envelope>>>>,
     alive: std::sync::atomic::AtomicBool,
 }
 
@@ -286,7 +286,7 @@ impl RedisBus {
                     continue;
                 };
                 if let Some(sender) = reader.routes().get(&channel) {
-                    let _ = sender.send(envelope);
+                    let _ = sender.send(Arc::new(envelope));
                 }
             }
             tracing::warn!("Redis pub/sub connection closed; the next subscription reconnects");
@@ -300,11 +300,11 @@ impl RedisBus {
 }
 
 impl Router {
-    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<String, broadcast::Sender<Envelope>>> {
+    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<String, broadcast::Sender<Arc<Envelope>>>> {
         self.routes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    async fn route(&self, channel: &str) -> CoreResult<broadcast::Receiver<Envelope>> {
+    async fn route(&self, channel: &str) -> CoreResult<broadcast::Receiver<Arc<Envelope>>> {
         let (receiver, is_new) = {
             let mut routes = self.routes();
             match routes.get(channel) {
