@@ -43,8 +43,10 @@ fn only(part: &str) -> bool {
 }
 
 async fn overhead(users: usize) -> String {
-    // The worker as deployed by default: 4 slots, each key paced at 10 requests a second.
-    let extra = vec![("LEADGEN_PLACES_RPS", "10".to_owned())];
+    // The worker as deployed by default: 4 slots, each key paced at 10 requests a second
+    // (BENCH_PLACES_RPS changes the pace, to tell the key's pacing from our overhead).
+    let rps = std::env::var("BENCH_PLACES_RPS").unwrap_or_else(|_| "10".to_owned());
+    let extra = vec![("LEADGEN_PLACES_RPS", rps)];
     let s = stack_with(PlacesSim::builder(), PAGE_LATENCY, users, 0, false, extra).await;
     let (_api, base) = start_api(&s).await;
     let _worker = start_worker(&s, 4).await;

@@ -4,10 +4,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use leadgen_api::listener::NoDelayAcceptor;
-use leadgen_api::{app, commands, state::AppState};
+use leadgen_api::{app, commands, server, state::AppState};
 use leadgen_core::config::Config;
-use poem::Server;
 
 /// Command line.
 #[derive(Parser)]
@@ -89,11 +87,10 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         // the grace period instead of being cut when it runs out.
         stopping.begin_shutdown();
     };
-    let acceptor = NoDelayAcceptor::bind(listen)
+    let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
-    Server::new_with_acceptor(acceptor)
-        .run_with_graceful_shutdown(app::build(state), signal, Some(SHUTDOWN_GRACE))
+    server::serve(listener, app::build(state), signal, SHUTDOWN_GRACE)
         .await
         .with_context(|| format!("serving on {listen}"))?;
     tracing::info!("stopped");

@@ -1,7 +1,7 @@
 //! Leads: `/api/leads/*`: business types, searches (streamed and whole), usage, and the
 //! Places API key check.
 
-use futures_util::{StreamExt, stream::BoxStream};
+use futures_util::StreamExt;
 use leadgen_core::ids::UserId;
 use leadgen_core::{
     catalogue::GROUPS,
@@ -10,24 +10,22 @@ use leadgen_core::{
     places::PlacesError,
     search::{self, EstimateLimits, InvalidSearch, SearchFailure, StopReason, Upstream, ValidSearch},
 };
-use poem::web::{Data, sse::Event};
-use poem_openapi::{
-    Object, OpenApi,
-    payload::{EventStream, Json},
-};
+use poem::web::Data;
+use poem_openapi::{Object, OpenApi, payload::Json};
 use secrecy::ExposeSecret;
 
 use super::{
     ApiTags,
     leads_models::{
         BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, EstimateResponse, LeadItem, SearchRequest,
-        SearchResult, StreamEvent, UsageResponse,
+        SearchResult, UsageResponse,
     },
 };
 use crate::{
     auth::{Auth, access},
     error::{ApiError, Fails, status::*},
     relay,
+    sse::{self, SearchEvents},
     state::AppState,
 };
 
@@ -35,8 +33,6 @@ use crate::{
 pub use leadgen_core::search::MISSING_FIELDS;
 /// The spec's message when no key is configured.
 pub const NO_KEY: &str = "Please add your Google Places API key in Settings before searching";
-/// Keep-alive comment interval on event streams.
-const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// Result of testing the key against Google.
 #[derive(Debug, Object)]
@@ -97,15 +93,10 @@ impl LeadsApi {
         state: Data<&AppState>,
         auth: Auth<access::SearchesRun>,
         body: Json<SearchRequest>,
-    ) -> Result<
-        EventStream<BoxStream<'static, StreamEvent>>,
-        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | UNAVAILABLE }>,
-    > {
+    ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | UNAVAILABLE }>> {
         let events = start_search(&state, &auth.0.user.id, body.0).await?;
-        let frames = events.map(|(id, event)| StreamEvent::frame(id, &event)).boxed();
-        Ok(EventStream::new(frames)
-            .keep_alive(KEEP_ALIVE)
-            .to_event(|frame| Event::message(frame.data).id(frame.id.to_string())))
+        let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
+        Ok(SearchEvents::new(frames))
     }
 
     /// Search, answering when done

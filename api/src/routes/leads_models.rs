@@ -456,52 +456,6 @@ pub struct StreamEvent {
     /// `error`: what went wrong.
     #[oai(nullable)]
     pub message: Option<String>,
-    /// The frame's `id:` (not part of `data:`).
-    #[oai(skip)]
-    pub id: u64,
-    /// The event as sent (the frame's `data:`).
-    #[oai(skip)]
-    pub data: String,
-}
-
-impl StreamEvent {
-    /// A frame for an event: the JSON is the bus event itself.
-    pub fn frame(id: u64, event: &leadgen_core::lead::SearchEvent) -> Self {
-        let data = serde_json::to_string(event)
-            .unwrap_or_else(|_| r#"{"type":"error","message":"Stream processing failed"}"#.into());
-        Self {
-            kind: String::new(),
-            business_type: None,
-            location: None,
-            search_id: None,
-            name: None,
-            found: None,
-            total: None,
-            lead: None,
-            results: None,
-            search: None,
-            usage: None,
-            cost: None,
-            stop_reason: None,
-            notice: None,
-            areas_probed: None,
-            areas_fetched: None,
-            areas_planned: None,
-            leads: None,
-            places_found: None,
-            billable_requests: None,
-            cost_usd: None,
-            estimated_cost_usd: None,
-            estimated_places: None,
-            place_id: None,
-            emails: None,
-            socials: None,
-            contact_page: None,
-            message: None,
-            id,
-            data,
-        }
-    }
 }
 
 /// The spec's usage stats.

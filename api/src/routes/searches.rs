@@ -3,24 +3,25 @@
 //! entry holds what was asked and how it went, never a lead; leads come back only from
 //! the short-lived replay buffer while it lasts.
 
-use futures_util::{StreamExt, stream::BoxStream};
+use futures_util::StreamExt;
 use leadgen_core::{
     ids::{SearchId, UserId},
     search::{Checkpoint, SearchStatus},
     store::{HistoryQuery, SearchSummary},
 };
-use poem::web::{Data, sse::Event};
+use poem::web::Data;
 use poem_openapi::{
     Object, OpenApi,
     param::{Header, Path, Query},
-    payload::{EventStream, Json},
+    payload::Json,
 };
 
-use super::{ApiTags, leads_models::StreamEvent};
+use super::ApiTags;
 use crate::{
     auth::{Auth, access},
     error::{ApiError, Fails, status::*},
     relay,
+    sse::{self, SearchEvents},
     state::AppState,
 };
 
@@ -28,8 +29,6 @@ use crate::{
 const MAX_PAGE: i64 = 100;
 /// Entries a page lists by default.
 const DEFAULT_PAGE: i64 = 20;
-/// Keep-alive comment interval on event streams.
-const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// One search in the history. Figures a search does not have yet are left out, not null.
 #[derive(Debug, Object)]
@@ -266,10 +265,7 @@ impl SearchesApi {
         /// The last event number received (a whole number; anything else answers 400).
         #[oai(name = "Last-Event-ID")]
         last_event_id: Header<Option<u64>>,
-    ) -> Result<
-        EventStream<BoxStream<'static, StreamEvent>>,
-        Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>,
-    > {
+    ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         let search_id = summary.id.clone();
         let subscription = state.bus.subscribe(&search_id, 0).await?;
@@ -290,10 +286,8 @@ impl SearchesApi {
                 after: last_event_id.0.unwrap_or(0),
             },
         );
-        let frames = events.map(|(id, event)| StreamEvent::frame(id, &event)).boxed();
-        Ok(EventStream::new(frames)
-            .keep_alive(KEEP_ALIVE)
-            .to_event(|frame| Event::message(frame.data).id(frame.id.to_string())))
+        let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
+        Ok(SearchEvents::new(frames))
     }
 
     /// Cancel a search
