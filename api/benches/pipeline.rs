@@ -73,7 +73,14 @@ async fn overhead(users: usize) -> String {
                     let first = first.expect("a lead");
                     let ms = (first.as_secs_f64() - PAGE_LATENCY.as_secs_f64()) * 1000.0;
                     if std::env::var_os("BENCH_TRACE").is_some() {
-                        eprintln!("{:.3} s: {ms:.1} ms", began.elapsed().as_secs_f64());
+                        let now = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .unwrap_or_default();
+                        eprintln!(
+                            "{:.3} s (unix {:.3}): {ms:.1} ms",
+                            began.elapsed().as_secs_f64(),
+                            now.as_secs_f64()
+                        );
                     }
                     samples.lock().await.push(ms);
                 }

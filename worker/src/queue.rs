@@ -185,6 +185,9 @@ pub struct Gated<B> {
     fallback: Option<tokio::time::Interval>,
     /// A fetch is wanted, or in flight.
     armed: bool,
+    /// A push was announced and no fetch is known to have begun after it: a fetch already
+    /// in flight when the notice came may have missed the job.
+    owed: bool,
     inner_wake: Arc<InnerWake>,
 }
 
@@ -197,6 +200,7 @@ impl<B> Gated<B> {
             fallback: None,
             // The first poll looks for jobs pushed before the worker started.
             armed: true,
+            owed: false,
             inner_wake: Arc::default(),
         }
     }
@@ -218,6 +222,7 @@ impl<B: Backend> Backend for Gated<B> {
         self.inner_wake.task.register(cx.waker());
         if self.wakeup.take(cx) {
             self.armed = true;
+            self.owed = true;
         }
         let fallback = self.fallback.get_or_insert_with(|| {
             let mut every = tokio::time::interval_at(tokio::time::Instant::now() + IDLE_POLL, IDLE_POLL);
@@ -227,7 +232,8 @@ impl<B: Backend> Backend for Gated<B> {
         while fallback.poll_tick(cx).is_ready() {
             self.armed = true;
         }
-        if self.inner_wake.woke.swap(false, Ordering::SeqCst) {
+        let answered = self.inner_wake.woke.swap(false, Ordering::SeqCst);
+        if answered {
             self.armed = true;
         }
         if !self.armed {
@@ -237,6 +243,20 @@ impl<B: Backend> Backend for Gated<B> {
         let mut inner_cx = Context::from_waker(&waker);
         match self.inner.poll_next(&mut inner_cx, worker) {
             // A fetch in flight wakes `inner_wake` when it answers; an empty one does not.
+            Poll::Pending if answered && std::mem::take(&mut self.owed) => {
+                // An answer came back empty, and it may be from a fetch that began before
+                // the announced push (the notice arrived while it was in flight): ask once
+                // more, so a fetch that began after the push looks for the job. Without
+                // this, the job waited for the next unrelated wake-up (about 100 ms in the
+                // pipeline bench's first searches) or the idle poll.
+                match self.inner.poll_next(&mut inner_cx, worker) {
+                    Poll::Pending => {
+                        self.armed = false;
+                        Poll::Pending
+                    }
+                    ready => ready,
+                }
+            }
             Poll::Pending => {
                 self.armed = false;
                 Poll::Pending
@@ -532,14 +552,40 @@ mod tests {
         poll(&mut gated, &waker, &worker);
         assert_eq!(gated.inner.fetches, 2);
 
-        // The fetch's answer (it woke its caller) is read by the next poll; after an
-        // empty answer nothing more is fetched.
+        // The fetch's answer (it woke its caller) is read by the next poll. It came back
+        // empty, and the fetch may have begun before the push: one more fetch, begun now,
+        // looks for the announced job. After that, nothing more is fetched.
         poll(&mut gated, &waker, &worker);
-        assert_eq!(gated.inner.fetches, 3, "the fetch's answer is read");
+        assert_eq!(
+            gated.inner.fetches, 4,
+            "the answer is read, then one fetch begun after the notice"
+        );
         for _ in 0..100 {
             poll(&mut gated, &waker, &worker);
         }
-        assert_eq!(gated.inner.fetches, 3);
+        assert_eq!(gated.inner.fetches, 4);
+    }
+
+    #[tokio::test]
+    async fn a_notice_during_a_fetch_is_followed_by_a_fetch_that_begins_after_it() {
+        let (wakeup, _stopped) = Wakeup::new();
+        let mut gated = Gated::new(EmptyQueue::default(), wakeup.clone());
+        let waker = Waker::from(Arc::new(Wakes::default()));
+        let worker = WorkerContext::new("gate-test");
+
+        // The idle poll's fetch is in flight (it will answer) when a push is announced.
+        gated.inner.answer = true;
+        poll(&mut gated, &waker, &worker);
+        assert_eq!(gated.inner.fetches, 1);
+        wakeup.signal();
+        // The notice's poll finds the answer of the fetch that began before the push:
+        // empty. Another fetch must follow, or the job waits.
+        poll(&mut gated, &waker, &worker);
+        assert!(
+            gated.inner.fetches >= 3,
+            "only {} fetches: none began after the notice",
+            gated.inner.fetches
+        );
     }
 
     fn redis_url() -> String {

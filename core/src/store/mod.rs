@@ -83,7 +83,11 @@ impl Store {
                     Ok(())
                 })
             }),
-            Backend::Postgres => AnyPoolOptions::new().max_connections(16),
+            // Connections kept open even when idle: opening one took about 90 ms here
+            // (TLS negotiation included), and a search that had to wait for one reached its
+            // first lead a page late (docs/benchmarks.md, the 4-user tail). Four covers a
+            // worker's default concurrency and the API's usual overlap.
+            Backend::Postgres => AnyPoolOptions::new().max_connections(16).min_connections(4),
         };
         let pool = options.acquire_timeout(Duration::from_secs(10)).connect(url).await?;
         Ok(Self { pool, backend })
