@@ -22,13 +22,15 @@ export default defineConfig({
   ],
   server: {
     port: 5173,
+    // changeOrigin: the API in local mode answers only requests naming its own address
+    // (a guard against DNS rebinding), so the proxy must name it rather than :5173.
     proxy: {
-      '/api': { target: apiTarget },
+      '/api': { target: apiTarget, changeOrigin: true },
     },
   },
   preview: {
     proxy: {
-      '/api': { target: apiTarget },
+      '/api': { target: apiTarget, changeOrigin: true },
     },
   },
   build: {

@@ -42,6 +42,7 @@ ANNOUNCED_SETTINGS = {
     "STRIPE_PRICE_YEARLY": "config",
     "STRIPE_API_BASE_URL": "config",
     "LEADGEN_WORKER_METRICS_LISTEN": "config",
+    "LEADGEN_METRICS_LISTEN": "config",
     "DATABASE_URL": "secret",
     "REDIS_URL": "secret",
 }
@@ -303,6 +304,20 @@ def check_api(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str, e
     ctr = check_common_deployment(c, p, dep, "api", cm_name, secret_name)
     ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
     c.check(f"{p} api listens on http 8080", ports.get("http") == 8080, f"ports {ports}")
+    # /metrics on a port of its own, never the public one (#25).
+    c.check(f"{p} api exposes metrics on its own port", ports.get("metrics") not in (None, 8080), f"ports {ports}")
+    c.check(
+        f"{p} LEADGEN_METRICS_LISTEN matches the api's metrics port",
+        cm.get("LEADGEN_METRICS_LISTEN") == f"0.0.0.0:{ports.get('metrics')}",
+        f"{cm.get('LEADGEN_METRICS_LISTEN')}",
+    )
+    proxies = [x for x in cm.get("LEADGEN_TRUSTED_PROXIES", "").split(",") if x]
+    c.check(f"{p} the api trusts the in-cluster proxies' forwarding headers", bool(proxies), "LEADGEN_TRUSTED_PROXIES empty")
+    c.check(
+        f"{p} a real per-address limit behind the Ingress",
+        int(cm.get("LEADGEN_RATE_LIMIT_PER_IP", "0")) > 0,
+        f"LEADGEN_RATE_LIMIT_PER_IP {cm.get('LEADGEN_RATE_LIMIT_PER_IP')}",
+    )
     c.check(f"{p} LEADGEN_LISTEN is 0.0.0.0:8080", cm.get("LEADGEN_LISTEN") == "0.0.0.0:8080", f"{cm.get('LEADGEN_LISTEN')}")
     c.check(f"{p} api liveness /api/health", probe_path(ctr, "livenessProbe") == ("/api/health", "http"), f"{ctr.get('livenessProbe')}")
     c.check(f"{p} api readiness /api/ready", probe_path(ctr, "readinessProbe") == ("/api/ready", "http"), f"{ctr.get('readinessProbe')}")
@@ -493,6 +508,12 @@ def check_optional(c: Checks, p: str, docs: list[dict], cm: dict, expect: dict) 
             api_svc = next(s for s in find(docs, "Service") if component(s) == "api")
             backends = [path["backend"]["service"] for r in ing["spec"]["rules"] for path in r["http"]["paths"]]
             c.check(f"{p} Ingress routes to the api Service port http", all(b == {"name": api_svc["metadata"]["name"], "port": {"name": "http"}} for b in backends), f"{backends}")
+            metrics_ports = [pt for pt in api_svc["spec"]["ports"] if pt.get("targetPort") == "metrics"]
+            c.check(
+                f"{p} the Ingress never routes /metrics (its Service port is not the routed one)",
+                bool(metrics_ports) and all(b["port"] not in ({"name": pt["name"]}, {"number": pt["port"]}) for b in backends for pt in metrics_ports),
+                f"{backends} vs {metrics_ports}",
+            )
             c.check(f"{p} Ingress has a class", bool(ing["spec"].get("ingressClassName")), "no ingressClassName")
             tls_hosts = {h for t in ing["spec"].get("tls", []) for h in t["hosts"]}
             hosts = {r["host"] for r in ing["spec"]["rules"]}

@@ -5,7 +5,7 @@ use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
 use crate::{
-    compression::CompressLarge, error, rate_limits::RateLimits, routes, security_headers::SecurityHeaders,
+    auth, body_limit::BodyLimit, compression::CompressLarge, error, routes, security_headers::SecurityHeaders,
     state::AppState, telemetry, web,
 };
 
@@ -55,13 +55,16 @@ pub fn build(state: AppState) -> impl Endpoint {
     let docs_page = docs_html(&api);
     let docs = poem::endpoint::make_sync(move |_| poem::web::Html(docs_page.clone()));
     let web_dir = state.config.web_dir.clone();
-    let config_limits = (
-        state.config.rate_limit_per_user,
-        state.config.rate_limit_per_ip,
-        state.config.rate_limit_per_token,
-    );
+    let rate_limits = state.rate_limits.clone();
+    let hsts = state.config.public_url.scheme() == "https";
+    let local_mode = state.oidc.is_none();
+    let listen_port = state.config.listen.port();
     Route::new()
-        .at("/metrics", poem::get(telemetry::metrics_endpoint))
+        // Served on `LEADGEN_METRICS_LISTEN` only (`telemetry::metrics_app`), never here.
+        .at(
+            "/metrics",
+            poem::endpoint::make_sync(|_| poem::http::StatusCode::NOT_FOUND),
+        )
         .at("/api/openapi.json", spec.with(CompressLarge))
         // Outside the OpenAPI service: the signature covers the raw body, which a typed
         // payload would not keep byte for byte.
@@ -75,7 +78,9 @@ pub fn build(state: AppState) -> impl Endpoint {
         .data(state)
         .catch_all_error(error::render)
         .with(allow_on_405)
-        .with(RateLimits::new(config_limits.0, config_limits.1, config_limits.2))
-        .with(SecurityHeaders)
+        .with(BodyLimit)
+        .with(rate_limits)
+        .with_if(local_mode, auth::local::LocalHostOnly::new(listen_port))
+        .with(SecurityHeaders { hsts })
         .with(telemetry::RequestContext)
 }

@@ -4,6 +4,7 @@
 pub mod app;
 pub mod auth;
 pub mod billing;
+pub mod body_limit;
 pub mod commands;
 pub mod compression;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod security_headers;
 pub mod server;
 pub mod sse;
 pub mod state;
+pub mod stream_slots;
 pub mod telemetry;
 pub mod text;
 pub mod web;

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use leadgen_api::{app, commands, server, state::AppState};
+use leadgen_api::{app, commands, server, state::AppState, telemetry};
 use leadgen_core::config::Config;
 
 /// Command line.
@@ -90,7 +90,32 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
-    server::serve(listener, app::build(state), signal, SHUTDOWN_GRACE)
+    if let Some(metrics_listen) = state.config.metrics_listen {
+        // Its own port, never the public one: the chart's Service exposes it to
+        // Prometheus only, and no Ingress routes it.
+        // A port already taken (a local Prometheus listens on 9090 by default) costs the
+        // metrics, not the app: a first run must start.
+        match tokio::net::TcpListener::bind(metrics_listen).await {
+            Ok(metrics_listener) => {
+                let metrics = telemetry::metrics_app(state.clone());
+                let limits = server::ServerLimits::from_config(&state.config.http_limits, Duration::from_secs(1));
+                tokio::spawn(async move {
+                    if let Err(error) = server::serve(metrics_listener, metrics, std::future::pending(), limits).await {
+                        tracing::error!(%error, "the metrics listener stopped");
+                    }
+                });
+                println!("Prometheus metrics at http://{metrics_listen}/metrics");
+            }
+            Err(error) => {
+                tracing::error!(%error, %metrics_listen, "cannot listen for /metrics (LEADGEN_METRICS_LISTEN): metrics are off");
+                eprintln!(
+                    "warning: cannot listen for /metrics on {metrics_listen} ({error}); set LEADGEN_METRICS_LISTEN to a free address, or 'off'"
+                );
+            }
+        }
+    }
+    let limits = server::ServerLimits::from_config(&state.config.http_limits, SHUTDOWN_GRACE);
+    server::serve(listener, app::build(state), signal, limits)
         .await
         .with_context(|| format!("serving on {listen}"))?;
     tracing::info!("stopped");

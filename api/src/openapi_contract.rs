@@ -3,6 +3,8 @@
 //!
 //! - 429 `rate_limited` with `Retry-After`: every operation the rate limits cover (all but
 //!   health and readiness; see `rate_limits`);
+//! - 413 `payload_too_large`: every operation that takes a body, above its limit
+//!   (`body_limit`: 256 KiB, the export 16 MiB);
 //! - 415: every operation that takes a JSON body, when the body is sent as something else;
 //! - 401: every operation behind the bearer scheme (most document it already);
 //! - 503 `unavailable`: every operation but liveness, when the store or Redis cannot be
@@ -54,6 +56,14 @@ pub fn with_common_responses(spec: &str) -> String {
                 add(responses, "429", too_many_requests());
             }
             if takes_body {
+                let limit = crate::body_limit::in_words(crate::body_limit::limit_for_operation(&id));
+                add(
+                    responses,
+                    "413",
+                    error_answer(&format!(
+                        "The body is larger than {limit}, the most this operation takes (`payload_too_large`)."
+                    )),
+                );
                 add(
                     responses,
                     "415",

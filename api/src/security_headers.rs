@@ -11,6 +11,11 @@
 //!   rows with them). The interactive API docs (`/api/docs`, Swagger UI with its inline
 //!   script) get only `frame-ancestors 'none'`.
 //! - `X-Frame-Options: DENY` for browsers older than `frame-ancestors`.
+//! - `Strict-Transport-Security` when the public URL is https: once a browser has seen the
+//!   app over https it never tries plain http again for two years, so no network in
+//!   between can strip TLS from a later visit. Sent for this host only: other hosts of the
+//!   operator's domain are not ours to decide for. Never sent for an http public URL (a
+//!   first run on loopback), where it would do nothing but confuse.
 
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response, http::HeaderValue};
 
@@ -21,19 +26,25 @@ form-action 'self'; frame-ancestors 'none'";
 /// The API docs' policy (their page runs an inline script).
 const DOCS_POLICY: &str = "frame-ancestors 'none'";
 
+/// HSTS's policy: two years, this host only.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=63072000";
+
 /// Adds the headers to every response.
-pub struct SecurityHeaders;
+pub struct SecurityHeaders {
+    /// Whether to send `Strict-Transport-Security` (the public URL is https).
+    pub hsts: bool,
+}
 
 impl<E: Endpoint> Middleware<E> for SecurityHeaders {
     type Output = SecurityHeadersEndpoint<E>;
 
     fn transform(&self, inner: E) -> Self::Output {
-        SecurityHeadersEndpoint(inner)
+        SecurityHeadersEndpoint(inner, self.hsts)
     }
 }
 
 /// [`SecurityHeaders`] around an endpoint.
-pub struct SecurityHeadersEndpoint<E>(E);
+pub struct SecurityHeadersEndpoint<E>(E, bool);
 
 impl<E: Endpoint> Endpoint for SecurityHeadersEndpoint<E> {
     type Output = Response;
@@ -53,6 +64,12 @@ impl<E: Endpoint> Endpoint for SecurityHeadersEndpoint<E> {
             ("x-frame-options", "DENY"),
         ] {
             headers.insert(name, HeaderValue::from_static(value));
+        }
+        if self.1 {
+            headers.insert(
+                "strict-transport-security",
+                HeaderValue::from_static(STRICT_TRANSPORT_SECURITY),
+            );
         }
         Ok(response)
     }

@@ -17,18 +17,20 @@ use poem_openapi::{
     types::Type,
 };
 
-use crate::routes::leads_models::StreamEvent;
+use crate::{routes::leads_models::StreamEvent, stream_slots::StreamSlot};
 
 /// How often an idle stream sends a keep-alive comment (proxies close silent connections).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The events of a search as `(event number, JSON)` frames; documented as [`StreamEvent`]s.
-pub struct SearchEvents(BoxStream<'static, (u64, String)>);
+/// Holds its user's stream slot until the body is dropped (the stream ended or its
+/// connection closed).
+pub struct SearchEvents(BoxStream<'static, (u64, String)>, StreamSlot);
 
 impl SearchEvents {
-    /// The answer streaming `frames`.
-    pub fn new(frames: impl Stream<Item = (u64, String)> + Send + 'static) -> Self {
-        Self(frames.boxed())
+    /// The answer streaming `frames`, holding `slot` while it is open.
+    pub fn new(frames: impl Stream<Item = (u64, String)> + Send + 'static, slot: StreamSlot) -> Self {
+        Self(frames.boxed(), slot)
     }
 }
 
@@ -71,10 +73,12 @@ impl Payload for SearchEvents {
 
 impl IntoResponse for SearchEvents {
     fn into_response(self) -> Response {
+        let slot = self.1;
         let mut frames = self.0.map(|(id, data)| encode(id, &data));
         let mut keep_alive = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         let comment = Bytes::from_static(b":\n\n");
         let body = futures_util::stream::poll_fn(move |cx| {
+            let _held_while_open = &slot;
             if let Poll::Ready(frame) = Pin::new(&mut frames).poll_next(cx) {
                 return Poll::Ready(frame.map(Ok::<_, std::io::Error>));
             }
@@ -125,11 +129,16 @@ mod tests {
     #[tokio::test]
     async fn the_body_is_the_frames_in_order_with_the_stream_headers() {
         let frames = futures_util::stream::iter([(1, "{\"a\":1}".to_owned()), (2, "{\"b\":2}".to_owned())]);
-        let response = SearchEvents::new(frames).into_response();
+        let slots = crate::stream_slots::StreamSlots::new(1);
+        let user = leadgen_core::ids::UserId::from("u-1");
+        let slot = slots.acquire(&user).expect("a slot");
+        let response = SearchEvents::new(frames, slot).into_response();
+        assert_eq!(slots.open_for(&user), 1, "the open body holds the slot");
         assert_eq!(response.content_type(), Some("text/event-stream"));
         assert_eq!(response.headers()["cache-control"], "no-cache");
         assert_eq!(response.headers()["x-accel-buffering"], "no");
         let body = response.into_body().into_string().await.expect("body");
         assert_eq!(body, "id: 1\ndata: {\"a\":1}\n\nid: 2\ndata: {\"b\":2}\n\n");
+        assert_eq!(slots.open_for(&user), 0, "the finished body gave its slot back");
     }
 }

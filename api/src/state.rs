@@ -51,6 +51,10 @@ pub struct Inner {
     pub sheets: SheetsService,
     /// Stripe; `None` when billing is not configured.
     pub stripe: Option<StripeApi>,
+    /// Request limits per address, user and token (their buckets live here).
+    pub rate_limits: crate::rate_limits::RateLimits,
+    /// Live search streams open per user on this process.
+    pub streams: crate::stream_slots::StreamSlots,
     /// Turns true when the server starts stopping: streams end, readiness fails.
     pub shutdown: tokio::sync::watch::Sender<bool>,
 }
@@ -128,6 +132,13 @@ impl AppState {
             sheets,
             stripe,
             shutdown: tokio::sync::watch::Sender::new(false),
+            rate_limits: crate::rate_limits::RateLimits::new(
+                config.rate_limit_per_user,
+                config.rate_limit_per_ip,
+                config.rate_limit_per_token,
+                config.trusted_proxies.clone(),
+            ),
+            streams: crate::stream_slots::StreamSlots::new(config.http_limits.max_streams_per_user),
             config,
         })))
     }

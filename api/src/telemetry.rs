@@ -1,13 +1,18 @@
 //! Per-request context: a request id on every log line (taken from `X-Request-Id` when the
 //! caller sends a sane one), a Sentry hub of its own, and the HTTP metrics. Also the
-//! `/metrics` endpoint.
+//! `/metrics` endpoint, served on a listener of its own (`LEADGEN_METRICS_LISTEN`).
+//!
+//! Every label of the HTTP metrics comes from a bounded set, so no request can add a
+//! series: the method is one of the standard ones or `other`, the route is the operation
+//! id (or `unmatched` / `web`), never the raw path. A stranger looping over made-up
+//! methods or paths once grew `/metrics` and the process' memory without end.
 
 use std::{sync::Arc, time::Instant};
 
 use leadgen_core::telemetry::metrics::{self, HttpLabels, RouteLabels};
 use poem::{
-    Endpoint, IntoResponse, Middleware, Request, Response, Result, handler,
-    http::{HeaderValue, StatusCode},
+    Endpoint, EndpointExt, IntoResponse, Middleware, Request, Response, Result, handler,
+    http::{HeaderValue, Method, StatusCode},
     web::Data,
 };
 use poem_openapi::OperationId;
@@ -51,9 +56,9 @@ impl<E: Endpoint> Endpoint for RequestContextEndpoint<E> {
 
     async fn call(&self, req: Request) -> Result<Self::Output> {
         let id = request_id(&req);
-        let method = req.method().to_string();
+        let method = method_label(req.method());
         let path = req.uri().path().to_owned();
-        let span = tracing::info_span!("request", request_id = %id, %method, %path);
+        let span = tracing::info_span!("request", request_id = %id, method, %path);
         let hub = Arc::new(sentry::Hub::new_from_top(sentry::Hub::current()));
         hub.configure_scope(|scope| {
             scope.set_tag("request_id", &id);
@@ -69,20 +74,22 @@ impl<E: Endpoint> Endpoint for RequestContextEndpoint<E> {
         let route = match response.data::<OperationId>() {
             Some(op) => op.0.to_owned(),
             None if path.starts_with("/api/") => "unmatched".to_owned(),
-            None if path == "/metrics" => "metrics".to_owned(),
             None => "web".to_owned(),
         };
         let status = response.status().as_u16();
         let m = metrics::metrics();
         m.http_requests
             .get_or_create(&HttpLabels {
-                method: method.clone(),
+                method: method.to_owned(),
                 route: route.clone(),
                 status,
             })
             .inc();
         m.http_duration
-            .get_or_create(&RouteLabels { method, route })
+            .get_or_create(&RouteLabels {
+                method: method.to_owned(),
+                route,
+            })
             .observe(elapsed.as_secs_f64());
         if let Ok(value) = HeaderValue::from_str(&id) {
             response.headers_mut().insert(REQUEST_ID, value);
@@ -98,6 +105,29 @@ impl<E: Endpoint> Endpoint for RequestContextEndpoint<E> {
     }
 }
 
+/// The method as a metrics label: the methods HTTP defines, anything else `other`.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "other",
+    }
+}
+
+/// The metrics listener's application: `/metrics`, and nothing else.
+pub fn metrics_app(state: AppState) -> impl Endpoint {
+    poem::Route::new()
+        .at("/metrics", poem::get(metrics_endpoint))
+        .data(state)
+}
+
 /// `GET /metrics`: Prometheus exposition of this process, with the queue depth read now.
 #[handler]
 pub async fn metrics_endpoint(state: Data<&AppState>) -> Response {
@@ -109,4 +139,18 @@ pub async fn metrics_endpoint(state: Data<&AppState>) -> Response {
         .status(StatusCode::OK)
         .content_type(metrics::CONTENT_TYPE)
         .body(m.encode())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn made_up_methods_share_one_label() {
+        for made_up in ["FOO", "PROPFIND", &"X".repeat(4013)] {
+            let method = Method::from_bytes(made_up.as_bytes()).expect("a token");
+            assert_eq!(method_label(&method), "other");
+        }
+        assert_eq!(method_label(&Method::PATCH), "PATCH");
+    }
 }

@@ -256,6 +256,7 @@ export async function startStack(): Promise<StackState> {
     // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
     // on one machine (two worktrees) from starting.
     LEADGEN_WORKER_METRICS_LISTEN: 'off',
+    LEADGEN_METRICS_LISTEN: 'off',
     LEADGEN_OIDC_ISSUER: state.issuer,
     LEADGEN_OIDC_CLIENT_ID: OIDC_CLIENT_ID,
     LEADGEN_OIDC_CLIENT_SECRET: OIDC_CLIENT_SECRET,

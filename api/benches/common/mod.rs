@@ -238,6 +238,7 @@ pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
     }
     cmd.env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
         .env("LEADGEN_OIDC_CLIENT_ID", "bench")
+        .env("LEADGEN_METRICS_LISTEN", "off")
         .kill_on_drop(true)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());

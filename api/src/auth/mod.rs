@@ -21,7 +21,11 @@ use poem_openapi::{
 };
 
 use self::access::{Access, Needs};
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::ApiError,
+    rate_limits::{Caller, RateLimits},
+    state::AppState,
+};
 
 /// How the caller proved who they are.
 #[derive(Debug, Clone)]
@@ -89,7 +93,16 @@ async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<AuthUser> {
     let state = req
         .data::<AppState>()
         .ok_or_else(|| ApiError::internal(&"application state missing"))?;
-    Ok(authenticate(state, &bearer.token).await?)
+    let caller = authenticate(state, &bearer.token).await?;
+    // Only now, verified, may the caller have a bucket of its own (see `rate_limits`).
+    if let Some(limits) = req.data::<RateLimits>() {
+        let key = match &caller.credential {
+            Credential::Session(_) => Caller::User(caller.user.id.as_str()),
+            Credential::Token(grant) => Caller::Token(&grant.token_id),
+        };
+        limits.check_caller(key)?;
+    }
+    Ok(caller)
 }
 
 /// The caller, authenticated, allowed what `A` says (see [`access`]). The only way an

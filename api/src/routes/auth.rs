@@ -158,13 +158,16 @@ impl AuthApi {
     ///
     /// Sends the browser to the identity provider (OIDC with PKCE). With
     /// `feature=sheets` it also asks for Google Sheets access. In local mode (no provider
-    /// configured) it signs in the local operator at once.
+    /// configured) it signs in the local operator at once, and only a browser on the
+    /// server's own machine, at a loopback address with the server's port and through
+    /// no proxy (403 `local_only` otherwise).
     #[oai(path = "/google", method = "get", operation_id = "start_sign_in")]
     async fn start_sign_in(
         &self,
         state: Data<&AppState>,
         feature: Query<Option<String>>,
-    ) -> Result<RedirectResponse, Fails<{ BAD_REQUEST }>> {
+        request: &poem::Request,
+    ) -> Result<RedirectResponse, Fails<{ BAD_REQUEST | FORBIDDEN }>> {
         let feature = feature.0;
         if let Some(f) = feature.as_deref().filter(|f| *f != FEATURE_SHEETS) {
             return Err(ApiError::bad_request(
@@ -174,6 +177,7 @@ impl AuthApi {
             .into());
         }
         let Some(oidc) = &state.oidc else {
+            local::refuse_unless_at_this_machine(request, state.config.listen.port())?;
             let user = state.store.upsert_user_on_sign_in(&local::operator_identity()).await?;
             let token = auth::start_session(&state, &user.id).await?;
             return Ok(success_redirect(&state, &token));

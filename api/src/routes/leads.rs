@@ -94,9 +94,11 @@ impl LeadsApi {
         auth: Auth<access::SearchesRun>,
         body: Json<SearchRequest>,
     ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | UNAVAILABLE }>> {
+        // Before anything is reserved: a user at the cap spends nothing.
+        let slot = state.streams.acquire(&auth.0.user.id)?;
         let events = start_search(&state, &auth.0.user.id, body.0).await?;
         let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
-        Ok(SearchEvents::new(frames))
+        Ok(SearchEvents::new(frames, slot))
     }
 
     /// Search, answering when done

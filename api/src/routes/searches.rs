@@ -265,8 +265,10 @@ impl SearchesApi {
         /// The last event number received (a whole number; anything else answers 400).
         #[oai(name = "Last-Event-ID")]
         last_event_id: Header<Option<u64>>,
-    ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>> {
+    ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE | TOO_MANY_REQUESTS }>>
+    {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        let slot = state.streams.acquire(&auth.0.user.id)?;
         let search_id = summary.id.clone();
         let subscription = state.bus.subscribe(&search_id, 0).await?;
         if subscription.replay.is_empty() && summary.finished_at.is_some() {
@@ -287,7 +289,7 @@ impl SearchesApi {
             },
         );
         let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
-        Ok(SearchEvents::new(frames))
+        Ok(SearchEvents::new(frames, slot))
     }
 
     /// Cancel a search

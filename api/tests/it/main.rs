@@ -4,6 +4,7 @@
 
 mod billing;
 mod contract;
+mod edges;
 mod health;
 mod isolation;
 mod keys;

@@ -50,6 +50,10 @@ async fn an_address_over_the_limit_gets_429_whoever_it_signs_in_as() {
         vec![
             ("LEADGEN_RATE_LIMIT_PER_IP", "15".into()),
             ("LEADGEN_RATE_LIMIT_PER_USER", "0".into()),
+            // A provider (never called here), so local mode's Host check does not refuse
+            // this random port first.
+            ("LEADGEN_OIDC_CLIENT_ID", "leadgen".into()),
+            ("LEADGEN_OIDC_ISSUER", "https://id.example".into()),
         ],
     )
     .await;

@@ -125,10 +125,32 @@ both_backends!(logout_and_refresh_revoke_the_old_token, |backend: Backend| async
 });
 
 both_backends!(local_mode_signs_in_the_operator, |backend: Backend| async move {
-    let app = TestApp::start(backend, vec![]).await;
-    let resp = app.client.get("/api/auth/google").send().await;
-    assert_eq!(resp.0.status().as_u16(), 302);
-    let location = resp.0.headers()["location"].to_str().expect("location").to_owned();
+    // Over a real socket on loopback: local sign-in answers only a browser on this machine.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let app = TestApp::start(backend, vec![("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))]).await;
+    let endpoint = leadgen_api::app::build(app.state.clone());
+    let limits = leadgen_api::server::ServerLimits::from_config(
+        &app.state.config.http_limits,
+        std::time::Duration::from_secs(1),
+    );
+    tokio::spawn(leadgen_api::server::serve(
+        listener,
+        endpoint,
+        std::future::pending(),
+        limits,
+    ));
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let resp = http
+        .get(format!("http://127.0.0.1:{port}/api/auth/google"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(resp.status().as_u16(), 302);
+    let location = resp.headers()["location"].to_str().expect("location").to_owned();
     let token = location
         .strip_prefix("http://127.0.0.1:8080/auth/success?token=")
         .expect("redirect to /auth/success with a token");
@@ -140,4 +162,7 @@ both_backends!(local_mode_signs_in_the_operator, |backend: Backend| async move {
     let (status, body) = app.get("/api/auth/google?feature=calendar", None).await;
     assert_eq!(status, 400);
     assert!(body["message"].as_str().expect("msg").contains("sheets"));
+    let (status, body) = app.get("/api/auth/google", None).await;
+    assert_eq!(status, 403, "no peer address: not this machine for sure");
+    assert_eq!(body["error"], "local_only");
 });

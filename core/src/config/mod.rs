@@ -102,6 +102,16 @@ pub struct Config {
     /// `None` (0) turns it off. Default 120, with bursts of a fifth of it. A token's
     /// requests count here instead of in the per-user limit.
     pub rate_limit_per_token: Option<u32>,
+    /// `LEADGEN_TRUSTED_PROXIES`: proxies (addresses or CIDR ranges) whose `Forwarded` or
+    /// `X-Forwarded-For` header names the client, for the per-address limit. Default none:
+    /// the TCP peer is the client, whatever headers it sends.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// `LEADGEN_METRICS_LISTEN`: the API's `/metrics`, on a listener of its own so the
+    /// public port never serves it. Default `127.0.0.1:9090`; `off` disables it.
+    pub metrics_listen: Option<SocketAddr>,
+    /// `LEADGEN_HTTP_*` and `LEADGEN_MAX_STREAMS_PER_USER`: what one client may hold of
+    /// the API's HTTP server.
+    pub http_limits: HttpLimits,
     /// `LEADGEN_WEB_DIR`: the built front end served at `/`. Default `frontend/dist`.
     pub web_dir: PathBuf,
     /// `LEADGEN_FREE_MONTHLY_SEARCHES` (100), `LEADGEN_FREE_DAILY_LEADS` (1000),
@@ -226,6 +236,22 @@ impl std::fmt::Debug for BillingConfig {
             .field("api_base_url", &self.api_base_url.as_str())
             .finish_non_exhaustive()
     }
+}
+
+/// Bounds on what clients may hold of one API process.
+#[derive(Debug, Clone, Copy)]
+pub struct HttpLimits {
+    /// `LEADGEN_HTTP_HEADER_TIMEOUT_SECS`: how long a connection may take to send a
+    /// request's head, counted from when the server waits for it, so it is also how long
+    /// an idle keep-alive connection stays open. Default 30 s, from 1 to 3600.
+    pub header_timeout: Duration,
+    /// `LEADGEN_HTTP_MAX_CONNECTIONS`: open connections accepted at once; more wait in the
+    /// kernel's backlog. Default 16384, from 1 to 1000000.
+    pub max_connections: usize,
+    /// `LEADGEN_MAX_STREAMS_PER_USER`: live search streams (`search-stream` and
+    /// `.../events`) one user may hold open on one API process; one more gets 429.
+    /// Default 20, from 1 to 10000.
+    pub max_streams_per_user: usize,
 }
 
 /// Where the Sheets export talks to Google.
@@ -419,6 +445,35 @@ impl Config {
         let rate_limit_per_user = per_minute("LEADGEN_RATE_LIMIT_PER_USER", s.server.rate_limit_per_user)?;
         let rate_limit_per_ip = per_minute("LEADGEN_RATE_LIMIT_PER_IP", s.server.rate_limit_per_ip)?;
         let rate_limit_per_token = per_minute("LEADGEN_RATE_LIMIT_PER_TOKEN", s.server.rate_limit_per_token)?;
+        let trusted_proxies = parse_trusted_proxies(&s.server.trusted_proxies)
+            .map_err(|problem| ConfigError::new("LEADGEN_TRUSTED_PROXIES", problem))?;
+        let metrics_listen = optional_listen("LEADGEN_METRICS_LISTEN", &s.server.metrics_listen, "127.0.0.1:9090")?;
+        let bounded = |variable: &'static str, n: i64, max: i64, unit: &str| -> Result<u64, ConfigError> {
+            u64::try_from(n)
+                .ok()
+                .filter(|n| (1..=max as u64).contains(n))
+                .ok_or_else(|| ConfigError::new(variable, format!("'{n}' must be {unit} from 1 to {max}")))
+        };
+        let http_limits = HttpLimits {
+            header_timeout: Duration::from_secs(bounded(
+                "LEADGEN_HTTP_HEADER_TIMEOUT_SECS",
+                s.server.http_header_timeout_secs,
+                3600,
+                "whole seconds",
+            )?),
+            max_connections: bounded(
+                "LEADGEN_HTTP_MAX_CONNECTIONS",
+                s.server.http_max_connections,
+                1_000_000,
+                "connections",
+            )? as usize,
+            max_streams_per_user: bounded(
+                "LEADGEN_MAX_STREAMS_PER_USER",
+                s.server.max_streams_per_user,
+                10_000,
+                "streams",
+            )? as usize,
+        };
         let worker_concurrency =
             usize::try_from(whole("LEADGEN_WORKER_CONCURRENCY", s.worker.concurrency)?.clamp(1, 1024)).unwrap_or(16);
         let places_rps = u32::try_from(whole("LEADGEN_PLACES_RPS", s.places.rps)?.clamp(1, 10_000)).unwrap_or(10);
@@ -467,15 +522,11 @@ impl Config {
                 ));
             }
         };
-        let worker_metrics_listen = match s.worker.metrics_listen.trim() {
-            "off" | "none" => None,
-            v => Some(v.parse::<SocketAddr>().map_err(|_| {
-                ConfigError::new(
-                    "LEADGEN_WORKER_METRICS_LISTEN",
-                    format!("'{v}' is not a socket address such as 0.0.0.0:9091 (or 'off')"),
-                )
-            })?),
-        };
+        let worker_metrics_listen = optional_listen(
+            "LEADGEN_WORKER_METRICS_LISTEN",
+            &s.worker.metrics_listen,
+            "0.0.0.0:9091",
+        )?;
         let outbound_allowed_hosts = crate::outbound::parse_allowed_hosts(&s.outbound.allowed_hosts)
             .map_err(|problem| ConfigError::new("LEADGEN_OUTBOUND_ALLOWED_HOSTS", problem))?;
         let webhooks = crate::webhooks::DeliverySchedule {
@@ -525,6 +576,9 @@ impl Config {
             rate_limit_per_user,
             rate_limit_per_ip,
             rate_limit_per_token,
+            trusted_proxies,
+            metrics_listen,
+            http_limits,
             redis_prefix: s.redis.prefix.trim().to_owned(),
             replay_ttl,
             outbound_allowed_hosts,
@@ -558,6 +612,36 @@ impl Config {
         url.set_query(None);
         url
     }
+}
+
+/// A listen address that may be turned off (`off`): `example` is shown when it is bad.
+fn optional_listen(variable: &'static str, value: &str, example: &str) -> Result<Option<SocketAddr>, ConfigError> {
+    match value.trim() {
+        "off" | "none" => Ok(None),
+        v => v.parse::<SocketAddr>().map(Some).map_err(|_| {
+            ConfigError::new(
+                variable,
+                format!("'{v}' is not a socket address such as {example} (or 'off')"),
+            )
+        }),
+    }
+}
+
+/// `LEADGEN_TRUSTED_PROXIES`: comma-separated addresses (`10.0.0.7`) or ranges
+/// (`10.0.0.0/8`, `fd00::/8`).
+pub fn parse_trusted_proxies(value: &str) -> Result<Vec<ipnet::IpNet>, String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| {
+            entry
+                .parse::<ipnet::IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map(|net| net.trunc())
+                .map_err(|_| format!("'{entry}' is not an address or a CIDR range such as 10.0.0.0/8"))
+        })
+        .collect()
 }
 
 fn parse_http_url(variable: &'static str, value: &str) -> Result<Url, ConfigError> {
@@ -635,6 +719,21 @@ mod tests {
                 &[("LEADGEN_WORKER_METRICS_LISTEN", "nonsense")],
                 "LEADGEN_WORKER_METRICS_LISTEN",
             ),
+            (&[("LEADGEN_METRICS_LISTEN", "9090")], "LEADGEN_METRICS_LISTEN"),
+            (
+                &[("LEADGEN_TRUSTED_PROXIES", "10.0.0.0/8, ingress")],
+                "LEADGEN_TRUSTED_PROXIES",
+            ),
+            (&[("LEADGEN_TRUSTED_PROXIES", "10.0.0.0/33")], "LEADGEN_TRUSTED_PROXIES"),
+            (
+                &[("LEADGEN_HTTP_HEADER_TIMEOUT_SECS", "0")],
+                "LEADGEN_HTTP_HEADER_TIMEOUT_SECS",
+            ),
+            (
+                &[("LEADGEN_HTTP_MAX_CONNECTIONS", "-1")],
+                "LEADGEN_HTTP_MAX_CONNECTIONS",
+            ),
+            (&[("LEADGEN_MAX_STREAMS_PER_USER", "0")], "LEADGEN_MAX_STREAMS_PER_USER"),
             (&[("LEADGEN_LOG_FORMAT", "xml")], "LEADGEN_LOG_FORMAT"),
             (&[("SENTRY_TRACES_SAMPLE_RATE", "2")], "SENTRY_TRACES_SAMPLE_RATE"),
             (&[("LEADGEN_RATE_LIMIT_PER_USER", "-1")], "LEADGEN_RATE_LIMIT_PER_USER"),
@@ -774,6 +873,36 @@ mod tests {
             })
             .map(str::to_owned)
             .collect()
+    }
+
+    #[test]
+    fn edge_settings_default_to_a_closed_metrics_port_and_no_trusted_proxy() {
+        let c = config(&[]).expect("defaults");
+        assert_eq!(
+            c.metrics_listen.map(|a| a.to_string()),
+            Some("127.0.0.1:9090".to_owned())
+        );
+        assert!(c.trusted_proxies.is_empty(), "no proxy is trusted unless configured");
+        assert_eq!(
+            (
+                c.http_limits.header_timeout.as_secs(),
+                c.http_limits.max_connections,
+                c.http_limits.max_streams_per_user
+            ),
+            (30, 16384, 20)
+        );
+        let c = config(&[
+            ("LEADGEN_METRICS_LISTEN", "off"),
+            ("LEADGEN_TRUSTED_PROXIES", " 10.1.2.3/8 , 192.0.2.7, fd00::/8 "),
+        ])
+        .expect("config");
+        assert_eq!(c.metrics_listen, None);
+        let proxies: Vec<String> = c.trusted_proxies.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            proxies,
+            ["10.0.0.0/8", "192.0.2.7/32", "fd00::/8"],
+            "ranges are truncated to their network"
+        );
     }
 
     #[test]

@@ -50,6 +50,11 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_RATE_LIMIT_PER_USER", "server.rate_limit_per_user"),
     var("LEADGEN_RATE_LIMIT_PER_IP", "server.rate_limit_per_ip"),
     var("LEADGEN_RATE_LIMIT_PER_TOKEN", "server.rate_limit_per_token"),
+    var("LEADGEN_TRUSTED_PROXIES", "server.trusted_proxies"),
+    var("LEADGEN_METRICS_LISTEN", "server.metrics_listen"),
+    var("LEADGEN_HTTP_HEADER_TIMEOUT_SECS", "server.http_header_timeout_secs"),
+    var("LEADGEN_HTTP_MAX_CONNECTIONS", "server.http_max_connections"),
+    var("LEADGEN_MAX_STREAMS_PER_USER", "server.max_streams_per_user"),
     var("LEADGEN_WEB_DIR", "server.web_dir"),
     var("LEADGEN_LOG_FORMAT", "telemetry.log_format"),
     var("LEADGEN_REDIS_PREFIX", "redis.prefix"),
@@ -175,6 +180,21 @@ pub struct ServerSettings {
     pub rate_limit_per_ip: i64,
     /// `LEADGEN_RATE_LIMIT_PER_TOKEN`: API requests a minute per personal API token (0: off).
     pub rate_limit_per_token: i64,
+    /// `LEADGEN_TRUSTED_PROXIES`: comma-separated addresses or CIDR ranges of proxies whose
+    /// `Forwarded` / `X-Forwarded-For` name the client. Default empty: the TCP peer is the
+    /// client.
+    pub trusted_proxies: String,
+    /// `LEADGEN_METRICS_LISTEN`: the API's `/metrics`, on a listener of its own (`off` to
+    /// disable). Default `127.0.0.1:9090`.
+    pub metrics_listen: String,
+    /// `LEADGEN_HTTP_HEADER_TIMEOUT_SECS`: seconds a connection may take to send a request's
+    /// head, and may sit idle between requests. Default 30.
+    pub http_header_timeout_secs: i64,
+    /// `LEADGEN_HTTP_MAX_CONNECTIONS`: open connections one API process accepts. Default 16384.
+    pub http_max_connections: i64,
+    /// `LEADGEN_MAX_STREAMS_PER_USER`: live search streams one user may hold open on one API
+    /// process. Default 20.
+    pub max_streams_per_user: i64,
 }
 
 impl Default for ServerSettings {
@@ -188,6 +208,11 @@ impl Default for ServerSettings {
             rate_limit_per_user: 600,
             rate_limit_per_ip: 1200,
             rate_limit_per_token: 120,
+            trusted_proxies: String::new(),
+            metrics_listen: "127.0.0.1:9090".into(),
+            http_header_timeout_secs: 30,
+            http_max_connections: 16384,
+            max_streams_per_user: 20,
         }
     }
 }

@@ -166,6 +166,7 @@ impl ApiProcess {
             .env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
             .env("LEADGEN_PUBLIC_URL", format!("http://127.0.0.1:{port}"))
             .env("LEADGEN_WEB_DIR", "/nonexistent")
+            .env("LEADGEN_METRICS_LISTEN", "off")
             .env("LEADGEN_ENCRYPTION_KEY", TEST_ENCRYPTION_KEY)
             .env("LEADGEN_JWT_SECRET", TEST_JWT_SECRET)
             .env("RUST_LOG", std::env::var("API_LOG").unwrap_or_else(|_| "warn".into()))

@@ -17,8 +17,10 @@ fn sample(text: &str, series: &str) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
+/// The API's `/metrics`, from its own listener's application.
 async fn scrape(env: &SearchEnv) -> String {
-    let resp = env.app.client.get("/metrics").send().await;
+    let metrics = poem::test::TestClient::new(leadgen_api::telemetry::metrics_app(env.app.state.clone()));
+    let resp = metrics.get("/metrics").send().await;
     resp.assert_status_is_ok();
     let content_type = resp
         .0

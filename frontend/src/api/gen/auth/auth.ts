@@ -312,7 +312,9 @@ export const getStartSignInUrl = (params?: StartSignInParams,) => {
 /**
  * Sends the browser to the identity provider (OIDC with PKCE). With
  * `feature=sheets` it also asks for Google Sheets access. In local mode (no provider
- * configured) it signs in the local operator at once.
+ * configured) it signs in the local operator at once, and only a browser on the
+ * server's own machine, at a loopback address with the server's port and through
+ * no proxy (403 `local_only` otherwise).
  *
  * Example:
  *
