@@ -119,10 +119,11 @@ fn statuses_are_documented_only_where_they_can_happen() {
         ["get_health"].into(),
         "503 wherever the store or Redis is used"
     );
-    // 403: an API token refused (scope, or a session needed); only where a token is taken.
+    // 403: an API token refused (scope, or a session needed); only where a token is taken,
+    // and local sign-in away from the server's machine.
     let secured = secured();
     assert!(
-        with("403").is_subset(&secured.iter().map(String::as_str).collect()),
+        with("403").is_subset(&secured.iter().map(String::as_str).chain(["start_sign_in"]).collect()),
         "403 without a bearer scheme: {:?}",
         with("403")
     );
