@@ -5,8 +5,8 @@ use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
 use crate::{
-    auth, body_limit::BodyLimit, compression::CompressLarge, error, routes, security_headers::SecurityHeaders,
-    state::AppState, telemetry, web,
+    auth, body_limit::BodyLimit, compression::CompressLarge, error, payload_errors::PlainPayloadErrors, routes,
+    security_headers::SecurityHeaders, state::AppState, telemetry, web,
 };
 
 /// The OpenAPI service (no state needed: `leadgen-api openapi` prints its spec).
@@ -80,6 +80,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .data(state)
         .catch_all_error(error::render)
         .with(allow_on_405)
+        .with(PlainPayloadErrors)
         .with(BodyLimit)
         .with(rate_limits)
         .with_if(local_mode, auth::local::LocalHostOnly::new(listen_port))

@@ -181,6 +181,21 @@ fn render_error(error: poem::Error) -> Response {
     match status {
         StatusCode::NOT_FOUND => envelope(status, "not_found", "Not found"),
         StatusCode::METHOD_NOT_ALLOWED => envelope(status, "method_not_allowed", "Method not allowed"),
+        // A body the operation could not read: `payload_errors` rewords it from the body.
+        StatusCode::BAD_REQUEST if error.is::<poem_openapi::error::ParseRequestPayloadError>() => {
+            let mut response = envelope(
+                status,
+                "invalid_request",
+                "The body does not match what this operation takes: see its schema in /api/docs.",
+            );
+            response.set_data(crate::payload_errors::PayloadRejected);
+            response
+        }
+        StatusCode::BAD_REQUEST if error.is::<poem_openapi::error::ParseParamError>() => {
+            let message = error.to_string();
+            let plain = crate::payload_errors::explain_parameter(&message).unwrap_or(message);
+            envelope(status, "invalid_request", &plain)
+        }
         s if s.is_client_error() => envelope(status, "invalid_request", &error.to_string()),
         _ => {
             tracing::error!(error = %error, "unhandled error");

@@ -12,6 +12,7 @@ pub mod method_not_allowed;
 pub mod openapi_contract;
 pub mod openapi_examples;
 pub mod openapi_rules;
+pub mod payload_errors;
 pub mod rate_limits;
 pub mod relay;
 pub mod routes;

@@ -12,7 +12,7 @@
 use leadgen_core::{
     api_key,
     personal_tokens::{MAX_EXPIRY_DAYS, MAX_NAME_LEN, Scope},
-    search::SearchStatus,
+    search::{MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, SearchStatus},
     sheets::MAX_EXPORT_ROWS,
     webhooks::EventType,
 };
@@ -54,6 +54,24 @@ fn property_rules() -> Vec<(&'static str, &'static str, Value)> {
     );
     vec![
         ("SaveApiKeyRequest", "api_key", json!({ "pattern": key_pattern })),
+        (
+            "SearchRequest",
+            "minReviews",
+            json!({ "minimum": 0, "maximum": MAX_MIN_REVIEWS }),
+        ),
+        ("SearchRequest", "minRating", json!({ "minimum": 0, "maximum": 5 })),
+        (
+            "SearchRequest",
+            "maxCostUsd",
+            json!({ "minimum": 0, "exclusiveMinimum": true, "maximum": MAX_COST_USD }),
+        ),
+        ("GeoPoint", "latitude", json!({ "minimum": -90, "maximum": 90 })),
+        ("GeoPoint", "longitude", json!({ "minimum": -180, "maximum": 180 })),
+        (
+            "SearchArea",
+            "radiusMeters",
+            json!({ "minimum": 0, "exclusiveMinimum": true, "maximum": MAX_RADIUS_METERS }),
+        ),
         (
             "CreateTokenRequest",
             "name",

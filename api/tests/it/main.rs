@@ -10,6 +10,7 @@ mod isolation;
 mod keys;
 mod oidc;
 mod ops;
+mod plain_errors;
 mod rate_limits;
 mod rotate_key;
 mod search;

@@ -26,7 +26,10 @@ pub use estimate::{Estimate, EstimateLimits, estimate};
 pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
 pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, locate, normalise_location};
-pub use options::{Area, Coverage, InvalidOption, LeadFilters, PhoneFilter, WebsiteFilter};
+pub use options::{
+    Area, Coverage, InvalidOption, LeadFilters, MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, PhoneFilter,
+    WebsiteFilter,
+};
 pub use query::{InvalidSearch, MAX_LOCATION, MISSING_FIELDS, RawSearch, SearchQuery, ValidSearch};
 pub use status::SearchStatus;
 

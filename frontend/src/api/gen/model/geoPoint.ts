@@ -10,8 +10,16 @@
  * A point, as Google writes one.
  */
 export interface GeoPoint {
-  /** Degrees, -90 to 90. */
+  /**
+     * Degrees, -90 to 90.
+     * @minimum -90
+     * @maximum 90
+     */
   latitude: number;
-  /** Degrees, -180 to 180. */
+  /**
+     * Degrees, -180 to 180.
+     * @minimum -180
+     * @maximum 180
+     */
   longitude: number;
 }

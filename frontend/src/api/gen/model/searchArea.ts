@@ -20,6 +20,8 @@ export interface SearchArea {
   low?: GeoPoint & unknown | null;
   /**
      * Circle: radius in metres (up to 50,000).
+     * @maximum 50000
+     * @exclusiveMinimum 0
      * @nullable
      */
   radiusMeters?: number | null;

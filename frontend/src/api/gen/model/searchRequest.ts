@@ -55,16 +55,22 @@ export interface SearchRequest {
   /**
      * Stop before spending more than this on your Google key (US dollars, at Google's
      * list prices); the search ends with what it has and says why.
+     * @maximum 10000
+     * @exclusiveMinimum 0
      * @nullable
      */
   maxCostUsd?: number | null;
   /**
      * Only businesses rated at least this (0 to 5); sent to Google as `minRating`.
+     * @minimum 0
+     * @maximum 5
      * @nullable
      */
   minRating?: number | null;
   /**
      * Only businesses with at least this many ratings.
+     * @minimum 0
+     * @maximum 1000000
      * @nullable
      */
   minReviews?: number | null;
