@@ -370,6 +370,37 @@ impl UsageService {
     }
 }
 
+/// A count as people read it: `1733` as `1,733`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// What to tell a user about to run a search expected to find `expected` leads when
+/// today's allowance leaves `left` (`None`: no daily cap): nothing when it fits.
+pub fn allowance_warning(expected: u64, left: Option<i64>) -> Option<String> {
+    let left = u64::try_from(left?).unwrap_or(0);
+    if expected <= left {
+        return None;
+    }
+    if left == 0 {
+        return Some("Today's lead allowance is used up; it resets at midnight UTC.".to_owned());
+    }
+    Some(format!(
+        "Today's allowance leaves {} leads: this search would stop at {} of about {}. It resets at midnight UTC.",
+        thousands(left),
+        thousands(left),
+        thousands(expected)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
@@ -401,5 +432,26 @@ mod tests {
                 .to_string()
                 .contains("1000 leads")
         );
+    }
+
+    #[test]
+    fn counts_read_with_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(880), "880");
+        assert_eq!(thousands(1733), "1,733");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn a_search_past_the_allowance_is_announced() {
+        assert_eq!(allowance_warning(1733, None), None, "no daily cap");
+        assert_eq!(allowance_warning(60, Some(1000)), None, "it fits");
+        assert_eq!(
+            allowance_warning(1733, Some(880)).as_deref(),
+            Some(
+                "Today's allowance leaves 880 leads: this search would stop at 880 of about 1,733. It resets at midnight UTC."
+            )
+        );
+        assert!(allowance_warning(5, Some(0)).expect("warned").contains("used up"));
     }
 }

@@ -179,8 +179,15 @@ impl LeadsApi {
             ..EstimateLimits::default()
         };
         let prices = state.config.places_prices;
+        let usage = current_usage(&state, user_id).await?.usage;
+        let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
         match search::estimate(&upstream, &search, &prices, &state.store, limits).await {
             Ok(e) => Ok(Json(EstimateResponse {
+                leads_left_today,
+                allowance_warning: leadgen_core::usage::allowance_warning(
+                    u64::from(e.estimated_leads),
+                    leads_left_today,
+                ),
                 estimated_leads: e.estimated_leads,
                 estimated_cost_usd: e.estimated_cost_usd,
                 estimated_seconds: e.estimated_seconds,

@@ -58,6 +58,10 @@ pub struct SearchItem {
     pub cost_usd: Option<f64>,
     /// Why it failed.
     pub error_message: Option<String>,
+    /// Why a complete search stopped before covering everything: `allowance` (the daily
+    /// lead allowance ran out) or `max_cost` (the next request would have passed
+    /// `maxCostUsd`). Absent when it covered everything.
+    pub stop_reason: Option<String>,
     /// When it was asked for (RFC 3339).
     pub started_at: String,
     /// When it finished (RFC 3339).
@@ -121,6 +125,7 @@ async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
         billable_requests: s.billable_requests,
         cost_usd: s.cost_usd,
         error_message: s.error_message,
+        stop_reason: s.stop_reason,
         started_at: rfc3339(s.created_at),
         finished_at: s.finished_at.map(rfc3339),
         results_available,

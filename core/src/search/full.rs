@@ -221,6 +221,7 @@ pub(crate) async fn run(
     outcome.requests = tally.requests;
     outcome.truncated = planner.truncated();
     let last = progress(&tally, &planner, &outcome, plan, next_fetch);
+    outcome.expected_places = Some(last.estimated_places);
     sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())
         .await?;
     Ok(outcome)

@@ -95,6 +95,16 @@ pub enum StopReason {
     Allowance,
 }
 
+impl StopReason {
+    /// The wire word: `max_cost`, `allowance`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::MaxCost => "max_cost",
+            Self::Allowance => "allowance",
+        }
+    }
+}
+
 /// Grants a running search more leads from the user's allowance, as they stream.
 pub trait LeadAllowance: Send + Sync {
     /// Takes up to `wanted` more leads; returns how many were granted (0: none left).
@@ -123,6 +133,9 @@ pub struct SearchOutcome {
     /// Whether some spot held more matches than Google lists for one query (full
     /// coverage cannot tell those apart by area).
     pub truncated: bool,
+    /// How many places the area was expected to hold, when the search knows (full
+    /// coverage: what its probes counted, exact once every area is probed).
+    pub expected_places: Option<u32>,
 }
 
 /// Who to ask and how fast: the Places client, the user's key and the key's rate gate.

@@ -33,6 +33,8 @@ pub struct SearchSummary {
     pub cost_usd: Option<f64>,
     /// Why it failed.
     pub error_message: Option<String>,
+    /// Why it ended before covering everything (`max_cost`, `allowance`).
+    pub stop_reason: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds, once finished.
@@ -56,7 +58,7 @@ pub struct HistoryQuery {
 macro_rules! summary_columns {
     () => {
         "id, business_type, location, coverage, options, background, status, leads_delivered, \
-         billable_requests, cost_usd, error_message, created_at, finished_at"
+         billable_requests, cost_usd, error_message, stop_reason, created_at, finished_at"
     };
 }
 
@@ -97,6 +99,50 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Records why a search ended early (`max_cost`, `allowance`).
+    #[tracing::instrument(skip(self))]
+    pub async fn record_search_stop(&self, user_id: &UserId, search_id: &SearchId, reason: &str) -> CoreResult<()> {
+        sqlx::query("UPDATE searches SET stop_reason = $3 WHERE id = $1 AND user_id = $2")
+            .bind(search_id)
+            .bind(user_id)
+            .bind(reason)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Gives back the monthly search of a search that failed before Google answered
+    /// anything (a refused key): it cost the user nothing, so it counts for nothing. Once
+    /// per search; true when it was given back now.
+    #[tracing::instrument(skip(self))]
+    pub async fn refund_unanswered_search(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let month: Option<(String,)> = sqlx::query_as(
+            "UPDATE searches SET search_refunded = 1
+             WHERE id = $1 AND user_id = $2 AND status = 'failed' AND search_refunded = 0
+               AND COALESCE(leads_delivered, 0) = 0
+             RETURNING month",
+        )
+        .bind(search_id)
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((month,)) = month else {
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        sqlx::query(
+            "UPDATE usage_counters SET used = CASE WHEN used < 1 THEN 0 ELSE used - 1 END
+             WHERE user_id = $1 AND period = $2 AND metric = 'searches'",
+        )
+        .bind(user_id)
+        .bind(&month)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// One of the user's searches.

@@ -54,6 +54,8 @@ struct BusSink<'a> {
     bus: &'a EventBus,
     search_id: &'a SearchId,
     delivered: u32,
+    /// Pages of events published by this run (0: Google answered nothing yet).
+    pages: u32,
     enrich: Option<enrichment::Dispatch<'a>>,
 }
 
@@ -68,6 +70,7 @@ impl EventSink for BusSink<'_> {
             .await
             .map_err(|e| SearchStopped(format!("event bus: {e}")))?;
         self.delivered += leads as u32;
+        self.pages += 1;
         if let Some(enrich) = self.enrich.as_mut() {
             enrich.queue_leads(self.search_id, &events).await;
         }
@@ -192,6 +195,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         bus: &deps.bus,
         search_id: &job.search_id,
         delivered: resume.delivered.len() as u32,
+        pages: 0,
         enrich: job
             .search
             .enrich()
@@ -212,7 +216,10 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     }
 
     let tier = deps.store.tier(&job.user_id).await?;
+    let resumed = resume.checkpoint.is_some();
     let outcome = run(job, deps, tier, &mut sink, resume).await;
+    // Nothing came back from Google, in this run or an earlier one (a refused key).
+    let unanswered = !resumed && sink.pages == 0;
     let delivered = i64::from(sink.delivered);
     let (status, terminal) = match outcome {
         Ok(mut outcome) => {
@@ -224,6 +231,11 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             deps.store
                 .settle_search(&job.user_id, &job.search_id, SearchStatus::Complete, delivered)
                 .await?;
+            if let Some(reason) = outcome.stop {
+                deps.store
+                    .record_search_stop(&job.user_id, &job.search_id, reason.as_str())
+                    .await?;
+            }
             let cost = outcome.requests.report(&deps.prices);
             record_cost(deps, job, &cost).await;
             let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
@@ -262,6 +274,14 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             deps.store
                 .record_search_error(&job.user_id, &job.search_id, &message)
                 .await?;
+            if unanswered
+                && deps
+                    .store
+                    .refund_unanswered_search(&job.user_id, &job.search_id)
+                    .await?
+            {
+                tracing::info!("the search failed before Google answered: its monthly search is given back");
+            }
             (SearchStatus::Failed, Some(SearchEvent::Error { message }))
         }
     };
@@ -300,7 +320,20 @@ fn notice(outcome: &SearchOutcome, job: &SearchJobV1, usage: &UsageService, tier
             "Stopped at your budget of ${:.2}: the next request would have cost more. Raise the budget to find the rest.",
             job.search.max_cost_usd().unwrap_or_default()
         )),
-        Some(StopReason::Allowance) => Some(usage.exhausted_message(tier)),
+        Some(StopReason::Allowance) => {
+            let found = outcome.leads.len() as u64;
+            let of_about = outcome
+                .expected_places
+                .map(u64::from)
+                .filter(|expected| *expected > found)
+                .map(|expected| format!(" of about {}", leadgen_core::usage::thousands(expected)))
+                .unwrap_or_default();
+            Some(format!(
+                "Stopped: daily limit reached ({}{of_about}). {}",
+                leadgen_core::usage::thousands(found),
+                usage.exhausted_message(tier)
+            ))
+        }
         None if outcome.truncated => Some(
             "Some spots hold more businesses than Google lists for one place, so a few there may be missing.".into(),
         ),

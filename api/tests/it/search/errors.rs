@@ -37,6 +37,15 @@ both_modes!(
             let message = events[1].1["message"].as_str().expect("message");
             assert!(message.contains(expected), "{key}: {message}");
         }
+        // Google answered none of them: none counts toward the month.
+        let (_, usage) = env.app.get("/api/leads/usage", Some(&env.token)).await;
+        assert_eq!(usage["data"]["usage"]["current"].as_u64(), Some(0), "{usage}");
+        // One that Google answered does count.
+        env.save_key(KEY).await;
+        let (_, events) = env.stream("cafe", &city).await;
+        assert_eq!(events.last().expect("events").1["type"], "complete");
+        let (_, usage) = env.app.get("/api/leads/usage", Some(&env.token)).await;
+        assert_eq!(usage["data"]["usage"]["current"].as_u64(), Some(1), "{usage}");
     }
 );
 

@@ -224,15 +224,46 @@ both_modes!(the_allowance_ends_a_search_with_what_fitted, |mode| async move {
     )
     .await;
     let city = city_with(&env.sim, "restaurant", 80, 200);
-    let (_, events) = env
-        .stream_body(json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)}))
+    let truth = env.sim.world().places_for(city.name, "restaurant").len();
+    let body = json!({"businessType": "restaurant", "coverage": "full", "area": area_of(city)});
+    // Warned before it starts.
+    let (status, estimate) = env
+        .app
+        .post("/api/leads/estimate", Some(&env.token), Some(body.clone()))
         .await;
+    assert_eq!(status, 200, "{estimate}");
+    assert_eq!(estimate["leadsLeftToday"].as_i64(), Some(70));
+    assert_eq!(
+        estimate["allowanceWarning"].as_str(),
+        Some(
+            format!(
+                "Today's allowance leaves 70 leads: this search would stop at 70 of about {}. It resets at midnight UTC.",
+                leadgen_core::usage::thousands(truth as u64)
+            )
+            .as_str()
+        ),
+        "{estimate}"
+    );
+    let (_, events) = env.stream_body(body).await;
     let complete = last_of(&events, "complete");
     assert_eq!(complete["stopReason"], "allowance");
-    assert!(
-        complete["notice"].as_str().expect("notice").contains("70 leads"),
-        "{complete}"
-    );
+    let notice = complete["notice"].as_str().expect("notice");
+    let of_about: u64 = notice
+        .strip_prefix("Stopped: daily limit reached (70 of about ")
+        .and_then(|rest| rest.split(')').next())
+        .map(|n| n.replace(',', ""))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the notice says where it stopped and of how many: {notice}"));
+    assert!(of_about >= 80, "of about {of_about}: the area holds at least 80");
+    assert!(notice.contains("70 leads"), "{notice}");
+    // The history says it stopped, and why.
+    let search_id = events[0].1["searchId"].as_str().expect("search id").to_owned();
+    let (_, entry) = env
+        .app
+        .get(&format!("/api/leads/searches/{search_id}"), Some(&env.token))
+        .await;
+    assert_eq!(entry["stopReason"], "allowance", "{entry}");
+    assert_eq!(entry["leads"].as_u64(), Some(70));
     assert_eq!(found_ids(&events).len(), 70, "what fitted went out");
     assert_eq!(complete["usage"]["usage"]["leadsToday"].as_u64(), Some(70));
     // Nothing left today.

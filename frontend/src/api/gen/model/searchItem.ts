@@ -44,4 +44,10 @@ export interface SearchItem {
   startedAt: string;
   /** `queued`, `running`, `complete`, `failed` or `cancelled`. */
   status: string;
+  /**
+     * Why a complete search stopped before covering everything: `allowance` (the daily
+     * lead allowance ran out) or `max_cost` (the next request would have passed
+     * `maxCostUsd`). Absent when it covered everything.
+     */
+  stopReason?: string;
 }
