@@ -690,7 +690,11 @@ mod tests {
         let period = Duration::from_millis(600);
         let tick = || futures_util::future::join_all(producers.iter().map(|p| p.push_once_per(Ping, period)));
         let queued: Vec<bool> = tick().await.into_iter().map(|r| r.expect("push")).collect();
-        assert_eq!(queued.iter().filter(|q| **q).count(), 1, "one of them queued: {queued:?}");
+        assert_eq!(
+            queued.iter().filter(|q| **q).count(),
+            1,
+            "one of them queued: {queued:?}"
+        );
         assert_eq!(waiting::<Ping>(&prefix).await, 1);
         let again: Vec<bool> = tick().await.into_iter().map(|r| r.expect("push")).collect();
         assert!(again.iter().all(|q| !q), "none within the period: {again:?}");

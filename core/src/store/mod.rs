@@ -126,7 +126,11 @@ impl Store {
     ///
     /// SQLite: nothing to do. A write statement takes the database's one write lock
     /// before it reads, so its count and its insert are a single step.
-    async fn serialize_capped_create(&self, tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &str) -> CoreResult<()> {
+    async fn serialize_capped_create(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        user_id: &str,
+    ) -> CoreResult<()> {
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE")
                 .bind(user_id)

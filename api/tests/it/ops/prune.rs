@@ -113,55 +113,58 @@ async fn seed(store: &Store) {
     }
 }
 
-crate::both_modes!(expired_sessions_and_sign_ins_are_pruned_on_a_schedule, |mode: Mode| async move {
-    let db = match mode {
-        Mode::Embedded => TestDatabase::sqlite(),
-        Mode::Distributed => TestDatabase::postgres().await,
-    };
-    let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
-    let mut first = services(mode, &db, &prefix).await;
-    seed(&first.store).await;
-    let seeded = rows(&db.url).await;
-    assert_eq!(seeded.0, ["expired-long-ago", "expired-recently", "live"]);
-    assert_eq!(seeded.1, ["abandoned", "pending"]);
+crate::both_modes!(
+    expired_sessions_and_sign_ins_are_pruned_on_a_schedule,
+    |mode: Mode| async move {
+        let db = match mode {
+            Mode::Embedded => TestDatabase::sqlite(),
+            Mode::Distributed => TestDatabase::postgres().await,
+        };
+        let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+        let mut first = services(mode, &db, &prefix).await;
+        seed(&first.store).await;
+        let seeded = rows(&db.url).await;
+        assert_eq!(seeded.0, ["expired-long-ago", "expired-recently", "live"]);
+        assert_eq!(seeded.1, ["abandoned", "pending"]);
 
-    let mut workers = vec![start_worker(&mut first, "prune-a").await];
-    let mut second = None;
-    if matches!(mode, Mode::Distributed) {
-        // A second worker process: both schedules tick at start.
-        let mut other = services(mode, &db, &prefix).await;
-        workers.push(start_worker(&mut other, "prune-b").await);
-        second = Some(other);
-    }
-    let mut left = rows(&db.url).await;
-    for _ in 0..200 {
-        if left.0.len() == 2 && left.1.len() == 1 {
-            break;
+        let mut workers = vec![start_worker(&mut first, "prune-a").await];
+        let mut second = None;
+        if matches!(mode, Mode::Distributed) {
+            // A second worker process: both schedules tick at start.
+            let mut other = services(mode, &db, &prefix).await;
+            workers.push(start_worker(&mut other, "prune-b").await);
+            second = Some(other);
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        left = rows(&db.url).await;
-    }
-    assert_eq!(
-        left.0,
-        ["expired-recently", "live"],
-        "sessions expired over a day ago are gone; the rest stay"
-    );
-    assert_eq!(left.1, ["pending"], "abandoned sign-ins are gone");
+        let mut left = rows(&db.url).await;
+        for _ in 0..200 {
+            if left.0.len() == 2 && left.1.len() == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            left = rows(&db.url).await;
+        }
+        assert_eq!(
+            left.0,
+            ["expired-recently", "live"],
+            "sessions expired over a day ago are gone; the rest stay"
+        );
+        assert_eq!(left.1, ["pending"], "abandoned sign-ins are gone");
 
-    if matches!(mode, Mode::Distributed) {
-        // The fleet's lease on the period is held (one job for both workers).
-        let client = redis::Client::open(leadgen_testkit::db::redis_url()).expect("client");
-        let mut redis = client.get_multiplexed_async_connection().await.expect("redis");
-        let ttl: i64 = redis::cmd("PTTL")
-            .arg(format!("{prefix}.prune.v1:once"))
-            .query_async(&mut redis)
-            .await
-            .expect("ttl");
-        assert!(ttl > 0, "the lease expires, within the period: {ttl} ms");
+        if matches!(mode, Mode::Distributed) {
+            // The fleet's lease on the period is held (one job for both workers).
+            let client = redis::Client::open(leadgen_testkit::db::redis_url()).expect("client");
+            let mut redis = client.get_multiplexed_async_connection().await.expect("redis");
+            let ttl: i64 = redis::cmd("PTTL")
+                .arg(format!("{prefix}.prune.v1:once"))
+                .query_async(&mut redis)
+                .await
+                .expect("ttl");
+            assert!(ttl > 0, "the lease expires, within the period: {ttl} ms");
+        }
+        for worker in workers {
+            worker.abort();
+        }
+        drop(second);
+        first.store.close().await;
     }
-    for worker in workers {
-        worker.abort();
-    }
-    drop(second);
-    first.store.close().await;
-});
+);
