@@ -12,6 +12,7 @@ use leadgen_core::{
     store::Store,
     usage::UsageService,
     vault::Vault,
+    webhooks::TestEventLimit,
 };
 use leadgen_worker::{Queues, queue, wiring::Services};
 
@@ -51,6 +52,9 @@ pub struct Inner {
     pub sheets: SheetsService,
     /// Stripe; `None` when billing is not configured.
     pub stripe: Option<StripeApi>,
+    /// Users' "send a test event" counts (in Redis when distributed, so every replica
+    /// shares them).
+    pub test_events: TestEventLimit,
     /// Turns true when the server starts stopping: streams end, readiness fails.
     pub shutdown: tokio::sync::watch::Sender<bool>,
 }
@@ -100,6 +104,10 @@ impl AppState {
             });
         }
         let gate = services.rate_gate();
+        let test_events = match &services.redis {
+            Some(conn) => TestEventLimit::redis(conn.clone(), &services.config.redis_prefix),
+            None => TestEventLimit::local(),
+        };
         let Services {
             config,
             store,
@@ -127,6 +135,7 @@ impl AppState {
             usage,
             sheets,
             stripe,
+            test_events,
             shutdown: tokio::sync::watch::Sender::new(false),
             config,
         })))

@@ -266,7 +266,7 @@ impl Crawler {
         }
         let fetched = self.fetch(&robots::robots_url(url), deadline).await;
         // A site that does not answer at all is down (or slow), whatever its rules.
-        if let Err(e @ (OutboundError::Connect(_) | OutboundError::TimedOut)) = fetched {
+        if let Err(e @ (OutboundError::Connect(_) | OutboundError::Tls(_) | OutboundError::TimedOut)) = fetched {
             return Err(site_error(e));
         }
         // Only an answer is kept: a network failure may pass, and must not shut the

@@ -92,9 +92,13 @@ pub enum OutboundError {
     /// The body was longer than the cap.
     #[error("the response was larger than the limit")]
     TooLarge,
-    /// No connection could be made.
+    /// No connection could be made (the name does not resolve, nothing listens there).
     #[error("could not connect: {0}")]
     Connect(String),
+    /// The TLS handshake failed: a certificate that is invalid, expired or for another
+    /// name, or a server that does not speak TLS.
+    #[error("the TLS handshake failed: {0}")]
+    Tls(String),
     /// The exchange failed after connecting (or a redirect could not be followed).
     #[error("the request failed: {0}")]
     Http(String),
@@ -286,6 +290,7 @@ fn count(result: &Result<Fetched, OutboundError>) {
         Err(OutboundError::TimedOut) => "timed_out",
         Err(OutboundError::TooLarge) => "too_large",
         Err(OutboundError::Connect(_)) => "connect",
+        Err(OutboundError::Tls(_)) => "tls",
         Err(OutboundError::Http(_)) => "http",
     };
     crate::telemetry::metrics::metrics().outbound_request(outcome);
@@ -324,13 +329,33 @@ fn from_reqwest(error: reqwest::Error) -> OutboundError {
     if error.is_timeout() {
         return OutboundError::TimedOut;
     }
-    let connect = error.is_connect();
+    let (tls, connect) = (is_tls(&error), error.is_connect());
     let words = causes(&error.without_url());
+    if tls {
+        return OutboundError::Tls(words);
+    }
     if connect {
         OutboundError::Connect(words)
     } else {
         OutboundError::Http(words)
     }
+}
+
+/// Whether rustls failed somewhere in `error`'s chain. rustls' errors reach us inside
+/// `io::Error`s (nested: tokio-rustls wraps, then the connector wraps again), and an
+/// `io::Error`'s `source()` skips the error it wraps: look inside each one.
+fn is_tls(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if e.is::<rustls::Error>() {
+            return true;
+        }
+        next = match e.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    false
 }
 
 /// An error and its causes, joined: "error sending request: tcp connect error: refused".
