@@ -12,6 +12,7 @@ use leadgen_core::{
     store::Store,
     usage::UsageService,
     vault::Vault,
+    webhooks::TestEventLimit,
 };
 use leadgen_worker::{Queues, queue, wiring::Services};
 
@@ -55,6 +56,9 @@ pub struct Inner {
     pub rate_limits: crate::rate_limits::RateLimits,
     /// Live search streams open per user on this process.
     pub streams: crate::stream_slots::StreamSlots,
+    /// Users' "send a test event" counts (in Redis when distributed, so every replica
+    /// shares them).
+    pub test_events: TestEventLimit,
     /// Turns true when the server starts stopping: streams end, readiness fails.
     pub shutdown: tokio::sync::watch::Sender<bool>,
 }
@@ -104,6 +108,10 @@ impl AppState {
             });
         }
         let gate = services.rate_gate();
+        let test_events = match &services.redis {
+            Some(conn) => TestEventLimit::redis(conn.clone(), &services.config.redis_prefix),
+            None => TestEventLimit::local(),
+        };
         let Services {
             config,
             store,
@@ -131,6 +139,7 @@ impl AppState {
             usage,
             sheets,
             stripe,
+            test_events,
             shutdown: tokio::sync::watch::Sender::new(false),
             rate_limits: crate::rate_limits::RateLimits::new(
                 config.rate_limit_per_user,

@@ -86,6 +86,24 @@ impl JobPayload for EnrichJobV1 {
     const QUEUE: &'static str = ENRICH_QUEUE;
 }
 
+/// Queue of [`PruneJobV1`].
+pub const PRUNE_QUEUE: &str = "prune.v1";
+
+/// Delete what has expired from the store: session records expired more than a day ago
+/// and sign-ins abandoned at the provider. Queued by the workers' schedule (after start,
+/// then hourly; at most about once an hour for the whole fleet, see
+/// `worker/src/jobs/prune.rs`). Idempotent: it deletes by age, so a second run finds
+/// nothing to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PruneJobV1 {
+    /// Unix seconds when it was queued (for the log: it prunes as of when it runs).
+    pub queued_at: i64,
+}
+
+impl JobPayload for PruneJobV1 {
+    const QUEUE: &'static str = PRUNE_QUEUE;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

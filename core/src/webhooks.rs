@@ -14,7 +14,11 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use url::{Host, Url};
 
-use crate::{CoreError, CoreResult, outbound::OutboundPolicy};
+use crate::{
+    CoreError, CoreResult,
+    ids::UserId,
+    outbound::{OutboundError, OutboundPolicy},
+};
 
 /// What every signing secret starts with (the specification's form).
 pub const SECRET_PREFIX: &str = "whsec_";
@@ -218,6 +222,182 @@ pub fn open_secret(
     Ok(secrecy::SecretString::from(text))
 }
 
+/// Why a delivery attempt failed, as the delivery log shows it to the endpoint's owner: one
+/// of a few plain outcomes, never the resolver's or the network stack's own words (those
+/// go to the server log only).
+///
+/// The log is an oracle otherwise: "resolves to a private address" against "failed to
+/// lookup address" against "connection refused" would let a user probe which names exist
+/// inside the cluster, and which ports answer there. So every way of not reaching an
+/// address is one outcome, [`DeliveryFailure::Unreachable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryFailure {
+    /// The address may not be reached (private, loopback, link-local, metadata...), its
+    /// name does not resolve, or nothing accepts a connection there.
+    Unreachable,
+    /// No answer within the delivery time-out.
+    TimedOut,
+    /// The TLS handshake failed (certificate, or a server that does not speak TLS).
+    Tls,
+    /// The answer was larger than the client reads.
+    TooLarge,
+    /// The endpoint answered this status, not a 2xx (a redirect is not followed).
+    Status(u16),
+    /// The exchange failed after connecting (the connection dropped, a malformed answer).
+    Failed,
+}
+
+impl DeliveryFailure {
+    /// The outcome of a failed request.
+    pub fn of(error: &OutboundError) -> Self {
+        match error {
+            OutboundError::Refused { .. } | OutboundError::Connect(_) => Self::Unreachable,
+            OutboundError::TimedOut => Self::TimedOut,
+            OutboundError::Tls(_) => Self::Tls,
+            OutboundError::TooLarge => Self::TooLarge,
+            OutboundError::Http(_) => Self::Failed,
+        }
+    }
+
+    /// Reads back an outcome from the log. Rows logged before the outcomes were fixed
+    /// hold the client's own words; they are read by their wording, and anything else is
+    /// [`DeliveryFailure::Failed`], so nothing else ever reaches the owner.
+    pub fn from_logged(text: &str) -> Self {
+        const PLAIN: [DeliveryFailure; 5] = [
+            DeliveryFailure::Unreachable,
+            DeliveryFailure::TimedOut,
+            DeliveryFailure::Tls,
+            DeliveryFailure::TooLarge,
+            DeliveryFailure::Failed,
+        ];
+        if let Some(plain) = PLAIN.into_iter().find(|p| p.to_string() == text) {
+            return plain;
+        }
+        let status = text
+            .strip_prefix("HTTP ")
+            .or_else(|| text.strip_prefix("the endpoint answered "))
+            .and_then(|code| code.parse().ok());
+        if let Some(code) = status {
+            return Self::Status(code);
+        }
+        if text.starts_with("refused") || text.starts_with("could not connect") {
+            Self::Unreachable
+        } else if text.contains("in time") {
+            Self::TimedOut
+        } else if text.contains("larger than the limit") {
+            Self::TooLarge
+        } else {
+            Self::Failed
+        }
+    }
+}
+
+impl std::fmt::Display for DeliveryFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Unreachable => f.write_str("address not allowed or unreachable"),
+            Self::TimedOut => f.write_str("timed out"),
+            Self::Tls => f.write_str("TLS error"),
+            Self::TooLarge => f.write_str("response too large"),
+            Self::Status(code) => write!(f, "HTTP {code}"),
+            Self::Failed => f.write_str("request failed"),
+        }
+    }
+}
+
+/// Test events ("send a test event") one user may send per [`TEST_EVENT_WINDOW`].
+///
+/// Per user, not per endpoint: a user may hold 20 endpoints (and replace them at will),
+/// so a per-endpoint budget multiplies; the user is who probes. Five a minute is more
+/// than anyone checking an endpoint by hand needs.
+pub const TEST_EVENTS_PER_WINDOW: u32 = 5;
+/// The window [`TEST_EVENTS_PER_WINDOW`] counts in.
+pub const TEST_EVENT_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Counts users' test events in fixed windows: in Redis in distributed mode (one count
+/// for every API replica), in this process in embedded mode. Cheap to clone.
+#[derive(Clone)]
+pub enum TestEventLimit {
+    /// Embedded mode: this process's counts.
+    Local(std::sync::Arc<std::sync::Mutex<std::collections::HashMap<UserId, (std::time::Instant, u32)>>>),
+    /// Distributed mode: counts in Redis under the prefix.
+    Redis {
+        /// The connection (reconnects by itself).
+        conn: redis::aio::ConnectionManager,
+        /// `LEADGEN_REDIS_PREFIX`.
+        prefix: String,
+    },
+}
+
+impl std::fmt::Debug for TestEventLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Local(_) => "TestEventLimit::Local",
+            Self::Redis { .. } => "TestEventLimit::Redis",
+        })
+    }
+}
+
+/// Counts one event in KEYS[1] (a window that starts with its first event and lasts
+/// ARGV[1] ms); returns 0 when it is within ARGV[2] events, else the ms left.
+const COUNT_TEST_EVENT: &str = r#"
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+if n <= tonumber(ARGV[2]) then return 0 end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return left
+"#;
+
+impl TestEventLimit {
+    /// Counts in this process.
+    pub fn local() -> Self {
+        Self::Local(std::sync::Arc::default())
+    }
+
+    /// Counts in Redis, under `prefix`.
+    pub fn redis(conn: redis::aio::ConnectionManager, prefix: &str) -> Self {
+        Self::Redis {
+            conn,
+            prefix: prefix.to_owned(),
+        }
+    }
+
+    /// Counts one test event of `user_id`: `None` when it may be sent, or how long until
+    /// the user's window ends.
+    pub async fn take(&self, user_id: &UserId) -> CoreResult<Option<std::time::Duration>> {
+        match self {
+            Self::Local(counts) => {
+                let now = std::time::Instant::now();
+                let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
+                if counts.len() >= 10_000 {
+                    counts.retain(|_, (start, _)| now.duration_since(*start) < TEST_EVENT_WINDOW);
+                }
+                let (start, n) = counts.entry(user_id.clone()).or_insert((now, 0));
+                if now.duration_since(*start) >= TEST_EVENT_WINDOW {
+                    (*start, *n) = (now, 0);
+                }
+                *n += 1;
+                Ok((*n > TEST_EVENTS_PER_WINDOW).then(|| TEST_EVENT_WINDOW.saturating_sub(now.duration_since(*start))))
+            }
+            Self::Redis { conn, prefix } => {
+                let mut conn = conn.clone();
+                let window = u64::try_from(TEST_EVENT_WINDOW.as_millis()).unwrap_or(u64::MAX);
+                let left: u64 = redis::Script::new(COUNT_TEST_EVENT)
+                    .key(format!("{prefix}.webhook-test:{user_id}"))
+                    .arg(window)
+                    .arg(TEST_EVENTS_PER_WINDOW)
+                    .invoke_async(&mut conn)
+                    .await?;
+                Ok((left > 0).then(|| std::time::Duration::from_millis(left)))
+            }
+        }
+    }
+}
+
 /// The body of a message, in the specification's recommended shape.
 pub fn body(event: EventType, timestamp: i64, data: serde_json::Value) -> String {
     let at = chrono::DateTime::<chrono::Utc>::from_timestamp(timestamp, 0)
@@ -283,6 +463,86 @@ mod tests {
         let demo = OutboundPolicy::new(vec!["127.0.0.1:9999".into()]);
         assert!(check_url("http://127.0.0.1:9999/hook", &demo).is_ok());
         assert!(check_url("http://127.0.0.1:9998/hook", &demo).is_err());
+    }
+
+    #[test]
+    fn every_way_of_not_reaching_an_address_reads_the_same() {
+        let unreachable = [
+            OutboundError::Refused {
+                reason: "the host resolves to a private address".into(),
+            },
+            OutboundError::Refused {
+                reason: "the host is the cloud metadata address".into(),
+            },
+            OutboundError::Connect("dns error: failed to lookup address information".into()),
+            OutboundError::Connect("tcp connect error: Connection refused (os error 111)".into()),
+        ];
+        for error in &unreachable {
+            assert_eq!(
+                DeliveryFailure::of(error).to_string(),
+                "address not allowed or unreachable",
+                "{error}"
+            );
+        }
+        assert_eq!(DeliveryFailure::of(&OutboundError::TimedOut).to_string(), "timed out");
+        assert_eq!(
+            DeliveryFailure::of(&OutboundError::TooLarge).to_string(),
+            "response too large"
+        );
+        assert_eq!(
+            DeliveryFailure::of(&OutboundError::Tls("invalid peer certificate: Expired".into())).to_string(),
+            "TLS error"
+        );
+        assert_eq!(DeliveryFailure::Status(503).to_string(), "HTTP 503");
+    }
+
+    #[test]
+    fn the_log_shows_only_plain_outcomes_even_for_old_rows() {
+        for plain in [
+            DeliveryFailure::Unreachable,
+            DeliveryFailure::TimedOut,
+            DeliveryFailure::Tls,
+            DeliveryFailure::TooLarge,
+            DeliveryFailure::Status(500),
+            DeliveryFailure::Failed,
+        ] {
+            assert_eq!(DeliveryFailure::from_logged(&plain.to_string()), plain);
+        }
+        // What the log held before: the client's own words.
+        for (old, now) in [
+            (
+                "refused: the host resolves to a private address",
+                "address not allowed or unreachable",
+            ),
+            (
+                "could not connect: dns error: failed to lookup address",
+                "address not allowed or unreachable",
+            ),
+            ("the site did not answer in time", "timed out"),
+            ("the endpoint answered 502", "HTTP 502"),
+            ("the request failed: connection reset by 10.0.0.7", "request failed"),
+        ] {
+            assert_eq!(DeliveryFailure::from_logged(old).to_string(), now, "{old}");
+        }
+    }
+
+    #[tokio::test]
+    async fn test_events_are_limited_per_user_per_window() {
+        let limit = TestEventLimit::local();
+        let (ada, bob) = (UserId::from("ada".to_owned()), UserId::from("bob".to_owned()));
+        for _ in 0..TEST_EVENTS_PER_WINDOW {
+            assert_eq!(limit.take(&ada).await.expect("count"), None);
+        }
+        let wait = limit.take(&ada).await.expect("count").expect("over the limit");
+        assert!(
+            wait > std::time::Duration::from_secs(55) && wait <= TEST_EVENT_WINDOW,
+            "{wait:?}"
+        );
+        assert_eq!(
+            limit.take(&bob).await.expect("count"),
+            None,
+            "another user's own budget"
+        );
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn metrics() -> &'static leadgen_core::telemetry::metrics::Metrics {
     leadgen_core::telemetry::metrics::metrics()
 }
 
-fn unix_now() -> u64 {
+pub(crate) fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -53,6 +53,8 @@ pub struct WorkerDeps {
     pub crawler: leadgen_core::enrich::Crawler,
     /// Where an enriched search queues its leads' websites.
     pub enrich_queue: JobQueue<leadgen_core::jobs::EnrichJobV1>,
+    /// When [`run`] queues the store's pruning (expired sessions and sign-ins).
+    pub prune: jobs::prune::PruneSchedule,
 }
 
 /// How one worker runs.
@@ -108,7 +110,8 @@ pub struct Stopped {
 ///
 /// With Redis, the fleet's housekeeping ([`fleet::Fleet::tick`]) runs inside this future:
 /// a worker that is dropped or aborted (a crash, as tests make one) stops beating at
-/// once, and the other workers take over its jobs.
+/// once, and the other workers take over its jobs. So does the schedule that queues the
+/// store's pruning ([`jobs::prune::schedule`]), in both modes.
 pub async fn run(
     settings: &WorkerSettings,
     deps: Arc<WorkerDeps>,
@@ -116,6 +119,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<Stopped> {
     let running = RunningJobs::default();
+    let prune = deps.prune.clone();
     let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
     let kinds = sources.into_workers(&jobs::registry::KindRun {
         settings: settings.clone(),
@@ -150,9 +154,13 @@ pub async fn run(
         }
     };
     let workers = futures_util::future::try_join_all(kinds.into_iter().map(|k| k.run));
-    // Never ends while polled (and never starts without fleets: in-process queues).
+    // Never ends while polled (the fleet's part only runs with Redis).
     let housekeeping = async {
-        futures_util::future::join_all(fleets.iter().map(|f| f.housekeeping())).await;
+        futures_util::future::join(
+            futures_util::future::join_all(fleets.iter().map(|f| f.housekeeping())),
+            jobs::prune::schedule(prune),
+        )
+        .await;
         std::future::pending::<()>().await;
     };
     tokio::select! {

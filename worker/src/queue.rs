@@ -456,6 +456,38 @@ impl<P: JobPayload> JobQueue<P> {
             }
         }
     }
+
+    /// Queues `job` unless this queue got one through here within `period`, whichever
+    /// process pushed it; returns whether it queued. With Redis, a lease (`SET NX PX` on
+    /// `{queue}:once`) decides, so a fleet of workers running the same schedule queues one
+    /// job a period. In process there is one worker, hence one schedule: it always queues.
+    pub async fn push_once_per(&self, job: P, period: std::time::Duration) -> CoreResult<bool> {
+        if let Self::Redis(storage) = self {
+            let key = format!("{}:once", storage.get_config().queue.as_ref());
+            let mut conn = RedisStorage::clone(storage).get_connection().clone();
+            let millis = u64::try_from(period.as_millis()).unwrap_or(u64::MAX).max(1);
+            let taken: Option<String> = redis::cmd("SET")
+                .arg(&key)
+                .arg(crate::fleet::unix_now())
+                .arg("NX")
+                .arg("PX")
+                .arg(millis)
+                .query_async(&mut conn)
+                .await
+                .map_err(|e| CoreError::Internal(format!("could not take the queue's lease: {e}")))?;
+            if taken.is_none() {
+                return Ok(false);
+            }
+            if let Err(error) = self.push(job).await {
+                // Let the next tick (of any worker) try again rather than wait a period.
+                let _: redis::RedisResult<i64> = redis::cmd("DEL").arg(&key).query_async(&mut conn).await;
+                return Err(error);
+            }
+            return Ok(true);
+        }
+        self.push(job).await?;
+        Ok(true)
+    }
 }
 
 /// Announces a push on the queue's [`pushed_channel`], so idle workers fetch it now. If
@@ -627,5 +659,57 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(10), signalled(&wakeup))
             .await
             .expect("the push was announced to the consumer");
+    }
+
+    /// Jobs waiting in the Redis queue of `P` (pushed, not yet taken).
+    async fn waiting<P: JobPayload>(prefix: &str) -> i64 {
+        let queue = queue_name(prefix, P::QUEUE);
+        let client = ::redis::Client::open(redis_url()).expect("client");
+        let mut conn = client.get_multiplexed_async_connection().await.expect("redis");
+        let (due, ready): (i64, i64) = ::redis::pipe()
+            .cmd("ZCARD")
+            .arg(format!("{queue}:scheduled"))
+            .cmd("LLEN")
+            .arg(format!("{queue}:active"))
+            .query_async(&mut conn)
+            .await
+            .expect("depth");
+        due + ready
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_fleet_pushing_once_per_period_queues_one_job_a_period() {
+        let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+        // Several workers' producers, each on its own connection, tick at the same moment.
+        let mut producers = Vec::new();
+        for _ in 0..6 {
+            producers.push(JobQueue::Redis(Box::new(
+                redis::<Ping>(&redis_url(), &prefix).await.expect("queue"),
+            )));
+        }
+        let period = Duration::from_millis(600);
+        let tick = || futures_util::future::join_all(producers.iter().map(|p| p.push_once_per(Ping, period)));
+        let queued: Vec<bool> = tick().await.into_iter().map(|r| r.expect("push")).collect();
+        assert_eq!(
+            queued.iter().filter(|q| **q).count(),
+            1,
+            "one of them queued: {queued:?}"
+        );
+        assert_eq!(waiting::<Ping>(&prefix).await, 1);
+        let again: Vec<bool> = tick().await.into_iter().map(|r| r.expect("push")).collect();
+        assert!(again.iter().all(|q| !q), "none within the period: {again:?}");
+        assert_eq!(waiting::<Ping>(&prefix).await, 1);
+
+        // The next period, one more.
+        tokio::time::sleep(period + Duration::from_millis(100)).await;
+        let next: Vec<bool> = tick().await.into_iter().map(|r| r.expect("push")).collect();
+        assert_eq!(next.iter().filter(|q| **q).count(), 1, "{next:?}");
+        assert_eq!(waiting::<Ping>(&prefix).await, 2);
+
+        // In process (embedded mode: one worker), every tick queues.
+        let (memory, _source) = memory::<Ping>();
+        assert!(memory.push_once_per(Ping, period).await.expect("push"));
+        assert!(memory.push_once_per(Ping, period).await.expect("push"));
+        assert_eq!(memory.pending_in_process(), Some(2));
     }
 }

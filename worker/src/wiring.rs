@@ -122,6 +122,7 @@ impl Services {
             webhook_schedule: self.config.webhooks,
             crawler: self.crawler.clone(),
             enrich_queue: self.queues.enrich.clone(),
+            prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone()),
         })
     }
 

@@ -136,6 +136,7 @@ pub async fn stack_with(
                 .await
                 .expect("queue")
                 .enrich,
+            prune: leadgen_worker::jobs::prune::PruneSchedule::new(state.queues.prune.clone()),
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &prefix)
             .await

@@ -8,7 +8,7 @@ use leadgen_core::{
     jobs::WebhookJobV1,
     store::{DeliveryRecord, EndpointRecord},
     time::now_unix,
-    webhooks::{self, EventType},
+    webhooks::{self, DeliveryFailure, EventType},
 };
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, types::Example};
@@ -16,7 +16,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, typ
 use super::{ApiTags, searches::rfc3339};
 use crate::{
     auth::{Auth, access},
-    error::{ApiError, Fails, status::*},
+    error::{ApiError, ErrorBody, Fails, status::*},
     state::AppState,
 };
 
@@ -143,7 +143,10 @@ pub struct DeliveryInfo {
     pub latency_ms: i64,
     /// Whether the endpoint answered 2xx.
     pub succeeded: bool,
-    /// Why it failed, in plain words.
+    /// Why it failed, one of: `address not allowed or unreachable` (a private or refused
+    /// address, a name that does not resolve, nothing listening), `timed out`, `TLS error`,
+    /// `response too large`, `HTTP <status>` (a status other than 2xx; redirects are not
+    /// followed), `request failed` (the exchange broke off).
     #[oai(nullable)]
     pub error: Option<String>,
 }
@@ -173,7 +176,9 @@ impl From<DeliveryRecord> for DeliveryInfo {
             status_code: d.status_code,
             latency_ms: d.latency_ms,
             succeeded: d.succeeded == 1,
-            error: d.error,
+            // Read back through the fixed outcomes: rows logged before they existed hold
+            // the client's own words.
+            error: d.error.map(|e| DeliveryFailure::from_logged(&e).to_string()),
         }
     }
 }
@@ -216,6 +221,16 @@ pub enum TestWebhookResponse {
     /// Queued: it is delivered once, signed like any message.
     #[oai(status = 202)]
     Queued(Json<TestEventQueued>),
+    /// Too many requests (`rate_limited`): more than five test events a minute from this
+    /// user, whichever endpoints, or past the API's limits per user, address or API
+    /// token. Try again after `Retry-After` seconds.
+    #[oai(status = 429)]
+    RateLimited(
+        Json<ErrorBody>,
+        /// Seconds to wait before trying again.
+        #[oai(header = "Retry-After")]
+        u64,
+    ),
 }
 
 /// The caller's endpoint `id`, or 404.
@@ -320,7 +335,7 @@ impl WebhooksApi {
     ///
     /// Queues one `webhook.test` message to the endpoint, signed like any other; its
     /// attempt shows in the delivery log. A disabled endpoint that accepts it is enabled
-    /// again.
+    /// again. At most five a minute per user: then 429 `rate_limited` with `Retry-After`.
     ///
     /// API tokens: need the `webhooks:write` scope.
     #[oai(path = "/:id/test", method = "post", operation_id = "test_webhook")]
@@ -331,6 +346,17 @@ impl WebhooksApi {
         id: Path<String>,
     ) -> Result<TestWebhookResponse, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let record = owned(&state, &auth.0, &id.0).await?;
+        if let Some(wait) = state.test_events.take(&auth.0.user.id).await? {
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            let seconds = seconds.max(1);
+            return Ok(TestWebhookResponse::RateLimited(
+                crate::error::body(
+                    "rate_limited",
+                    format!("Too many test events. Please wait {seconds} s and try again."),
+                ),
+                seconds,
+            ));
+        }
         let message_id = format!("msg_test_{}", uuid::Uuid::now_v7().simple());
         let body = webhooks::body(
             EventType::Test,

@@ -296,10 +296,9 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
         "a 503, a time-out, then delivered: {log:?}"
     );
     let timed_out = log.iter().find(|d| d["statusCode"].is_null()).expect("time-out");
-    assert!(
-        timed_out["error"].as_str().expect("error").contains("in time"),
-        "{timed_out}"
-    );
+    assert_eq!(timed_out["error"], "timed out", "{timed_out}");
+    let refused = log.iter().find(|d| d["statusCode"] == 503).expect("the 503");
+    assert_eq!(refused["error"], "HTTP 503", "{refused}");
     // Every attempt carries the same webhook-id and its own valid signature.
     let got = receiver.wait_for(3).await;
     for r in &got {
@@ -406,7 +405,7 @@ async fn refused_addresses_are_refused_when_registered_and_never_reached() {
     app.post(&format!("/api/user/webhooks/{}/test", endpoint.id), Some(&token), None)
         .await;
     let log = wait_log(&app, &token, &endpoint.id, 1).await;
-    assert!(log[0]["error"].as_str().expect("error").contains("refused"), "{log:?}");
+    assert_eq!(log[0]["error"], "address not allowed or unreachable", "{log:?}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(receiver.received().is_empty(), "nothing reached the refused address");
     assert_eq!(deliveries(&app, &token, &endpoint.id).await.len(), 1, "not retried");
@@ -585,4 +584,132 @@ async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again(
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(receiver.received().len(), 1, "delivered once");
     assert_eq!(deliveries(app, &env.token, &failures).await.len(), 1);
+}
+
+/// Waits for the first logged attempt of each endpoint in `ids`.
+async fn first_attempts(app: &TestApp, token: &str, ids: &[String]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for id in ids {
+        out.push(wait_log(app, token, id, 1).await[0].clone());
+    }
+    out
+}
+
+/// The log says why a delivery failed in a few plain outcomes (#25): an address that may
+/// not be reached, a private one and one where nothing listens read the same, so a user
+/// cannot map what exists inside the cluster through it; the detail is the server log's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_delivery_is_logged_as_a_plain_outcome() {
+    let receiver = Receiver::start(vec![Answer::Status(200)]).await;
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.local_addr().expect("addr")
+    };
+    // Both loopback ports exempt (as fakes are in tests): a closed one, and the receiver,
+    // which speaks plain HTTP to a client expecting TLS.
+    let exempt = format!("{},{closed}", receiver.addr);
+    let app = TestApp::start(
+        Backend::Sqlite,
+        vec![
+            ("LEADGEN_OUTBOUND_ALLOWED_HOSTS", exempt),
+            ("LEADGEN_WEBHOOK_TIMEOUT_SECS", "5".into()),
+        ],
+    )
+    .await;
+    let (user_id, token) = app.sign_in("ada").await;
+    let sealed = leadgen_core::webhooks::seal_secret(&app.state.vault, &user_id, "whsec_AAAA").expect("seal");
+    let mut ids = Vec::new();
+    for url in [
+        // Loopback by name: refused when resolved.
+        format!("http://localhost:{}/hook", receiver.addr.port()),
+        // A private address: refused before any connection.
+        "http://10.1.2.3/hook".to_owned(),
+        // Nothing listens: connection refused.
+        format!("http://{closed}/hook"),
+        // Not TLS at the other end.
+        format!("https://{}/hook", receiver.addr),
+    ] {
+        // Stored behind the API's back, as the registration check refuses most of them.
+        let endpoint = app
+            .state
+            .store
+            .create_webhook(
+                &user_id,
+                &url,
+                &[leadgen_core::webhooks::EventType::SearchCompleted],
+                &sealed,
+            )
+            .await
+            .expect("stored");
+        let (status, _) = app
+            .post(&format!("/api/user/webhooks/{}/test", endpoint.id), Some(&token), None)
+            .await;
+        assert_eq!(status, 202, "{url}");
+        ids.push(endpoint.id);
+    }
+    let logged = first_attempts(&app, &token, &ids).await;
+    let errors: Vec<&str> = logged.iter().map(|d| d["error"].as_str().expect("an error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "address not allowed or unreachable",
+            "address not allowed or unreachable",
+            "address not allowed or unreachable",
+            "TLS error",
+        ],
+        "{logged:?}"
+    );
+    for attempt in &logged {
+        assert_eq!(attempt["statusCode"], Value::Null);
+        assert_eq!(attempt["succeeded"], false);
+    }
+    assert!(receiver.received().is_empty(), "nothing was delivered");
+}
+
+/// "Send a test event" has its own limit (#25): five a minute per user, whichever of
+/// their endpoints; then 429 `rate_limited` with `Retry-After`, as the API's other limits
+/// answer. Another user is not held up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_events_are_rate_limited_per_user() {
+    let receiver = Receiver::start(vec![Answer::Status(204)]).await;
+    let app = TestApp::start(Backend::Sqlite, quick(&receiver, 3)).await;
+    let (_, ada) = app.sign_in("ada").await;
+    let (_, bob) = app.sign_in("bob").await;
+    let (first, _) = register(&app, &ada, &receiver.url(), json!(["search.completed"])).await;
+    let (second, _) = register(&app, &ada, &receiver.url(), json!(["search.failed"])).await;
+    for n in 0..5 {
+        let id = if n % 2 == 0 { &first } else { &second };
+        let (status, body) = app
+            .post(&format!("/api/user/webhooks/{id}/test"), Some(&ada), None)
+            .await;
+        assert_eq!(status, 202, "test event {n}: {body}");
+    }
+    let response = app
+        .client
+        .post(format!("/api/user/webhooks/{second}/test"))
+        .header("authorization", format!("Bearer {ada}"))
+        .send()
+        .await;
+    assert_eq!(response.0.status().as_u16(), 429);
+    let wait: u64 = response
+        .0
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After in seconds");
+    assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    let body: Value =
+        serde_json::from_str(&response.0.into_body().into_string().await.expect("body")).expect("the error envelope");
+    assert_eq!(body["error"], "rate_limited", "{body}");
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+
+    let (bobs, _) = register(&app, &bob, &receiver.url(), json!(["search.completed"])).await;
+    let (status, _) = app
+        .post(&format!("/api/user/webhooks/{bobs}/test"), Some(&bob), None)
+        .await;
+    assert_eq!(status, 202, "another user has a budget of their own");
+    receiver.wait_for(6).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(receiver.received().len(), 6, "the refused test event was not sent");
 }

@@ -2,7 +2,9 @@
 //! likely contact pages) through the [`GuardedClient`] and returns the emails and social
 //! profiles it publishes. Results live only in flight: nothing here stores or logs them.
 //!
-//! Polite by construction: robots.txt honoured (per origin, kept a few minutes), at most
+//! Polite by construction: robots.txt honoured for every page of every origin a site
+//! leads to (redirects are followed here, hop by hop, each address checked against its
+//! own origin's rules before it is requested; rules kept a few minutes per origin), at most
 //! a few requests at a time per host, a global limit on sites read at once, a time budget
 //! per site, and the client's caps on bytes, time and redirects per page.
 
@@ -19,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use tokio::{sync::Semaphore, time::Instant};
 use url::Url;
 
-use crate::outbound::{FetchLimits, Fetched, GuardedClient, OutboundError, OutboundPolicy};
+use crate::outbound::{FetchLimits, Fetched, GuardedClient, Hop, OutboundError, OutboundPolicy};
 use politeness::{HostGate, SingleFlight};
 use robots::{RobotsCache, Rules};
 pub use socials::Network;
@@ -226,12 +228,12 @@ impl Crawler {
         Ok(visit.contacts)
     }
 
-    /// robots.txt, then the home page, which must be readable HTML.
+    /// The home page, which robots.txt must allow and which must be readable HTML.
     async fn read_home(&self, start: &Url, deadline: Instant) -> Result<Page, SiteError> {
-        if !self.rules_for(start, deadline).await?.allows(start) {
-            return Err(SiteError::Disallowed);
-        }
-        let fetched = self.fetch(start, deadline).await.map_err(site_error)?;
+        let fetched = self
+            .fetch_allowed(start, deadline)
+            .await?
+            .ok_or(SiteError::Disallowed)?;
         if !(200..300).contains(&fetched.status) {
             return Err(SiteError::Unreachable(format!(
                 "the home page answered HTTP {}",
@@ -243,13 +245,32 @@ impl Crawler {
 
     /// A further page, if robots.txt allows it and it is readable HTML.
     async fn read_page(&self, url: &Url, deadline: Instant) -> Result<Option<Page>, SiteError> {
-        if !self.rules_for(url, deadline).await?.allows(url) {
+        let Some(fetched) = self.fetch_allowed(url, deadline).await? else {
             return Ok(None);
-        }
-        let fetched = self.fetch(url, deadline).await.map_err(site_error)?;
+        };
         Ok(Some(fetched)
             .filter(|f| (200..300).contains(&f.status))
             .and_then(Page::of))
+    }
+
+    /// GETs `url`, following its redirects here, hop by hop: each address is requested
+    /// only if its own origin's robots.txt allows it (a home page that moved to another
+    /// origin is read under that origin's rules). `None` when one does not.
+    async fn fetch_allowed(&self, url: &Url, deadline: Instant) -> Result<Option<Fetched>, SiteError> {
+        let max_redirects = self.client.limits().max_redirects;
+        let mut url = url.clone();
+        for _ in 0..=max_redirects {
+            if !self.rules_for(&url, deadline).await?.allows(&url) {
+                return Ok(None);
+            }
+            match self.hop(&url, deadline).await.map_err(site_error)? {
+                Hop::Page(fetched) => return Ok(Some(fetched)),
+                Hop::Redirect(next) => url = next,
+            }
+        }
+        Err(site_error(OutboundError::Http(format!(
+            "more than {max_redirects} redirects"
+        ))))
     }
 
     async fn rules_for(&self, url: &Url, deadline: Instant) -> Result<Rules, SiteError> {
@@ -266,7 +287,7 @@ impl Crawler {
         }
         let fetched = self.fetch(&robots::robots_url(url), deadline).await;
         // A site that does not answer at all is down (or slow), whatever its rules.
-        if let Err(e @ (OutboundError::Connect(_) | OutboundError::TimedOut)) = fetched {
+        if let Err(e @ (OutboundError::Connect(_) | OutboundError::Tls(_) | OutboundError::TimedOut)) = fetched {
             return Err(site_error(e));
         }
         // Only an answer is kept: a network failure may pass, and must not shut the
@@ -279,7 +300,20 @@ impl Crawler {
         Ok(rules)
     }
 
-    /// One GET in the host's turn, within the site's deadline.
+    /// One request of a page, redirects not followed, in the host's turn, within the
+    /// site's deadline.
+    async fn hop(&self, url: &Url, deadline: Instant) -> Result<Hop, OutboundError> {
+        let fetch = async {
+            let _turn = self.hosts.enter(url).await;
+            self.client.get_hop(url).await
+        };
+        tokio::time::timeout_at(deadline, fetch)
+            .await
+            .unwrap_or(Err(OutboundError::TimedOut))
+    }
+
+    /// One GET, redirects followed (robots.txt itself: RFC 9309 follows its redirects),
+    /// in the host's turn, within the site's deadline.
     async fn fetch(&self, url: &Url, deadline: Instant) -> Result<Fetched, OutboundError> {
         let fetch = async {
             let _turn = self.hosts.enter(url).await;

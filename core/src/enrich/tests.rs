@@ -76,6 +76,53 @@ impl Web {
     }
 }
 
+/// Another origin (another port) with robots.txt rules of its own: `/home/` and
+/// `/private/` are not for us; `/open/` is.
+struct Origin {
+    _server: SimServer,
+    addr: SocketAddr,
+    requested: Arc<Mutex<Vec<String>>>,
+}
+
+impl Origin {
+    async fn start() -> Self {
+        let bound = Bound::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("bind");
+        let addr = bound.local_addr;
+        let requested = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&requested);
+        let server = bound.serve(poem::endpoint::make(move |req: Request| {
+            let log = Arc::clone(&log);
+            async move {
+                let path = req.uri().path().to_owned();
+                log.lock().expect("lock").push(path.clone());
+                match path.as_str() {
+                    "/robots.txt" => Response::builder()
+                        .content_type("text/plain")
+                        .body("User-agent: LeadgenBot\nDisallow: /home/\nDisallow: /private/\n"),
+                    "/home/" => html("<a href='mailto:moved@other.com'>m</a>"),
+                    "/private/contact" => html("<a href='mailto:private@other.com'>m</a>"),
+                    "/open/" => html("<a href='mailto:open@other.com'>m</a>"),
+                    _ => Response::builder().status(StatusCode::NOT_FOUND).finish(),
+                }
+            }
+        }));
+        Self {
+            _server: server,
+            addr,
+            requested,
+        }
+    }
+
+    fn requested(&self, path: &str) -> usize {
+        self.requested
+            .lock()
+            .expect("lock")
+            .iter()
+            .filter(|p| *p == path)
+            .count()
+    }
+}
+
 fn html(body: &str) -> Response {
     Response::builder()
         .content_type("text/html; charset=utf-8")
@@ -128,6 +175,18 @@ async fn respond(path: &str, addr: SocketAddr) -> Response {
             // Our own port, but as "localhost": not the exempt host:port, so refused.
             .header("Location", format!("http://localhost:{}/joes/", addr.port()))
             .finish(),
+        // To another origin: `/redirect-to/{host:port}/{path}` answers a redirect there.
+        p if p.starts_with("/redirect-to/") => Response::builder()
+            .status(StatusCode::FOUND)
+            .header("Location", format!("http://{}", &p["/redirect-to/".len()..]))
+            .finish(),
+        // A home page whose contact link redirects to another origin's `/private/contact`.
+        p if p.starts_with("/links-to/") => {
+            let other = p["/links-to/".len()..].trim_end_matches('/');
+            html(&format!(
+                r#"<a href="mailto:home@links.com">m</a><a href="/redirect-to/{other}/private/contact">Contact</a>"#
+            ))
+        }
         "/pdf/" => Response::builder().content_type("application/pdf").body("%PDF-1.7"),
         "/gone/" => Response::builder().status(StatusCode::NOT_FOUND).finish(),
         p if p.starts_with("/chain-") => {
@@ -190,6 +249,49 @@ async fn honours_robots_txt() {
         assert_eq!(web.requested(path), 0, "{path} was never requested");
     }
     assert_eq!(web.requested("/robots.txt"), 1, "robots.txt is read once per origin");
+}
+
+/// A crawler that may read both the fake web and `other` (both on loopback).
+fn crawler_of_both(web: &Web, other: &Origin) -> Crawler {
+    let policy = OutboundPolicy::new(vec![web.addr.to_string(), other.addr.to_string()]);
+    Crawler::new(
+        GuardedClient::new(policy, website_fetch_limits()),
+        CrawlLimits::default(),
+    )
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_is_read_under_that_origins_robots_txt() {
+    let web = Web::start().await;
+    let other = Origin::start().await;
+    let crawler = crawler_of_both(&web, &other);
+    // The home page moved to another origin whose robots.txt keeps us out of it.
+    let moved = web.site(&format!("/redirect-to/{}/home/", other.addr));
+    assert_eq!(crawler.read_site(&moved).await, Err(SiteError::Disallowed));
+    assert_eq!(other.requested("/home/"), 0, "the disallowed page was never requested");
+    assert_eq!(other.requested("/robots.txt"), 1, "the final origin's rules were read");
+
+    // A page that origin allows is read, under the rules kept for it.
+    let open = web.site(&format!("/redirect-to/{}/open/", other.addr));
+    let contacts = crawler.read_site(&open).await.expect("read");
+    assert_eq!(contacts.emails, ["open@other.com"]);
+    assert_eq!(other.requested("/robots.txt"), 1, "kept per origin");
+}
+
+#[tokio::test]
+async fn a_contact_page_redirected_to_another_origin_obeys_its_rules() {
+    let web = Web::start().await;
+    let other = Origin::start().await;
+    let crawler = crawler_of_both(&web, &other);
+    let site = web.site(&format!("/links-to/{}/", other.addr));
+    let contacts = crawler.read_site(&site).await.expect("the home page is read");
+    assert_eq!(contacts.emails, ["home@links.com"]);
+    assert_eq!(
+        other.requested("/private/contact"),
+        0,
+        "the redirect's target is disallowed there: not requested"
+    );
+    assert_eq!(other.requested("/robots.txt"), 1);
 }
 
 #[tokio::test]

@@ -76,6 +76,15 @@ pub struct Fetched {
     pub body: Bytes,
 }
 
+/// One request of a GET, redirects not followed (see [`GuardedClient::get_hop`]).
+#[derive(Debug, Clone)]
+pub enum Hop {
+    /// The answer (any status but a redirect with a usable `Location`).
+    Page(Fetched),
+    /// A redirect, to this address; not yet checked, nor requested.
+    Redirect(Url),
+}
+
 /// Why a fetch failed, in plain words (never the URL: websites are third-party data and
 /// these messages may be logged).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -92,9 +101,13 @@ pub enum OutboundError {
     /// The body was longer than the cap.
     #[error("the response was larger than the limit")]
     TooLarge,
-    /// No connection could be made.
+    /// No connection could be made (the name does not resolve, nothing listens there).
     #[error("could not connect: {0}")]
     Connect(String),
+    /// The TLS handshake failed: a certificate that is invalid, expired or for another
+    /// name, or a server that does not speak TLS.
+    #[error("the TLS handshake failed: {0}")]
+    Tls(String),
     /// The exchange failed after connecting (or a redirect could not be followed).
     #[error("the request failed: {0}")]
     Http(String),
@@ -180,6 +193,17 @@ impl GuardedClient {
         result
     }
 
+    /// GETs `url` alone: a redirect is returned as where it leads, not followed, so the
+    /// caller may decide about the next address first (the crawler reads that origin's
+    /// robots.txt). The address checks and caps are [`Self::get`]'s, for this request.
+    pub async fn get_hop(&self, url: &Url) -> Result<Hop, OutboundError> {
+        let result = tokio::time::timeout(self.limits.timeout, self.hop(url))
+            .await
+            .unwrap_or(Err(OutboundError::TimedOut));
+        count_outcome(result.as_ref().err());
+        result
+    }
+
     /// POSTs `body` to `url` with `headers`; follows no redirect (a webhook endpoint that
     /// redirects gets its 3xx back as the response).
     pub async fn post(&self, url: &Url, headers: &[(&str, String)], body: Vec<u8>) -> Result<Fetched, OutboundError> {
@@ -202,14 +226,9 @@ impl GuardedClient {
         let mut url = url.clone();
         let mut redirects = 0;
         loop {
-            let response = self
-                .client_for(&url)?
-                .get(url.clone())
-                .send()
-                .await
-                .map_err(from_reqwest)?;
-            let Some(next) = redirect_target(&url, &response)? else {
-                return self.read(url, response).await;
+            let next = match self.hop(&url).await? {
+                Hop::Page(fetched) => return Ok(fetched),
+                Hop::Redirect(next) => next,
             };
             if redirects >= self.limits.max_redirects {
                 return Err(OutboundError::Http(format!(
@@ -219,6 +238,20 @@ impl GuardedClient {
             }
             redirects += 1;
             url = next;
+        }
+    }
+
+    /// One GET of `url`, a redirect not followed.
+    async fn hop(&self, url: &Url) -> Result<Hop, OutboundError> {
+        let response = self
+            .client_for(url)?
+            .get(url.clone())
+            .send()
+            .await
+            .map_err(from_reqwest)?;
+        match redirect_target(url, &response)? {
+            Some(next) => Ok(Hop::Redirect(next)),
+            None => self.read(url.clone(), response).await.map(Hop::Page),
         }
     }
 
@@ -280,13 +313,19 @@ impl GuardedClient {
 /// `leadgen_outbound_requests_total{outcome}`: a refusal count above 0 shows someone
 /// pointing a website or webhook at an internal address.
 fn count(result: &Result<Fetched, OutboundError>) {
-    let outcome = match result {
-        Ok(_) => "ok",
-        Err(OutboundError::Refused { .. }) => "refused",
-        Err(OutboundError::TimedOut) => "timed_out",
-        Err(OutboundError::TooLarge) => "too_large",
-        Err(OutboundError::Connect(_)) => "connect",
-        Err(OutboundError::Http(_)) => "http",
+    count_outcome(result.as_ref().err());
+}
+
+/// [`count`] of a request that failed with `error`, or succeeded (`None`).
+fn count_outcome(error: Option<&OutboundError>) {
+    let outcome = match error {
+        None => "ok",
+        Some(OutboundError::Refused { .. }) => "refused",
+        Some(OutboundError::TimedOut) => "timed_out",
+        Some(OutboundError::TooLarge) => "too_large",
+        Some(OutboundError::Connect(_)) => "connect",
+        Some(OutboundError::Tls(_)) => "tls",
+        Some(OutboundError::Http(_)) => "http",
     };
     crate::telemetry::metrics::metrics().outbound_request(outcome);
 }
@@ -324,13 +363,33 @@ fn from_reqwest(error: reqwest::Error) -> OutboundError {
     if error.is_timeout() {
         return OutboundError::TimedOut;
     }
-    let connect = error.is_connect();
+    let (tls, connect) = (is_tls(&error), error.is_connect());
     let words = causes(&error.without_url());
+    if tls {
+        return OutboundError::Tls(words);
+    }
     if connect {
         OutboundError::Connect(words)
     } else {
         OutboundError::Http(words)
     }
+}
+
+/// Whether rustls failed somewhere in `error`'s chain. rustls' errors reach us inside
+/// `io::Error`s (nested: tokio-rustls wraps, then the connector wraps again), and an
+/// `io::Error`'s `source()` skips the error it wraps: look inside each one.
+fn is_tls(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if e.is::<rustls::Error>() {
+            return true;
+        }
+        next = match e.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    false
 }
 
 /// An error and its causes, joined: "error sending request: tcp connect error: refused".

@@ -439,3 +439,64 @@ async fn refusals_are_counted_for_operators() {
         "leadgen_outbound_requests_total{{outcome=\"refused\"}} went up"
     );
 }
+
+/// What a webhook's owner reads of a failure (#25): refused, unknown and closed addresses
+/// all read the same; a server that does not speak TLS, a slow one and a huge answer each
+/// have their own plain outcome. The client's error keeps the detail, for the server log.
+#[tokio::test]
+async fn delivery_outcomes_do_not_tell_one_unreachable_address_from_another() {
+    use crate::webhooks::DeliveryFailure;
+
+    let peer = Peer::start().await;
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.local_addr().expect("addr")
+    };
+    let lookup = TableLookup::new(&[("intranet.test", &[&["10.0.0.5"]])]);
+    let policy = OutboundPolicy::new(vec![peer.allowed(), closed.to_string()]);
+    let client = GuardedClient::with_lookup(policy, limits(), lookup);
+    let post = |url: String| {
+        let client = client.clone();
+        async move {
+            let url = Url::parse(&url).expect("url");
+            client.post(&url, &[], b"{}".to_vec()).await.expect_err("a failure")
+        }
+    };
+    let unreachable = [
+        post(format!("http://intranet.test:{}/ok", peer.addr.port())).await,
+        post(format!("http://missing.test:{}/ok", peer.addr.port())).await,
+        post("http://169.254.169.254/latest/meta-data/".into()).await,
+        post(format!("http://{closed}/ok")).await,
+    ];
+    for error in &unreachable {
+        assert_eq!(DeliveryFailure::of(error), DeliveryFailure::Unreachable, "{error}");
+    }
+    // The details differ (they are the server log's).
+    assert!(
+        matches!(unreachable[0], OutboundError::Refused { .. }),
+        "{:?}",
+        unreachable[0]
+    );
+    assert!(
+        matches!(unreachable[1], OutboundError::Connect(_)),
+        "{:?}",
+        unreachable[1]
+    );
+    assert!(
+        matches!(unreachable[3], OutboundError::Connect(_)),
+        "{:?}",
+        unreachable[3]
+    );
+
+    let tls = post(format!("https://{}/ok", peer.addr)).await;
+    assert!(matches!(tls, OutboundError::Tls(_)), "{tls:?}");
+    assert_eq!(DeliveryFailure::of(&tls).to_string(), "TLS error");
+    let slow = post(peer.url("/slow").to_string()).await;
+    assert_eq!(DeliveryFailure::of(&slow).to_string(), "timed out");
+    let mut huge = peer.url("/sized");
+    huge.query_pairs_mut()
+        .append_pair("n", &(limits().max_body_bytes * 2).to_string());
+    let huge = post(huge.to_string()).await;
+    assert_eq!(DeliveryFailure::of(&huge).to_string(), "response too large");
+    assert_eq!(peer.hits(), 2, "only the slow and the huge answer reached the peer");
+}

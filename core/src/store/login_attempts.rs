@@ -43,6 +43,18 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes the sign-ins that expired (abandoned at the provider). Returns how many.
+    /// Saving a sign-in drops them too, but only while people sign in: this is the
+    /// scheduled sweep (`PruneJobV1`).
+    #[tracing::instrument(skip_all)]
+    pub async fn prune_login_attempts(&self) -> CoreResult<u64> {
+        let done = sqlx::query("DELETE FROM login_attempts WHERE created_at < $1")
+            .bind(now_unix() - LOGIN_ATTEMPT_TTL_SECS)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Takes the pending sign-in for `state` if it exists and has not expired; a second
     /// take of the same state finds nothing.
     #[tracing::instrument(skip_all)]

@@ -114,4 +114,29 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+
+    /// Makes a per-user cap hold under concurrency: the caller's one capped insert
+    /// (`INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < cap`) runs in `tx` after this.
+    ///
+    /// Postgres: the statement alone is not enough, since two transactions would count
+    /// from snapshots that miss each other's rows. Locking the owner's `users` row first
+    /// queues a user's capped creates, and the insert that runs after the wait takes a
+    /// new snapshot (read committed) that holds the previous create's row. `FOR NO KEY
+    /// UPDATE` leaves foreign-key checks and plain reads of the user free.
+    ///
+    /// SQLite: nothing to do. A write statement takes the database's one write lock
+    /// before it reads, so its count and its insert are a single step.
+    async fn serialize_capped_create(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        user_id: &str,
+    ) -> CoreResult<()> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE")
+                .bind(user_id)
+                .fetch_optional(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
 }

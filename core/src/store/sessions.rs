@@ -47,7 +47,9 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Deletes session rows that expired more than a day ago.
+    /// Deletes session rows that expired more than a day ago (the scheduled sweep,
+    /// `PruneJobV1`). Returns how many.
+    #[tracing::instrument(skip_all)]
     pub async fn prune_sessions(&self) -> CoreResult<u64> {
         let done = sqlx::query("DELETE FROM sessions WHERE expires_at < $1")
             .bind(now_unix() - 86_400)

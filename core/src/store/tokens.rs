@@ -44,7 +44,8 @@ const LAST_USED_GRANULARITY: i64 = 60;
 
 impl Store {
     /// Records a new token of `user_id` (its hash only). Refused beyond
-    /// [`MAX_TOKENS_PER_USER`].
+    /// [`MAX_TOKENS_PER_USER`], counted in the insert itself so that concurrent creates
+    /// cannot pass the cap together (see `Store::serialize_capped_create`).
     #[tracing::instrument(skip(self, token, scopes))]
     pub async fn create_token(
         &self,
@@ -54,18 +55,12 @@ impl Store {
         scopes: &Scopes,
         expires_at: Option<i64>,
     ) -> CoreResult<TokenRecord> {
-        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM personal_tokens WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_one(&self.pool)
-            .await?;
-        if count >= MAX_TOKENS_PER_USER {
-            return Err(CoreError::Invalid(format!(
-                "You have {MAX_TOKENS_PER_USER} tokens already. Revoke one you no longer use first."
-            )));
-        }
-        Ok(sqlx::query_as::<_, TokenRecord>(
-            "INSERT INTO personal_tokens (id, user_id, name, prefix, token_hash, scopes, created_at, last_used_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8)
+        let mut tx = self.pool.begin().await?;
+        self.serialize_capped_create(&mut tx, user_id.as_str()).await?;
+        let created = sqlx::query_as::<_, TokenRecord>(
+            "INSERT INTO personal_tokens (id, user_id, name, prefix, token_hash, scopes, created_at, expires_at)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8
+             WHERE (SELECT COUNT(*) FROM personal_tokens WHERE user_id = $2) < $9
              RETURNING id, name, prefix, scopes, created_at, last_used_at, expires_at",
         )
         .bind(uuid::Uuid::now_v7().to_string())
@@ -76,8 +71,15 @@ impl Store {
         .bind(scopes.to_stored())
         .bind(now_unix())
         .bind(expires_at)
-        .fetch_one(&self.pool)
-        .await?)
+        .bind(MAX_TOKENS_PER_USER)
+        .fetch_optional(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        created.ok_or_else(|| {
+            CoreError::Invalid(format!(
+                "You have {MAX_TOKENS_PER_USER} tokens already. Revoke one you no longer use first."
+            ))
+        })
     }
 
     /// The user's tokens, newest first.

@@ -102,7 +102,8 @@ struct SealedRow {
 
 impl Store {
     /// Records a new endpoint of `user_id`, its secret sealed. Refused beyond
-    /// [`MAX_ENDPOINTS_PER_USER`].
+    /// [`MAX_ENDPOINTS_PER_USER`], counted in the insert itself so that concurrent
+    /// creates cannot pass the cap together (see `Store::serialize_capped_create`).
     #[tracing::instrument(skip(self, url, secret))]
     pub async fn create_webhook(
         &self,
@@ -111,19 +112,13 @@ impl Store {
         events: &[EventType],
         secret: &Sealed,
     ) -> CoreResult<EndpointRecord> {
-        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM webhook_endpoints WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_one(&self.pool)
-            .await?;
-        if count >= MAX_ENDPOINTS_PER_USER {
-            return Err(CoreError::Invalid(format!(
-                "You have {MAX_ENDPOINTS_PER_USER} webhook endpoints already. Delete one first."
-            )));
-        }
         let now = now_unix();
-        Ok(sqlx::query_as::<_, EndpointRecord>(concat!(
-            "INSERT INTO webhook_endpoints (id, user_id, url, events, key_id, nonce, ciphertext, enabled, disabled_reason, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 1, NULL, $8, $8)
+        let mut tx = self.pool.begin().await?;
+        self.serialize_capped_create(&mut tx, user_id.as_str()).await?;
+        let created = sqlx::query_as::<_, EndpointRecord>(concat!(
+            "INSERT INTO webhook_endpoints (id, user_id, url, events, key_id, nonce, ciphertext, enabled, created_at, updated_at)
+             SELECT $1, $2, $3, $4, $5, $6, $7, 1, $8, $8
+             WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE user_id = $2) < $9
              RETURNING ",
             endpoint_columns!()
         ))
@@ -135,8 +130,15 @@ impl Store {
         .bind(&secret.nonce)
         .bind(&secret.ciphertext)
         .bind(now)
-        .fetch_one(&self.pool)
-        .await?)
+        .bind(MAX_ENDPOINTS_PER_USER)
+        .fetch_optional(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        created.ok_or_else(|| {
+            CoreError::Invalid(format!(
+                "You have {MAX_ENDPOINTS_PER_USER} webhook endpoints already. Delete one first."
+            ))
+        })
     }
 
     /// The user's endpoints, newest first.

@@ -3,6 +3,7 @@
 
 mod backends;
 mod bus;
+mod caps;
 mod keys;
 mod places;
 mod rotation;

@@ -7,6 +7,7 @@
 //! `JobPayload`), a file here implementing [`Job`], and one line in `registry!`.
 
 pub mod enrich;
+pub mod prune;
 pub mod registry;
 pub mod search;
 pub mod webhook;

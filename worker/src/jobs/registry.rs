@@ -13,7 +13,7 @@ use leadgen_core::{CoreResult, jobs::JobPayload};
 
 use apalis::layers::WorkerBuilderExt;
 
-use super::{Job, enrich::EnrichJob, search::SearchJob, webhook::WebhookJob};
+use super::{Job, enrich::EnrichJob, prune::PruneJob, search::SearchJob, webhook::WebhookJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -71,6 +71,7 @@ registry! {
     search: SearchJob,
     webhook: WebhookJob,
     enrich: EnrichJob,
+    prune: PruneJob,
 }
 
 /// One apalis worker taking `J` jobs from `backend` until the run stops taking jobs.

@@ -1,5 +1,7 @@
 //! `WebhookJobV1`: deliver one signed message to one endpoint, through the guarded
-//! client only, and log the attempt (never the payload).
+//! client only, and log the attempt (never the payload). The log its owner reads says
+//! why an attempt failed in a few plain outcomes ([`DeliveryFailure`]); the client's own
+//! words go to the server log, with the endpoint's id, never its secret or the payload.
 //!
 //! Retries are the queue's: a failed attempt returns [`JobError::Retry`] and apalis'
 //! retry layer runs the job again after a doubling delay ([`Job::retry`]); the attempt
@@ -17,7 +19,7 @@ use leadgen_core::{
     outbound::OutboundError,
     store::NewDelivery,
     time::now_unix,
-    webhooks::{self, EventType, MAX_RETRY_DELAY},
+    webhooks::{self, DeliveryFailure, EventType, MAX_RETRY_DELAY},
 };
 use secrecy::ExposeSecret;
 
@@ -55,7 +57,10 @@ impl Job for WebhookJob {
 /// What one attempt came to.
 struct Attempt {
     status: Option<u16>,
-    error: Option<String>,
+    /// What the owner's log says, when it failed.
+    failure: Option<DeliveryFailure>,
+    /// For the server log and the queue: the client's own words (no URL, no secret).
+    detail: String,
     refused: bool,
 }
 
@@ -98,21 +103,24 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     let outcome = match result {
         Ok(fetched) if (200..300).contains(&fetched.status) => Attempt {
             status: Some(fetched.status),
-            error: None,
+            failure: None,
+            detail: String::new(),
             refused: false,
         },
         Ok(fetched) => Attempt {
             status: Some(fetched.status),
-            error: Some(format!("the endpoint answered {}", fetched.status)),
+            failure: Some(DeliveryFailure::Status(fetched.status)),
+            detail: format!("the endpoint answered {}", fetched.status),
             refused: false,
         },
         Err(e) => Attempt {
             status: None,
+            failure: Some(DeliveryFailure::of(&e)),
+            detail: e.to_string(),
             refused: matches!(e, OutboundError::Refused { .. }),
-            error: Some(e.to_string()),
         },
     };
-    let succeeded = outcome.error.is_none();
+    let succeeded = outcome.failure.is_none();
     store
         .record_delivery(
             &job.user_id,
@@ -123,31 +131,38 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
                 attempt,
                 status_code: outcome.status,
                 latency_ms,
-                error: outcome.error.clone(),
+                error: outcome.failure.map(|f| f.to_string()),
                 succeeded,
             },
         )
         .await
         .map_err(|e| JobError::Retry(format!("could not log the delivery: {e}")))?;
-    let reason = outcome.error.unwrap_or_default();
-    if succeeded {
+    let Some(failure) = outcome.failure else {
         if test && endpoint.record.enabled == 0 {
             // The endpoint works again: deliveries resume.
             let _ = store.set_webhook_enabled(&job.user_id, &job.endpoint_id, None).await;
         }
         return Ok(());
-    }
+    };
+    let reason = outcome.detail;
     if outcome.refused {
         // The address may not be reached: retrying cannot help, and nothing was sent.
-        tracing::warn!(endpoint_id = %job.endpoint_id, %reason, "webhook endpoint refused");
+        tracing::warn!(endpoint_id = %job.endpoint_id, attempt, %reason, "webhook endpoint refused");
         return Err(JobError::Permanent(reason));
     }
+    tracing::info!(
+        endpoint_id = %job.endpoint_id,
+        attempt,
+        %failure,
+        %reason,
+        "webhook delivery failed"
+    );
     if test {
         return Err(JobError::Permanent(reason)); // A test is tried once: the user watches.
     }
     if attempt >= i64::from(deps.webhook_schedule.max_attempts) {
         let notice = format!(
-            "Disabled after {attempt} failed attempts to deliver {} (last: {reason}). Fix the endpoint, then send a test event to enable it again.",
+            "Disabled after {attempt} failed attempts to deliver {} (last: {failure}). Fix the endpoint, then send a test event to enable it again.",
             job.event_type
         );
         let _ = store

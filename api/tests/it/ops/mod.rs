@@ -4,6 +4,7 @@
 mod faults;
 mod metrics;
 mod pods;
+mod prune;
 mod redis_hygiene;
 mod rolling_restart;
 mod shutdown;

@@ -23,6 +23,11 @@ async fn snapshot(redis: &mut redis::aio::MultiplexedConnection, prefix: &str) -
         .expect("keys");
     let (mut lasting, mut longest, mut expiring) = (BTreeMap::new(), 0, 0);
     for key in keys {
+        // A schedule's lease (`{queue}:once`, one key a scheduled job kind, expiring after
+        // its period, as long as an hour) is the fleet's, not something searches leave.
+        if key.ends_with(":once") {
+            continue;
+        }
         let ttl: i64 = redis::cmd("TTL").arg(&key).query_async(redis).await.expect("ttl");
         if ttl == -1 {
             let bytes: Option<u64> = redis::cmd("MEMORY")

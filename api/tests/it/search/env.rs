@@ -95,6 +95,7 @@ impl SearchEnv {
                 .await
                 .expect("queue")
                 .enrich,
+            prune: leadgen_worker::jobs::prune::PruneSchedule::new(state.queues.prune.clone()),
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
             .await

@@ -869,7 +869,7 @@ export const useRotateWebhookSecret = <TError = ErrorType<ErrorBody>,
 /**
  * Queues one `webhook.test` message to the endpoint, signed like any other; its
  * attempt shows in the delivery log. A disabled endpoint that accepts it is enabled
- * again.
+ * again. At most five a minute per user: then 429 `rate_limited` with `Retry-After`.
  *
  * API tokens: need the `webhooks:write` scope.
  *

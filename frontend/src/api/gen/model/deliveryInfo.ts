@@ -15,7 +15,10 @@ export interface DeliveryInfo {
   /** 1 for the first try, then 2, 3... */
   attempt: number;
   /**
-     * Why it failed, in plain words.
+     * Why it failed, one of: `address not allowed or unreachable` (a private or refused
+     * address, a name that does not resolve, nothing listening), `timed out`, `TLS error`,
+     * `response too large`, `HTTP <status>` (a status other than 2xx; redirects are not
+     * followed), `request failed` (the exchange broke off).
      * @nullable
      */
   error?: string | null;

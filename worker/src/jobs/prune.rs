@@ -1,0 +1,98 @@
+//! `PruneJobV1`: delete expired session records and abandoned sign-ins, and the schedule
+//! that queues it ([`schedule`], run by every worker beside its jobs).
+//!
+//! Several workers run the schedule. In distributed mode each tick takes a lease in Redis
+//! first ([`JobQueue::push_once_per`]), so the fleet queues one job a period however many
+//! workers there are and however often they restart; a duplicate that slipped through
+//! would cost one indexed `DELETE` that finds nothing. Embedded mode has one worker, and
+//! its in-process queue needs no lease.
+
+use std::{sync::Arc, time::Duration};
+
+use leadgen_core::{jobs::PruneJobV1, time::now_unix};
+
+use super::{Job, JobError};
+use crate::{JobQueue, WorkerDeps, WorkerSettings};
+
+/// The first pruning after a worker starts: soon, but not in the way of its start.
+pub const FIRST_AFTER: Duration = Duration::from_secs(30);
+/// Then this often.
+pub const EVERY: Duration = Duration::from_secs(3600);
+
+/// The store pruning job kind (see `registry`).
+pub struct PruneJob;
+
+impl Job for PruneJob {
+    type Payload = PruneJobV1;
+
+    async fn run(job: PruneJobV1, deps: Arc<WorkerDeps>) -> Result<(), JobError> {
+        // Not retried here: the next period's job does the same work.
+        let sessions = deps
+            .store
+            .prune_sessions()
+            .await
+            .map_err(|e| JobError::Permanent(format!("could not prune sessions: {e}")))?;
+        let sign_ins = deps
+            .store
+            .prune_login_attempts()
+            .await
+            .map_err(|e| JobError::Permanent(format!("could not prune sign-ins: {e}")))?;
+        tracing::info!(
+            sessions,
+            sign_ins,
+            queued_at = job.queued_at,
+            "pruned expired sessions and sign-ins"
+        );
+        Ok(())
+    }
+
+    fn concurrency(_settings: &WorkerSettings) -> usize {
+        1
+    }
+}
+
+/// When the fleet prunes the store.
+#[derive(Clone)]
+pub struct PruneSchedule {
+    /// Where the job is queued.
+    pub queue: JobQueue<PruneJobV1>,
+    /// The first tick after the worker starts.
+    pub first_after: Duration,
+    /// The period between ticks.
+    pub every: Duration,
+}
+
+impl PruneSchedule {
+    /// The production schedule ([`FIRST_AFTER`], [`EVERY`]) on `queue`.
+    pub fn new(queue: JobQueue<PruneJobV1>) -> Self {
+        Self {
+            queue,
+            first_after: FIRST_AFTER,
+            every: EVERY,
+        }
+    }
+
+    /// How long one tick's lease holds off the other workers: a tenth less than the
+    /// period, so that the worker which queued last time finds its own lease gone at its
+    /// next tick (timers drift), and the fleet prunes about once a period, never twice.
+    fn lease(&self) -> Duration {
+        self.every.saturating_sub(self.every / 10).max(Duration::from_millis(1))
+    }
+}
+
+/// Queues [`PruneJobV1`] after [`PruneSchedule::first_after`], then every
+/// [`PruneSchedule::every`], unless another worker did within the lease. Never returns.
+pub async fn schedule(schedule: PruneSchedule) {
+    tokio::time::sleep(schedule.first_after).await;
+    let mut ticks = tokio::time::interval(schedule.every.max(Duration::from_millis(1)));
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let job = PruneJobV1 { queued_at: now_unix() };
+        match schedule.queue.push_once_per(job, schedule.lease()).await {
+            Ok(true) => tracing::debug!("queued the store's pruning"),
+            Ok(false) => tracing::debug!("another worker queued the store's pruning"),
+            Err(error) => tracing::warn!(%error, "could not queue the store's pruning; trying next period"),
+        }
+    }
+}
