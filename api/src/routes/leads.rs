@@ -27,6 +27,7 @@ use crate::{
     relay,
     sse::{self, SearchEvents},
     state::AppState,
+    text::Text,
 };
 
 /// The spec's message for a missing type or location.
@@ -41,6 +42,15 @@ pub struct TestApiKeyResponse {
     pub valid: bool,
     /// What happened.
     pub message: String,
+}
+
+/// `POST /api/leads/check-api-key` body: a key typed but not saved yet.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CheckApiKeyRequest {
+    /// The key to check (trimmed); it is not saved.
+    #[oai(validator(max_length = 200))]
+    pub api_key: Text,
 }
 
 /// Lead operations.
@@ -218,6 +228,35 @@ impl LeadsApi {
             success: true,
             data: report.into(),
         }))
+    }
+
+    /// Check a key before saving it
+    ///
+    /// Makes the same free Places API (New) call as `test_api_key` (Text Search, ids only,
+    /// one result, which Google does not bill) with the key in the body, which is neither
+    /// saved nor recorded: onboarding and Settings check what the user typed before they
+    /// save it. A key Google refuses answers 400 with Google's reason in plain words; a
+    /// key that cannot be one answers 400 `invalid_api_key`.
+    ///
+    /// API tokens: need the `keys:write` scope.
+    #[oai(path = "/check-api-key", method = "post", operation_id = "check_api_key")]
+    async fn check_api_key(
+        &self,
+        state: Data<&AppState>,
+        _auth: Auth<access::KeysWrite>,
+        body: Json<CheckApiKeyRequest>,
+    ) -> Result<Json<TestApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
+    {
+        let typed = body.0.api_key.0.trim().to_owned();
+        leadgen_core::api_key::validate_format(&typed)
+            .map_err(|_| ApiError::bad_request("invalid_api_key", leadgen_core::api_key::INVALID_FORMAT))?;
+        match state.places.check_key(&typed).await {
+            Ok(()) => Ok(Json(TestApiKeyResponse {
+                valid: true,
+                message: "API key is valid and working".into(),
+            })),
+            Err(e) => Err(upstream_error(e).into()),
+        }
     }
 
     /// Test the stored Places API key

@@ -61,6 +61,7 @@ fn statuses_are_documented_only_where_they_can_happen() {
         "search_leads",
         "estimate_search",
         "test_api_key",
+        "check_api_key",
         "create_checkout_session",
         "create_portal_session",
         "get_subscription_status",

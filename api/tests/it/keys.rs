@@ -169,3 +169,52 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_typed_key_is_checked_before_it_is_saved_and_nothing_is_stored,
+    |backend: Backend| async move {
+        let (app, sim) = app_with_sim(backend).await;
+        let (_, token) = app.sign_in("typist").await;
+        let (status, body) = app
+            .post(
+                "/api/leads/check-api-key",
+                Some(&token),
+                Some(json!({"apiKey": format!("  {KEY} ")})),
+            )
+            .await;
+        assert_eq!((status, body["valid"].clone()), (200, json!(true)), "{body}");
+        assert_eq!(sim.stats().search_text_requests, 1, "one free upstream call");
+        let (status, body) = app
+            .post(
+                "/api/leads/check-api-key",
+                Some(&token),
+                Some(json!({"apiKey": "AIzaSyA_INVALIDKEY_456789abcdefghijklmno"})),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["message"].as_str().expect("message").contains("is not valid"),
+            "{body}"
+        );
+        let (status, body) = app
+            .post(
+                "/api/leads/check-api-key",
+                Some(&token),
+                Some(json!({"apiKey": "not-a-key"})),
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"].clone()),
+            (400, json!("invalid_api_key")),
+            "{body}"
+        );
+        assert_eq!(
+            sim.stats().search_text_requests,
+            2,
+            "a malformed key never reaches Google"
+        );
+        // Nothing was saved or recorded.
+        let (_, status) = app.get("/api/user/api-key/status", Some(&token)).await;
+        assert_eq!(status["api_key_status"]["has_key"], false, "{status}");
+    }
+);

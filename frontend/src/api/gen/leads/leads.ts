@@ -29,6 +29,10 @@ import type {
 } from '../model/businessTypesResponse';
 
 import type {
+  CheckApiKeyRequest
+} from '../model/checkApiKeyRequest';
+
+import type {
   ErrorBody
 } from '../model/errorBody';
 
@@ -197,7 +201,110 @@ export function useListBusinessTypes<TData = Awaited<ReturnType<typeof listBusin
 
 
 
-export const getEstimateSearchUrl = () => {
+export const getCheckApiKeyUrl = () => {
+
+
+
+
+  return `/api/leads/check-api-key`
+}
+
+/**
+ * Makes the same free Places API (New) call as `test_api_key` (Text Search, ids only,
+ * one result, which Google does not bill) with the key in the body, which is neither
+ * saved nor recorded: onboarding and Settings check what the user typed before they
+ * save it. A key Google refuses answers 400 with Google's reason in plain words; a
+ * key that cannot be one answers 400 `invalid_api_key`.
+ *
+ * API tokens: need the `keys:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/check-api-key' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"apiKey":"AIzaSyDemo0123456789abcdefghijklmnopq"}'
+ * ```
+ * @summary Check a key before saving it
+ */
+export const checkApiKey = async (checkApiKeyRequest: CheckApiKeyRequest, options?: Parameters<typeof apiFetch>[1]): Promise<TestApiKeyResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<TestApiKeyResponse>(getCheckApiKeyUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(checkApiKeyRequest)
+  }
+);}
+
+
+
+
+
+export const getCheckApiKeyMutationKey = () => ['checkApiKey'] as const;
+
+export const getCheckApiKeyMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkApiKey>>, TError,CheckApiKeyMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkApiKey>>, TError,CheckApiKeyMutationVariables, TContext> => {
+
+const mutationKey = getCheckApiKeyMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkApiKey>>, CheckApiKeyMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkApiKey(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckApiKeyMutationResult = NonNullable<Awaited<ReturnType<typeof checkApiKey>>>
+    export type CheckApiKeyMutationBody = BodyType<CheckApiKeyRequest>
+    export type CheckApiKeyMutationError = ErrorType<ErrorBody>
+    export type CheckApiKeyMutationVariables = {data: BodyType<CheckApiKeyRequest>}
+
+    /**
+ * @summary Check a key before saving it
+ */
+export const useCheckApiKey = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkApiKey>>, TError,CheckApiKeyMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof checkApiKey>>,
+        TError,
+        CheckApiKeyMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCheckApiKeyMutationOptions(options), queryClient);
+    }
+    export const getEstimateSearchUrl = () => {
 
 
 
