@@ -217,6 +217,7 @@ mod tests {
             rating: None,
             review_count: None,
             contacts: None,
+            ..Default::default()
         }
     }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::enrich::Contacts;
 
 /// One business found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Lead {
     /// Business name.
@@ -24,6 +24,25 @@ pub struct Lead {
     pub rating: Option<f64>,
     /// Number of ratings, when rated.
     pub review_count: Option<u32>,
+    /// Street line ("1204 Oak St"); empty when Google gives none. Empty parts are left out
+    /// of the JSON, so a lead without them keeps its old shape.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub street: String,
+    /// City (locality); empty when Google gives none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub city: String,
+    /// State or region, as Google abbreviates it ("TX"); empty when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub state: String,
+    /// Postal code; empty when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub postal_code: String,
+    /// Google's category for it, in words ("Dentist"); empty when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub category: String,
+    /// The place on Google Maps; empty when Google gives none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub maps_url: String,
     /// What the business's own website publishes: only in an enriched search's
     /// `complete` (absent everywhere else, so unenriched events keep their shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,7 +180,9 @@ mod tests {
             place_id: "ChIJ1".into(),
             rating: Some(4.5),
             review_count: Some(12),
+            city: "Austin".into(),
             contacts: None,
+            ..Lead::default()
         };
         let found = SearchEvent::BusinessFound {
             name: "Blue Cup".into(),
@@ -173,6 +194,8 @@ mod tests {
         assert_eq!(json["type"], "business_found");
         assert_eq!(json["lead"]["placeId"], "ChIJ1");
         assert_eq!(json["lead"]["reviewCount"], 12);
+        assert_eq!(json["lead"]["city"], "Austin");
+        assert!(json["lead"].get("postalCode").is_none(), "an empty part is left out");
         assert!(
             json["lead"].get("contacts").is_none(),
             "unenriched leads keep their shape"

@@ -168,6 +168,7 @@ mod tests {
             rating: None,
             review_count: None,
             contacts: None,
+            ..Default::default()
         }
     }
 

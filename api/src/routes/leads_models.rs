@@ -246,9 +246,32 @@ pub struct LeadItem {
     /// Number of ratings, when rated.
     #[oai(nullable)]
     pub review_count: Option<u32>,
+    /// Street line, e.g. `1204 Oak St`; absent when Google gives none.
+    #[oai(nullable)]
+    pub street: Option<String>,
+    /// City; absent when Google gives none.
+    #[oai(nullable)]
+    pub city: Option<String>,
+    /// State or region as Google abbreviates it, e.g. `TX`; absent when none.
+    #[oai(nullable)]
+    pub state: Option<String>,
+    /// Postal code; absent when none.
+    #[oai(nullable)]
+    pub postal_code: Option<String>,
+    /// Google's category for it, in words, e.g. `Dentist`; absent when none.
+    #[oai(nullable)]
+    pub category: Option<String>,
+    /// The place on Google Maps; absent when Google gives none.
+    #[oai(nullable)]
+    pub maps_url: Option<String>,
     /// What the business's own website publishes (enriched searches' results only).
     #[oai(nullable)]
     pub contacts: Option<ContactsItem>,
+}
+
+/// `Some` unless empty (the lead's optional texts are empty strings in core).
+fn non_empty(text: String) -> Option<String> {
+    (!text.is_empty()).then_some(text)
 }
 
 impl From<Lead> for LeadItem {
@@ -261,6 +284,12 @@ impl From<Lead> for LeadItem {
             place_id: l.place_id,
             rating: l.rating,
             review_count: l.review_count,
+            street: non_empty(l.street),
+            city: non_empty(l.city),
+            state: non_empty(l.state),
+            postal_code: non_empty(l.postal_code),
+            category: non_empty(l.category),
+            maps_url: non_empty(l.maps_url),
             contacts: l.contacts.map(Into::into),
         }
     }

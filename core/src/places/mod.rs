@@ -21,9 +21,11 @@ const KEY_CHECK_FIELD_MASK: &str = "places.id";
 /// Ids and paging only: the free "Text Search Essentials (IDs Only)" SKU.
 pub const IDS_FIELD_MASK: &str = "places.id,nextPageToken";
 /// Field mask for a lead search: exactly what a lead shows, nothing pricier. Phone,
-/// website, rating and rating count make this the Text Search Enterprise SKU.
+/// website, rating and rating count make this the Text Search Enterprise SKU; the address
+/// in parts, the category and the Maps link are Pro fields, so they cost nothing more.
 pub const LEAD_FIELD_MASK: &str = "places.id,places.displayName,places.formattedAddress,places.nationalPhoneNumber,\
-places.websiteUri,places.rating,places.userRatingCount,nextPageToken";
+places.websiteUri,places.rating,places.userRatingCount,places.addressComponents,places.primaryTypeDisplayName,\
+places.googleMapsUri,nextPageToken";
 /// Upper bound on one upstream call, so a hung connection cannot hold a request forever.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 

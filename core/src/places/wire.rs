@@ -127,10 +127,31 @@ pub struct Place {
     pub rating: Option<f64>,
     /// Number of ratings.
     pub user_rating_count: Option<u32>,
+    /// The address in parts (street number, route, locality, state, postal code...).
+    pub address_components: Option<Vec<AddressComponent>>,
+    /// The primary type in words ("Dentist").
+    pub primary_type_display_name: Option<LocalizedText>,
+    /// The place on Google Maps.
+    pub google_maps_uri: Option<String>,
     /// Where it is (asked for only when a search must check a circle).
     pub location: Option<LatLngLiteral>,
     /// The area it covers (the locate request asks for a city's or ZIP code's).
     pub viewport: Option<Viewport>,
+}
+
+/// One part of a place's address (`AddressComponent` of the Places API).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddressComponent {
+    /// The full text ("Texas").
+    #[serde(default)]
+    pub long_text: String,
+    /// The short text ("TX").
+    #[serde(default)]
+    pub short_text: String,
+    /// What this part is: `street_number`, `route`, `locality`, `postal_code`...
+    #[serde(default)]
+    pub types: Vec<String>,
 }
 
 /// `LocalizedText` of the Places API.

@@ -213,6 +213,7 @@ mod tests {
             rating: None,
             review_count: None,
             contacts: None,
+            ..Default::default()
         };
         let found = |id: &str, n: u32| SearchEvent::BusinessFound {
             name: format!("n{id}"),

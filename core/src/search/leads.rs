@@ -8,6 +8,25 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
     if place.id.is_empty() || name.trim().is_empty() {
         return None;
     }
+    let parts = place.address_components.unwrap_or_default();
+    let part = |kind: &str, short: bool| {
+        parts.iter().find(|c| c.types.iter().any(|t| t == kind)).map(|c| {
+            if short {
+                c.short_text.clone()
+            } else {
+                c.long_text.clone()
+            }
+        })
+    };
+    let street = match (part("street_number", false), part("route", false)) {
+        (Some(number), Some(route)) => format!("{number} {route}"),
+        (None, Some(route)) => route,
+        _ => String::new(),
+    };
+    // A city is a locality; where Google has none (some suburbs), the postal town.
+    let city = part("locality", false)
+        .or_else(|| part("postal_town", false))
+        .unwrap_or_default();
     Some(Lead {
         name,
         address: place.formatted_address.unwrap_or_default(),
@@ -16,6 +35,12 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
         place_id: place.id,
         rating: place.rating,
         review_count: place.user_rating_count,
+        street,
+        city,
+        state: part("administrative_area_level_1", true).unwrap_or_default(),
+        postal_code: part("postal_code", false).unwrap_or_default(),
+        category: place.primary_type_display_name.map(|t| t.text).unwrap_or_default(),
+        maps_url: place.google_maps_uri.unwrap_or_default(),
         contacts: None,
     })
 }
@@ -24,6 +49,42 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
 mod tests {
     use super::*;
     use crate::places::SearchTextResponse;
+
+    #[test]
+    fn the_address_in_parts_the_category_and_the_maps_link() {
+        let body = r#"{"places":[{"id":"ChIJa","displayName":{"text":"Oak Dental"},
+            "formattedAddress":"1204 Oak St, Austin, TX 78704, USA",
+            "addressComponents":[
+              {"longText":"1204","shortText":"1204","types":["street_number"],"languageCode":"en"},
+              {"longText":"Oak Street","shortText":"Oak St","types":["route"],"languageCode":"en"},
+              {"longText":"Austin","shortText":"Austin","types":["locality","political"],"languageCode":"en"},
+              {"longText":"Travis County","shortText":"Travis County","types":["administrative_area_level_2","political"]},
+              {"longText":"Texas","shortText":"TX","types":["administrative_area_level_1","political"],"languageCode":"en"},
+              {"longText":"United States","shortText":"US","types":["country","political"],"languageCode":"en"},
+              {"longText":"78704","shortText":"78704","types":["postal_code"],"languageCode":"en"}],
+            "primaryTypeDisplayName":{"text":"Dentist","languageCode":"en"},
+            "googleMapsUri":"https://maps.google.com/?cid=123"}]}"#;
+        let page: SearchTextResponse = serde_json::from_str(body).expect("parse");
+        let lead = page.places.into_iter().find_map(lead_from_place).expect("a lead");
+        assert_eq!(
+            (
+                lead.street.as_str(),
+                lead.city.as_str(),
+                lead.state.as_str(),
+                lead.postal_code.as_str(),
+                lead.category.as_str(),
+                lead.maps_url.as_str()
+            ),
+            (
+                "1204 Oak Street",
+                "Austin",
+                "TX",
+                "78704",
+                "Dentist",
+                "https://maps.google.com/?cid=123"
+            )
+        );
+    }
 
     #[test]
     fn maps_googles_fields_and_empty_values() {
@@ -39,6 +100,15 @@ mod tests {
         assert_eq!(leads.len(), 2, "a place without id is dropped");
         assert_eq!(leads[0].phone, "(512) 555-0100");
         assert_eq!(leads[0].review_count, Some(87));
+        assert_eq!(
+            (
+                leads[1].street.as_str(),
+                leads[1].city.as_str(),
+                leads[1].category.as_str()
+            ),
+            ("", "", ""),
+            "no components: empty parts"
+        );
         assert_eq!(
             (leads[1].phone.as_str(), leads[1].website.as_str(), leads[1].rating),
             ("", "", None)

@@ -350,6 +350,7 @@ mod tests {
             rating,
             review_count: reviews,
             contacts: None,
+            ..Default::default()
         }
     }
 

@@ -82,6 +82,14 @@ pub struct Place {
     pub city: &'static str,
     /// Its ZIP code (also in the address).
     pub zip: &'static str,
+    /// The street line of the address ("1204 Oak St"): `street_number` and `route`.
+    pub street_number: u64,
+    /// The street's name, `route` of `addressComponents`.
+    pub route: &'static str,
+    /// The state's code and name (`administrative_area_level_1`).
+    pub region: (&'static str, &'static str),
+    /// `primaryTypeDisplayName.text`, e.g. "Dentist".
+    pub primary_type_display_name: &'static str,
     /// `nationalPhoneNumber`, e.g. "(512) 555-0143"; absent for about 15%.
     pub national_phone_number: Option<String>,
     /// `internationalPhoneNumber`, e.g. "+1 512-555-0143"; absent with the national one.
@@ -123,6 +131,8 @@ impl Place {
             "primaryType": self.primary_type,
             "businessStatus": self.business_status,
             "googleMapsUri": self.google_maps_uri,
+            "primaryTypeDisplayName": { "text": self.primary_type_display_name, "languageCode": "en" },
+            "addressComponents": self.address_components(),
         });
         let optional = [
             (
@@ -143,6 +153,27 @@ impl Place {
             }
         }
         place
+    }
+}
+
+impl Place {
+    /// `addressComponents` as Google lists them for a US street address: most specific
+    /// first, each with `longText`, `shortText`, `types` and `languageCode`.
+    pub fn address_components(&self) -> Value {
+        let part = |long: &str, short: &str, types: &[&str]| json!({ "longText": long, "shortText": short, "types": types, "languageCode": "en" });
+        let number = self.street_number.to_string();
+        json!([
+            part(&number, &number, &["street_number"]),
+            part(self.route, self.route, &["route"]),
+            part(self.city, self.city, &["locality", "political"]),
+            part(
+                self.region.1,
+                self.region.0,
+                &["administrative_area_level_1", "political"]
+            ),
+            part("United States", "US", &["country", "political"]),
+            part(self.zip, self.zip, &["postal_code"]),
+        ])
     }
 }
 
@@ -522,6 +553,10 @@ fn generate(seed: u64, city: &City, ty: &BusinessType, dense: Option<u32>) -> Ve
                 formatted_address,
                 city: city.name,
                 zip,
+                street_number,
+                route: street,
+                region: (city.region, city.region_name),
+                primary_type_display_name: super::catalogue::find(ty.primary).map_or(ty.label, |t| t.label),
                 national_phone_number: national,
                 international_phone_number: international,
                 website_uri,

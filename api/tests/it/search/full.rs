@@ -360,8 +360,14 @@ async fn bad_options_get_specific_errors() {
             with("area", json!({"center": {"latitude": 30.0, "longitude": -97.0}})),
             "area must be a rectangle",
         ),
-        (with("coverage", json!("everything")), "Coverage"),
-        (with("website", json!("maybe")), "WebsiteChoice"),
+        (
+            with("coverage", json!("everything")),
+            "Coverage must be one of \"quick\", \"full\".",
+        ),
+        (
+            with("website", json!("maybe")),
+            "Website must be one of \"any\", \"with\", \"without\".",
+        ),
         (
             json!({"businessType": "dentist", "coverage": "full"}),
             "Please select a business type and enter a location",

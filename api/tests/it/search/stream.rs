@@ -61,6 +61,34 @@ both_modes!(
                 event["lead"]["website"],
                 want.get("websiteUri").cloned().unwrap_or(json!(""))
             );
+            // The address in parts, the category and the Maps link, from Google's fields.
+            let part = |kind: &str, text: &str| {
+                want["addressComponents"]
+                    .as_array()
+                    .expect("components")
+                    .iter()
+                    .find(|c| c["types"].as_array().is_some_and(|t| t.iter().any(|t| t == kind)))
+                    .map(|c| c[text].clone())
+                    .expect("a component of that kind")
+            };
+            let street = format!(
+                "{} {}",
+                part("street_number", "longText").as_str().expect("number"),
+                part("route", "longText").as_str().expect("route")
+            );
+            assert_eq!(event["lead"]["street"], json!(street));
+            assert_eq!(event["lead"]["city"], part("locality", "longText"));
+            assert_eq!(event["lead"]["state"], part("administrative_area_level_1", "shortText"));
+            assert_eq!(event["lead"]["postalCode"], part("postal_code", "longText"));
+            assert_eq!(event["lead"]["category"], want["primaryTypeDisplayName"]["text"]);
+            assert_eq!(event["lead"]["mapsUrl"], want["googleMapsUri"]);
+            assert!(
+                want["formattedAddress"]
+                    .as_str()
+                    .expect("address")
+                    .starts_with(&format!("{street}, ")),
+                "the street line begins the formatted address"
+            );
         }
         let frame_ids: Vec<u64> = events.iter().map(|(id, _)| *id).collect();
         assert!(

@@ -13,14 +13,34 @@ import type { ContactsItem } from './contactsItem';
 export interface LeadItem {
   /** Formatted address. */
   address: string;
+  /**
+     * Google's category for it, in words, e.g. `Dentist`; absent when none.
+     * @nullable
+     */
+  category?: string | null;
+  /**
+     * City; absent when Google gives none.
+     * @nullable
+     */
+  city?: string | null;
   /** What the business's own website publishes (enriched searches' results only). */
   contacts?: ContactsItem & unknown | null;
+  /**
+     * The place on Google Maps; absent when Google gives none.
+     * @nullable
+     */
+  mapsUrl?: string | null;
   /** Business name. */
   name: string;
   /** Phone number; empty when unknown. */
   phone: string;
   /** Google place id. */
   placeId: string;
+  /**
+     * Postal code; absent when none.
+     * @nullable
+     */
+  postalCode?: string | null;
   /**
      * Average rating, when rated.
      * @nullable
@@ -31,6 +51,16 @@ export interface LeadItem {
      * @nullable
      */
   reviewCount?: number | null;
+  /**
+     * State or region as Google abbreviates it, e.g. `TX`; absent when none.
+     * @nullable
+     */
+  state?: string | null;
+  /**
+     * Street line, e.g. `1204 Oak St`; absent when Google gives none.
+     * @nullable
+     */
+  street?: string | null;
   /** Website; empty when unknown. */
   website: string;
 }
