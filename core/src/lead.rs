@@ -215,7 +215,9 @@ mod tests {
                     ..Default::default()
                 },
                 contact_page: Some("https://bluecup.example/contact".into()),
-            },
+                ..Contacts::default()
+            }
+            .read(),
         };
         let json = serde_json::to_value(&event).expect("json");
         assert_eq!(json["type"], "lead_enriched");
@@ -224,6 +226,17 @@ mod tests {
         assert_eq!(json["socials"]["instagram"], "https://instagram.com/bluecup");
         assert_eq!(json["socials"]["x"], serde_json::Value::Null);
         assert_eq!(json["contactPage"], "https://bluecup.example/contact");
+        assert_eq!(json["status"], "found");
+        assert!(json.get("reason").is_none(), "a reason only when not read");
+        let not_read = serde_json::to_value(SearchEvent::LeadEnriched {
+            place_id: "ChIJ2".into(),
+            contacts: Contacts::not_read(crate::enrich::NotRead::RobotsTxt),
+        })
+        .expect("json");
+        assert_eq!(
+            (&not_read["status"], &not_read["reason"]),
+            (&"not_read".into(), &"robots_txt".into())
+        );
         assert_eq!(serde_json::from_value::<SearchEvent>(json).expect("read"), event);
         assert!(!event.is_terminal());
     }

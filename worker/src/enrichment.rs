@@ -3,10 +3,11 @@
 //! gather the `lead_enriched` events those jobs published so `complete` carries the
 //! enriched leads.
 //!
-//! The wait is bounded: it ends when every queued site has answered, or
-//! [`wait_after_last`] after the last site was queued, whichever comes first; a lead whose
-//! site did not answer by then is sent without contacts (an empty set), as are leads
-//! without a website.
+//! The wait ends when every queued site has answered, or when no site has answered for
+//! [`wait_after_last`] since the last one was queued or answered (results still flowing
+//! keep it going, so a long search's last sites are read too, #26), and at the latest
+//! [`MAX_WAIT`] after it began. A lead whose site did not answer by then says
+//! `not_read` (`not_reached_in_time`); a lead without a website says `no_website`.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -15,7 +16,7 @@ use std::{
 
 use leadgen_core::{
     bus::EventBus,
-    enrich::Contacts,
+    enrich::{Contacts, NotRead},
     ids::SearchId,
     jobs::EnrichJobV1,
     lead::{Lead, SearchEvent},
@@ -36,9 +37,13 @@ pub fn wait_after_last() -> Duration {
     leadgen_core::enrich::CrawlLimits::default().site_budget + QUEUE_MARGIN
 }
 
+/// The longest `complete` waits for a search's sites, however fast they come: a bound
+/// on how long a search holds its worker slot after its last page.
+pub const MAX_WAIT: Duration = Duration::from_secs(600);
+
 /// How long a queued site may wait before it is not worth reading: its search has
-/// completed without it by then.
-const JOB_LIFETIME: Duration = Duration::from_secs(60);
+/// completed without it by then (the longest wait, and a margin).
+const JOB_LIFETIME: Duration = Duration::from_secs(660);
 
 /// How often the wait looks for new results (one replay-buffer read each time).
 const POLL: Duration = Duration::from_millis(25);
@@ -50,8 +55,10 @@ pub struct Dispatch<'a> {
     queued: HashSet<String>,
     /// When the last site was queued.
     last: Option<Instant>,
-    /// How long after `last` the wait ends ([`wait_after_last`]; shorter in tests).
+    /// How long without a new result the wait ends ([`wait_after_last`]; shorter in tests).
     wait: Duration,
+    /// The longest wait ([`MAX_WAIT`]; shorter in tests).
+    max_wait: Duration,
 }
 
 impl<'a> Dispatch<'a> {
@@ -62,6 +69,7 @@ impl<'a> Dispatch<'a> {
             queued: HashSet::new(),
             last: None,
             wait: wait_after_last(),
+            max_wait: MAX_WAIT,
         }
     }
 
@@ -116,10 +124,16 @@ impl<'a> Dispatch<'a> {
             }
         }
         let waiting: HashSet<&str> = self.queued.iter().map(String::as_str).collect();
-        let deadline = self.last.map_or_else(Instant::now, |last| last + self.wait);
-        while !waiting.iter().all(|id| found.contains_key(*id)) && Instant::now() < deadline {
+        let cap = Instant::now() + self.max_wait;
+        let mut idle_deadline = self.last.map_or_else(Instant::now, |last| last + self.wait);
+        while !waiting.iter().all(|id| found.contains_key(*id)) && Instant::now() < idle_deadline.min(cap) {
             tokio::time::sleep(POLL).await;
+            let before = found.len();
             read_new(bus, search_id, &mut after, &mut found).await;
+            if found.len() > before {
+                // Sites are still being read: the rest are worth the wait.
+                idle_deadline = Instant::now() + self.wait;
+            }
         }
         let missing = waiting.iter().filter(|id| !found.contains_key(**id)).count();
         if missing > 0 {
@@ -144,17 +158,22 @@ async fn read_new(bus: &EventBus, search_id: &SearchId, after: &mut u64, found: 
     }
 }
 
-/// Gives every lead its contacts: what its site published, or an empty set (no website,
-/// or no answer in time), so an enriched search's results all carry `contacts`.
+/// Gives every lead its contacts: what its site published (`found` or `none`), why it
+/// was not read, or `no_website`, so an enriched search's results all say how it went.
 pub fn attach(leads: &mut [Lead], mut found: HashMap<String, Contacts>) {
     for lead in leads {
-        lead.contacts = Some(found.remove(&lead.place_id).unwrap_or_default());
+        let contacts = match found.remove(&lead.place_id) {
+            Some(contacts) => contacts,
+            None if lead.website.trim().is_empty() => Contacts::no_website(),
+            None => Contacts::not_read(NotRead::NotReachedInTime),
+        };
+        lead.contacts = Some(contacts);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use leadgen_core::bus::memory::MemoryBus;
+    use leadgen_core::{bus::memory::MemoryBus, enrich::ReadStatus};
 
     use super::*;
 
@@ -200,12 +219,13 @@ mod tests {
         let contacts = Contacts {
             emails: vec!["hi@a.example".into()],
             ..Contacts::default()
-        };
+        }
+        .read();
         for id in ["a", "c"] {
             let contacts = if id == "a" {
                 contacts.clone()
             } else {
-                Contacts::default()
+                Contacts::default().read()
             };
             bus.publish(
                 &search,
@@ -226,12 +246,68 @@ mod tests {
         let mut leads = leads;
         attach(&mut leads, got);
         assert_eq!(leads[0].contacts.as_ref(), Some(&contacts));
+        assert_eq!(leads[0].contacts.as_ref().map(|c| c.status), Some(ReadStatus::Found));
         assert_eq!(
-            leads[1].contacts,
-            Some(Contacts::default()),
-            "no website: empty contacts"
+            leads[1].contacts.as_ref().map(|c| c.status),
+            Some(ReadStatus::NoWebsite),
+            "no website: says so"
         );
-        assert_eq!(leads[2].contacts, Some(Contacts::default()));
+        assert_eq!(leads[2].contacts.as_ref().map(|c| c.status), Some(ReadStatus::None));
+    }
+
+    #[tokio::test]
+    async fn results_still_coming_keep_the_wait_going_and_the_rest_say_why() {
+        let (queue, _source) = crate::queue::memory::<EnrichJobV1>();
+        let bus = EventBus::Memory(MemoryBus::new());
+        let search: SearchId = "s3".into();
+        let leads: Vec<Lead> = (0..6)
+            .map(|i| lead(&format!("p{i}"), &format!("https://{i}.example")))
+            .collect();
+        let idle = Duration::from_millis(300);
+        let mut dispatch = Dispatch {
+            wait: idle,
+            max_wait: Duration::from_secs(10),
+            ..Dispatch::new(&queue)
+        };
+        let events: Vec<SearchEvent> = leads.iter().cloned().map(found).collect();
+        dispatch.queue_leads(&search, &events).await;
+        // Five sites answer one every 200 ms (a slow backlog, each within the idle
+        // limit of the one before); the sixth never does.
+        let publisher = {
+            let bus = bus.clone();
+            let search = search.clone();
+            tokio::spawn(async move {
+                for i in 0..5 {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    let event = SearchEvent::LeadEnriched {
+                        place_id: format!("p{i}"),
+                        contacts: Contacts::default().read(),
+                    };
+                    bus.publish(&search, &event).await.expect("publish");
+                }
+            })
+        };
+        let started = Instant::now();
+        let got = dispatch.collect(&bus, &search, &leads, false).await;
+        publisher.await.expect("publisher");
+        assert_eq!(
+            got.len(),
+            5,
+            "every site read while results kept coming, {:?} in",
+            started.elapsed()
+        );
+        assert!(
+            started.elapsed() > Duration::from_millis(1000),
+            "it waited past the first idle limit: {:?}",
+            started.elapsed()
+        );
+        let mut leads = leads;
+        attach(&mut leads, got);
+        assert_eq!(
+            leads[5].contacts.as_ref().map(|c| (c.status, c.reason)),
+            Some((ReadStatus::NotRead, Some(NotRead::NotReachedInTime))),
+            "the one never read says why"
+        );
     }
 
     #[tokio::test]

@@ -307,6 +307,22 @@ pub struct ContactsItem {
     /// The contact page the emails came from, when not the home page.
     #[oai(nullable)]
     pub contact_page: Option<String>,
+    /// How reading the site went: `found` (an email, profile or contact page), `none`
+    /// (read, nothing published), `not_read` (see `reason`) or `no_website`. Always in
+    /// answers; ignored when sent back for an export.
+    #[oai(nullable)]
+    pub status: Option<String>,
+    /// Why the site was not read (`not_read` only): `timed_out`, `robots_txt`,
+    /// `refused_address`, `site_down`, `not_a_web_address` or `not_reached_in_time`.
+    #[oai(nullable)]
+    pub reason: Option<String>,
+}
+
+/// The wire word of a unit enum (`not_read`, `robots_txt`).
+fn word(value: impl serde::Serialize) -> Option<String> {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
 }
 
 /// Social profile URLs found on a business's website.
@@ -338,6 +354,8 @@ impl From<Contacts> for ContactsItem {
             emails: c.emails,
             socials: c.socials.into(),
             contact_page: c.contact_page,
+            status: word(c.status),
+            reason: c.reason.and_then(word),
         }
     }
 }
@@ -488,6 +506,13 @@ pub struct StreamEvent {
     /// `lead_enriched`: the contact page read, if any.
     #[oai(nullable)]
     pub contact_page: Option<String>,
+    /// `lead_enriched`: how reading the site went (`found`, `none`, `not_read`).
+    #[oai(nullable)]
+    pub status: Option<String>,
+    /// `lead_enriched`: why the site was not read (`not_read` only), e.g. `timed_out`,
+    /// `robots_txt`, `site_down`, `not_reached_in_time`.
+    #[oai(nullable)]
+    pub reason: Option<String>,
     /// `error`: what went wrong.
     #[oai(nullable)]
     pub message: Option<String>,

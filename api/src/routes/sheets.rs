@@ -421,6 +421,7 @@ fn contacts_of(item: ContactsItem) -> Contacts {
             tiktok: s.tiktok,
         },
         contact_page: item.contact_page,
+        ..Contacts::default()
     }
 }
 

@@ -36,12 +36,92 @@ pub struct Contacts {
     pub socials: Socials,
     /// The contact (or imprint) page that was read, if the site has one.
     pub contact_page: Option<String>,
+    /// How reading the site went: found something, found none, not read (and why), or
+    /// no website to read. Every lead of an enriched search ends with one (#26).
+    #[serde(default)]
+    pub status: ReadStatus,
+    /// Why the site was not read, when `status` is `not_read`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<NotRead>,
 }
 
 impl Contacts {
     /// True when nothing was found.
     pub fn is_empty(&self) -> bool {
         self.emails.is_empty() && self.socials == Socials::default() && self.contact_page.is_none()
+    }
+
+    /// What a site read to its end gave, with its status: `found` or `none`.
+    pub fn read(mut self) -> Self {
+        self.status = if self.is_empty() {
+            ReadStatus::None
+        } else {
+            ReadStatus::Found
+        };
+        self.reason = None;
+        self
+    }
+
+    /// A site that was not read, and why.
+    pub fn not_read(reason: NotRead) -> Self {
+        Self {
+            status: ReadStatus::NotRead,
+            reason: Some(reason),
+            ..Self::default()
+        }
+    }
+
+    /// A lead without a website.
+    pub fn no_website() -> Self {
+        Self {
+            status: ReadStatus::NoWebsite,
+            ..Self::default()
+        }
+    }
+}
+
+/// How reading a lead's website went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadStatus {
+    /// Read; it publishes an email, a social profile or a contact page.
+    Found,
+    /// Read; it publishes none of them.
+    #[default]
+    None,
+    /// Not read: `reason` says why.
+    NotRead,
+    /// The lead has no website.
+    NoWebsite,
+}
+
+/// Why a website was not read, in words a user can act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotRead {
+    /// It did not answer within its time budget.
+    TimedOut,
+    /// Its robots.txt does not let us read it.
+    RobotsTxt,
+    /// It (or a redirect) points at an address we never contact (private, loopback...).
+    RefusedAddress,
+    /// It is down, answered an error, or is not a web page.
+    SiteDown,
+    /// The website field is not a web address.
+    NotAWebAddress,
+    /// Its turn did not come before the search's enrichment ended.
+    NotReachedInTime,
+}
+
+impl From<&SiteError> for NotRead {
+    fn from(error: &SiteError) -> Self {
+        match error {
+            SiteError::InvalidAddress => Self::NotAWebAddress,
+            SiteError::Refused { .. } => Self::RefusedAddress,
+            SiteError::Disallowed => Self::RobotsTxt,
+            SiteError::Unreachable(_) => Self::SiteDown,
+            SiteError::TimedOut => Self::TimedOut,
+        }
     }
 }
 
@@ -199,7 +279,7 @@ impl Crawler {
         // profile: the network's pages are not the business's and forbid crawlers.
         if let Some((network, profile)) = socials::profile(&start) {
             found.socials.offer(network, profile);
-            return Ok(found);
+            return Ok(found.read());
         }
         let _slot = self
             .global
@@ -210,7 +290,9 @@ impl Crawler {
         let home = self.read_home(&start, deadline).await?;
         let mut visit = Visit::new(&self.limits, found);
         visit.take(home.findings.clone());
-        let candidates = contact_pages::candidates(&home.findings.links, &home.url, visit.contacts.emails.is_empty());
+        // The usual contact and about paths are tried even when the home page shows an
+        // address: staff addresses (jane.doe@) live there (#26).
+        let candidates = contact_pages::candidates(&home.findings.links, &home.url, true);
         for candidate in candidates.into_iter().take(self.limits.max_pages.saturating_sub(1)) {
             match self.read_page(&candidate.url, deadline).await {
                 Ok(Some(page)) => {
@@ -225,7 +307,7 @@ impl Crawler {
                 Ok(None) | Err(_) => {}
             }
         }
-        Ok(visit.contacts)
+        Ok(visit.contacts.read())
     }
 
     /// The home page, which robots.txt must allow and which must be readable HTML.

@@ -150,6 +150,8 @@ async fn respond(path: &str, addr: SocketAddr) -> Response {
         "/joes/menu" => html("<p>menu@joes-pizza.com is never read</p>"),
         "/plain/" => html("<p>Nothing but pizza.</p>"),
         "/plain/impressum" => html("<p>Inhaber: inhaber@plain-pizza.de</p>"),
+        "/staff/" => html("<p>Write to office@staff-dental.com</p>"),
+        "/staff/contact" => html("<p>Dr. Maria Lopez: maria.lopez@staff-dental.com</p>"),
         "/blocked/" => html("<a href='mailto:x@blocked.com'>x</a>"),
         "/ours-only/" => html("<a href='mailto:x@ours-only.com'>x</a>"),
         "/slow/" => {
@@ -234,6 +236,32 @@ async fn tries_the_usual_paths_when_the_home_page_links_none() {
         .expect("read");
     assert_eq!(contacts.emails, ["inhaber@plain-pizza.de"]);
     assert_eq!(contacts.contact_page, Some(web.site("/plain/impressum")));
+}
+
+#[tokio::test]
+async fn the_usual_contact_page_is_read_even_when_the_home_page_shows_an_address() {
+    let web = Web::start().await;
+    let contacts = web
+        .crawler(CrawlLimits::default())
+        .read_site(&web.site("/staff/"))
+        .await
+        .expect("read");
+    assert!(web.requested("/staff/contact") >= 1, "the usual contact page was read");
+    assert_eq!(
+        contacts.emails,
+        ["office@staff-dental.com", "maria.lopez@staff-dental.com"]
+    );
+    assert_eq!(contacts.status, super::ReadStatus::Found);
+}
+
+#[tokio::test]
+async fn a_site_not_read_says_why() {
+    let web = Web::start().await;
+    let crawler = web.crawler(CrawlLimits::default());
+    let error = crawler.read_site(&web.site("/blocked/")).await.expect_err("disallowed");
+    assert_eq!(super::NotRead::from(&error), super::NotRead::RobotsTxt);
+    let plain = crawler.read_site(&web.site("/plain/impressum")).await.expect("read");
+    assert_eq!(plain.status, super::ReadStatus::Found);
 }
 
 #[tokio::test]

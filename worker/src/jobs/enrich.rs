@@ -3,14 +3,19 @@
 //!
 //! Safe to retry: reading a site twice publishes the same event twice, and the API relay
 //! forwards one `lead_enriched` per place. A site that cannot be read (down, refused,
-//! disallowed by robots.txt, too slow) still gets its event, empty, so the search's
-//! `complete` need not wait for it.
+//! disallowed by robots.txt, too slow, or taken after its search stopped waiting) still
+//! gets its event, `not_read` with the reason, so the search's `complete` need not wait
+//! for it and the lead says why it has no contacts.
 //!
 //! Nothing of the site is logged: its address and contents are lead data.
 
 use std::sync::Arc;
 
-use leadgen_core::{enrich::Contacts, jobs::EnrichJobV1, lead::SearchEvent};
+use leadgen_core::{
+    enrich::{Contacts, NotRead},
+    jobs::EnrichJobV1,
+    lead::SearchEvent,
+};
 use tracing::Instrument;
 
 use super::{Job, JobError};
@@ -35,19 +40,21 @@ impl Job for EnrichJob {
 }
 
 async fn handle(job: EnrichJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
-    if leadgen_core::time::now_unix_ms() > job.not_after_ms {
-        tracing::debug!("enrichment taken after its search completed; dropped unread");
-        return Ok(());
-    }
     if deps.bus.is_cancelled(&job.search_id).await.unwrap_or(false) {
         return Ok(());
     }
-    let contacts = match deps.crawler.read_site(&job.website).await {
-        Ok(contacts) => contacts,
-        Err(e) => {
-            // The crawler's errors name the kind of failure, never the site.
-            tracing::debug!(error = %e, "site unreadable; its lead is sent without contacts");
-            Contacts::default()
+    let contacts = if leadgen_core::time::now_unix_ms() > job.not_after_ms {
+        // Its search has given up waiting: say so rather than read it for nobody.
+        tracing::debug!("enrichment taken after its search stopped waiting; not read");
+        Contacts::not_read(NotRead::NotReachedInTime)
+    } else {
+        match deps.crawler.read_site(&job.website).await {
+            Ok(contacts) => contacts,
+            Err(e) => {
+                // The crawler's errors name the kind of failure, never the site.
+                tracing::debug!(error = %e, "site unreadable; its lead says why");
+                Contacts::not_read(NotRead::from(&e))
+            }
         }
     };
     let event = SearchEvent::LeadEnriched {

@@ -139,8 +139,29 @@ both_modes!(
                 Some(event) => {
                     assert_eq!(contacts["emails"], event["emails"]);
                     assert_eq!(contacts["socials"], event["socials"]);
+                    assert_eq!(contacts["status"], event["status"]);
                 }
                 None => assert_eq!(contacts["emails"], json!([])),
+            }
+            // Every lead says how its site went (#26 item 4).
+            let has_website = lead["website"].as_str().is_some_and(|w| !w.is_empty());
+            match contacts["status"].as_str().expect("a status") {
+                "no_website" => assert!(!has_website, "{lead}"),
+                "found" => assert!(
+                    has_website
+                        && (contacts["emails"] != json!([])
+                            || contacts["contactPage"].is_string()
+                            || contacts["socials"]
+                                .as_object()
+                                .is_some_and(|s| s.values().any(|v| v.is_string()))),
+                    "{lead}"
+                ),
+                "none" => assert!(has_website && contacts["emails"] == json!([]), "{lead}"),
+                "not_read" => assert!(
+                    has_website && contacts["reason"].is_string(),
+                    "a site not read says why: {lead}"
+                ),
+                other => panic!("unknown status {other}: {lead}"),
             }
         }
 

@@ -21,6 +21,19 @@ export interface ContactsItem {
      * read).
      */
   emails: string[];
+  /**
+     * Why the site was not read (`not_read` only): `timed_out`, `robots_txt`,
+     * `refused_address`, `site_down`, `not_a_web_address` or `not_reached_in_time`.
+     * @nullable
+     */
+  reason?: string | null;
   /** Social profile URLs. */
   socials: SocialsItem & unknown;
+  /**
+     * How reading the site went: `found` (an email, profile or contact page), `none`
+     * (read, nothing published), `not_read` (see `reason`) or `no_website`. Always in
+     * answers; ignored when sent back for an export.
+     * @nullable
+     */
+  status?: string | null;
 }
