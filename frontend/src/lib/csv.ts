@@ -1,13 +1,16 @@
 import { CONTACT_COLUMNS, contactCells } from './contacts';
 import type { Lead } from './lead';
+import { spreadsheetCell } from './spreadsheet-cell';
 
 /** CSV columns, in order (spec section 5). */
 export const CSV_COLUMNS = ['Name', 'Address', 'Phone', 'Website', 'Rating', 'Reviews'] as const;
 
-/** Quotes one value: every value is quoted and inner quotes are doubled. */
+/**
+ * Quotes one value: every value is quoted and inner quotes are doubled; a value a
+ * spreadsheet would run as a formula is written as text first ({@link spreadsheetCell}).
+ */
 export function quoteCsvValue(value: string | number | null | undefined): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${spreadsheetCell(value).replace(/"/g, '""')}"`;
 }
 
 /** How the CSV is built. */
