@@ -73,6 +73,29 @@ describe('ResultsPanel', () => {
     expect(screen.getByRole('region', { name: 'Leads' })).toHaveAttribute('tabindex', '0');
   });
 
+  it('links a website or profile only when it is http or https (issue #25 item 10)', () => {
+    const [a, b] = leads(2);
+    const results: Lead[] = [
+      {
+        ...a,
+        website: 'javascript:alert(1)',
+        contacts: { emails: [], socials: { facebook: 'javascript:alert(1)', instagram: 'https://www.instagram.com/d1' } },
+      },
+      { ...b, website: 'http://dentist2.example/' },
+    ];
+    render(<ResultsPanel results={results} typeLabel="Dentist" location="Austin" enriched />);
+    const [first, second] = bodyRows();
+    const cells = within(first).getAllByRole('cell');
+    // Shown as the text it came as, not as a link.
+    expect(cells[3]).toHaveTextContent('javascript:alert(1)');
+    expect(within(cells[3]).queryByRole('link')).toBeNull();
+    expect(within(first).queryByRole('link', { name: 'Facebook' })).toBeNull();
+    expect(cells[7]).toHaveTextContent('javascript:alert(1)');
+    expect(within(first).getByRole('link', { name: 'Instagram' })).toHaveAttribute('href', 'https://www.instagram.com/d1');
+    for (const link of screen.getAllByRole('link')) expect(link.getAttribute('href')).not.toMatch(/^javascript:/i);
+    expect(within(second).getByRole('link', { name: 'dentist2.example' })).toHaveAttribute('href', 'http://dentist2.example/');
+  });
+
   it('says what the search cost, with or without results', () => {
     const cost = { requests: { idsOnly: 300, pro: 1, enterprise: 75 }, billableRequests: 76, costUsd: 2.695 };
     const { rerender } = render(<ResultsPanel results={leads(2)} typeLabel="Dentist" location="Austin" cost={cost} />);

@@ -1,6 +1,7 @@
 import { useVirtualizer, measureElement as measureFromEntry } from '@tanstack/react-virtual';
 import { useRef, type ReactNode, type RefObject } from 'react';
 import type { CostItem } from '../../api/gen/model/costItem';
+import { ExternalLink } from '../../components/external-link';
 import { Card } from '../../components/ui/card';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { SOCIAL_NETWORKS, type Contacts } from '../../lib/contacts';
@@ -35,6 +36,15 @@ function websiteHost(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** A lead's website: its host as a link, or (not http or https) the text as it came. */
+function Website({ url }: { url: string }) {
+  return (
+    <ExternalLink url={url} className="text-indigo-700 hover:underline" textClassName="break-all text-slate-600">
+      {websiteHost(url)}
+    </ExternalLink>
+  );
 }
 
 /** "This search cost $X on your Google key (N billable requests)", when the server said. */
@@ -173,9 +183,7 @@ function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean 
                 </td>
                 <td className="max-w-[14rem] truncate px-4 py-3">
                   {lead.website ? (
-                    <a href={lead.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
-                      {websiteHost(lead.website)}
-                    </a>
+                    <Website url={lead.website} />
                   ) : (
                     <span className="text-slate-400">—</span>
                   )}
@@ -244,11 +252,7 @@ function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }
                     {lead.phone}
                   </a>
                 )}
-                {lead.website && (
-                  <a href={lead.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
-                    {websiteHost(lead.website)}
-                  </a>
-                )}
+                {lead.website && <Website url={lead.website} />}
                 {lead.rating != null && (
                   <span className="text-slate-600">
                     ★ {lead.rating.toFixed(1)}
@@ -299,9 +303,9 @@ function Profiles({ contacts }: { contacts?: Contacts | null }) {
   return (
     <span className="flex flex-wrap gap-x-2 gap-y-0.5">
       {links.map(({ href, label }) => (
-        <a key={label} href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
+        <ExternalLink key={label} url={href} className="text-indigo-700 hover:underline" textClassName="break-all text-slate-600">
           {label}
-        </a>
+        </ExternalLink>
       ))}
     </span>
   );
