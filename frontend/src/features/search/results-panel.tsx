@@ -129,14 +129,20 @@ function useLeadWindow(count: number, scrollRef: RefObject<HTMLElement | null>, 
   });
   if (!virtual) return { indexes: Array.from({ length: count }, (_, i) => i), before: 0, after: 0, measure: noMeasure };
   const items = virtualizer.getVirtualItems();
+  return { indexes: items.map((item) => item.index), ...windowSpace(items, virtualizer.getTotalSize()), measure: virtualizer.measureElement };
+}
+
+/**
+ * The room to leave above and below the rendered rows: everything not rendered. With no
+ * row rendered yet (the scroll box not measured, or measured 0 px high) that is the whole
+ * list, so the box gets its height from it and the virtualiser then has rows to show.
+ * Leaving 0 there was issue #26 item 3: the phone layout's box is sized by its content
+ * alone (the table's has its header row), so it stayed 0 px high and showed nothing.
+ */
+export function windowSpace(items: ReadonlyArray<{ start: number; end: number }>, totalSize: number): { before: number; after: number } {
   const first = items[0];
   const last = items[items.length - 1];
-  return {
-    indexes: items.map((item) => item.index),
-    before: first ? first.start : 0,
-    after: last ? virtualizer.getTotalSize() - last.end : 0,
-    measure: virtualizer.measureElement,
-  };
+  return { before: first ? first.start : 0, after: totalSize - (last ? last.end : 0) };
 }
 
 function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean }) {
