@@ -281,7 +281,7 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
     const download = await downloading;
     const name = download.suggestedFilename();
-    const match = /^leads-restaurant-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.csv$/.exec(name);
+    const match = /^leads-restaurant-austin-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.csv$/.exec(name);
     expect(match, name).not.toBeNull();
     const stamp = Date.parse(`${match![1]}T${match![2]}:${match![3]}:${match![4]}Z`);
     expect(stamp).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 1000);

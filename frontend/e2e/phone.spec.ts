@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectCardState, onSimPage, subscriptionCard } from './billing-helpers';
-import { expect, expectAccessible, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
 
 // The dashboard on a phone (issue #26 item 3): below 768 px the results are one card per
 // lead in a virtualised list. A full search's 1,500 leads showed "Found 1,500 leads" and
@@ -55,7 +55,6 @@ test('a phone shows all 1,500 leads of a full search and scrolls to the last', a
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(100);
     await shot(page, '60-phone-results');
-    await expectAccessible(page, 'phone results');
   });
 
   await test.step('scrolls to the last card', async () => {

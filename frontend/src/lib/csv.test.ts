@@ -118,8 +118,19 @@ describe('buildLeadsCsv and formulas (issue #25 item 6)', () => {
 });
 
 describe('leadsCsvFilename', () => {
-  it('is leads-{businessType}-{timestamp}.csv', () => {
-    expect(leadsCsvFilename('dentist', new Date('2025-03-04T09:15:30.123Z'))).toBe('leads-dentist-2025-03-04T09-15-30.csv');
+  it('is leads-{businessType}-{location}-{timestamp}.csv, slugified', () => {
+    const at = new Date('2026-11-26T13:45:00.123Z');
+    expect(leadsCsvFilename({ businessType: 'dentist', location: 'Houston, TX' }, at)).toBe('leads-dentist-houston-tx-2026-11-26T13-45-00.csv');
+    expect(leadsCsvFilename({ businessType: 'real_estate_agency', location: '  Café Zürich / 8001 ' }, at)).toBe(
+      'leads-real-estate-agency-cafe-zurich-8001-2026-11-26T13-45-00.csv',
+    );
+  });
+
+  it('leaves out a location with nothing to keep, and never writes a path', () => {
+    const at = new Date('2025-03-04T09:15:30.123Z');
+    expect(leadsCsvFilename({ businessType: 'dentist', location: '' }, at)).toBe('leads-dentist-2025-03-04T09-15-30.csv');
+    expect(leadsCsvFilename({ businessType: 'cafe', location: '東京' }, at)).toBe('leads-cafe-2025-03-04T09-15-30.csv');
+    expect(leadsCsvFilename({ businessType: 'cafe', location: '../../etc/passwd' }, at)).toBe('leads-cafe-etc-passwd-2025-03-04T09-15-30.csv');
   });
 });
 

@@ -30,8 +30,9 @@ describe('ResultsPanel', () => {
       'dentist2.example',
       '4.3',
       '1',
+      'Map',
     ]);
-    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Dentist 1', '1 Main St, Houston, TX', '—', '—', '—', '—']);
+    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Dentist 1', '1 Main St, Houston, TX', '—', '—', '—', '—', 'Map']);
     expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '4');
   });
 
@@ -48,7 +49,7 @@ describe('ResultsPanel', () => {
     expect(within(first).getByRole('link', { name: 'hi@d1.example' })).toHaveAttribute('href', 'mailto:hi@d1.example');
     expect(within(first).getByRole('link', { name: 'desk@d1.example' })).toBeInTheDocument();
     expect(within(first).getByRole('link', { name: 'Instagram' })).toHaveAttribute('href', 'https://www.instagram.com/d1');
-    expect(within(second).getAllByRole('cell').slice(-2).map((c) => c.textContent)).toEqual(['—', '—']);
+    expect(within(second).getAllByRole('cell').slice(-3, -1).map((c) => c.textContent)).toEqual(['—', '—']);
   });
 
   it('3,000 leads: only a window of rows is in the page, yet the table reports them all', () => {

@@ -13,7 +13,7 @@ import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
 import { SearchForm } from '../../features/search/search-form';
 import { SearchNotice } from '../../features/search/search-notice';
-import { searchQueryFromHistory } from '../../features/search/search-options';
+import { searchFilterLabels, searchQueryFromHistory } from '../../features/search/search-options';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
@@ -211,7 +211,7 @@ function Dashboard() {
             onDismiss={exportOutcome.dismiss}
             onDownloadCsv={
               state.results?.length && query
-                ? () => downloadLeadsCsv(state.results ?? [], query.businessType, { enriched: isEnriched(query) })
+                ? () => downloadLeadsCsv(state.results ?? [], query, { enriched: isEnriched(query) })
                 : undefined
             }
           />
@@ -227,6 +227,7 @@ function Dashboard() {
               location={query.location}
               cost={state.cost}
               enriched={isEnriched(query)}
+              searchFilters={searchFilterLabels(query)}
               actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
             />
           </Suspense>
