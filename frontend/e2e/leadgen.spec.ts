@@ -340,13 +340,18 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await expect(page.getByText('API Key Active')).toBeVisible();
     await shot(page, '11-settings-api-keys');
 
-    await page.getByRole('button', { name: 'Security & Privacy' }).click();
+    await page.getByRole('link', { name: 'Security & Privacy' }).click();
     await expect(page.getByText('Encrypt API Keys')).toBeVisible();
     await shot(page, '12-settings-security');
-    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('link', { name: 'Profile' }).click();
     await expect(page.getByLabel('Email')).toHaveValue('alice@example.com');
     await expect(page.getByLabel('Name')).toHaveValue('Alice Example');
     await shot(page, '13-settings-profile');
+    // The tab is in the address: a reload opens it again (issue #26 item 9).
+    await expect(page).toHaveURL((url) => url.pathname === '/settings' && url.searchParams.get('tab') === 'profile');
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByLabel('Email')).toHaveValue('alice@example.com');
     await page.getByRole('link', { name: /Back to Dashboard/ }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
   });
@@ -471,7 +476,7 @@ test("returning user who skipped onboarding sees 'Welcome back' and cannot searc
 
   // Spreadsheet: no Google Sheets grant yet, so not connected, with Configure (the grant
   // itself is tested in sheets.spec.ts).
-  await second.getByRole('button', { name: 'Spreadsheet' }).click();
+  await second.getByRole('link', { name: 'Spreadsheet' }).click();
   await expect(second.getByText('Not connected')).toBeVisible();
   await second.getByRole('button', { name: 'Configure' }).click();
   await expect(second.getByRole('dialog')).toContainText('Google Sheets export');
@@ -479,12 +484,12 @@ test("returning user who skipped onboarding sees 'Welcome back' and cannot searc
   await second.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await expect(second.getByRole('dialog')).toHaveCount(0);
   // Webhooks replaced its placeholder (#15; the whole flow is in integrations.spec.ts).
-  await second.getByRole('button', { name: 'Webhooks' }).click();
+  await second.getByRole('link', { name: 'Webhooks' }).click();
   await expect(second.getByText('No endpoints yet.')).toBeVisible();
   await expect(second.getByText(/coming soon/i)).toHaveCount(0);
   await shot(second, '22-settings-webhooks');
   // Billing: no subscription yet (the whole Stripe round trip is in billing.spec.ts).
-  await second.getByRole('button', { name: 'Billing' }).click();
+  await second.getByRole('link', { name: 'Billing' }).click();
   await expect(second.getByText('No Active Subscription')).toBeVisible();
   await expect(second.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
   await expect(second.getByText('Failed to load billing status')).toHaveCount(0);

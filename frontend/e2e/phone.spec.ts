@@ -33,9 +33,15 @@ test('a phone shows all 1,500 leads of a full search and scrolls to the last', a
   test.setTimeout(240_000);
   await signUpWithPro(page, 'paula');
 
-  await page.getByLabel('Business type').selectOption('dentist');
-  await page.getByLabel('Location').fill('Houston, TX');
-  await page.getByRole('radio', { name: /Full area/ }).check();
+  await test.step('the form in a phone order: Search after Coverage and Filters (issue #26 item 9)', async () => {
+    await page.getByLabel('Business type').selectOption('dentist');
+    await page.getByLabel('Location').fill('Houston, TX');
+    await page.getByRole('radio', { name: /Full area/ }).check();
+    const top = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())?.y ?? 0;
+    const search = await top(page.getByRole('button', { name: 'Search', exact: true }));
+    expect(search).toBeGreaterThan(await top(page.getByRole('group', { name: 'Coverage' })));
+    expect(search).toBeGreaterThan(await top(page.locator('summary', { hasText: 'Filters' })));
+  });
 
   let count = 0;
   await test.step('the search finishes and the cards show', async () => {
@@ -45,6 +51,8 @@ test('a phone shows all 1,500 leads of a full search and scrolls to the last', a
     count = Number(((await heading.textContent()) ?? '').replace(/\D/g, ''));
     // Fewer only if the server explained why (a notice above the results).
     expect(count).toBeGreaterThanOrEqual(1485);
+    // The focus went to the results, not back to the page (issue #26 item 9).
+    await expect(heading).toBeFocused();
     await expect(page.getByRole('table')).toHaveCount(0);
     const list = page.getByRole('list', { name: 'Leads found' });
     const region = page.getByRole('region', { name: 'Leads' });

@@ -77,7 +77,7 @@ export function ResultsControls({ filter, onFilter, sort, onSort, enriched, sort
             autoComplete="off"
           />
         </div>
-        <div className="w-40">
+        <div className="w-[calc(50%-0.5rem)] sm:w-40">
           <Label htmlFor={`${id}-rating`}>Rated at least</Label>
           <Select
             id={`${id}-rating`}
@@ -93,7 +93,7 @@ export function ResultsControls({ filter, onFilter, sort, onSort, enriched, sort
           </Select>
         </div>
         {sortSelect && (
-          <div className="w-full sm:w-56">
+          <div className="w-[calc(50%-0.5rem)] sm:w-56">
             <Label htmlFor={`${id}-sort`}>Sort by</Label>
             <Select
               id={`${id}-sort`}
@@ -115,7 +115,7 @@ export function ResultsControls({ filter, onFilter, sort, onSort, enriched, sort
           {enriched && box('hasEmail', 'Has email')}
         </div>
       </div>
-      <div className="mt-2 flex min-h-8 flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
+      <div className={filtering ? 'mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600' : undefined}>
         <p aria-live="polite">
           {filtering
             ? `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} leads. Exports include all ${total.toLocaleString('en-US')}.`

@@ -169,3 +169,25 @@ describe('ResultsPanel: Google Maps, search filters', () => {
     expect(within(screen.getByRole('list', { name: 'Search filters' })).getByRole('listitem')).toHaveTextContent('4+ stars');
   });
 });
+
+describe('ResultsPanel: focus after a search (issue #26 item 9)', () => {
+  it('takes the focus to its heading when asked, found or not', () => {
+    const { unmount } = render(<ResultsPanel results={leads} typeLabel="Dentist" location="Austin" focusOnArrival />);
+    expect(screen.getByRole('heading', { name: 'Found 3 leads' })).toHaveFocus();
+    unmount();
+    render(<ResultsPanel results={[]} typeLabel="Dentist" location="Austin" focusOnArrival />);
+    expect(screen.getByRole('heading', { name: 'No results found' })).toHaveFocus();
+  });
+
+  it('leaves the focus alone when not asked, or when the user is typing elsewhere', () => {
+    const { unmount } = render(<ResultsPanel results={leads} typeLabel="Dentist" location="Austin" />);
+    expect(document.body).toHaveFocus();
+    unmount();
+    const field = document.createElement('input');
+    document.body.append(field);
+    field.focus();
+    render(<ResultsPanel results={leads} typeLabel="Dentist" location="Austin" focusOnArrival />);
+    expect(field).toHaveFocus();
+    field.remove();
+  });
+});

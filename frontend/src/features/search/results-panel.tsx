@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode,
 import type { CostItem } from '../../api/gen/model/costItem';
 import { ExternalLink } from '../../components/external-link';
 import { Card } from '../../components/ui/card';
+import { useFocusOnArrival } from '../../hooks/use-focus-on-arrival';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { SOCIAL_NETWORKS, type Contacts } from '../../lib/contacts';
 import { googleMapsUrl } from '../../lib/google-maps';
@@ -33,6 +34,8 @@ export interface ResultsPanelProps {
   enriched?: boolean;
   /** The filters the search was run with, in words (chips above the results). */
   searchFilters?: readonly string[];
+  /** Take the focus to the heading on arrival (a search just finished). */
+  focusOnArrival?: boolean;
 }
 
 function websiteHost(url: string): string {
@@ -63,7 +66,17 @@ function CostLine({ cost }: { cost?: CostItem | null }) {
  * so a full search's thousands stay smooth; the table still tells assistive technology
  * how many rows there are (aria-rowcount, aria-rowindex).
  */
-export function ResultsPanel({ results, typeLabel, location, actions, notice, cost, enriched = false, searchFilters = [] }: ResultsPanelProps) {
+export function ResultsPanel({
+  results,
+  typeLabel,
+  location,
+  actions,
+  notice,
+  cost,
+  enriched = false,
+  searchFilters = [],
+  focusOnArrival = false,
+}: ResultsPanelProps) {
   // Wide screens get the table, phones one card per lead (Tailwind's `md`).
   const wide = useMediaQuery('(min-width: 48rem)', true);
   const [sort, setSort] = useState<LeadSort>(null);
@@ -75,11 +88,15 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice, co
     () => sortLeads(isFiltering(viewFilter) ? filterLeads(results, viewFilter, haystacks) : results, sort),
     [results, viewFilter, haystacks, sort],
   );
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useFocusOnArrival(headingRef, focusOnArrival);
 
   if (results.length === 0) {
     return (
       <Card className="text-center">
-        <h2 className="text-lg font-semibold text-slate-900">No results found</h2>
+        <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
+          No results found
+        </h2>
         <p className="mt-1 text-sm text-slate-600">
           No {typeLabel.toLowerCase()} businesses were found in {location}. Try a nearby city or a broader business type.
         </p>
@@ -100,7 +117,7 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice, co
             </svg>
           </span>
           <div>
-            <h2 className="text-lg font-semibold text-slate-900">
+            <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
               Found {count}
               {searchFilters.length > 0 && ' matching your filters'}
             </h2>

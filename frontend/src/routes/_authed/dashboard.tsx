@@ -228,6 +228,7 @@ function Dashboard() {
               cost={state.cost}
               enriched={isEnriched(query)}
               searchFilters={searchFilterLabels(query)}
+              focusOnArrival
               actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
             />
           </Suspense>
