@@ -191,3 +191,13 @@ describe('ResultsPanel: focus after a search (issue #26 item 9)', () => {
     field.remove();
   });
 });
+
+describe('ResultsPanel: how long the results are kept (issue #26 item 2)', () => {
+  it('says so above the results when the server said, beside the exports', () => {
+    const { rerender } = render(<ResultsPanel results={leads} typeLabel="Dentist" location="Austin" actions={<button type="button">Download CSV</button>} />);
+    expect(screen.queryByText(/Results are kept/)).toBeNull();
+    rerender(<ResultsPanel results={leads} typeLabel="Dentist" location="Austin" keptMinutes={10} actions={<button type="button">Download CSV</button>} />);
+    expect(screen.getByText('Results are kept for 10 minutes: export them now.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeInTheDocument();
+  });
+});

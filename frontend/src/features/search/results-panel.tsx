@@ -36,6 +36,8 @@ export interface ResultsPanelProps {
   searchFilters?: readonly string[];
   /** Take the focus to the heading on arrival (a search just finished). */
   focusOnArrival?: boolean;
+  /** How long the server keeps the results (minutes), when known: said above them. */
+  keptMinutes?: number;
 }
 
 function websiteHost(url: string): string {
@@ -76,6 +78,7 @@ export function ResultsPanel({
   enriched = false,
   searchFilters = [],
   focusOnArrival = false,
+  keptMinutes,
 }: ResultsPanelProps) {
   // Wide screens get the table, phones one card per lead (Tailwind's `md`).
   const wide = useMediaQuery('(min-width: 48rem)', true);
@@ -126,6 +129,11 @@ export function ResultsPanel({
             </p>
             <SearchFilterChips labels={searchFilters} />
             <CostLine cost={cost} />
+            {keptMinutes != null && keptMinutes > 0 && (
+              <p className="mt-1 text-sm font-medium text-amber-800">
+                Results are kept for {keptMinutes} {keptMinutes === 1 ? 'minute' : 'minutes'}: export them now.
+              </p>
+            )}
           </div>
         </div>
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
