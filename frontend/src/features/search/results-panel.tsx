@@ -103,7 +103,7 @@ export function ResultsPanel({
         <p className="mt-1 text-sm text-slate-600">
           No {typeLabel.toLowerCase()} businesses were found in {location}. Try a nearby city or a broader business type.
         </p>
-        <SearchFilterChips labels={searchFilters} />
+        <SearchFilterChips labels={searchFilters} centred />
         <CostLine cost={cost} />
       </Card>
     );
@@ -161,10 +161,10 @@ export function ResultsPanel({
 }
 
 /** The filters the search was run with (not the table's): one chip each. */
-function SearchFilterChips({ labels }: { labels: readonly string[] }) {
+function SearchFilterChips({ labels, centred = false }: { labels: readonly string[]; centred?: boolean }) {
   if (labels.length === 0) return null;
   return (
-    <ul aria-label="Search filters" className="mt-2 flex flex-wrap justify-center gap-1.5 sm:justify-start">
+    <ul aria-label="Search filters" className={`mt-2 flex flex-wrap gap-1.5 ${centred ? 'justify-center' : ''}`}>
       {labels.map((label) => (
         <li key={label} className="rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium text-indigo-800 ring-1 ring-indigo-200 ring-inset">
           {label}
