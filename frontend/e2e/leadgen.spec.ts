@@ -259,6 +259,8 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
         l.website ? host(l.website) : '—',
         l.rating != null ? l.rating.toFixed(1) : '—',
         l.reviewCount != null ? String(l.reviewCount) : '—',
+        // Its Google Maps link (issue #26 item 7).
+        'Map',
       ]),
     );
     // The simulator's world has leads without phone, website or rating: the table
