@@ -43,7 +43,7 @@ test('settings: subscribe, pay on Checkout, welcome, manage and cancel in the po
   await expect(card).toHaveAttribute('data-state', 'loading');
   await expect(card).toHaveText('Loading...');
   // ?tab=billing opened the Billing tab on arrival.
-  await expect(page.getByRole('button', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
   await shot(page, 'billing-01-settings-loading');
   release();
 
@@ -102,7 +102,7 @@ test('settings: subscribe, pay on Checkout, welcome, manage and cancel in the po
   // Settings now shows the subscription: green, the allowance, Manage Billing.
   await page.getByRole('link', { name: 'Go to Settings' }).click();
   await page.waitForURL((url) => url.pathname === '/settings');
-  await page.getByRole('button', { name: 'Billing' }).click();
+  await page.getByRole('link', { name: 'Billing' }).click();
   await expectCardState(page, 'active');
   await expect(card.getByRole('heading')).toHaveText('Active Subscription');
   await expect(card).toContainText('10,000 API calls per month included');
@@ -190,7 +190,7 @@ test('pricing: a signed-out visitor picks yearly, signs in, goes straight to Che
   // Try Again: Settings opens on the Billing tab, still without a subscription.
   await page.getByRole('link', { name: 'Try Again' }).click();
   await page.waitForURL((url) => url.pathname === '/settings' && url.searchParams.get('tab') === 'billing');
-  await expect(page.getByRole('button', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
   await expect(subscriptionCard(page)).toHaveAttribute('data-state', 'none');
   await shot(page, 'billing-13-try-again-settings');
 

@@ -214,7 +214,7 @@ export async function recordLiveList(page: Page) {
       const headings = Array.from(document.querySelectorAll('h2')).map((h) => h.textContent ?? '');
       window.__liveNames.push({
         names,
-        resultsShown: headings.some((h) => /^Found \d+ leads?$/.test(h) || h === 'No results found'),
+        resultsShown: headings.some((h) => /^Found [\d,]+ leads?( matching your filters)?$/.test(h) || h === 'No results found'),
         note: (document.body.textContent ?? '').includes('Showing latest businesses found'),
       });
     };

@@ -156,11 +156,34 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     await shot(page, '33-full-coverage-scrolled');
   });
 
+  await test.step('sorts and filters the 1,500 rows (issue #26 item 7)', async () => {
+    const table = page.getByRole('table', { name: 'Leads found' });
+    const ratingHeader = table.getByRole('columnheader', { name: 'Rating' });
+    await ratingHeader.getByRole('button', { name: 'Rating' }).press('Enter');
+    await expect(ratingHeader).toHaveAttribute('aria-sort', 'descending');
+    const best = Math.max(...leads.map((l) => (l as { rating?: number | null }).rating ?? 0));
+    await expect(table.locator('tbody tr[aria-rowindex="2"] td').nth(4)).toHaveText(best.toFixed(1));
+    expect(await table.locator('tbody tr:not([data-spacer])').count()).toBeLessThan(100);
+
+    const target = leads[leads.length - 1];
+    await page.getByLabel('Find in results').fill(target.name);
+    await expect(table.locator('tbody tr[aria-rowindex="2"] td').first()).toHaveText(target.name);
+    await expect(page.getByText(new RegExp(`^Showing [\\d,]+ of ${leads.length.toLocaleString('en-US')} leads\\.`))).toBeVisible();
+    // Its Google Maps link (other dentists may share its name: one of the links is its).
+    const hrefs = await table.getByRole('link', { name: `Map of ${target.name}` }).evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    const maps = hrefs.map((href) => new URL(href));
+    for (const url of maps) expect(`${url.origin}${url.pathname}`).toBe('https://www.google.com/maps/search/');
+    expect(maps.map((url) => Object.fromEntries(url.searchParams))).toContainEqual({ api: '1', query: target.name, query_place_id: target.placeId });
+    await shot(page, '34-full-coverage-sorted-filtered');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(table).toHaveAttribute('aria-rowcount', String(leads.length + 1));
+  });
+
   await test.step('Download CSV writes every lead', async () => {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/^leads-dentist-.+\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^leads-dentist-houston-tx-\d{4}-\d{2}-\d{2}T[\d-]+\.csv$/);
     const text = fs.readFileSync((await download.path())!).toString('utf8').slice(1);
     const lines = text.split('\r\n');
     expect(lines).toHaveLength(leads.length + 1);

@@ -48,6 +48,9 @@ test('history: a full search survives a reload, is listed, runs again, and a run
     await expect(page.getByRole('heading', { name: 'Searching for Dentist in Austin, TX...' })).toBeVisible();
     await expect(page.getByText('Dentist in Austin, TX', { exact: true })).toBeVisible({ timeout: 150_000 });
     await expect.poll(() => page.evaluate(() => window.sessionStorage.getItem('leadgen:liveSearch'))).toBeNull();
+    // How long the server keeps them (the history's replayMinutes), beside the exports (issue #26 item 2).
+    await expect(page.getByText(/^Results are kept for \d+ minutes?: export them now\.$/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download CSV', exact: true })).toBeVisible();
   });
 
   await test.step('the history lists it, with its results still downloadable', async () => {
@@ -62,8 +65,24 @@ test('history: a full search survives a reload, is listed, runs again, and a run
   });
 
   await test.step('Run again fills the form and sends the same search; a network drop mid-search loses and repeats no lead', async () => {
-    const sent = page.waitForRequest((r) => isPath(r.url(), '/api/leads/search-stream'));
+    // It asks first, with what it would cost (issue #26 item 2); nothing starts before.
+    const estimated = page.waitForResponse((r) => isPath(r.url(), '/api/leads/estimate'));
+    let startedEarly = false;
+    const early = (r: { url(): string }) => {
+      if (isPath(r.url(), '/api/leads/search-stream')) startedEarly = true;
+    };
+    page.on('request', early);
     await history.getByRole('button', { name: 'Run again Dentist in Austin, TX' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Run this search again?' });
+    await expect(dialog).toBeVisible();
+    expect((await estimated).request().postDataJSON()).toEqual({ businessType: 'dentist', location: 'Austin, TX', coverage: 'full' });
+    await expect(dialog.getByText(/^About [\d,]+ dentists, about \$[\d,]+\.\d{2} on your Google key, about \d+ (s|min)\.$/)).toBeVisible({ timeout: 30_000 });
+    await shot(page, '41-run-again-confirm');
+    page.off('request', early);
+    expect(startedEarly).toBe(false);
+    const sent = page.waitForRequest((r) => isPath(r.url(), '/api/leads/search-stream'));
+    await dialog.getByRole('button', { name: 'Run search' }).click();
+    await expect(dialog).toHaveCount(0);
     expect((await sent).postDataJSON()).toEqual({ businessType: 'dentist', location: 'Austin, TX', coverage: 'full' });
     await expect(page.getByLabel('Location')).toHaveValue('Austin, TX');
     await expect(page.getByRole('radio', { name: /Full area/ })).toBeChecked();

@@ -71,7 +71,7 @@ test('Settings: API access (create, use, refuse, revoke) and Webhooks (signed te
 
     let token = '';
     await test.step('API access: a token is created and shown once', async () => {
-      await page.getByRole('button', { name: 'API access' }).click();
+      await page.getByRole('link', { name: 'API access' }).click();
       await expect(page.getByRole('heading', { name: 'Personal API tokens' })).toBeVisible();
       await expect(page.getByText('No tokens yet.')).toBeVisible();
       await page.getByLabel('Token name').fill('CI export');
@@ -97,7 +97,7 @@ test('Settings: API access (create, use, refuse, revoke) and Webhooks (signed te
       expect(refused.status()).toBe(403);
       expect((await refused.json()).error).toBe('insufficient_scope');
       await page.reload();
-      await page.getByRole('button', { name: 'API access' }).click();
+      await page.getByRole('link', { name: 'API access' }).click();
       const row = page.getByRole('row', { name: /CI export/ });
       await expect(row.getByRole('cell').nth(4)).not.toHaveText('Never');
       // Shown once: after a reload only the prefix is on the page.
@@ -114,7 +114,7 @@ test('Settings: API access (create, use, refuse, revoke) and Webhooks (signed te
 
     let secret = '';
     await test.step('Webhooks: the placeholder is gone; an endpoint is added with its secret', async () => {
-      await page.getByRole('button', { name: 'Webhooks' }).click();
+      await page.getByRole('link', { name: 'Webhooks' }).click();
       await expect(page.getByText('coming soon')).toHaveCount(0);
       await expect(page.getByText('No endpoints yet.')).toBeVisible();
       await page.getByLabel('Endpoint URL').fill(receiver.url);

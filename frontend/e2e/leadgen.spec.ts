@@ -259,6 +259,8 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
         l.website ? host(l.website) : '—',
         l.rating != null ? l.rating.toFixed(1) : '—',
         l.reviewCount != null ? String(l.reviewCount) : '—',
+        // Its Google Maps link (issue #26 item 7).
+        'Map',
       ]),
     );
     // The simulator's world has leads without phone, website or rating: the table
@@ -281,7 +283,7 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
     const download = await downloading;
     const name = download.suggestedFilename();
-    const match = /^leads-restaurant-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.csv$/.exec(name);
+    const match = /^leads-restaurant-austin-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.csv$/.exec(name);
     expect(match, name).not.toBeNull();
     const stamp = Date.parse(`${match![1]}T${match![2]}:${match![3]}:${match![4]}Z`);
     expect(stamp).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 1000);
@@ -340,13 +342,18 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     await expect(page.getByText('API Key Active')).toBeVisible();
     await shot(page, '11-settings-api-keys');
 
-    await page.getByRole('button', { name: 'Security & Privacy' }).click();
+    await page.getByRole('link', { name: 'Security & Privacy' }).click();
     await expect(page.getByText('Encrypt API Keys')).toBeVisible();
     await shot(page, '12-settings-security');
-    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('link', { name: 'Profile' }).click();
     await expect(page.getByLabel('Email')).toHaveValue('alice@example.com');
     await expect(page.getByLabel('Name')).toHaveValue('Alice Example');
     await shot(page, '13-settings-profile');
+    // The tab is in the address: a reload opens it again (issue #26 item 9).
+    await expect(page).toHaveURL((url) => url.pathname === '/settings' && url.searchParams.get('tab') === 'profile');
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByLabel('Email')).toHaveValue('alice@example.com');
     await page.getByRole('link', { name: /Back to Dashboard/ }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
   });
@@ -471,7 +478,7 @@ test("returning user who skipped onboarding sees 'Welcome back' and cannot searc
 
   // Spreadsheet: no Google Sheets grant yet, so not connected, with Configure (the grant
   // itself is tested in sheets.spec.ts).
-  await second.getByRole('button', { name: 'Spreadsheet' }).click();
+  await second.getByRole('link', { name: 'Spreadsheet' }).click();
   await expect(second.getByText('Not connected')).toBeVisible();
   await second.getByRole('button', { name: 'Configure' }).click();
   await expect(second.getByRole('dialog')).toContainText('Google Sheets export');
@@ -479,12 +486,12 @@ test("returning user who skipped onboarding sees 'Welcome back' and cannot searc
   await second.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await expect(second.getByRole('dialog')).toHaveCount(0);
   // Webhooks replaced its placeholder (#15; the whole flow is in integrations.spec.ts).
-  await second.getByRole('button', { name: 'Webhooks' }).click();
+  await second.getByRole('link', { name: 'Webhooks' }).click();
   await expect(second.getByText('No endpoints yet.')).toBeVisible();
   await expect(second.getByText(/coming soon/i)).toHaveCount(0);
   await shot(second, '22-settings-webhooks');
   // Billing: no subscription yet (the whole Stripe round trip is in billing.spec.ts).
-  await second.getByRole('button', { name: 'Billing' }).click();
+  await second.getByRole('link', { name: 'Billing' }).click();
   await expect(second.getByText('No Active Subscription')).toBeVisible();
   await expect(second.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
   await expect(second.getByText('Failed to load billing status')).toHaveCount(0);

@@ -77,7 +77,7 @@ test('Export to Sheets: consent, a new sheet with the streamed leads, then a new
 
   await test.step('settings: Google Sheets is not connected yet', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
-    await page.getByRole('button', { name: 'Spreadsheet' }).click();
+    await page.getByRole('link', { name: 'Spreadsheet' }).click();
     const row = page.getByRole('listitem', { name: 'Google Sheets connection' });
     await expect(row.getByText('Not connected')).toBeVisible();
     await expect(row.getByRole('button', { name: 'Configure' })).toBeVisible();
@@ -184,7 +184,7 @@ test('Export to Sheets: consent, a new sheet with the streamed leads, then a new
 
   await test.step('settings: Google Sheets is connected and active', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
-    await page.getByRole('button', { name: 'Spreadsheet' }).click();
+    await page.getByRole('link', { name: 'Spreadsheet' }).click();
     const row = page.getByRole('listitem', { name: 'Google Sheets connection' });
     await expect(row.getByText('Connected and active')).toBeVisible();
     await expect(row.getByRole('button', { name: 'Configure' })).toHaveCount(0);

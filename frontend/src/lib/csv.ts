@@ -1,13 +1,16 @@
 import { CONTACT_COLUMNS, contactCells } from './contacts';
 import type { Lead } from './lead';
+import { spreadsheetCell } from './spreadsheet-cell';
 
 /** CSV columns, in order (spec section 5). */
 export const CSV_COLUMNS = ['Name', 'Address', 'Phone', 'Website', 'Rating', 'Reviews'] as const;
 
-/** Quotes one value: every value is quoted and inner quotes are doubled. */
+/**
+ * Quotes one value: every value is quoted and inner quotes are doubled; a value a
+ * spreadsheet would run as a formula is written as text first ({@link spreadsheetCell}).
+ */
 export function quoteCsvValue(value: string | number | null | undefined): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${spreadsheetCell(value).replace(/"/g, '""')}"`;
 }
 
 /** How the CSV is built. */
@@ -44,17 +47,45 @@ export function csvTimestamp(date: Date = new Date()): string {
   return date.toISOString().slice(0, 19).replace(/:/g, '-');
 }
 
-/** `leads-{businessType}-{timestamp}.csv` (spec section 5). */
-export function leadsCsvFilename(businessType: string, date: Date = new Date()): string {
-  return `leads-${businessType}-${csvTimestamp(date)}.csv`;
+/**
+ * Lower-case ASCII words joined by hyphens, for a file name: `Houston, TX` becomes
+ * `houston-tx`, `Café Zürich` `cafe-zurich`, `real_estate_agency` `real-estate-agency`.
+ */
+export function fileSlug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+}
+
+/** What a file is named after: the search. */
+export interface ExportNaming {
+  businessType: string;
+  location: string;
+}
+
+/**
+ * `leads-{businessType}-{location}-{timestamp}.csv`, slugified, e.g.
+ * `leads-dentist-houston-tx-2026-11-26T13-45-00.csv`: the spec's
+ * `leads-{businessType}-{timestamp}.csv` (section 5) with the location added (issue #26
+ * item 7), so a folder of exports says which search each is. A location with nothing
+ * to keep (an area drawn on a map) is left out.
+ */
+export function leadsCsvFilename({ businessType, location }: ExportNaming, date: Date = new Date()): string {
+  const parts = ['leads', fileSlug(businessType), fileSlug(location), csvTimestamp(date)].filter(Boolean);
+  return `${parts.join('-')}.csv`;
 }
 
 /**
  * Starts a browser download of the leads as CSV. A UTF-8 byte-order mark is
  * prepended to the file so spreadsheet programs read accented names correctly.
  */
-export function downloadLeadsCsv(leads: readonly Lead[], businessType: string, options: CsvOptions = {}): string {
-  const filename = leadsCsvFilename(businessType);
+export function downloadLeadsCsv(leads: readonly Lead[], search: ExportNaming, options: CsvOptions = {}): string {
+  const filename = leadsCsvFilename(search);
   const blob = new Blob(['\uFEFF', buildLeadsCsv(leads, options)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

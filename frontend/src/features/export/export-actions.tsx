@@ -35,7 +35,7 @@ export function useSheetsExport({ results, search, onOutcome }: ExportActionsPro
   const [view, setView] = useState<View>({ kind: 'none' });
   const [checking, setChecking] = useState(false);
   const close = () => setView({ kind: 'none' });
-  const downloadCsv = () => downloadLeadsCsv(results, search.businessType, { enriched: isEnriched(search) });
+  const downloadCsv = () => downloadLeadsCsv(results, search, { enriched: isEnriched(search) });
   // The results come back with the user after the identity provider (lib/return-to).
   const keepResults = () => stashResults({ results, search });
 

@@ -55,7 +55,7 @@ describe('ReplayedExportActions (a history row)', () => {
     await show();
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Cafe in Paris' }));
     await waitFor(() =>
-      expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], 'cafe', { enriched: false }),
+      expect(downloadLeadsCsv).toHaveBeenCalledWith([expect.objectContaining({ name: 'Cafe A' })], { businessType: 'cafe', location: 'Paris' }, { enriched: false }),
     );
   });
 

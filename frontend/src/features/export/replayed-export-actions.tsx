@@ -59,7 +59,7 @@ export function ReplayedExportActions({ search, what, searchId }: ReplayedExport
         variant="secondary"
         size="sm"
         disabled={reading !== null}
-        onClick={() => void withResults('csv', (leads) => downloadLeadsCsv(leads, search.businessType, { enriched: isEnriched(search) }))}
+        onClick={() => void withResults('csv', (leads) => downloadLeadsCsv(leads, search, { enriched: isEnriched(search) }))}
         aria-label={`Download CSV of ${what}`}
       >
         {reading === 'csv' && <Spinner />}

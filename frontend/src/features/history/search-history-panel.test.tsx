@@ -130,6 +130,27 @@ describe('SearchHistoryPanel', () => {
     expect(await screen.findByRole('button', { name: 'Export s-1 (Cafe in Paris)' })).toBeInTheDocument();
   });
 
+  it('offers no export for a search that found nothing, failed or not (issue #26 item 9)', async () => {
+    pages = {
+      '': {
+        searches: [
+          entry({ id: 's-1', status: 'failed', leads: 0, errorMessage: 'Your Google key was refused', resultsAvailable: true }),
+          entry({ id: 's-2', status: 'failed', leads: undefined, resultsAvailable: false }),
+          entry({ id: 's-3', status: 'complete', leads: 0, location: 'Lyon' }),
+          entry({ id: 's-4', status: 'failed', leads: 7, location: 'Nice' }),
+        ],
+      },
+    };
+    await show();
+    expect(await screen.findByText('Your Google key was refused')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Export s-[123] / })).not.toBeInTheDocument();
+    // What it did find before failing can still be exported.
+    expect(screen.getByRole('button', { name: 'Export s-4 (Cafe in Nice)' })).toBeInTheDocument();
+    // Nothing was kept because nothing was found: no "no longer available" either.
+    expect(screen.queryByText(/Results are no longer available/)).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /^Run again/ })).toHaveLength(4);
+  });
+
   it('Run again hands the entry back', async () => {
     const { onRunAgain } = await show();
     fireEvent.click(await screen.findByRole('button', { name: 'Run again Cafe in Paris' }));

@@ -204,6 +204,8 @@ function HistoryRow({
   });
   const live = isLive(item);
   const finished = !live;
+  // Nothing to export from a search that sent no lead (e.g. one that failed at once).
+  const hasLeads = (item.leads ?? 0) > 0;
   const what = `${typeLabel} in ${item.location}`;
 
   const facts = [
@@ -218,8 +220,10 @@ function HistoryRow({
   ].filter(Boolean);
 
   return (
-    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
-      <div className="min-w-0">
+    // Side by side only from `lg`, and the text keeps at least half the row: beside three
+    // unshrinkable buttons it was squeezed to a word per line (issue #26 item 9).
+    <li className="flex flex-col gap-2 py-3 lg:flex-row lg:items-start lg:justify-between lg:gap-4">
+      <div className="min-w-0 lg:flex-1">
         <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
           <span className="truncate">
             {typeLabel} · {item.location}
@@ -230,14 +234,14 @@ function HistoryRow({
         </p>
         <p className="mt-0.5 text-sm text-slate-600">{facts.join(' · ')}</p>
         {item.errorMessage && <p className="mt-0.5 text-sm text-red-700">{item.errorMessage}</p>}
-        {finished && !item.resultsAvailable && <p className="mt-0.5 text-sm text-slate-600">{resultsGoneText(replayMinutes)}</p>}
+        {finished && hasLeads && !item.resultsAvailable && <p className="mt-0.5 text-sm text-slate-600">{resultsGoneText(replayMinutes)}</p>}
         {cancel.isError && (
           <p role="alert" className="mt-0.5 text-sm text-red-700">
             {cancel.error?.message || 'Could not cancel this search.'}
           </p>
         )}
       </div>
-      <div className="flex shrink-0 flex-wrap gap-2">
+      <div className="flex flex-wrap gap-2 lg:max-w-[50%] lg:justify-end [&_button]:whitespace-nowrap">
         {live && !open && (
           <Button variant="secondary" size="sm" onClick={onOpen} aria-label={`Open ${what}`}>
             Open
@@ -255,7 +259,7 @@ function HistoryRow({
             Cancel
           </Button>
         )}
-        {finished && item.resultsAvailable && resultsActions?.(item, what)}
+        {finished && hasLeads && item.resultsAvailable && resultsActions?.(item, what)}
         <Button variant="secondary" size="sm" onClick={onRunAgain} aria-label={`Run again ${what}`}>
           Run again
         </Button>

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Lead } from '../../lib/lead';
-import { ResultsPanel, VIRTUALIZE_ABOVE } from './results-panel';
+import { ResultsPanel, VIRTUALIZE_ABOVE, windowSpace } from './results-panel';
 
 const leads = (n: number): Lead[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -30,8 +30,9 @@ describe('ResultsPanel', () => {
       'dentist2.example',
       '4.3',
       '1',
+      'Map',
     ]);
-    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Dentist 1', '1 Main St, Houston, TX', '—', '—', '—', '—']);
+    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Dentist 1', '1 Main St, Houston, TX', '—', '—', '—', '—', 'Map']);
     expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '4');
   });
 
@@ -48,7 +49,7 @@ describe('ResultsPanel', () => {
     expect(within(first).getByRole('link', { name: 'hi@d1.example' })).toHaveAttribute('href', 'mailto:hi@d1.example');
     expect(within(first).getByRole('link', { name: 'desk@d1.example' })).toBeInTheDocument();
     expect(within(first).getByRole('link', { name: 'Instagram' })).toHaveAttribute('href', 'https://www.instagram.com/d1');
-    expect(within(second).getAllByRole('cell').slice(-2).map((c) => c.textContent)).toEqual(['—', '—']);
+    expect(within(second).getAllByRole('cell').slice(-3, -1).map((c) => c.textContent)).toEqual(['—', '—']);
   });
 
   it('3,000 leads: only a window of rows is in the page, yet the table reports them all', () => {
@@ -71,6 +72,52 @@ describe('ResultsPanel', () => {
     // The rest is room to scroll into, hidden from assistive technology.
     expect(table.querySelector('tr[data-spacer]')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getByRole('region', { name: 'Leads' })).toHaveAttribute('tabindex', '0');
+  });
+
+  it('links a website or profile only when it is http or https (issue #25 item 10)', () => {
+    const [a, b] = leads(2);
+    const results: Lead[] = [
+      {
+        ...a,
+        website: 'javascript:alert(1)',
+        contacts: { emails: [], socials: { facebook: 'javascript:alert(1)', instagram: 'https://www.instagram.com/d1' } },
+      },
+      { ...b, website: 'http://dentist2.example/' },
+    ];
+    render(<ResultsPanel results={results} typeLabel="Dentist" location="Austin" enriched />);
+    const [first, second] = bodyRows();
+    const cells = within(first).getAllByRole('cell');
+    // Shown as the text it came as, not as a link.
+    expect(cells[3]).toHaveTextContent('javascript:alert(1)');
+    expect(within(cells[3]).queryByRole('link')).toBeNull();
+    expect(within(first).queryByRole('link', { name: 'Facebook' })).toBeNull();
+    expect(cells[7]).toHaveTextContent('javascript:alert(1)');
+    expect(within(first).getByRole('link', { name: 'Instagram' })).toHaveAttribute('href', 'https://www.instagram.com/d1');
+    for (const link of screen.getAllByRole('link')) expect(link.getAttribute('href')).not.toMatch(/^javascript:/i);
+    expect(within(second).getByRole('link', { name: 'dentist2.example' })).toHaveAttribute('href', 'http://dentist2.example/');
+  });
+
+  it('on a phone, 1,500 leads in a box with no height yet still reserve their height, so the box grows and shows them (issue #26 item 3)', () => {
+    // A phone-wide viewport: `(min-width: 48rem)` does not match.
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} }));
+    try {
+      render(<ResultsPanel results={leads(1500)} typeLabel="Dentist" location="Houston, TX" />);
+      expect(screen.queryByRole('table')).toBeNull();
+      const list = screen.getByRole('list', { name: 'Leads found' });
+      // jsdom lays nothing out: the scroll box is 0 px high and no card is in view. The
+      // list still holds the height of all 1,500 cards (104 px estimated each), which is
+      // what gives the box its height in a browser.
+      expect(list.style.paddingTop).toBe('0px');
+      expect(list.style.paddingBottom).toBe(`${1500 * 104}px`);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('windowSpace: the room above and below the rendered rows is all the rest, the whole list when none is rendered', () => {
+    expect(windowSpace([], 156_000)).toEqual({ before: 0, after: 156_000 });
+    expect(windowSpace([{ start: 0, end: 104 }, { start: 104, end: 208 }], 156_000)).toEqual({ before: 0, after: 155_792 });
+    expect(windowSpace([{ start: 1040, end: 1144 }], 1144)).toEqual({ before: 1040, after: 0 });
   });
 
   it('says what the search cost, with or without results', () => {

@@ -1,10 +1,15 @@
 import { useVirtualizer, measureElement as measureFromEntry } from '@tanstack/react-virtual';
-import { useRef, type ReactNode, type RefObject } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { CostItem } from '../../api/gen/model/costItem';
+import { ExternalLink } from '../../components/external-link';
 import { Card } from '../../components/ui/card';
+import { useFocusOnArrival } from '../../hooks/use-focus-on-arrival';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { SOCIAL_NETWORKS, type Contacts } from '../../lib/contacts';
+import { googleMapsUrl } from '../../lib/google-maps';
 import type { Lead } from '../../lib/lead';
+import { filterLeads, isFiltering, nextSort, NO_FILTER, searchableText, SORT_LABELS, sortLeads, type LeadFilter, type LeadSort, type SortKey } from './lead-view';
+import { ResultsControls } from './results-controls';
 import { costText } from './search-format';
 
 /** Up to this many leads every row is in the page (a quick search has at most 60). */
@@ -27,6 +32,12 @@ export interface ResultsPanelProps {
   cost?: CostItem | null;
   /** The search read its leads' websites: an Email and a Profiles column (issue #14). */
   enriched?: boolean;
+  /** The filters the search was run with, in words (chips above the results). */
+  searchFilters?: readonly string[];
+  /** Take the focus to the heading on arrival (a search just finished). */
+  focusOnArrival?: boolean;
+  /** How long the server keeps the results (minutes), when known: said above them. */
+  keptMinutes?: number;
 }
 
 function websiteHost(url: string): string {
@@ -35,6 +46,15 @@ function websiteHost(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** A lead's website: its host as a link, or (not http or https) the text as it came. */
+function Website({ url }: { url: string }) {
+  return (
+    <ExternalLink url={url} className="text-indigo-700 hover:underline" textClassName="break-all text-slate-600">
+      {websiteHost(url)}
+    </ExternalLink>
+  );
 }
 
 /** "This search cost $X on your Google key (N billable requests)", when the server said. */
@@ -48,22 +68,48 @@ function CostLine({ cost }: { cost?: CostItem | null }) {
  * so a full search's thousands stay smooth; the table still tells assistive technology
  * how many rows there are (aria-rowcount, aria-rowindex).
  */
-export function ResultsPanel({ results, typeLabel, location, actions, notice, cost, enriched = false }: ResultsPanelProps) {
+export function ResultsPanel({
+  results,
+  typeLabel,
+  location,
+  actions,
+  notice,
+  cost,
+  enriched = false,
+  searchFilters = [],
+  focusOnArrival = false,
+  keptMinutes,
+}: ResultsPanelProps) {
   // Wide screens get the table, phones one card per lead (Tailwind's `md`).
   const wide = useMediaQuery('(min-width: 48rem)', true);
+  const [sort, setSort] = useState<LeadSort>(null);
+  const [filter, setFilter] = useState<LeadFilter>(NO_FILTER);
+  // Typing stays responsive with thousands of leads: the list follows a moment later.
+  const viewFilter = useDeferredValue(filter);
+  const haystacks = useMemo(() => results.map(searchableText), [results]);
+  const shown = useMemo(
+    () => sortLeads(isFiltering(viewFilter) ? filterLeads(results, viewFilter, haystacks) : results, sort),
+    [results, viewFilter, haystacks, sort],
+  );
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useFocusOnArrival(headingRef, focusOnArrival);
 
   if (results.length === 0) {
     return (
       <Card className="text-center">
-        <h2 className="text-lg font-semibold text-slate-900">No results found</h2>
+        <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
+          No results found
+        </h2>
         <p className="mt-1 text-sm text-slate-600">
           No {typeLabel.toLowerCase()} businesses were found in {location}. Try a nearby city or a broader business type.
         </p>
+        <SearchFilterChips labels={searchFilters} centred />
         <CostLine cost={cost} />
       </Card>
     );
   }
 
+  const count = `${results.length.toLocaleString('en-US')} ${results.length === 1 ? 'lead' : 'leads'}`;
   return (
     <Card padded={false} className="overflow-hidden">
       <div className="flex flex-col gap-4 border-b border-slate-200 p-6 sm:flex-row sm:items-center sm:justify-between">
@@ -74,20 +120,57 @@ export function ResultsPanel({ results, typeLabel, location, actions, notice, co
             </svg>
           </span>
           <div>
-            <h2 className="text-lg font-semibold text-slate-900">
-              Found {results.length.toLocaleString('en-US')} {results.length === 1 ? 'lead' : 'leads'}
+            <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
+              Found {count}
+              {searchFilters.length > 0 && ' matching your filters'}
             </h2>
             <p className="text-sm text-slate-600">
               {typeLabel} in {location}
             </p>
+            <SearchFilterChips labels={searchFilters} />
             <CostLine cost={cost} />
+            {keptMinutes != null && keptMinutes > 0 && (
+              <p className="mt-1 text-sm font-medium text-amber-800">
+                Results are kept for {keptMinutes} {keptMinutes === 1 ? 'minute' : 'minutes'}: export them now.
+              </p>
+            )}
           </div>
         </div>
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
       </div>
       {notice && <div className="px-6 pt-4">{notice}</div>}
-      {wide ? <LeadsTable results={results} enriched={enriched} /> : <LeadCards results={results} enriched={enriched} />}
+      <ResultsControls
+        filter={filter}
+        onFilter={setFilter}
+        sort={sort}
+        onSort={setSort}
+        enriched={enriched}
+        sortSelect={!wide}
+        shown={shown.length}
+        total={results.length}
+      />
+      {shown.length === 0 ? (
+        <p className="px-6 py-10 text-center text-sm text-slate-600">No leads match these filters.</p>
+      ) : wide ? (
+        <LeadsTable results={shown} enriched={enriched} sort={sort} onSort={(key) => setSort((current) => nextSort(current, key))} />
+      ) : (
+        <LeadCards results={shown} enriched={enriched} />
+      )}
     </Card>
+  );
+}
+
+/** The filters the search was run with (not the table's): one chip each. */
+function SearchFilterChips({ labels, centred = false }: { labels: readonly string[]; centred?: boolean }) {
+  if (labels.length === 0) return null;
+  return (
+    <ul aria-label="Search filters" className={`mt-2 flex flex-wrap gap-1.5 ${centred ? 'justify-center' : ''}`}>
+      {labels.map((label) => (
+        <li key={label} className="rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium text-indigo-800 ring-1 ring-indigo-200 ring-inset">
+          {label}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -107,11 +190,14 @@ const noMeasure = () => {};
  * The leads to render in a scroll container: all of them up to {@link VIRTUALIZE_ABOVE},
  * else the window TanStack Virtual computes from the scroll position.
  */
-function useLeadWindow(count: number, scrollRef: RefObject<HTMLElement | null>, estimate: number): LeadWindow {
+function useLeadWindow(results: readonly Lead[], scrollRef: RefObject<HTMLElement | null>, estimate: number): LeadWindow {
+  const count = results.length;
   const virtual = count > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
     count: virtual ? count : 0,
     getScrollElement: () => scrollRef.current,
+    // Sizes follow the lead, not its position, when the view is sorted or filtered.
+    getItemKey: (index) => results[index]?.placeId ?? index,
     estimateSize: () => estimate,
     overscan: OVERSCAN,
     // A row that reports no height (no layout, e.g. jsdom) keeps its estimate.
@@ -119,20 +205,52 @@ function useLeadWindow(count: number, scrollRef: RefObject<HTMLElement | null>, 
   });
   if (!virtual) return { indexes: Array.from({ length: count }, (_, i) => i), before: 0, after: 0, measure: noMeasure };
   const items = virtualizer.getVirtualItems();
-  const first = items[0];
-  const last = items[items.length - 1];
-  return {
-    indexes: items.map((item) => item.index),
-    before: first ? first.start : 0,
-    after: last ? virtualizer.getTotalSize() - last.end : 0,
-    measure: virtualizer.measureElement,
-  };
+  return { indexes: items.map((item) => item.index), ...windowSpace(items, virtualizer.getTotalSize()), measure: virtualizer.measureElement };
 }
 
-function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean }) {
+/**
+ * The room to leave above and below the rendered rows: everything not rendered. With no
+ * row rendered yet (the scroll box not measured, or measured 0 px high) that is the whole
+ * list, so the box gets its height from it and the virtualiser then has rows to show.
+ * Leaving 0 there was issue #26 item 3: the phone layout's box is sized by its content
+ * alone (the table's has its header row), so it stayed 0 px high and showed nothing.
+ */
+export function windowSpace(items: ReadonlyArray<{ start: number; end: number }>, totalSize: number): { before: number; after: number } {
+  const first = items[0];
+  const last = items[items.length - 1];
+  return { before: first ? first.start : 0, after: totalSize - (last ? last.end : 0) };
+}
+
+/**
+ * Back at the top when the view changes (a sort, a filter: `view` is the memoised list
+ * shown), rather than somewhere in the old order.
+ */
+function useTopOnChange(scrollRef: RefObject<HTMLElement | null>, view: unknown) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    scrollRef.current?.scrollTo?.({ top: 0 });
+  }, [scrollRef, view]);
+}
+
+interface LeadsTableProps {
+  results: Lead[];
+  enriched: boolean;
+  sort: LeadSort;
+  onSort: (key: SortKey) => void;
+}
+
+function LeadsTable({ results, enriched, sort, onSort }: LeadsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { indexes, before, after, measure } = useLeadWindow(results.length, scrollRef, ROW_ESTIMATE);
-  const columns = enriched ? 8 : 6;
+  const { indexes, before, after, measure } = useLeadWindow(results, scrollRef, ROW_ESTIMATE);
+  useTopOnChange(scrollRef, results);
+  const columns = enriched ? 9 : 7;
+  const header = (key: SortKey, className: string, align: 'left' | 'right' = 'left') => (
+    <SortableHeader sortKey={key} sort={sort} onSort={onSort} className={className} align={align} />
+  );
   return (
     <div
       ref={scrollRef}
@@ -146,18 +264,19 @@ function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean 
         <caption className="sr-only">Leads found</caption>
         <thead className="sticky top-0 z-10 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr aria-rowindex={1}>
-            <th scope="col" className="px-6 py-3">Name</th>
-            <th scope="col" className="px-4 py-3">Address</th>
-            <th scope="col" className="px-4 py-3">Phone</th>
-            <th scope="col" className="px-4 py-3">Website</th>
-            <th scope="col" className="px-4 py-3 text-right">Rating</th>
-            <th scope="col" className="px-6 py-3 text-right">Reviews</th>
+            {header('name', 'px-6')}
+            {header('address', 'px-4')}
+            {header('phone', 'px-4')}
+            {header('website', 'px-4')}
+            {header('rating', 'px-4', 'right')}
+            {header('reviews', 'px-4', 'right')}
             {enriched && (
               <>
-                <th scope="col" className="px-4 py-3">Email</th>
-                <th scope="col" className="px-6 py-3">Profiles</th>
+                {header('email', 'px-4')}
+                <th scope="col" className="px-4 py-3">Profiles</th>
               </>
             )}
+            <th scope="col" className="px-6 py-3">Map</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 bg-white">
@@ -173,25 +292,26 @@ function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean 
                 </td>
                 <td className="max-w-[14rem] truncate px-4 py-3">
                   {lead.website ? (
-                    <a href={lead.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
-                      {websiteHost(lead.website)}
-                    </a>
+                    <Website url={lead.website} />
                   ) : (
                     <span className="text-slate-400">—</span>
                   )}
                 </td>
                 <td className="px-4 py-3 text-right text-slate-700">{lead.rating != null ? lead.rating.toFixed(1) : '—'}</td>
-                <td className="px-6 py-3 text-right text-slate-700">{lead.reviewCount ?? '—'}</td>
+                <td className="px-4 py-3 text-right text-slate-700">{lead.reviewCount ?? '—'}</td>
                 {enriched && (
                   <>
                     <td className="px-4 py-3">
                       <Emails contacts={lead.contacts} />
                     </td>
-                    <td className="px-6 py-3">
+                    <td className="px-4 py-3">
                       <Profiles contacts={lead.contacts} />
                     </td>
                   </>
                 )}
+                <td className="px-6 py-3 whitespace-nowrap">
+                  <MapLink lead={lead} />
+                </td>
               </tr>
             );
           })}
@@ -199,6 +319,59 @@ function LeadsTable({ results, enriched }: { results: Lead[]; enriched: boolean 
         </tbody>
       </table>
     </div>
+  );
+}
+
+interface SortableHeaderProps {
+  sortKey: SortKey;
+  sort: LeadSort;
+  onSort: (key: SortKey) => void;
+  className: string;
+  align: 'left' | 'right';
+}
+
+/**
+ * A column header that sorts by its column: a button (Enter or Space), and `aria-sort`
+ * on the header of the column the rows are sorted by.
+ */
+function SortableHeader({ sortKey, sort, onSort, className, align }: SortableHeaderProps) {
+  const direction = sort?.key === sortKey ? sort.direction : null;
+  return (
+    <th scope="col" aria-sort={direction ?? undefined} className={`${className} py-2 ${align === 'right' ? 'text-right' : ''}`}>
+      <button
+        type="button"
+        onClick={() => onSort(sortKey)}
+        className={`inline-flex items-center gap-1 rounded px-1 py-1 uppercase tracking-wide hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 ${align === 'right' ? 'flex-row-reverse' : ''} ${direction ? 'text-slate-900' : ''}`}
+      >
+        {SORT_LABELS[sortKey]}
+        <SortIcon direction={direction} />
+      </button>
+    </th>
+  );
+}
+
+function SortIcon({ direction }: { direction: 'ascending' | 'descending' | null }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className={`size-3.5 ${direction ? 'text-indigo-700' : 'text-slate-400'}`}>
+      {direction !== 'descending' && <path d="M10 4 6 9h8z" />}
+      {direction !== 'ascending' && <path d="m10 16 4-5H6z" />}
+    </svg>
+  );
+}
+
+/** The lead on Google Maps (its place id opens the exact place). */
+function MapLink({ lead }: { lead: Lead }) {
+  return (
+    <a
+      href={googleMapsUrl(lead)}
+      target="_blank"
+      rel="noreferrer noopener"
+      className="text-indigo-700 hover:underline"
+      // Which lead's map, for a list of links; it starts with the visible word.
+      aria-label={`Map of ${lead.name}`}
+    >
+      Map
+    </a>
   );
 }
 
@@ -214,7 +387,8 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
 /** Phones: one card per lead. */
 function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { indexes, before, after, measure } = useLeadWindow(results.length, scrollRef, CARD_ESTIMATE);
+  const { indexes, before, after, measure } = useLeadWindow(results, scrollRef, CARD_ESTIMATE);
+  useTopOnChange(scrollRef, results);
   const virtual = results.length > VIRTUALIZE_ABOVE;
   return (
     <div
@@ -244,17 +418,14 @@ function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }
                     {lead.phone}
                   </a>
                 )}
-                {lead.website && (
-                  <a href={lead.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
-                    {websiteHost(lead.website)}
-                  </a>
-                )}
+                {lead.website && <Website url={lead.website} />}
                 {lead.rating != null && (
                   <span className="text-slate-600">
                     ★ {lead.rating.toFixed(1)}
                     {lead.reviewCount != null && ` (${lead.reviewCount})`}
                   </span>
                 )}
+                <MapLink lead={lead} />
               </div>
               {enriched && (lead.contacts?.emails.length || hasProfiles(lead.contacts)) ? (
                 <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
@@ -299,9 +470,9 @@ function Profiles({ contacts }: { contacts?: Contacts | null }) {
   return (
     <span className="flex flex-wrap gap-x-2 gap-y-0.5">
       {links.map(({ href, label }) => (
-        <a key={label} href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-700 hover:underline">
+        <ExternalLink key={label} url={href} className="text-indigo-700 hover:underline" textClassName="break-all text-slate-600">
           {label}
-        </a>
+        </ExternalLink>
       ))}
     </span>
   );

@@ -91,6 +91,16 @@ describe('SearchForm', () => {
     window.localStorage.clear();
   });
 
+  it('puts Search after Coverage, Filters and the enrichment box: the order a phone shows and Tab follows (issue #26 item 9)', async () => {
+    await setup();
+    const search = screen.getByRole('button', { name: 'Search' });
+    const follows = (element: Element) => (element.compareDocumentPosition(search) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    expect(follows(screen.getByRole('group', { name: 'Coverage' }))).toBe(true);
+    expect(follows(screen.getByText('Filters', { selector: 'summary' }))).toBe(true);
+    expect(follows(screen.getByRole('checkbox', { name: 'Find emails and social profiles' }))).toBe(true);
+    expect(follows(screen.getByLabelText('Location'))).toBe(true);
+  });
+
   it('runs a history entry again with its enrichment', () => {
     expect(
       searchQueryFromHistory({ businessType: 'cafe', location: 'Paris', coverage: 'quick', options: { enrich: true } }),

@@ -84,24 +84,6 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
           />
           <Hint id={`${id}-location-hint`}>Enter a city, state, ZIP code or full address</Hint>
         </div>
-        <div className="md:pt-[1.625rem]">
-          <Button type="submit" size="field" className="w-full md:w-auto" disabled={!enabled}>
-            {isSearching ? (
-              <>
-                <Spinner />
-                Searching...
-              </>
-            ) : (
-              <>
-                <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-5">
-                  <circle cx="11" cy="11" r="7" />
-                  <path strokeLinecap="round" d="m20 20-3.5-3.5" />
-                </svg>
-                Search
-              </>
-            )}
-          </Button>
-        </div>
         <fieldset disabled={isSearching} className="grid gap-4 md:col-span-3">
           <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] md:items-start">
             <CoverageChoice idPrefix={id} options={options} onChange={changeOptions} />
@@ -124,6 +106,26 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
             }}
           />
         </fieldset>
+        {/* After the options in the page (a phone's one column, and the tab order: fill
+            everything, then search), beside the location on wider screens (issue #26 item 9). */}
+        <div className="md:col-start-3 md:row-start-1 md:pt-[1.625rem]">
+          <Button type="submit" size="field" className="w-full md:w-auto" disabled={!enabled}>
+            {isSearching ? (
+              <>
+                <Spinner />
+                Searching...
+              </>
+            ) : (
+              <>
+                <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-5">
+                  <circle cx="11" cy="11" r="7" />
+                  <path strokeLinecap="round" d="m20 20-3.5-3.5" />
+                </svg>
+                Search
+              </>
+            )}
+          </Button>
+        </div>
       </form>
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">

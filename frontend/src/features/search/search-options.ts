@@ -127,3 +127,20 @@ export function searchQueryFromHistory(entry: { businessType: string; location: 
   if (typeof options.area === 'object' && options.area !== null) query.area = options.area as SearchQuery['area'];
   return query;
 }
+
+/**
+ * The filters a search was run with, in words, for the chips above its results (issue
+ * #26 item 7): minimum rating, minimum reviews, website, phone. Empty when none was set.
+ */
+export function searchFilterLabels(query: SearchQuery): string[] {
+  const labels: string[] = [];
+  if (query.minRating != null && query.minRating > 0) {
+    const choice = MIN_RATING_CHOICES.find((c) => c.value !== '' && Number(c.value) === query.minRating);
+    labels.push(choice ? choice.label : `${query.minRating}+ stars`);
+  }
+  if (query.minReviews != null && query.minReviews > 0) labels.push(`At least ${query.minReviews.toLocaleString('en-US')} ${query.minReviews === 1 ? 'review' : 'reviews'}`);
+  if (query.website === WebsiteChoice.with) labels.push('Has a website');
+  if (query.website === WebsiteChoice.without) labels.push('No website');
+  if (query.phone === PhoneChoice.with) labels.push('Has a phone number');
+  return labels;
+}

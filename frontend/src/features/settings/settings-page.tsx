@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { cn } from '../../components/ui/cn';
 import { Logo } from '../../components/ui/logo';
 import { useAuth } from '../../lib/session/auth-context';
@@ -12,16 +12,19 @@ import { SpreadsheetTab } from './spreadsheet-tab';
 import { WebhooksTab } from './webhooks-tab';
 
 export interface SettingsPageProps {
-  /** Tab to open on arrival (from `?tab=`); API Keys otherwise. */
-  initialTab?: SettingsTab;
+  /** The open tab: the route's `?tab=` (API Keys when absent). */
+  tab?: SettingsTab;
   /** Content of the Billing tab, supplied by the page (billing feature). */
   billingTab: ReactNode;
 }
 
-/** /settings (spec section 2). The active tab is local state after arrival. */
-export function SettingsPage({ initialTab = 'api-keys', billingTab }: SettingsPageProps) {
+/**
+ * /settings (spec section 2). The open tab lives in the address (`?tab=`, issue #26
+ * item 9): each tab is a link, so a reload, a bookmark or a shared link opens it, and
+ * Back returns to the tab before.
+ */
+export function SettingsPage({ tab = 'api-keys', billingTab }: SettingsPageProps) {
   const { user } = useAuth();
-  const [tab, setTab] = useState<SettingsTab>(initialTab);
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -51,17 +54,19 @@ export function SettingsPage({ initialTab = 'api-keys', billingTab }: SettingsPa
                   <ul className="mt-2 flex gap-1 md:flex-col">
                     {section.items.map((item) => (
                       <li key={item.tab}>
-                        <button
-                          type="button"
-                          onClick={() => setTab(item.tab)}
+                        <Link
+                          to="/settings"
+                          search={{ tab: item.tab }}
                           aria-current={tab === item.tab ? 'page' : undefined}
                           className={cn(
-                            'w-full rounded-lg px-3 py-2 text-left text-sm font-medium whitespace-nowrap',
+                            'block w-full rounded-lg px-3 py-2 text-left text-sm font-medium whitespace-nowrap',
                             tab === item.tab ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-white hover:text-slate-900',
                           )}
+                          // The router would mark every tab active (same path): aria-current says which.
+                          activeOptions={{ includeSearch: true }}
                         >
                           {item.label}
-                        </button>
+                        </Link>
                       </li>
                     ))}
                   </ul>

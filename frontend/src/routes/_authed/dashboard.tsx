@@ -1,7 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { getGetUsageQueryKey, getGetUsageQueryOptions, getListBusinessTypesQueryOptions, getListSearchesQueryKey } from '../../api/gen/leads/leads';
+import {
+  getGetUsageQueryKey,
+  getGetUsageQueryOptions,
+  getListBusinessTypesQueryOptions,
+  getListSearchesQueryKey,
+  useListSearches,
+} from '../../api/gen/leads/leads';
 import type { SearchItem } from '../../api/gen/model/searchItem';
 import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
 import { Banner } from '../../components/ui/banner';
@@ -13,7 +19,7 @@ import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
 import { SearchForm } from '../../features/search/search-form';
 import { SearchNotice } from '../../features/search/search-notice';
-import { searchQueryFromHistory } from '../../features/search/search-options';
+import { searchFilterLabels, searchQueryFromHistory } from '../../features/search/search-options';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
@@ -36,6 +42,8 @@ const ExportActions = lazy(() => loadExportActions().then((m) => ({ default: m.E
 const ReplayedExportActions = lazy(() =>
   import('../../features/export/replayed-export-actions').then((m) => ({ default: m.ReplayedExportActions })),
 );
+// Asked only on "Run again": its own chunk.
+const RunAgainDialog = lazy(() => import('../../features/search/run-again-dialog').then((m) => ({ default: m.RunAgainDialog })));
 // The history sits below the first screen: its own chunk too.
 const SearchHistoryPanel = lazy(() =>
   import('../../features/history/search-history-panel').then((m) => ({ default: m.SearchHistoryPanel })),
@@ -117,6 +125,14 @@ function Dashboard() {
   const exportOutcome = useExportOutcome({ onResultsExpired: clearResults });
   // "Run again" fills the form with the entry's fields: a new key remounts it with them.
   const [prefill, setPrefill] = useState<{ key: number; query: SearchQuery } | null>(null);
+  // "Run again" first confirms, with the estimate (issue #26 item 2).
+  const [confirming, setConfirming] = useState<{ item: SearchItem; query: SearchQuery } | null>(null);
+  // How long the server keeps a finished search's results (the history says), to say so
+  // under the results.
+  const keptMinutes = useListSearches(
+    { limit: 1 },
+    { query: { enabled: state.status === 'complete', staleTime: Infinity, select: (page) => page.replayMinutes } },
+  ).data;
   // The history is at the bottom, below the first screen: it loads once the page has
   // painted, and shifts nothing already shown.
   const showHistory = useWhenIdle();
@@ -136,8 +152,8 @@ function Dashboard() {
     void start(q);
   }
 
-  function runAgain(item: SearchItem) {
-    const again = searchQueryFromHistory(item);
+  function runAgain(again: SearchQuery) {
+    setConfirming(null);
     setPrefill((current) => ({ key: (current?.key ?? 0) + 1, query: again }));
     window.scrollTo({ top: 0, behavior: 'smooth' });
     handleSearch(again);
@@ -211,7 +227,7 @@ function Dashboard() {
             onDismiss={exportOutcome.dismiss}
             onDownloadCsv={
               state.results?.length && query
-                ? () => downloadLeadsCsv(state.results ?? [], query.businessType, { enriched: isEnriched(query) })
+                ? () => downloadLeadsCsv(state.results ?? [], query, { enriched: isEnriched(query) })
                 : undefined
             }
           />
@@ -227,6 +243,9 @@ function Dashboard() {
               location={query.location}
               cost={state.cost}
               enriched={isEnriched(query)}
+              searchFilters={searchFilterLabels(query)}
+              focusOnArrival
+              keptMinutes={keptMinutes}
               actions={<ExportActions results={state.results} search={query} onOutcome={exportOutcome.report} />}
             />
           </Suspense>
@@ -248,7 +267,7 @@ function Dashboard() {
           <Suspense fallback={null}>
             <SearchHistoryPanel
               onOpen={openSearch}
-              onRunAgain={runAgain}
+              onRunAgain={(item) => setConfirming({ item, query: searchQueryFromHistory(item) })}
               onCancelled={(item) => stop(item.id)}
               resultsActions={(item, what) => (
                 <Suspense fallback={null}>
@@ -260,6 +279,16 @@ function Dashboard() {
                 </Suspense>
               )}
               openSearchId={state.status === 'searching' ? state.searchId : null}
+            />
+          </Suspense>
+        )}
+        {confirming && (
+          <Suspense fallback={null}>
+            <RunAgainDialog
+              query={confirming.query}
+              typeLabel={businessTypeLabel(businessTypes.data, confirming.item.businessType)}
+              onConfirm={() => runAgain(confirming.query)}
+              onCancel={() => setConfirming(null)}
             />
           </Suspense>
         )}

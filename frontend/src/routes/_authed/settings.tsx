@@ -5,7 +5,7 @@ import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
 
 export const Route = createFileRoute('/_authed/settings')({
-  // `?tab=billing` (from the billing cancel page) opens that tab on arrival.
+  // `?tab=billing` opens that tab: the tabs are links to `?tab=` (issue #26 item 9).
   validateSearch: (search: Record<string, unknown>): { tab?: SettingsTab } =>
     isSettingsTab(search.tab) ? { tab: search.tab } : {},
   loader: ({ context }) => {
@@ -19,10 +19,6 @@ export const Route = createFileRoute('/_authed/settings')({
 function SettingsRoute() {
   const { tab } = Route.useSearch();
   return (
-    <SettingsPage
-      key={tab ?? 'default'}
-      initialTab={tab}
-      billingTab={<BillingTab />}
-    />
+    <SettingsPage tab={tab} billingTab={<BillingTab />} />
   );
 }
