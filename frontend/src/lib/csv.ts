@@ -6,6 +6,12 @@ import { spreadsheetCell } from './spreadsheet-cell';
 export const CSV_COLUMNS = ['Name', 'Address', 'Phone', 'Website', 'Rating', 'Reviews'] as const;
 
 /**
+ * The place's own columns (issue #26 item 7), after every other, so a file of the spec's
+ * columns (and an enriched one's) stays a prefix of today's.
+ */
+export const PLACE_COLUMNS = ['Category', 'Street', 'City', 'State', 'Postal Code', 'Place ID'] as const;
+
+/**
  * Quotes one value: every value is quoted and inner quotes are doubled; a value a
  * spreadsheet would run as a formula is written as text first ({@link spreadsheetCell}).
  */
@@ -16,8 +22,8 @@ export function quoteCsvValue(value: string | number | null | undefined): string
 /** How the CSV is built. */
 export interface CsvOptions {
   /**
-   * The leads come from an enriched search (issue #14): Email and the social profiles
-   * follow the spec's six columns. Otherwise the file is exactly the spec's.
+   * The leads come from an enriched search (issue #14): Email, the social profiles and
+   * how the website read went follow the spec's six columns, before the place's own.
    */
   enriched?: boolean;
 }
@@ -28,7 +34,7 @@ export interface CsvOptions {
  */
 export function buildLeadsCsv(leads: readonly Lead[], { enriched = false }: CsvOptions = {}): string {
   const rows: Array<ReadonlyArray<string | number | null | undefined>> = [
-    enriched ? [...CSV_COLUMNS, ...CONTACT_COLUMNS] : CSV_COLUMNS,
+    [...CSV_COLUMNS, ...(enriched ? CONTACT_COLUMNS : []), ...PLACE_COLUMNS],
     ...leads.map((lead) => [
       lead.name,
       lead.address,
@@ -37,6 +43,12 @@ export function buildLeadsCsv(leads: readonly Lead[], { enriched = false }: CsvO
       lead.rating,
       lead.reviewCount,
       ...(enriched ? contactCells(lead.contacts) : []),
+      lead.category,
+      lead.street,
+      lead.city,
+      lead.state,
+      lead.postalCode,
+      lead.placeId,
     ]),
   ];
   return rows.map((row) => row.map(quoteCsvValue).join(',')).join('\r\n');

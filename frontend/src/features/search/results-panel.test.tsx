@@ -52,6 +52,20 @@ describe('ResultsPanel', () => {
     expect(within(second).getAllByRole('cell').slice(-3, -1).map((c) => c.textContent)).toEqual(['—', '—']);
   });
 
+  it('a lead without emails says how its website read went (issue #26 item 4)', () => {
+    const [a, b, c] = leads(3);
+    const results: Lead[] = [
+      { ...a, contacts: { emails: [], socials: {}, status: 'not_read', reason: 'timed_out' } },
+      { ...b, contacts: { emails: [], socials: {}, status: 'none' } },
+      { ...c, website: '', contacts: { emails: [], socials: {}, status: 'no_website' } },
+    ];
+    render(<ResultsPanel results={results} typeLabel="Dentist" location="Austin" enriched />);
+    const text = bodyRows().map((row) => row.textContent ?? '');
+    expect(text[0]).toContain('Not read: timed out');
+    expect(text[1]).toContain('None found');
+    expect(text[2]).toContain('No website');
+  });
+
   it('3,000 leads: only a window of rows is in the page, yet the table reports them all', () => {
     // jsdom has no layout: the scroll box is 576 px high (36rem); rows keep their 45 px estimate.
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {

@@ -5,7 +5,7 @@ import { ExternalLink } from '../../components/external-link';
 import { Card } from '../../components/ui/card';
 import { useFocusOnArrival } from '../../hooks/use-focus-on-arrival';
 import { useMediaQuery } from '../../hooks/use-media-query';
-import { SOCIAL_NETWORKS, type Contacts } from '../../lib/contacts';
+import { readStatusWords, SOCIAL_NETWORKS, type Contacts } from '../../lib/contacts';
 import { googleMapsUrl } from '../../lib/google-maps';
 import type { Lead } from '../../lib/lead';
 import { filterLeads, isFiltering, nextSort, NO_FILTER, searchableText, SORT_LABELS, sortLeads, type LeadFilter, type LeadSort, type SortKey } from './lead-view';
@@ -427,7 +427,7 @@ function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }
                 )}
                 <MapLink lead={lead} />
               </div>
-              {enriched && (lead.contacts?.emails.length || hasProfiles(lead.contacts)) ? (
+              {enriched && (lead.contacts?.emails.length || hasProfiles(lead.contacts) || lead.contacts?.status) ? (
                 <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                   <Emails contacts={lead.contacts} />
                   <Profiles contacts={lead.contacts} />
@@ -441,10 +441,16 @@ function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }
   );
 }
 
-/** A lead's emails as mailto links; a dash when its site published none. */
+/**
+ * A lead's emails as mailto links; without any, how its website read went ("None found",
+ * "Not read: timed out", "No website"), or a dash while it is not known yet.
+ */
 function Emails({ contacts }: { contacts?: Contacts | null }) {
   const emails = contacts?.emails ?? [];
-  if (emails.length === 0) return <span className="text-slate-400">—</span>;
+  if (emails.length === 0) {
+    const words = readStatusWords(contacts);
+    return <span className="text-slate-500">{words && words !== 'Found' ? words : '—'}</span>;
+  }
   return (
     <span className="flex flex-col gap-0.5">
       {emails.map((email) => (
