@@ -92,7 +92,9 @@ test('enrichment: emails appear beside the leads as their sites are read, then i
     const file = await (await download).path();
     const csv = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews","Email","Facebook","Instagram","LinkedIn","X","YouTube","TikTok"');
+    expect(lines[0]).toBe(
+      '"Name","Address","Phone","Website","Rating","Reviews","Email","Facebook","Instagram","LinkedIn","X","YouTube","TikTok","Website read","Category","Street","City","State","Postal Code","Place ID"',
+    );
     expect(csv).toContain(`"${email}`);
   });
 

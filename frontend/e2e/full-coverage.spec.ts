@@ -188,7 +188,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     const lines = text.split('\r\n');
     expect(lines).toHaveLength(leads.length + 1);
     if (!notice) expect(lines).toHaveLength(HOUSTON_DENTISTS + 1);
-    expect(lines[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews"');
+    expect(lines[0]).toBe('"Name","Address","Phone","Website","Rating","Reviews","Category","Street","City","State","Postal Code","Place ID"');
     expect(lines[lines.length - 1].startsWith(`"${leads[leads.length - 1].name.replace(/"/g, '""')}",`)).toBe(true);
   });
 

@@ -34,14 +34,22 @@ interface StreamLead {
   placeId: string;
   rating?: number;
   reviewCount?: number;
+  category?: string;
+  street?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
 }
 
-/** CSV as the spec wants it, built independently of the app's code: every value quoted. */
+/**
+ * CSV as the spec wants it, built independently of the app's code: every value quoted;
+ * the spec's six columns, then the place's own (issue #26 item 7).
+ */
 function expectedCsv(leads: StreamLead[]): string {
   const quote = (value: unknown) => `"${value === undefined || value === null ? '' : String(value).replace(/"/g, '""')}"`;
   const rows = [
-    ['Name', 'Address', 'Phone', 'Website', 'Rating', 'Reviews'],
-    ...leads.map((l) => [l.name, l.address, l.phone, l.website, l.rating, l.reviewCount]),
+    ['Name', 'Address', 'Phone', 'Website', 'Rating', 'Reviews', 'Category', 'Street', 'City', 'State', 'Postal Code', 'Place ID'],
+    ...leads.map((l) => [l.name, l.address, l.phone, l.website, l.rating, l.reviewCount, l.category, l.street, l.city, l.state, l.postalCode, l.placeId]),
   ];
   return rows.map((row) => row.map(quote).join(',')).join('\r\n');
 }
