@@ -15,5 +15,3 @@ export function validateOnboardingKey(raw: string): string | null {
   return null;
 }
 
-/** The simulated validation pause (spec section 9). */
-export const KEY_CHECK_DELAY_MS = 2000;

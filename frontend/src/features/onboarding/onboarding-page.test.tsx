@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../lib/session/auth-context';
@@ -11,6 +11,7 @@ let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   fetchMock = vi.fn(async (url: string) => {
+    if (url === '/api/leads/check-api-key') return jsonResponse({ valid: true, message: 'API key is valid and working' });
     if (url === '/api/user/api-key') return jsonResponse({ message: 'API key saved' });
     if (url === '/api/user/complete-onboarding') return jsonResponse({ success: true, message: 'done' });
     return jsonResponse({}, 404);
@@ -22,9 +23,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function setup(delay: number | 'default' = 20) {
+async function setup() {
   const auth = fakeAuth({ user: { ...fakeAuth().user!, needsOnboarding: true, isFirstLogin: true } });
-  const view = await renderWithProviders(delay === 'default' ? <OnboardingPage /> : <OnboardingPage checkDelayMs={delay} />, {
+  const view = await renderWithProviders(<OnboardingPage />, {
     wrap: (node) => <AuthContext.Provider value={auth}>{node}</AuthContext.Provider>,
   });
   return { ...view, auth, user: userEvent.setup() };
@@ -58,30 +59,43 @@ describe('OnboardingPage', () => {
     expect(field).toHaveAttribute('type', 'password');
   });
 
-  it('validates, saves the trimmed key, completes onboarding and goes to /dashboard', async () => {
-    // Long enough that the 'Validating' state is still on screen when checked, even on a
-    // loaded machine (with 20 ms it sometimes was already over).
-    const { user, router, auth } = await setup(1000);
+  it('checks the key with Google, then saves the trimmed key, completes onboarding and goes to /dashboard', async () => {
+    // The check answers when the test says so, so 'Validating' is on screen meanwhile.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const plain = fetchMock.getMockImplementation() as (url: string, init: RequestInit) => Promise<Response>;
+    fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+      if (url === '/api/leads/check-api-key') await answered;
+      return plain(url, init);
+    });
+    const { user, router, auth } = await setup();
     await user.type(screen.getByLabelText('Google Places API key'), `  ${KEY} `);
     await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
     expect(screen.getByRole('button', { name: /Validating your API key/ })).toBeDisabled();
+    answer();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'), { timeout: 5000 });
-    expect(fetchMock.mock.calls.map((call) => call[0])).toEqual(['/api/user/api-key', '/api/user/complete-onboarding']);
-    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ api_key: KEY });
+    expect(fetchMock.mock.calls.map((call) => call[0])).toEqual([
+      '/api/leads/check-api-key',
+      '/api/user/api-key',
+      '/api/user/complete-onboarding',
+    ]);
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ apiKey: KEY });
+    expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toEqual({ api_key: KEY });
     expect(auth.reloadUser).toHaveBeenCalled();
   });
 
-  it('waits about 2 seconds before saving by default', async () => {
-    const { router } = await setup('default');
-    fireEvent.change(screen.getByLabelText('Google Places API key'), { target: { value: KEY } });
-    vi.useFakeTimers();
-    fireEvent.submit(screen.getByLabelText('Google Places API key').closest('form')!);
-    await act(() => vi.advanceTimersByTimeAsync(1900));
-    expect(fetchMock).not.toHaveBeenCalled();
-    await act(() => vi.advanceTimersByTimeAsync(200));
-    expect(fetchMock).toHaveBeenCalledWith('/api/user/api-key', expect.anything());
-    vi.useRealTimers();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  it("a key Google refuses is not saved, and Google's reason is shown (issue #26 item 5)", async () => {
+    fetchMock.mockImplementation(async (url: string) =>
+      url === '/api/leads/check-api-key'
+        ? jsonResponse({ error: 'invalid_api_key', message: 'Your Google Places API key is not valid. Check it in the Google Cloud console.' }, 400)
+        : jsonResponse({}),
+    );
+    const { user, router } = await setup();
+    await user.type(screen.getByLabelText('Google Places API key'), KEY);
+    await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your Google Places API key is not valid');
+    expect(fetchMock.mock.calls.map((call) => call[0])).toEqual(['/api/leads/check-api-key']);
+    expect(router.state.location.pathname).not.toBe('/dashboard');
   });
 
   it('shows the server message when saving fails and lets the user retry', async () => {
@@ -101,7 +115,7 @@ describe('OnboardingPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to validate API key$/);
 
     fetchMock.mockImplementation(async (url: string) =>
-      url === '/api/user/api-key' ? jsonResponse({ message: 'API key saved' }) : new Response('', { status: 502 }),
+      url === '/api/user/complete-onboarding' ? new Response('', { status: 502 }) : jsonResponse({ valid: true, message: 'API key saved' }),
     );
     await user.click(screen.getByRole('button', { name: 'Save and Continue' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Failed to complete onboarding$/));

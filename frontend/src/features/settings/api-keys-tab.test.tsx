@@ -19,6 +19,7 @@ beforeEach(() => {
       status = { has_key: key !== '', key_preview: key ? `${key.slice(0, 6)}...${key.slice(-4)}` : null, is_valid: null };
       return jsonResponse({ message: 'API key saved successfully' });
     }
+    if (url === '/api/leads/check-api-key') return jsonResponse({ message: 'API key is valid and working', valid: true });
     if (url === '/api/leads/test-api-key') {
       status = { ...status, is_valid: true };
       return jsonResponse({ message: 'API key is valid', valid: true });
@@ -99,6 +100,19 @@ describe('ApiKeysTab', () => {
     expect(steps).toHaveTextContent('Enable Places API (New) for that project');
     expect(steps).toHaveTextContent('Restrict the key to Places API (New)');
     expect(steps).toHaveTextContent('SERVICE_DISABLED');
+  });
+
+  it('tests a typed key as typed, without saving it or clearing the field (issue #26 item 5)', async () => {
+    await renderWithProviders(<ApiKeysTab />);
+    await waitFor(() => expect(field().value).toBe('AIzaSy...1234'));
+    const typed = 'AIzaSyD-0123456789abcdefghijklmnopqrstu';
+    fireEvent.change(field(), { target: { value: typed } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test API Key' }));
+    expect(await screen.findByText('API key is valid and working')).toBeInTheDocument();
+    const check = fetchMock.mock.calls.find((c) => c[0] === '/api/leads/check-api-key');
+    expect(JSON.parse(String(check?.[1]?.body))).toEqual({ apiKey: typed });
+    expect(fetchMock.mock.calls.some((c) => c[0] === '/api/leads/test-api-key' || c[0] === '/api/user/api-key')).toBe(false);
+    expect(field().value).toBe(typed);
   });
 
   it('offers no Test button without a stored key', async () => {

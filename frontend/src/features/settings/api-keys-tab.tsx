@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCheckApiKey } from '../../api/gen/leads/leads';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -37,8 +38,10 @@ export function ApiKeysTab() {
   const saveKey = useSaveKey();
   const deleteKey = useDeleteKey();
   const testKey = useTestKey();
+  // A key typed but not saved is checked as typed, and stays in the field (issue #26).
+  const checkKey = useCheckApiKey();
   const saving = saveKey.isPending || deleteKey.isPending;
-  const testing = testKey.isPending;
+  const testing = testKey.isPending || checkKey.isPending;
 
   const [value, setValue] = useState('');
   const [visible, setVisible] = useState(false);
@@ -66,8 +69,9 @@ export function ApiKeysTab() {
   }
 
   async function test() {
+    const typed = value.trim() !== '' && value !== preview ? value.trim() : null;
     try {
-      const answer = await testKey.mutateAsync();
+      const answer = typed ? await checkKey.mutateAsync({ data: { apiKey: typed } }) : await testKey.mutateAsync();
       show({ tone: answer.valid ? 'success' : 'error', text: answer.message || (answer.valid ? 'API key is valid' : 'API key test failed') }, true);
     } catch (error) {
       show({ tone: 'error', text: errorText(error) }, true);
@@ -85,7 +89,8 @@ export function ApiKeysTab() {
   }
 
   const saveEnabled = canSaveApiKey({ value, preview, saving });
-  const testEnabled = canTestApiKey({ hasKey, testing, saving });
+  const typedKey = value.trim() !== '' && value !== preview;
+  const testEnabled = canTestApiKey({ hasKey: hasKey || typedKey, testing, saving });
 
   return (
     <div className="space-y-6">
@@ -143,7 +148,7 @@ export function ApiKeysTab() {
               {saving && <Spinner />}
               {saving ? 'Saving...' : 'Save Changes'}
             </Button>
-            {hasKey && (
+            {(hasKey || typedKey) && (
               <Button variant="secondary" onClick={test} disabled={!testEnabled}>
                 {testing && <Spinner />}
                 {testing ? 'Testing...' : 'Test API Key'}
