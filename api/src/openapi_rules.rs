@@ -54,6 +54,17 @@ fn property_rules() -> Vec<(&'static str, &'static str, Value)> {
     );
     vec![
         ("SaveApiKeyRequest", "api_key", json!({ "pattern": key_pattern })),
+        // A key to check: Google's shape, not empty.
+        (
+            "CheckApiKeyRequest",
+            "apiKey",
+            json!({ "pattern": format!(
+                r"^\s*{}[A-Za-z0-9_-]{{{},{}}}\s*$",
+                api_key::PREFIX,
+                api_key::MIN_LEN - api_key::PREFIX.len(),
+                api_key::MAX_LEN - api_key::PREFIX.len()
+            ) }),
+        ),
         (
             "SearchRequest",
             "minReviews",

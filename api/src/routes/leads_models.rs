@@ -218,11 +218,13 @@ pub struct EstimateResponse {
     pub exact: bool,
     /// What this estimate itself cost (the locate request, unless cached).
     pub spent: CostItem,
-    /// Leads today's allowance leaves (absent when the plan has no daily cap).
+    /// Leads today's allowance leaves (null when the plan has no daily cap).
+    #[oai(nullable)]
     pub leads_left_today: Option<i64>,
     /// When the search would stop at today's allowance, what to tell the user before it
     /// starts ("Today's allowance leaves 880 leads: this search would stop at 880 of about
-    /// 1,733. ..."); absent when it fits.
+    /// 1,733. ..."); null when it fits.
+    #[oai(nullable)]
     pub allowance_warning: Option<String>,
 }
 

@@ -13,6 +13,7 @@ export interface CheckApiKeyRequest {
   /**
      * The key to check (trimmed); it is not saved.
      * @maxLength 200
+     * @pattern ^\s*AIza[A-Za-z0-9_-]{31,60}\s*$
      */
   apiKey: string;
 }

@@ -15,9 +15,10 @@ export interface EstimateResponse {
   /**
      * When the search would stop at today's allowance, what to tell the user before it
      * starts ("Today's allowance leaves 880 leads: this search would stop at 880 of about
-     * 1,733. ..."); absent when it fits.
+     * 1,733. ..."); null when it fits.
+     * @nullable
      */
-  allowanceWarning?: string;
+  allowanceWarning?: string | null;
   /** Requests Google would bill. */
   billableRequests: number;
   /** US dollars the search would spend on your Google key. */
@@ -34,8 +35,11 @@ export interface EstimateResponse {
      * estimate stopped early and extrapolated.
      */
   exact: boolean;
-  /** Leads today's allowance leaves (absent when the plan has no daily cap). */
-  leadsLeftToday?: number;
+  /**
+     * Leads today's allowance leaves (null when the plan has no daily cap).
+     * @nullable
+     */
+  leadsLeftToday?: number | null;
   /** Requests it would make, by SKU. */
   requests: SkuRequests & unknown;
   /** What this estimate itself cost (the locate request, unless cached). */
