@@ -21,7 +21,11 @@ function canNotify(): boolean {
 /** What the notice says about a finished search. */
 export function finishedText(item: SearchItem): string {
   const what = `${item.businessType.replace(/_/g, ' ')} in ${item.location}`;
-  if (item.status === 'complete') return `Your search for ${what} finished: ${(item.leads ?? 0).toLocaleString()} leads.`;
+  const leads = (item.leads ?? 0).toLocaleString();
+  if (item.status === 'complete' && item.stopReason === 'allowance')
+    return `Your search for ${what} stopped at today's lead limit: ${leads} leads.`;
+  if (item.status === 'complete' && item.stopReason === 'max_cost') return `Your search for ${what} stopped at its budget: ${leads} leads.`;
+  if (item.status === 'complete') return `Your search for ${what} finished: ${leads} leads.`;
   if (item.status === 'cancelled') return `Your search for ${what} was cancelled.`;
   return `Your search for ${what} failed${item.errorMessage ? `: ${item.errorMessage}` : '.'}`;
 }

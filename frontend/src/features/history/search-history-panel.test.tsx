@@ -169,3 +169,15 @@ describe('SearchHistoryPanel', () => {
   });
 
 });
+
+describe('statusText (issue #26 item 1)', () => {
+  it('says a search that stopped early stopped, and why, never "Complete"', async () => {
+    const { statusText } = await import('./search-history-panel');
+    const { finishedText } = await import('./search-finished-notice');
+    expect(statusText(entry({ stopReason: 'allowance' }))).toBe('Stopped: daily limit reached');
+    expect(statusText(entry({ stopReason: 'max_cost' }))).toBe('Stopped: budget reached');
+    expect(statusText(entry())).toBe('Complete');
+    expect(statusText(entry({ status: 'failed', stopReason: 'allowance' }))).toBe('Failed');
+    expect(finishedText(entry({ stopReason: 'allowance', leads: 880 }))).toBe("Your search for cafe in Paris stopped at today's lead limit: 880 leads.");
+  });
+});

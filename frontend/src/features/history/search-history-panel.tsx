@@ -168,6 +168,21 @@ const STATUS_TEXT: Record<string, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
+/**
+ * A complete search that stopped early is not "Complete" (issue #26 item 1): it says why,
+ * by the API's `stopReason`.
+ */
+export const STOPPED_TEXT: Record<string, string> = {
+  allowance: 'Stopped: daily limit reached',
+  max_cost: 'Stopped: budget reached',
+};
+
+/** The status badge's words for an entry. */
+export function statusText(item: { status: string; stopReason?: string | null }): string {
+  if (item.status === 'complete' && item.stopReason && STOPPED_TEXT[item.stopReason]) return STOPPED_TEXT[item.stopReason];
+  return STATUS_TEXT[item.status] ?? item.status;
+}
+
 const STATUS_CLASS: Record<string, string> = {
   queued: 'bg-slate-100 text-slate-800',
   running: 'bg-indigo-100 text-indigo-800',
@@ -228,8 +243,12 @@ function HistoryRow({
           <span className="truncate">
             {typeLabel} · {item.location}
           </span>
-          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[item.status] ?? 'bg-slate-100 text-slate-800'}`}>
-            {STATUS_TEXT[item.status] ?? item.status}
+          <span
+            className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+              item.stopReason ? STATUS_CLASS.cancelled : (STATUS_CLASS[item.status] ?? 'bg-slate-100 text-slate-800')
+            }`}
+          >
+            {statusText(item)}
           </span>
         </p>
         <p className="mt-0.5 text-sm text-slate-600">{facts.join(' · ')}</p>
