@@ -152,7 +152,8 @@ describe('SearchForm', () => {
   it("lists the server's catalogue grouped, with its labels as sent", async () => {
     await setup();
     const tech = screen.getByRole('group', { name: 'Technology & IT' });
-    expect(within(tech).getAllByRole('option').map((o) => o.textContent)).toEqual(['Electronics Store', 'Computer/Phone Repair']);
+    // Electronics Store is listed once, in the first group that has it (issue #26 item 9).
+    expect(within(tech).getAllByRole('option').map((o) => o.textContent)).toEqual(['Computer/Phone Repair']);
     expect(within(tech).getByRole('option', { name: 'Computer/Phone Repair' })).toHaveValue('computer_phone_repair');
     const food = screen.getByRole('group', { name: 'Food & Dining' });
     expect(within(food).getByRole('option', { name: 'Meal Takeaway' })).toHaveValue('meal_takeaway');
@@ -165,11 +166,11 @@ describe('SearchForm', () => {
     ]);
   });
 
-  it("'Computer/Phone Repair' searches computer_phone_repair; a type in two groups renders without key clashes", async () => {
+  it("'Computer/Phone Repair' searches computer_phone_repair; a type in two groups is listed once", async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const { onSearch, user } = await setup();
-      expect(screen.getAllByRole('option', { name: 'Electronics Store' })).toHaveLength(2);
+      expect(screen.getAllByRole('option', { name: 'Electronics Store' })).toHaveLength(1);
       await user.selectOptions(typeSelect(), 'Computer/Phone Repair');
       expect(typeSelect()).toHaveValue('computer_phone_repair');
       await user.type(screen.getByLabelText('Location'), 'Austin');
@@ -285,6 +286,28 @@ describe('SearchForm coverage, budget and filters', () => {
     await user.type(screen.getByLabelText('Location'), ' North');
     expect(screen.queryByText(/About 1,500 dentists/)).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Estimate cost' })).toBeEnabled();
+  });
+
+  it("warns before a search that today's lead allowance would stop (issue #26 item 1)", async () => {
+    const warning = "Today's allowance leaves 880 leads: this search would stop at 880 of about 1,500. It resets at midnight UTC.";
+    estimate = () =>
+      jsonResponse({
+        estimatedLeads: 1500,
+        estimatedCostUsd: 2.7,
+        estimatedSeconds: 29.6,
+        requests: { idsOnly: 300, pro: 1, enterprise: 75 },
+        billableRequests: 76,
+        exact: true,
+        spent: { requests: { idsOnly: 0, pro: 1, enterprise: 0 }, billableRequests: 1, costUsd: 0.032 },
+        leadsLeftToday: 880,
+        allowanceWarning: warning,
+      });
+    const { user } = await setup();
+    await user.selectOptions(typeSelect(), 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Houston, TX');
+    await user.click(screen.getByRole('radio', { name: /Full area/ }));
+    await user.click(screen.getByRole('button', { name: 'Estimate cost' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(warning);
   });
 
   it('says when the estimate is rough, and shows a refusal in words', async () => {

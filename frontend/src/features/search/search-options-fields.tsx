@@ -231,6 +231,12 @@ export function CostEstimate({ query, typeLabel, disabled }: CostEstimateProps) 
             {query && narrowsEstimate(query) && <span> The website, phone and review filters may leave fewer.</span>}
           </p>
         )}
+        {answer?.allowanceWarning && (
+          // Before spending: the search would stop at today's lead allowance (issue #26 item 1).
+          <p role="alert" className="mt-1 font-medium text-amber-800">
+            {answer.allowanceWarning}
+          </p>
+        )}
         {failure && (
           <p role="alert" className="text-red-700">
             {failure}
