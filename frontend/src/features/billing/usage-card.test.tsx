@@ -96,6 +96,18 @@ describe('UsageCard', () => {
     expect(screen.getByText('4,321')).toBeInTheDocument();
   });
 
+  it("free tier shows today's leads against the daily allowance, and when it is reached (issue #26 item 1)", () => {
+    const withDaily = (leadsToday: number) => {
+      const base = stats();
+      return { ...base, usage: { ...base.usage, leadsToday, dailyLeadLimit: 1000 } };
+    };
+    const { unmount } = render(<UsageCard stats={withDaily(880)} />);
+    expect(screen.getByText('880 / 1,000 leads today · 120 left')).toBeInTheDocument();
+    unmount();
+    render(<UsageCard stats={withDaily(1000)} />);
+    expect(screen.getByText('1,000 / 1,000 leads today · daily limit reached, resets at midnight UTC')).toBeInTheDocument();
+  });
+
   it("shows 'Failed to load usage data' on error", () => {
     render(<UsageCard stats={undefined} error />);
     expect(screen.getByText('Failed to load usage data')).toBeInTheDocument();

@@ -103,9 +103,27 @@ function UsageDetails({ stats }: { stats: UsageStats }) {
           {number.format(stats.usage.leadsThisMonth)} {stats.usage.leadsThisMonth === 1 ? 'lead' : 'leads'} this month
         </p>
       )}
+      <DailyLeads stats={stats} />
       <WarningLine level={level} percent={percent} />
       <Recommendations items={stats.recommendations} />
     </div>
+  );
+}
+
+/**
+ * Today's leads against the daily allowance, when the plan has one (issue #26 item 1): a
+ * full search stops there, so the card says how much of today is left.
+ */
+function DailyLeads({ stats }: { stats: UsageStats }) {
+  const limit = stats.usage.dailyLeadLimit;
+  if (limit == null) return null;
+  const today = stats.usage.leadsToday ?? 0;
+  const left = Math.max(0, limit - today);
+  return (
+    <p className={cn('mt-1 text-xs', left === 0 ? 'font-medium text-red-700' : 'text-slate-500')}>
+      {number.format(today)} / {number.format(limit)} leads today
+      {left === 0 ? ' · daily limit reached, resets at midnight UTC' : ` · ${number.format(left)} left`}
+    </p>
   );
 }
 
