@@ -125,9 +125,19 @@ describe('SearchHistoryPanel', () => {
     expect(onCancelled).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
   });
 
-  it("offers the page's export controls on a finished search whose results the server still has", async () => {
-    await show();
+  it("offers Open and the page's export controls on a finished search whose results the server still has (issue #26 item 2)", async () => {
+    pages = {
+      '': {
+        searches: [entry(), entry({ id: 's-2', location: 'Lyon', resultsAvailable: false }), entry({ id: 's-3', location: 'Nice', leads: 0 })],
+      },
+    };
+    const { onOpen } = await show();
     expect(await screen.findByRole('button', { name: 'Export s-1 (Cafe in Paris)' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Open Cafe in Paris' }));
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1', status: 'complete' }));
+    // Gone from memory, or nothing found: nothing to open.
+    expect(screen.queryByRole('button', { name: 'Open Cafe in Lyon' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Open Cafe in Nice' })).not.toBeInTheDocument();
   });
 
   it('offers no export for a search that found nothing, failed or not (issue #26 item 9)', async () => {

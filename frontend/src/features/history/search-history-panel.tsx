@@ -261,7 +261,9 @@ function HistoryRow({
         )}
       </div>
       <div className="flex flex-wrap gap-2 lg:max-w-[50%] lg:justify-end [&_button]:whitespace-nowrap">
-        {live && !open && (
+        {/* A finished search opens again while its results are held: the stream replays
+            them from the start (issue #26 item 2). */}
+        {(live || (hasLeads && item.resultsAvailable)) && !open && (
           <Button variant="secondary" size="sm" onClick={onOpen} aria-label={`Open ${what}`}>
             Open
           </Button>
