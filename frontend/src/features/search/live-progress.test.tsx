@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LiveProgress } from './live-progress';
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `Biz ${i + 1}`);
@@ -52,5 +52,17 @@ describe('LiveProgress', () => {
       />,
     );
     expect(screen.getByText('Areas probed 120 · fetched 3 of 12 · 3 leads · $0.14 so far (about $2.70 in all)')).toBeInTheDocument();
+  });
+
+  it('offers Cancel on the card when the search can be cancelled (issue #26 item 6)', async () => {
+    const { fireEvent } = await import('@testing-library/react');
+    const onCancel = vi.fn();
+    const { rerender } = render(<LiveProgress typeLabel="Dentists" location="Houston" names={[]} found={0} total={0} onCancel={onCancel} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel the search for Dentists in Houston' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    rerender(<LiveProgress typeLabel="Dentists" location="Houston" names={[]} found={0} total={0} onCancel={onCancel} cancelling />);
+    expect(screen.getByRole('button', { name: 'Cancel the search for Dentists in Houston' })).toBeDisabled();
+    rerender(<LiveProgress typeLabel="Dentists" location="Houston" names={[]} found={0} total={0} />);
+    expect(screen.queryByRole('button', { name: /Cancel the search/ })).not.toBeInTheDocument();
   });
 });

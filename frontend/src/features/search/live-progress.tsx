@@ -1,3 +1,4 @@
+import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import type { Contacts } from '../../lib/contacts';
 import { Spinner } from '../../components/ui/spinner';
@@ -15,10 +16,25 @@ export interface LiveProgressProps {
   /** An enriched search: the place ids of `names`, in order, and what their sites published so far. */
   liveIds?: string[];
   contacts?: Record<string, Contacts> | null;
+  /** Cancels the search, from the card itself (issue #26 item 6); absent: no button. */
+  onCancel?: () => void;
+  /** The cancel request is on its way. */
+  cancelling?: boolean;
 }
 
 /** The running search: spinner, count and the latest names (spec section 4). */
-export function LiveProgress({ typeLabel, location, names, found, total, progress, liveIds = [], contacts = null }: LiveProgressProps) {
+export function LiveProgress({
+  typeLabel,
+  location,
+  names,
+  found,
+  total,
+  progress,
+  liveIds = [],
+  contacts = null,
+  onCancel,
+  cancelling = false,
+}: LiveProgressProps) {
   // A full search measures its way through the areas it has planned (more may be planned later).
   const [done, all] = progress ? [progress.areasFetched, progress.areasPlanned] : [found, total];
   const percent = all > 0 ? Math.min(100, Math.round((done / all) * 100)) : 0;
@@ -34,6 +50,12 @@ export function LiveProgress({ typeLabel, location, names, found, total, progres
             {found > 0 ? `Found ${found}${total > 0 ? ` of ${total}` : ''} businesses so far` : 'Connecting to Google Places...'}
           </p>
           {progress && <p className="mt-1 text-sm text-slate-700 tabular-nums">{progressText(progress)}</p>}
+          {onCancel && (
+            <Button variant="danger" size="sm" className="mt-3" onClick={onCancel} disabled={cancelling} aria-label={`Cancel the search for ${typeLabel} in ${location}`}>
+              {cancelling && <Spinner />}
+              {cancelling ? 'Cancelling...' : 'Cancel search'}
+            </Button>
+          )}
           <div className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
             <div
               className={all > 0 ? 'h-full rounded-full bg-indigo-600 transition-all' : 'h-full w-1/3 animate-pulse rounded-full bg-indigo-300'}

@@ -57,3 +57,13 @@ describe('progressText and costText', () => {
     expect(costText({ costUsd: 0.035, billableRequests: 1 })).toBe('This search cost $0.04 on your Google key (1 billable request)');
   });
 });
+
+describe('cancelledSummary (issue #26 item 6)', () => {
+  it('says what a cancelled search kept and what it spent', async () => {
+    const { cancelledSummary } = await import('./search-format');
+    expect(cancelledSummary(680, 1.234)).toBe(
+      'It stopped with 680 leads found ($1.23 spent on your Google key). They are kept for a few minutes: open or export them from Your searches below.',
+    );
+    expect(cancelledSummary(0)).toBe('It stopped before finding any lead.');
+  });
+});

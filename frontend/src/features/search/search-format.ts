@@ -78,3 +78,12 @@ export function costText(cost: Pick<CostItem, 'costUsd' | 'billableRequests'>): 
   const requests = `${formatCount(cost.billableRequests)} billable ${cost.billableRequests === 1 ? 'request' : 'requests'}`;
   return `This search cost ${formatUsd(cost.costUsd)} on your Google key (${requests})`;
 }
+
+/** What a cancelled search kept, in words. */
+export function cancelledSummary(found: number, spentUsd?: number): string {
+  const leads = `${found.toLocaleString()} ${found === 1 ? 'lead' : 'leads'}`;
+  const spent = typeof spentUsd === 'number' ? ` ($${spentUsd.toFixed(2)} spent on your Google key)` : '';
+  return found > 0
+    ? `It stopped with ${leads} found${spent}. They are kept for a few minutes: open or export them from Your searches below.`
+    : `It stopped before finding any lead${spent}.`;
+}

@@ -6,6 +6,7 @@ import {
   getGetUsageQueryOptions,
   getListBusinessTypesQueryOptions,
   getListSearchesQueryKey,
+  useCancelSearch,
   useListSearches,
 } from '../../api/gen/leads/leads';
 import type { SearchItem } from '../../api/gen/model/searchItem';
@@ -19,6 +20,7 @@ import { WelcomeBackCard } from '../../features/dashboard/welcome-back-card';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
 import { SearchForm } from '../../features/search/search-form';
 import { SearchNotice } from '../../features/search/search-notice';
+import { cancelledSummary } from '../../features/search/search-format';
 import { searchFilterLabels, searchQueryFromHistory } from '../../features/search/search-options';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
 import { useLeadSearch } from '../../features/search/use-lead-search';
@@ -133,6 +135,27 @@ function Dashboard() {
     { limit: 1 },
     { query: { enabled: state.status === 'complete', staleTime: Infinity, select: (page) => page.replayMinutes } },
   ).data;
+  // Cancel from the progress card: the search stops, and the page says what was kept
+  // (issue #26 item 6) rather than just dropping the card.
+  const [cancelled, setCancelled] = useState<string | null>(null);
+  const cancelSearch = useCancelSearch({
+    mutation: { onSettled: () => queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }) },
+  });
+  function cancelRunning() {
+    const searchId = state.status === 'searching' ? state.searchId : null;
+    if (!searchId) return;
+    const found = state.found;
+    const spent = state.progress?.costUsd;
+    cancelSearch.mutate(
+      { id: searchId },
+      {
+        onSuccess: () => {
+          stop(searchId);
+          setCancelled(cancelledSummary(found, spent));
+        },
+      },
+    );
+  }
   // The history is at the bottom, below the first screen: it loads once the page has
   // painted, and shifts nothing already shown.
   const showHistory = useWhenIdle();
@@ -200,6 +223,15 @@ function Dashboard() {
           </Banner>
         )}
 
+        {cancelled && state.status !== 'searching' && (
+          <Banner tone="info" title="Search cancelled" onDismiss={() => setCancelled(null)}>
+            {cancelled}
+          </Banner>
+        )}
+        {cancelSearch.isError && state.status === 'searching' && (
+          <Banner tone="error">{cancelSearch.error?.message || 'Could not cancel this search.'}</Banner>
+        )}
+
         {state.status === 'error' && state.error && (
           <Banner tone="error" title="Search Failed">
             {state.error}
@@ -217,6 +249,8 @@ function Dashboard() {
               progress={state.progress}
               liveIds={state.liveIds}
               contacts={isEnriched(query) ? state.contacts : null}
+              onCancel={state.searchId ? cancelRunning : undefined}
+              cancelling={cancelSearch.isPending}
             />
           </Suspense>
         )}
