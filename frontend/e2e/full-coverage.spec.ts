@@ -22,14 +22,15 @@ declare global {
   }
 }
 
-/** Records each distinct 'Areas probed ...' line as React commits it. Install before navigation. */
+/** Records each distinct progress line ('Mapping the area...', 'Fetching: ...') as React commits it. Install before navigation. */
 async function recordProgress(page: Page) {
   await page.addInitScript(() => {
     window.__progressLines = [];
     const scan = () => {
       for (const p of Array.from(document.querySelectorAll('p'))) {
         const text = (p.textContent ?? '').trim();
-        if (text.startsWith('Areas probed ') && window.__progressLines[window.__progressLines.length - 1] !== text) {
+        const progressLine = text.startsWith('Mapping the area: ') || text.startsWith('Fetching: ');
+        if (progressLine && window.__progressLines[window.__progressLines.length - 1] !== text) {
           window.__progressLines.push(text);
         }
       }
@@ -96,7 +97,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     const streamed = page.waitForResponse((r) => isStream(r.url()) && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Searching for Dentist in Houston, TX...' })).toBeVisible();
-    await expect(page.getByText(/^Areas probed [\d,]+ · fetched [\d,]+ of [\d,]+ · [\d,]+ leads? · \$\d+\.\d{2} so far/)).toBeVisible({
+    await expect(page.getByText(/^(Mapping the area: [\d,]+ parts? checked|Fetching: [\d,]+( of about [\d,]+)? · \$\d+\.\d{2} so far)/)).toBeVisible({
       timeout: 60_000,
     });
     await shot(page, '31-full-coverage-progress');

@@ -51,7 +51,7 @@ describe('LiveProgress', () => {
         }}
       />,
     );
-    expect(screen.getByText('Areas probed 120 · fetched 3 of 12 · 3 leads · $0.14 so far (about $2.70 in all)')).toBeInTheDocument();
+    expect(screen.getByText('Fetching: 3 of about 1,500 · $0.14 so far (about $2.70 in all)')).toBeInTheDocument();
   });
 
   it('offers Cancel on the card when the search can be cancelled (issue #26 item 6)', async () => {

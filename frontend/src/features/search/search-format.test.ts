@@ -37,20 +37,27 @@ describe('formatting helpers', () => {
 });
 
 describe('progressText and costText', () => {
-  it('says areas, leads and cost so far', () => {
-    expect(
-      progressText({
-        areasProbed: 1204,
-        areasFetched: 12,
-        areasPlanned: 40,
-        leads: 1,
-        placesFound: 1500,
-        billableRequests: 13,
-        costUsd: 0.455,
-        estimatedCostUsd: 2.7,
-        estimatedPlaces: 1500,
-      }),
-    ).toBe('Areas probed 1,204 · fetched 12 of 40 · 1 lead · $0.46 so far (about $2.70 in all)');
+  const progress = {
+    areasProbed: 1204,
+    areasFetched: 12,
+    areasPlanned: 40,
+    leads: 680,
+    placesFound: 1500,
+    billableRequests: 13,
+    costUsd: 0.455,
+    estimatedCostUsd: 2.7,
+    estimatedPlaces: 1500,
+  };
+  it('says in plain words what is being done: mapping, then fetching of about how many (issue #26 item 6)', () => {
+    expect(progressText({ ...progress, areasFetched: 0, leads: 0, costUsd: 0, placesFound: 0, areasProbed: 24 })).toBe('Mapping the area: 24 parts checked');
+    expect(progressText({ ...progress, areasFetched: 0, leads: 0, costUsd: 0, areasProbed: 300, placesFound: 960 })).toBe(
+      'Mapping the area: 300 parts checked, 960 businesses counted so far',
+    );
+    expect(progressText(progress)).toBe('Fetching: 680 of about 1,500 · $0.46 so far (about $2.70 in all)');
+  });
+  it('shows the cost forecast only once it is stable (a quarter of the areas fetched)', () => {
+    expect(progressText({ ...progress, areasFetched: 9 })).toBe('Fetching: 680 of about 1,500 · $0.46 so far');
+    expect(progressText({ ...progress, areasFetched: 10 })).toBe('Fetching: 680 of about 1,500 · $0.46 so far (about $2.70 in all)');
   });
   it('says what a search cost', () => {
     expect(costText({ costUsd: 2.695, billableRequests: 1077 })).toBe('This search cost $2.70 on your Google key (1,077 billable requests)');

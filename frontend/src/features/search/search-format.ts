@@ -62,15 +62,25 @@ export interface SearchProgress {
   estimatedPlaces: number;
 }
 
-/** "Areas probed 12 · fetched 3 of 8 · 240 leads · $0.35 so far (about $2.70 in all)". */
+/** "Mapping the area: 24 parts checked", then "Fetching: 680 of about 1,500 · $0.35 so far (about $2.70 in all)". */
 export function progressText(progress: SearchProgress): string {
-  const inAll = progress.estimatedCostUsd > 0 ? ` (about ${formatUsd(progress.estimatedCostUsd)} in all)` : '';
-  return (
-    `Areas probed ${formatCount(progress.areasProbed)} · ` +
-    `fetched ${formatCount(progress.areasFetched)} of ${formatCount(progress.areasPlanned)} · ` +
-    `${formatCount(progress.leads)} ${progress.leads === 1 ? 'lead' : 'leads'} · ` +
-    `${formatUsd(progress.costUsd)} so far${inAll}`
-  );
+  const about = progress.estimatedPlaces > 0 ? ` of about ${formatCount(progress.estimatedPlaces)}` : '';
+  if (progress.areasFetched === 0 && progress.leads === 0) {
+    // Free probes only so far: where the businesses are, before any is fetched.
+    const counted = progress.placesFound > 0 ? `, ${formatCount(progress.placesFound)} businesses counted so far` : '';
+    return `Mapping the area: ${formatCount(progress.areasProbed)} ${progress.areasProbed === 1 ? 'part' : 'parts'} checked${counted}`;
+  }
+  return `Fetching: ${formatCount(progress.leads)}${about} · ${formatUsd(progress.costUsd)} so far${forecastText(progress)}`;
+}
+
+/**
+ * The cost forecast, once it is stable: while the area is still being mapped it swings
+ * with every extrapolation (users saw $0.95, $6.72 and $2.35 for one search), so it is
+ * shown only once a quarter of the planned areas are fetched (issue #26 item 6).
+ */
+function forecastText(progress: SearchProgress): string {
+  const stable = progress.areasPlanned > 0 && progress.areasFetched * 4 >= progress.areasPlanned;
+  return stable && progress.estimatedCostUsd > 0 ? ` (about ${formatUsd(progress.estimatedCostUsd)} in all)` : '';
 }
 
 /** "This search cost $0.35 on your Google key (12 billable requests)". */
