@@ -126,7 +126,7 @@ describe('WebhooksTab', () => {
     expect(await screen.findByText('Disabled')).toBeInTheDocument();
     expect(screen.getByText(/Disabled after 16 failed attempts/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Send test event to https://hooks.example.com/leadgen' }));
-    expect(await screen.findByText(/Test event sent/)).toBeInTheDocument();
+    expect(await screen.findByText(/Test event queued/)).toBeInTheDocument();
     const log = await screen.findByRole('table', { name: 'Delivery log' });
     const row = within(log).getByRole('row', { name: /webhook\.test/ });
     expect(row).toHaveTextContent('200');

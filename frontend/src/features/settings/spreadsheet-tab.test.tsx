@@ -9,12 +9,16 @@ import { SpreadsheetTab } from './spreadsheet-tab';
 vi.mock('../../lib/page-navigation', () => ({ goToPage: vi.fn() }));
 
 let status: () => Response | Promise<Response>;
+let authConfig: () => Response;
 
 beforeEach(() => {
   vi.mocked(goToPage).mockClear();
+  authConfig = () => jsonResponse({ localMode: false, issuer: 'https://accounts.google.com' });
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => (url === '/api/leads/sheets/auth-status' ? status() : jsonResponse({}, 404))),
+    vi.fn(async (url: string) =>
+      url === '/api/leads/sheets/auth-status' ? status() : url === '/api/auth/config' ? authConfig() : jsonResponse({}, 404),
+    ),
   );
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -60,12 +64,22 @@ describe('SpreadsheetTab: the Google Sheets row', () => {
     expect(within(row()).getByRole('button', { name: 'Configure' })).toBeInTheDocument();
   });
 
-  it('Sheets switched off on the server: not connected with its message, and no Configure loop', async () => {
+  it('Sheets switched off on the server: says so with its message, and no Configure loop', async () => {
     status = () =>
       jsonResponse({ success: true, authenticated: false, hasRefreshToken: false, needsReauth: false, message: 'Google Sheets export is not available on this server.' });
     await renderWithProviders(<SpreadsheetTab />);
-    expect(await within(row()).findByText('Not connected')).toBeInTheDocument();
+    expect(await within(row()).findByText('Not available on this server')).toBeInTheDocument();
     expect(row()).toHaveTextContent('Google Sheets export is not available on this server.');
     expect(within(row()).queryByRole('button', { name: 'Configure' })).not.toBeInTheDocument();
+  });
+});
+
+describe('SpreadsheetTab: the sign-in row (issue #26 item 8)', () => {
+  it('says Connected and active only when an identity provider signs people in', async () => {
+    status = () => jsonResponse({ success: true, authenticated: false, hasRefreshToken: false, needsReauth: false, message: 'off' });
+    authConfig = () => jsonResponse({ localMode: true, issuer: null });
+    await renderWithProviders(<SpreadsheetTab />);
+    expect(await screen.findByText('Not used: this server signs in its local operator')).toBeInTheDocument();
+    expect(screen.queryByText('Connected and active')).not.toBeInTheDocument();
   });
 });

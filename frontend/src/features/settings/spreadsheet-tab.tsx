@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useGetAuthConfig } from '../../api/gen/auth/auth';
 import { ReauthDialog } from '../../components/reauth-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -15,6 +16,7 @@ export function SpreadsheetTab() {
   const [dialogOpen, setDialogOpen] = useState(false);
 
   const connection = checking ? 'checking' : status ? sheetsConnection(status) : 'needs-reauth';
+  const localMode = useGetAuthConfig({ query: { staleTime: Infinity, retry: false } }).data?.localMode === true;
   const message = status?.message;
 
   return (
@@ -25,10 +27,19 @@ export function SpreadsheetTab() {
         <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between">
           <div>
             <p className="text-sm font-medium text-slate-900">Google sign-in (OAuth)</p>
-            <p className="mt-0.5 flex items-center gap-1.5 text-sm text-green-700">
-              <span className="size-2 rounded-full bg-green-500" aria-hidden="true" />
-              Connected and active
-            </p>
+            {/* Only what is true (issue #26 item 8): a server without an identity
+                provider signs in its local operator, and no OAuth connection exists. */}
+            {localMode ? (
+              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-600">
+                <span className="size-2 rounded-full bg-slate-400" aria-hidden="true" />
+                Not used: this server signs in its local operator
+              </p>
+            ) : (
+              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-green-700">
+                <span className="size-2 rounded-full bg-green-500" aria-hidden="true" />
+                Connected and active
+              </p>
+            )}
           </div>
           <Badge tone="indigo">Manage</Badge>
         </li>
@@ -50,7 +61,7 @@ export function SpreadsheetTab() {
               <>
                 <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-600" role="status">
                   <span className="size-2 rounded-full bg-slate-400" aria-hidden="true" />
-                  Not connected
+                  {connection === 'unavailable' ? 'Not available on this server' : 'Not connected'}
                 </p>
                 {message && <p className="mt-1 text-xs text-slate-500">{message}</p>}
               </>

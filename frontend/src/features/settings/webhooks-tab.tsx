@@ -156,7 +156,8 @@ function EndpointCard({
   async function sendTest() {
     try {
       await test.mutateAsync({ id: endpoint.id });
-      setMessage({ tone: 'success', text: 'Test event sent. Its delivery appears in the log below.' });
+      // Queued, not delivered: whether it arrived shows in the log (issue #26 item 8).
+      setMessage({ tone: 'success', text: 'Test event queued. Whether it was delivered shows in the log below.' });
       setShowLog(true);
       await refreshLog();
       window.setTimeout(() => void Promise.all([refreshLog(), onChanged()]), 1500);
