@@ -390,10 +390,20 @@ test("search error: a key Google refuses shows the red 'Search Failed' banner", 
   await recordLiveList(page);
   await signUpFromLanding(page, 'bob');
   await page.waitForURL((url) => url.pathname === '/onboarding');
-  // Onboarding checks the format only; the key is refused by "Google" at search time.
+  // Onboarding asks Google first (issue #26 item 5): a refused key is not saved, and
+  // Google's reason is shown.
   await page.getByLabel('Google Places API key').fill(INVALID_KEY);
   await page.getByRole('button', { name: 'Save and Continue' }).click();
+  await expect(page.getByRole('alert')).toContainText('not valid');
+  expect(new URL(page.url()).pathname).toBe('/onboarding');
+  // A key Google accepted then and refuses later (revoked since): the check passes once,
+  // and the search meets the refusal.
+  await page.route('**/api/leads/check-api-key', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ valid: true, message: 'API key is valid and working' }) }),
+  );
+  await page.getByRole('button', { name: 'Save and Continue' }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard', { timeout: 15_000 });
+  await page.unroute('**/api/leads/check-api-key');
   await expect(page.getByRole('heading', { name: 'Hello, Bob' })).toBeVisible();
 
   const frames = await search(page, 'plumber', 'Denver');
@@ -437,11 +447,11 @@ test("search error: a key Google refuses shows the red 'Search Failed' banner", 
   expect(ok[ok.length - 1].data.type).toBe('complete');
   expect((ok[ok.length - 1].data.results as unknown[]).length).toBeGreaterThan(0);
 
-  // Known, explained exception: Test API Key with a refused key answers 400 (the API's
-  // documented contract, openapi.json test_api_key), which Chromium logs as a failed
-  // resource load. Nothing else may be logged.
+  // Known, explained exceptions: Test API Key and onboarding's key check with a refused
+  // key answer 400 (the API's documented contract, openapi.json test_api_key and
+  // check_api_key), which Chromium logs as a failed resource load. Nothing else may be logged.
   expectNoConsoleErrors(consoleErrors, [
-    /Failed to load resource: the server responded with a status of 400 .* @ http:\/\/127\.0\.0\.1:\d+\/api\/leads\/test-api-key$/,
+    /Failed to load resource: the server responded with a status of 400 .* @ http:\/\/127\.0\.0\.1:\d+\/api\/leads\/(test|check)-api-key$/,
   ]);
 });
 
