@@ -58,11 +58,11 @@ describe('LiveProgress', () => {
     const { fireEvent } = await import('@testing-library/react');
     const onCancel = vi.fn();
     const { rerender } = render(<LiveProgress typeLabel="Dentists" location="Houston" names={[]} found={0} total={0} onCancel={onCancel} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel the search for Dentists in Houston' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel search for Dentists in Houston' }));
     expect(onCancel).toHaveBeenCalledTimes(1);
     rerender(<LiveProgress typeLabel="Dentists" location="Houston" names={[]} found={0} total={0} onCancel={onCancel} cancelling />);
-    expect(screen.getByRole('button', { name: 'Cancel the search for Dentists in Houston' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Cancel search for Dentists in Houston' })).toBeDisabled();
     rerender(<LiveProgress typeLabel="Dentists" location="Houston" names={[]} found={0} total={0} />);
-    expect(screen.queryByRole('button', { name: /Cancel the search/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Cancel search for/ })).not.toBeInTheDocument();
   });
 });

@@ -51,7 +51,7 @@ export function LiveProgress({
           </p>
           {progress && <p className="mt-1 text-sm text-slate-700 tabular-nums">{progressText(progress)}</p>}
           {onCancel && (
-            <Button variant="danger" size="sm" className="mt-3" onClick={onCancel} disabled={cancelling} aria-label={`Cancel the search for ${typeLabel} in ${location}`}>
+            <Button variant="danger" size="sm" className="mt-3" onClick={onCancel} disabled={cancelling} aria-label={`Cancel search for ${typeLabel} in ${location}`}>
               {cancelling && <Spinner />}
               {cancelling ? 'Cancelling...' : 'Cancel search'}
             </Button>
