@@ -20,8 +20,6 @@ use crate::{
 
 /// What a server without Stripe says.
 pub const NOT_CONFIGURED: &str = "Billing is not configured on this server.";
-/// Largest webhook body accepted (Stripe's events are a few kilobytes).
-const MAX_WEBHOOK_BYTES: usize = 1 << 20;
 /// Pro's features, as the pricing section lists them.
 const FEATURES: [&str; 4] = [
     "Unlimited searches (fair usage)",
@@ -390,7 +388,7 @@ pub async fn stripe_webhook(state: Data<&AppState>, req: &Request, body: Body) -
             NOT_CONFIGURED,
         );
     };
-    let Ok(bytes) = body.into_bytes_limit(MAX_WEBHOOK_BYTES).await else {
+    let Ok(bytes) = body.into_bytes_limit(crate::body_limit::STRIPE_EVENT_LIMIT).await else {
         return envelope(
             StatusCode::PAYLOAD_TOO_LARGE,
             "invalid_request",

@@ -8,7 +8,7 @@ use leadgen_core::{
     jobs::SearchJobV1,
     lead::SearchEvent,
     places::PlacesError,
-    search::{self, EstimateLimits, InvalidSearch, SearchFailure, StopReason, Upstream, ValidSearch},
+    search::{self, EstimateLimits, InvalidSearch, SearchFailure, Upstream, ValidSearch},
 };
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
@@ -143,7 +143,7 @@ impl LeadsApi {
                         search: search.into(),
                         usage: usage.into(),
                         cost: cost.map(Into::into),
-                        stop_reason: stop_reason.map(stop_reason_word),
+                        stop_reason: stop_reason.map(|r| r.as_str().to_owned()),
                         notice,
                     }));
                 }
@@ -321,14 +321,6 @@ fn validate(request: SearchRequest) -> Result<ValidSearch, ApiError> {
         };
         ApiError::bad_request(code, e.to_string())
     })
-}
-
-/// The wire word of a stop reason (`max_cost`, `allowance`).
-fn stop_reason_word(reason: StopReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 async fn current_usage(state: &AppState, user_id: &UserId) -> Result<leadgen_core::usage::UsageReport, ApiError> {

@@ -10,32 +10,14 @@ use serde_json::{Value, json};
 
 use crate::{
     search::env::{Mode, SearchEnv},
-    support::{Backend, TestApp, Vars},
+    support::{Backend, TestApp, Vars, reserve_port},
 };
 
 /// Serves `app`'s whole application over a real socket on loopback, as the binary does.
 async fn over_a_socket(app: &TestApp) -> SocketAddr {
     let (listener, port) = reserve_port().await;
-    serve_on(app, listener).await;
+    app.serve_on(listener);
     SocketAddr::from(([127, 0, 0, 1], port))
-}
-
-/// A listener bound now on loopback, and its port (for settings that name our port).
-async fn reserve_port() -> (tokio::net::TcpListener, u16) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    (listener, port)
-}
-
-async fn serve_on(app: &TestApp, listener: tokio::net::TcpListener) {
-    let endpoint = leadgen_api::app::build(app.state.clone());
-    let limits = leadgen_api::server::ServerLimits::from_config(&app.state.config.http_limits, Duration::from_secs(1));
-    tokio::spawn(leadgen_api::server::serve(
-        listener,
-        endpoint,
-        std::future::pending(),
-        limits,
-    ));
 }
 
 async fn metrics_text(app: &TestApp) -> String {
@@ -223,7 +205,7 @@ async fn local_sign_in_answers_only_this_machine_directly() {
         ],
     )
     .await;
-    serve_on(&app, listener).await;
+    app.serve_on(listener);
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

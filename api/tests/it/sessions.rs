@@ -126,20 +126,9 @@ both_backends!(logout_and_refresh_revoke_the_old_token, |backend: Backend| async
 
 both_backends!(local_mode_signs_in_the_operator, |backend: Backend| async move {
     // Over a real socket on loopback: local sign-in answers only a browser on this machine.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let port = listener.local_addr().expect("addr").port();
+    let (listener, port) = crate::support::reserve_port().await;
     let app = TestApp::start(backend, vec![("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))]).await;
-    let endpoint = leadgen_api::app::build(app.state.clone());
-    let limits = leadgen_api::server::ServerLimits::from_config(
-        &app.state.config.http_limits,
-        std::time::Duration::from_secs(1),
-    );
-    tokio::spawn(leadgen_api::server::serve(
-        listener,
-        endpoint,
-        std::future::pending(),
-        limits,
-    ));
+    app.serve_on(listener);
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -79,6 +79,22 @@ impl TestApp {
         (user.id, token)
     }
 
+    /// Serves the whole application on `listener` as the binary does (our hyper server,
+    /// its limits), until the test ends.
+    pub fn serve_on(&self, listener: tokio::net::TcpListener) {
+        let endpoint = app::build(self.state.clone());
+        let limits = leadgen_api::server::ServerLimits::from_config(
+            &self.state.config.http_limits,
+            std::time::Duration::from_secs(1),
+        );
+        tokio::spawn(leadgen_api::server::serve(
+            listener,
+            endpoint,
+            std::future::pending(),
+            limits,
+        ));
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
         let mut req = self.client.get(path);
         if let Some(t) = token {
@@ -97,6 +113,13 @@ impl TestApp {
         }
         read(req.send().await).await
     }
+}
+
+/// A listener bound now on loopback, and its port (for settings that name our port).
+pub async fn reserve_port() -> (tokio::net::TcpListener, u16) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    (listener, port)
 }
 
 async fn read(resp: poem::test::TestResponse) -> (u16, Value) {
