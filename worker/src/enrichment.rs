@@ -3,14 +3,21 @@
 //! gather the `lead_enriched` events those jobs published so `complete` carries the
 //! enriched leads.
 //!
-//! The wait ends when every queued site has answered, or when no site has answered for
+//! Sites are queued fairly by host ([`HostTurns`]): at most
+//! [`SITES_PER_HOST_IN_QUEUE`] of one host are in the queue at a time for a search, and
+//! the next waits for one of them to answer. A chain's hundred branches share one
+//! website host, which reads only a few pages at a time; queued all at once they would
+//! fill the fleet's enrichment slots ahead of every other host's site, and the last rows
+//! would starve (#26).
+//!
+//! The wait ends when every site has answered, or when no site has answered for
 //! [`wait_after_last`] since the last one was queued or answered (results still flowing
 //! keep it going, so a long search's last sites are read too, #26), and at the latest
 //! [`MAX_WAIT`] after it began. A lead whose site did not answer by then says
 //! `not_read` (`not_reached_in_time`); a lead without a website says `no_website`.
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{HashMap, HashSet, VecDeque},
     time::Duration,
 };
 
@@ -48,11 +55,98 @@ const JOB_LIFETIME: Duration = Duration::from_secs(660);
 /// How often the wait looks for new results (one replay-buffer read each time).
 const POLL: Duration = Duration::from_millis(25);
 
-/// Queues the sites of one search's leads.
+/// Sites of one host a search keeps in the queue at once: the crawler's own per-host
+/// limit (`CrawlLimits::per_host_concurrency`), so a host's turn is never idle and never
+/// holds more of the fleet's slots than it can use.
+pub const SITES_PER_HOST_IN_QUEUE: usize = 4;
+
+/// One lead's website, waiting for its host's turn or queued.
+#[derive(Debug, Clone)]
+struct Site {
+    place_id: String,
+    website: String,
+}
+
+/// Per host of one search: how many sites are queued and which wait for a turn.
+#[derive(Debug, Default)]
+struct HostTurns {
+    per_host: usize,
+    queued: HashMap<String, usize>,
+    waiting: HashMap<String, VecDeque<Site>>,
+    /// The host of each site offered, by place id.
+    host_of: HashMap<String, String>,
+}
+
+impl HostTurns {
+    fn new(per_host: usize) -> Self {
+        Self {
+            per_host: per_host.max(1),
+            ..Self::default()
+        }
+    }
+
+    /// Host and port, as the crawler's per-host gate keys them; a site that is not a
+    /// URL is its own host (the crawler refuses it at once).
+    fn host(website: &str) -> String {
+        url::Url::parse(website)
+            .ok()
+            .and_then(|url| {
+                let host = url.host_str()?.to_ascii_lowercase();
+                Some(format!("{host}:{}", url.port_or_known_default().unwrap_or(0)))
+            })
+            .unwrap_or_else(|| website.to_owned())
+    }
+
+    /// Takes `site` in: returns it when its host has a turn free (now counted as
+    /// queued), or keeps it waiting.
+    fn offer(&mut self, site: Site) -> Option<Site> {
+        let host = Self::host(&site.website);
+        self.host_of.insert(site.place_id.clone(), host.clone());
+        let queued = self.queued.entry(host.clone()).or_default();
+        if *queued < self.per_host {
+            *queued += 1;
+            Some(site)
+        } else {
+            self.waiting.entry(host).or_default().push_back(site);
+            None
+        }
+    }
+
+    /// `place_id` answered (or could not be queued): a site still waiting leaves the
+    /// line, a queued one gives its host's turn to the next waiting, which is returned.
+    fn answered(&mut self, place_id: &str) -> Option<Site> {
+        let host = self.host_of.remove(place_id)?;
+        let line = self.waiting.entry(host.clone()).or_default();
+        if let Some(at) = line.iter().position(|site| site.place_id == place_id) {
+            line.remove(at);
+            return None;
+        }
+        match line.pop_front() {
+            Some(next) => Some(next),
+            None => {
+                if let Some(queued) = self.queued.get_mut(&host) {
+                    *queued = queued.saturating_sub(1);
+                }
+                None
+            }
+        }
+    }
+}
+
+/// Queues the sites of one search's leads, fairly by host, and gathers their results.
 pub struct Dispatch<'a> {
     queue: &'a JobQueue<EnrichJobV1>,
+    bus: &'a EventBus,
+    search_id: &'a SearchId,
+    /// Place ids whose site this run took in (queued or waiting for its host's turn).
+    offered: HashSet<String>,
     /// Place ids whose site this run queued.
     queued: HashSet<String>,
+    turns: HostTurns,
+    /// Results read so far, by place id.
+    found: HashMap<String, Contacts>,
+    /// The last event number read.
+    after: u64,
     /// When the last site was queued.
     last: Option<Instant>,
     /// How long without a new result the wait ends ([`wait_after_last`]; shorter in tests).
@@ -62,100 +156,139 @@ pub struct Dispatch<'a> {
 }
 
 impl<'a> Dispatch<'a> {
-    /// Queues onto `queue`.
-    pub fn new(queue: &'a JobQueue<EnrichJobV1>) -> Self {
+    /// Queues onto `queue`; reads `search_id`'s results on `bus`.
+    pub fn new(queue: &'a JobQueue<EnrichJobV1>, bus: &'a EventBus, search_id: &'a SearchId) -> Self {
         Self {
             queue,
+            bus,
+            search_id,
+            offered: HashSet::new(),
             queued: HashSet::new(),
+            turns: HostTurns::new(SITES_PER_HOST_IN_QUEUE),
+            found: HashMap::new(),
+            after: 0,
             last: None,
             wait: wait_after_last(),
             max_wait: MAX_WAIT,
         }
     }
 
-    /// Queues the website of each lead in `events` (those just published).
-    pub async fn queue_leads(&mut self, search_id: &SearchId, events: &[SearchEvent]) {
+    /// Queues the website of each lead in `events` (those just published), after
+    /// handing the turns of sites that answered meanwhile to their hosts' next.
+    pub async fn queue_leads(&mut self, events: &[SearchEvent]) {
+        self.read_results().await;
         for event in events {
             if let SearchEvent::BusinessFound { lead, .. } = event {
-                self.queue_site(search_id, lead).await;
+                self.offer(lead).await;
             }
         }
     }
 
-    async fn queue_site(&mut self, search_id: &SearchId, lead: &Lead) {
+    async fn offer(&mut self, lead: &Lead) {
         let website = lead.website.trim();
-        if website.is_empty() || self.queued.contains(&lead.place_id) {
+        if website.is_empty() || self.offered.contains(&lead.place_id) || self.found.contains_key(&lead.place_id) {
             return;
         }
-        let job = EnrichJobV1 {
-            search_id: search_id.clone(),
+        self.offered.insert(lead.place_id.clone());
+        let site = Site {
             place_id: lead.place_id.clone(),
             website: website.to_owned(),
-            not_after_ms: now_unix_ms() + JOB_LIFETIME.as_millis() as i64,
         };
-        match self.queue.push(job).await {
-            Ok(()) => {
-                self.queued.insert(lead.place_id.clone());
-                self.last = Some(Instant::now());
-            }
-            // The lead goes out without contacts; the site's address is not logged.
-            Err(e) => tracing::warn!(error = %e, "could not queue a site for enrichment"),
+        if let Some(site) = self.turns.offer(site) {
+            self.push(site).await;
         }
+    }
+
+    /// Queues `site`; when the queue refuses it, its turn goes to the next site of its host.
+    async fn push(&mut self, mut site: Site) {
+        loop {
+            let job = EnrichJobV1 {
+                search_id: self.search_id.clone(),
+                place_id: site.place_id.clone(),
+                website: site.website.clone(),
+                not_after_ms: now_unix_ms() + JOB_LIFETIME.as_millis() as i64,
+            };
+            match self.queue.push(job).await {
+                Ok(()) => {
+                    self.queued.insert(site.place_id);
+                    self.last = Some(Instant::now());
+                    return;
+                }
+                Err(e) => {
+                    // The lead goes out without contacts; the site's address is not logged.
+                    tracing::warn!(error = %e, "could not queue a site for enrichment");
+                    match self.turns.answered(&site.place_id) {
+                        Some(next) => site = next,
+                        None => return,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the results published since the last read; each answered site's turn goes
+    /// to the next of its host. Returns how many new results came.
+    async fn read_results(&mut self) -> usize {
+        let answered = read_new(self.bus, self.search_id, &mut self.after, &mut self.found).await;
+        for place_id in &answered {
+            if let Some(next) = self.turns.answered(place_id) {
+                self.push(next).await;
+            }
+        }
+        answered.len()
     }
 
     /// Waits for the sites of `leads` (see the module's doc) and returns what each
     /// published, by place id. A retried search (`retry`) queues again the sites an
     /// earlier run sent but whose result is not in the event buffer.
-    pub async fn collect(
-        mut self,
-        bus: &EventBus,
-        search_id: &SearchId,
-        leads: &[Lead],
-        retry: bool,
-    ) -> HashMap<String, Contacts> {
-        let mut found = HashMap::new();
-        let mut after = 0;
-        read_new(bus, search_id, &mut after, &mut found).await;
+    pub async fn collect(mut self, leads: &[Lead], retry: bool) -> HashMap<String, Contacts> {
+        self.read_results().await;
         if retry {
             for lead in leads {
-                if !found.contains_key(&lead.place_id) && !self.queued.contains(&lead.place_id) {
-                    self.queue_site(search_id, lead).await;
-                }
+                self.offer(lead).await;
             }
         }
-        let waiting: HashSet<&str> = self.queued.iter().map(String::as_str).collect();
         let cap = Instant::now() + self.max_wait;
         let mut idle_deadline = self.last.map_or_else(Instant::now, |last| last + self.wait);
-        while !waiting.iter().all(|id| found.contains_key(*id)) && Instant::now() < idle_deadline.min(cap) {
+        while !self.offered.iter().all(|id| self.found.contains_key(id)) && Instant::now() < idle_deadline.min(cap) {
             tokio::time::sleep(POLL).await;
-            let before = found.len();
-            read_new(bus, search_id, &mut after, &mut found).await;
-            if found.len() > before {
+            if self.read_results().await > 0 {
                 // Sites are still being read: the rest are worth the wait.
                 idle_deadline = Instant::now() + self.wait;
             }
         }
-        let missing = waiting.iter().filter(|id| !found.contains_key(**id)).count();
+        let missing = self.offered.iter().filter(|id| !self.found.contains_key(*id)).count();
         if missing > 0 {
             tracing::info!(missing, "completing without some sites' contacts (not read in time)");
         }
-        found
+        self.found
     }
 }
 
-/// Adds the results read since event number `after` to `found`.
-async fn read_new(bus: &EventBus, search_id: &SearchId, after: &mut u64, found: &mut HashMap<String, Contacts>) {
+/// Adds the results read since event number `after` to `found`; returns the place ids
+/// that answered for the first time.
+async fn read_new(
+    bus: &EventBus,
+    search_id: &SearchId,
+    after: &mut u64,
+    found: &mut HashMap<String, Contacts>,
+) -> Vec<String> {
+    let mut answered = Vec::new();
     match bus.replay(search_id, *after).await {
         Ok(envelopes) => {
             for envelope in envelopes {
                 *after = (*after).max(envelope.id);
-                if let SearchEvent::LeadEnriched { place_id, contacts } = envelope.event {
-                    found.entry(place_id).or_insert(contacts);
+                if let SearchEvent::LeadEnriched { place_id, contacts } = envelope.event
+                    && let std::collections::hash_map::Entry::Vacant(slot) = found.entry(place_id)
+                {
+                    answered.push(slot.key().clone());
+                    slot.insert(contacts);
                 }
             }
         }
         Err(e) => tracing::warn!(error = %e, "could not read the search's events"),
     }
+    answered
 }
 
 /// Gives every lead its contacts: what its site published (`found` or `none`), why it
@@ -210,10 +343,10 @@ mod tests {
             lead("b", ""),
             lead("c", "https://c.example"),
         ];
-        let mut dispatch = Dispatch::new(&queue);
+        let mut dispatch = Dispatch::new(&queue, &bus, &search);
         let events: Vec<SearchEvent> = leads.iter().cloned().map(found).collect();
-        dispatch.queue_leads(&search, &events).await;
-        dispatch.queue_leads(&search, &events[..1]).await;
+        dispatch.queue_leads(&events).await;
+        dispatch.queue_leads(&events[..1]).await;
         assert_eq!(queue.pending_in_process(), Some(2), "one job per lead with a website");
 
         let contacts = Contacts {
@@ -238,7 +371,7 @@ mod tests {
             .expect("publish");
         }
         let started = Instant::now();
-        let got = dispatch.collect(&bus, &search, &leads, false).await;
+        let got = dispatch.collect(&leads, false).await;
         assert!(
             started.elapsed() < Duration::from_secs(1),
             "no wait once every site answered"
@@ -267,10 +400,10 @@ mod tests {
         let mut dispatch = Dispatch {
             wait: idle,
             max_wait: Duration::from_secs(10),
-            ..Dispatch::new(&queue)
+            ..Dispatch::new(&queue, &bus, &search)
         };
         let events: Vec<SearchEvent> = leads.iter().cloned().map(found).collect();
-        dispatch.queue_leads(&search, &events).await;
+        dispatch.queue_leads(&events).await;
         // Five sites answer one every 200 ms (a slow backlog, each within the idle
         // limit of the one before); the sixth never does.
         let publisher = {
@@ -288,7 +421,7 @@ mod tests {
             })
         };
         let started = Instant::now();
-        let got = dispatch.collect(&bus, &search, &leads, false).await;
+        let got = dispatch.collect(&leads, false).await;
         publisher.await.expect("publisher");
         assert_eq!(
             got.len(),
@@ -319,16 +452,95 @@ mod tests {
         let limit = Duration::from_millis(300);
         let mut dispatch = Dispatch {
             wait: limit,
-            ..Dispatch::new(&queue)
+            ..Dispatch::new(&queue, &bus, &search)
         };
-        dispatch.queue_leads(&search, &[found(leads[0].clone())]).await;
+        dispatch.queue_leads(&[found(leads[0].clone())]).await;
         let started = Instant::now();
-        let got = dispatch.collect(&bus, &search, &leads, false).await;
+        let got = dispatch.collect(&leads, false).await;
         assert!(got.is_empty(), "nothing answered");
         let waited = started.elapsed();
         assert!(
             waited >= limit - Duration::from_millis(50) && waited < limit + Duration::from_millis(200),
             "{waited:?}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_chain_waits_its_hosts_turn_and_another_host_goes_first() {
+        let (queue, _source) = crate::queue::memory::<EnrichJobV1>();
+        let bus = EventBus::Memory(MemoryBus::new());
+        let search: SearchId = "s4".into();
+        // Ten branches of one chain on one host (two spellings of it), then one shop of its own.
+        let mut leads: Vec<Lead> = (0..10)
+            .map(|i| {
+                let host = if i % 2 == 0 {
+                    "chain.example"
+                } else {
+                    "CHAIN.example:443"
+                };
+                lead(&format!("c{i}"), &format!("https://{host}/branch/{i}"))
+            })
+            .collect();
+        leads.push(lead("solo", "https://solo.example"));
+        let mut dispatch = Dispatch {
+            wait: Duration::from_millis(300),
+            ..Dispatch::new(&queue, &bus, &search)
+        };
+        let events: Vec<SearchEvent> = leads.iter().cloned().map(found).collect();
+        dispatch.queue_leads(&events).await;
+        assert_eq!(
+            queue.pending_in_process(),
+            Some(SITES_PER_HOST_IN_QUEUE as i64 + 1),
+            "the chain's first {SITES_PER_HOST_IN_QUEUE} and the solo shop are queued; the rest wait"
+        );
+        assert!(
+            dispatch.queued.contains("solo"),
+            "the other host is not behind the chain"
+        );
+        assert!(!dispatch.queued.contains("c4"));
+
+        // Each queued site answers in turn, as the fleet would; each answer queues the
+        // chain's next branch, until all are read.
+        let answered = bus.clone();
+        let reader = {
+            let search = search.clone();
+            tokio::spawn(async move {
+                for id in (0..10).map(|i| format!("c{i}")).chain(["solo".to_owned()]) {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    let event = SearchEvent::LeadEnriched {
+                        place_id: id,
+                        contacts: Contacts::default().read(),
+                    };
+                    answered.publish(&search, &event).await.expect("publish");
+                }
+            })
+        };
+        let got = dispatch.collect(&leads, false).await;
+        reader.await.expect("reader");
+        assert_eq!(got.len(), 11, "every site read, the chain's last branch too");
+        assert_eq!(queue.pending_in_process(), Some(11), "each site queued once");
+    }
+
+    #[test]
+    fn a_site_that_answers_before_its_turn_leaves_the_line() {
+        let mut turns = HostTurns::new(1);
+        let site = |id: &str| Site {
+            place_id: id.into(),
+            website: "https://one.example/".into(),
+        };
+        assert!(turns.offer(site("a")).is_some(), "a takes the host's turn");
+        assert!(turns.offer(site("b")).is_none(), "b waits");
+        assert!(turns.offer(site("c")).is_none(), "c waits");
+        assert!(
+            turns.answered("b").is_none(),
+            "b answered (a retried run read it): it leaves the line"
+        );
+        assert_eq!(
+            turns.answered("a").map(|s| s.place_id),
+            Some("c".to_owned()),
+            "a's turn goes to c"
+        );
+        assert!(turns.answered("c").is_none(), "nobody left");
+        assert!(turns.offer(site("d")).is_some(), "the host's turn is free again");
     }
 }

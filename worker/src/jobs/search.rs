@@ -72,7 +72,7 @@ impl EventSink for BusSink<'_> {
         self.delivered += leads as u32;
         self.pages += 1;
         if let Some(enrich) = self.enrich.as_mut() {
-            enrich.queue_leads(self.search_id, &events).await;
+            enrich.queue_leads(&events).await;
         }
         Ok(())
     }
@@ -199,7 +199,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         enrich: job
             .search
             .enrich()
-            .then(|| enrichment::Dispatch::new(&deps.enrich_queue)),
+            .then(|| enrichment::Dispatch::new(&deps.enrich_queue, &deps.bus, &job.search_id)),
     };
     let params = job.search.params();
     if resume.checkpoint.is_none() {
@@ -225,7 +225,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         Ok(mut outcome) => {
             if let Some(dispatch) = sink.enrich.take() {
                 // `complete` carries the enriched leads: wait for their sites (or time out).
-                let found = dispatch.collect(&deps.bus, &job.search_id, &outcome.leads, retry).await;
+                let found = dispatch.collect(&outcome.leads, retry).await;
                 enrichment::attach(&mut outcome.leads, found);
             }
             deps.store
