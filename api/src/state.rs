@@ -3,16 +3,8 @@
 use std::sync::Arc;
 
 use leadgen_core::{
-    bus::EventBus,
-    config::Config,
-    keys::KeyService,
-    places::PlacesClient,
-    session::SessionKeys,
-    sheets::{SheetsService, google::GoogleClient},
-    store::Store,
-    usage::UsageService,
-    vault::Vault,
-    webhooks::TestEventLimit,
+    bus::EventBus, config::Config, keys::KeyService, places::PlacesClient, session::SessionKeys, sheets::SheetsService,
+    store::Store, usage::UsageService, vault::Vault, webhooks::TestEventLimit,
 };
 use leadgen_worker::{Queues, queue, wiring::Services};
 
@@ -81,16 +73,7 @@ impl AppState {
             Some(oidc) => Some(Oidc::new(oidc.clone(), &config.public_url)?),
             None => None,
         };
-        // Sheets access rides on Google sign-in: the same OAuth client refreshes tokens.
-        let google = match &config.oidc {
-            Some(oidc) => Some(GoogleClient::new(
-                config.google_apis.clone(),
-                oidc.client_id.clone(),
-                oidc.client_secret.clone(),
-            )?),
-            None => None,
-        };
-        let sheets = SheetsService::new(services.store.clone(), services.vault.clone(), google);
+        let sheets = services.sheets.clone();
         let stripe = config.billing.clone().map(StripeApi::new).transpose()?;
         if let Some(sources) = in_process_jobs {
             // Embedded mode: the queue, the bus and one worker live in this process.

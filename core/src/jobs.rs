@@ -104,6 +104,30 @@ impl JobPayload for PruneJobV1 {
     const QUEUE: &'static str = PRUNE_QUEUE;
 }
 
+/// Queue of [`DeliveryJobV1`].
+pub const DELIVERY_QUEUE: &str = "delivery.v1";
+
+/// Deliver a finished full search the way its owner chose (issue #26 item 2): its CSV
+/// mailed to the account's address, or a new tab in their spreadsheet. The leads are
+/// read from the search's event buffer (held `LEADGEN_RESULTS_REPLAY_MINUTES`), so the
+/// payload carries none. Idempotent by search: a delivery already recorded `sent` is
+/// not made again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeliveryJobV1 {
+    /// Whose search.
+    pub user_id: crate::ids::UserId,
+    /// Which search.
+    pub search_id: crate::ids::SearchId,
+    /// How, as chosen when the search finished.
+    pub kind: crate::delivery::DeliveryKind,
+    /// The spreadsheet, for a delivery to Sheets.
+    pub spreadsheet_id: Option<String>,
+}
+
+impl JobPayload for DeliveryJobV1 {
+    const QUEUE: &'static str = DELIVERY_QUEUE;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

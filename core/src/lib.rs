@@ -7,6 +7,7 @@ pub mod billing;
 pub mod bus;
 pub mod catalogue;
 pub mod config;
+pub mod delivery;
 pub mod enrich;
 pub mod error;
 pub mod ids;

@@ -9,4 +9,5 @@ pub mod fake_web;
 pub mod google_sim;
 pub mod places_sim;
 pub mod sim;
+pub mod smtp;
 pub mod stripe_sim;

@@ -53,6 +53,12 @@ pub struct WorkerDeps {
     pub crawler: leadgen_core::enrich::Crawler,
     /// Where an enriched search queues its leads' websites.
     pub enrich_queue: JobQueue<leadgen_core::jobs::EnrichJobV1>,
+    /// Where a finished search's automatic delivery is queued.
+    pub deliveries: JobQueue<leadgen_core::jobs::DeliveryJobV1>,
+    /// Google Sheets, for deliveries to a spreadsheet.
+    pub sheets: leadgen_core::sheets::SheetsService,
+    /// Outgoing mail, for deliveries by email; `None` when not configured.
+    pub mailer: Option<leadgen_core::delivery::Mailer>,
     /// When [`run`] queues the store's pruning (expired sessions and sign-ins).
     pub prune: jobs::prune::PruneSchedule,
 }

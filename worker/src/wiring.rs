@@ -46,6 +46,10 @@ pub struct Services {
     /// Reads leads' websites for enrichment, through the guarded outbound client (one per
     /// process, so its per-host politeness and global concurrency hold process-wide).
     pub crawler: Crawler,
+    /// Google Sheets grants and exports (the API's exports, the workers' deliveries).
+    pub sheets: leadgen_core::sheets::SheetsService,
+    /// Outgoing mail; `None` when `LEADGEN_SMTP_URL` is unset.
+    pub mailer: Option<leadgen_core::delivery::Mailer>,
     /// Embedded mode's in-process job sources, until a worker takes them.
     in_process_jobs: Option<Sources>,
     /// The per-key rate gate, one per process so the API's estimates and an embedded
@@ -84,9 +88,27 @@ impl Services {
             None => KeyRateGate::local(config.places_rps),
         };
         let crawler = crawler(&config);
+        // Sheets access rides on Google sign-in: the same OAuth client refreshes tokens.
+        let google = match &config.oidc {
+            Some(oidc) => Some(leadgen_core::sheets::google::GoogleClient::new(
+                config.google_apis.clone(),
+                oidc.client_id.clone(),
+                oidc.client_secret.clone(),
+            )?),
+            None => None,
+        };
+        let sheets = leadgen_core::sheets::SheetsService::new(store.clone(), vault.clone(), google);
+        let mailer = config
+            .mail
+            .as_ref()
+            .map(leadgen_core::delivery::Mailer::new)
+            .transpose()
+            .context("LEADGEN_SMTP_URL")?;
         Ok(Self {
             gate,
             crawler,
+            sheets,
+            mailer,
             keys: KeyService::new(store.clone(), vault.clone()),
             places: PlacesClient::new(&config.places_base_url)?,
             usage: UsageService::new(store.clone(), config.usage_limits),
@@ -122,6 +144,9 @@ impl Services {
             webhook_schedule: self.config.webhooks,
             crawler: self.crawler.clone(),
             enrich_queue: self.queues.enrich.clone(),
+            deliveries: self.queues.delivery.clone(),
+            sheets: self.sheets.clone(),
+            mailer: self.mailer.clone(),
             prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone()),
         })
     }

@@ -136,6 +136,13 @@ pub async fn stack_with(
                 .await
                 .expect("queue")
                 .enrich,
+            deliveries: state.queues.delivery.clone(),
+            sheets: state.sheets.clone(),
+            mailer: state
+                .config
+                .mail
+                .as_ref()
+                .map(|m| leadgen_core::delivery::Mailer::new(m).expect("mailer")),
             prune: leadgen_worker::jobs::prune::PruneSchedule::new(state.queues.prune.clone()),
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &prefix)

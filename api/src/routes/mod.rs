@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod billing;
+pub mod delivery;
 pub mod health;
 pub mod leads;
 pub mod leads_models;
@@ -39,6 +40,7 @@ pub enum ApiTags {
 pub type Apis = (
     auth::AuthApi,
     user::UserApi,
+    delivery::DeliveryApi,
     tokens::TokensApi,
     webhooks::WebhooksApi,
     leads::LeadsApi,
@@ -53,6 +55,7 @@ pub fn api() -> Apis {
     (
         auth::AuthApi,
         user::UserApi,
+        delivery::DeliveryApi,
         tokens::TokensApi,
         webhooks::WebhooksApi,
         leads::LeadsApi,

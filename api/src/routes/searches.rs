@@ -62,6 +62,8 @@ pub struct SearchItem {
     /// lead allowance ran out) or `max_cost` (the next request would have passed
     /// `maxCostUsd`). Absent when it covered everything.
     pub stop_reason: Option<String>,
+    /// Its automatic delivery (a full search, when its owner chose one).
+    pub delivery: Option<SearchDelivery>,
     /// When it was asked for (RFC 3339).
     pub started_at: String,
     /// When it finished (RFC 3339).
@@ -69,6 +71,18 @@ pub struct SearchItem {
     /// Whether its results can still be read again (`GET .../events`): for
     /// `replayMinutes` minutes after it finished, from memory.
     pub results_available: bool,
+}
+
+/// How a search's automatic delivery went.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct SearchDelivery {
+    /// `email` or `sheets`.
+    pub kind: String,
+    /// `pending` (queued, or trying again), `sent` or `failed`.
+    pub status: String,
+    /// Where it went ("emailed to jane@agency.example"), or why not.
+    pub detail: Option<String>,
 }
 
 /// A running search's progress, from its checkpoint.
@@ -126,6 +140,11 @@ async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
         cost_usd: s.cost_usd,
         error_message: s.error_message,
         stop_reason: s.stop_reason,
+        delivery: s.delivery_kind.map(|kind| SearchDelivery {
+            kind,
+            status: s.delivery_status.unwrap_or_else(|| "pending".into()),
+            detail: s.delivery_detail,
+        }),
         started_at: rfc3339(s.created_at),
         finished_at: s.finished_at.map(rfc3339),
         results_available,

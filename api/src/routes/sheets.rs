@@ -426,7 +426,7 @@ fn contacts_of(item: ContactsItem) -> Contacts {
 }
 
 /// Maps the domain's failures to the envelope.
-fn api_error(error: SheetsError) -> SheetsApiError {
+pub(crate) fn api_error(error: SheetsError) -> SheetsApiError {
     SheetsApiError::from(match error {
         SheetsError::Unavailable => ApiError::unavailable("sheets_unavailable", error.to_string()),
         SheetsError::NeedsReauth(message) => {

@@ -35,7 +35,7 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    fn new(variable: &'static str, problem: impl Into<String>) -> Self {
+    pub(crate) fn new(variable: &'static str, problem: impl Into<String>) -> Self {
         Self {
             variable,
             problem: problem.into(),
@@ -149,6 +149,8 @@ pub struct Config {
     pub webhooks: crate::webhooks::DeliverySchedule,
     /// Logs and error reporting.
     pub telemetry: TelemetryConfig,
+    /// `LEADGEN_SMTP_URL`, `LEADGEN_MAIL_FROM`: outgoing mail; `None`: no mail.
+    pub mail: Option<crate::delivery::MailConfig>,
 }
 
 /// Logs and error reporting (see `telemetry::init`).
@@ -550,6 +552,11 @@ impl Config {
                 .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "must be 1 to 30 attempts"))?,
         };
         let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
+        let mail = crate::delivery::MailConfig::from_settings(
+            s.mail.smtp_url,
+            s.mail.from.as_deref(),
+            public_url.host_str().unwrap_or("localhost"),
+        )?;
 
         Ok(Self {
             listen,
@@ -584,6 +591,7 @@ impl Config {
             outbound_allowed_hosts,
             webhooks,
             telemetry,
+            mail,
         })
     }
 

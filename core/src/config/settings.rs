@@ -87,6 +87,8 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_WEBHOOK_TIMEOUT_SECS", "webhooks.timeout_secs"),
     var("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "webhooks.first_retry_ms"),
     var("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "webhooks.max_attempts"),
+    var("LEADGEN_SMTP_URL", "mail.smtp_url"),
+    var("LEADGEN_MAIL_FROM", "mail.from"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 
@@ -125,6 +127,22 @@ pub struct Settings {
     pub outbound: OutboundSettings,
     /// Webhook deliveries.
     pub webhooks: WebhookSettings,
+    /// Outgoing mail.
+    pub mail: MailSettings,
+}
+
+/// `[mail]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MailSettings {
+    /// `LEADGEN_SMTP_URL`: the SMTP server mail goes through, as lettre reads it
+    /// (`smtps://user:password@host:465`, `smtp://host:587?tls=required`, `smtp://host:25`
+    /// for a local relay). Unset: no mail (delivery by email is not offered).
+    #[serde(skip_serializing)]
+    pub smtp_url: Option<SecretString>,
+    /// `LEADGEN_MAIL_FROM`: the sender, e.g. `Leadgen <noreply@example.com>`. Default
+    /// `Leadgen <noreply@{the public URL's host}>`.
+    pub from: Option<String>,
 }
 
 /// `[webhooks]`.

@@ -35,6 +35,12 @@ pub struct SearchSummary {
     pub error_message: Option<String>,
     /// Why it ended before covering everything (`max_cost`, `allowance`).
     pub stop_reason: Option<String>,
+    /// Its automatic delivery, if one was asked for: `email` or `sheets`.
+    pub delivery_kind: Option<String>,
+    /// `pending`, `sent` or `failed`.
+    pub delivery_status: Option<String>,
+    /// Why it failed, or where it went.
+    pub delivery_detail: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds, once finished.
@@ -58,7 +64,8 @@ pub struct HistoryQuery {
 macro_rules! summary_columns {
     () => {
         "id, business_type, location, coverage, options, background, status, leads_delivered, \
-         billable_requests, cost_usd, error_message, stop_reason, created_at, finished_at"
+         billable_requests, cost_usd, error_message, stop_reason, delivery_kind, delivery_status, \
+         delivery_detail, created_at, finished_at"
     };
 }
 

@@ -10,6 +10,7 @@
 
 mod areas;
 mod billing;
+mod delivery;
 mod history;
 mod login_attempts;
 mod secrets;

@@ -6,6 +6,7 @@
 //! A new job kind: its payload in `core/src/jobs.rs` (a versioned type implementing
 //! `JobPayload`), a file here implementing [`Job`], and one line in `registry!`.
 
+pub mod delivery;
 pub mod enrich;
 pub mod prune;
 pub mod registry;

@@ -13,7 +13,7 @@ use leadgen_core::{CoreResult, jobs::JobPayload};
 
 use apalis::layers::WorkerBuilderExt;
 
-use super::{Job, enrich::EnrichJob, prune::PruneJob, search::SearchJob, webhook::WebhookJob};
+use super::{Job, delivery::DeliveryJob, enrich::EnrichJob, prune::PruneJob, search::SearchJob, webhook::WebhookJob};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -72,6 +72,7 @@ registry! {
     webhook: WebhookJob,
     enrich: EnrichJob,
     prune: PruneJob,
+    delivery: DeliveryJob,
 }
 
 /// One apalis worker taking `J` jobs from `backend` until the run stops taking jobs.

@@ -11,6 +11,7 @@ use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     api_key,
     bus::EventBus,
+    delivery::DeliveryStatus,
     ids::UserId,
     jobs::SearchJobV1,
     lead::SearchEvent,
@@ -290,9 +291,45 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         if status != SearchStatus::Cancelled {
             super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &event).await;
         }
+        if status == SearchStatus::Complete && delivered > 0 && job.search.coverage() == Coverage::Full {
+            queue_delivery(deps, job).await;
+        }
     }
     tracing::info!(search_id = %job.search_id, status = %status, delivered, "search finished");
     Ok(())
+}
+
+/// Queues the finished full search's automatic delivery, if its owner chose one (#26).
+/// A failure to queue it is recorded in the history, never fails the search.
+async fn queue_delivery(deps: &WorkerDeps, job: &SearchJobV1) {
+    let preference = match deps.store.delivery_preference(&job.user_id).await {
+        Ok(Some(preference)) => preference,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the delivery preference");
+            return;
+        }
+    };
+    let delivery = leadgen_core::jobs::DeliveryJobV1 {
+        user_id: job.user_id.clone(),
+        search_id: job.search_id.clone(),
+        kind: preference.kind,
+        spreadsheet_id: preference.spreadsheet_id,
+    };
+    let (status, detail) = match deps.deliveries.push(delivery).await {
+        Ok(()) => (DeliveryStatus::Pending, None),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not queue the delivery");
+            (DeliveryStatus::Failed, Some("the delivery could not be queued"))
+        }
+    };
+    if let Err(e) = deps
+        .store
+        .record_search_delivery(&job.user_id, &job.search_id, preference.kind, status, detail)
+        .await
+    {
+        tracing::warn!(error = %e, "could not record the delivery");
+    }
 }
 
 /// Records what the search cost (metadata for the user's history); a failure to record

@@ -3,6 +3,7 @@
 //! (Postgres, Redis queue and bus, workers as separate tasks with their own connections).
 
 mod coverage;
+mod delivery;
 mod enrich;
 pub mod env;
 mod errors;

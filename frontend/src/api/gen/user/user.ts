@@ -29,6 +29,10 @@ import type {
 } from '../model/apiKeyStatusResponse';
 
 import type {
+  DeliverySettings
+} from '../model/deliverySettings';
+
+import type {
   ErrorBody
 } from '../model/errorBody';
 
@@ -43,6 +47,10 @@ import type {
 import type {
   SaveApiKeyResponse
 } from '../model/saveApiKeyResponse';
+
+import type {
+  UpdateDeliveryRequest
+} from '../model/updateDeliveryRequest';
 
 import { apiFetch } from '../../../lib/api-fetch';
 import type { ErrorType , BodyType } from '../../../lib/api-fetch';
@@ -355,4 +363,217 @@ export const useCompleteOnboarding = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getCompleteOnboardingMutationOptions(options), queryClient);
+    }
+    export const getGetDeliveryUrl = () => {
+
+
+
+
+  return `/api/user/delivery`
+}
+
+/**
+ * Where a full search's leads go when it finishes, if anywhere.
+ *
+ * API tokens: any valid token.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/user/delivery' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Automatic delivery of full searches
+ */
+export const getDelivery = async ( options?: Parameters<typeof apiFetch>[1]): Promise<DeliverySettings> => {
+
+  return apiFetch<DeliverySettings>(getGetDeliveryUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetDeliveryQueryKey = () => {
+    return [
+    `/api/user/delivery`
+    ] as const;
+    }
+
+
+export const getGetDeliveryQueryOptions = <TData = Awaited<ReturnType<typeof getDelivery>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDelivery>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetDeliveryQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDelivery>>> = ({ signal }) => getDelivery({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDelivery>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetDeliveryQueryResult = NonNullable<Awaited<ReturnType<typeof getDelivery>>>
+export type GetDeliveryQueryError = ErrorType<ErrorBody>
+
+
+export function useGetDelivery<TData = Awaited<ReturnType<typeof getDelivery>>, TError = ErrorType<ErrorBody>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDelivery>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDelivery>>,
+          TError,
+          Awaited<ReturnType<typeof getDelivery>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetDelivery<TData = Awaited<ReturnType<typeof getDelivery>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDelivery>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDelivery>>,
+          TError,
+          Awaited<ReturnType<typeof getDelivery>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetDelivery<TData = Awaited<ReturnType<typeof getDelivery>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDelivery>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Automatic delivery of full searches
+ */
+
+export function useGetDelivery<TData = Awaited<ReturnType<typeof getDelivery>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDelivery>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetDeliveryQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUpdateDeliveryUrl = () => {
+
+
+
+
+  return `/api/user/delivery`
+}
+
+/**
+ * `email`: each finished full search's CSV is mailed to the account's address (400
+ * `email_unavailable` when the server has no mail server). `sheets`: its leads go to a
+ * new tab of `spreadsheetId`, which the user's Google account must open (403 with
+ * `needsReauth` when Sheets access must be granted again, 404 when it cannot).
+ * `none`: nothing is delivered.
+ *
+ * API tokens: need the `exports:write` scope.
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X PUT 'https://leadgen.example.com/api/user/delivery' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"kind":"email","spreadsheetId":null}'
+ * ```
+ * @summary Choose the automatic delivery of full searches
+ */
+export const updateDelivery = async (updateDeliveryRequest: UpdateDeliveryRequest, options?: Parameters<typeof apiFetch>[1]): Promise<DeliverySettings> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<DeliverySettings>(getUpdateDeliveryUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(updateDeliveryRequest)
+  }
+);}
+
+
+
+
+
+export const getUpdateDeliveryMutationKey = () => ['updateDelivery'] as const;
+
+export const getUpdateDeliveryMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDelivery>>, TError,UpdateDeliveryMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateDelivery>>, TError,UpdateDeliveryMutationVariables, TContext> => {
+
+const mutationKey = getUpdateDeliveryMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateDelivery>>, UpdateDeliveryMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateDelivery(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateDeliveryMutationResult = NonNullable<Awaited<ReturnType<typeof updateDelivery>>>
+    export type UpdateDeliveryMutationBody = BodyType<UpdateDeliveryRequest>
+    export type UpdateDeliveryMutationError = ErrorType<ErrorBody>
+    export type UpdateDeliveryMutationVariables = {data: BodyType<UpdateDeliveryRequest>}
+
+    /**
+ * @summary Choose the automatic delivery of full searches
+ */
+export const useUpdateDelivery = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDelivery>>, TError,UpdateDeliveryMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateDelivery>>,
+        TError,
+        UpdateDeliveryMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateDeliveryMutationOptions(options), queryClient);
     }

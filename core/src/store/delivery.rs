@@ -1,0 +1,89 @@
+//! Each user's choice of automatic delivery, and how each search's delivery went (its
+//! history entry). Spreadsheet ids and titles only; nothing of the leads.
+
+use super::Store;
+use crate::{
+    CoreResult,
+    delivery::{DeliveryKind, DeliveryPreference, DeliveryStatus},
+    ids::{SearchId, UserId},
+    time::now_unix,
+};
+
+impl Store {
+    /// The user's automatic delivery, if they chose one.
+    #[tracing::instrument(skip(self))]
+    pub async fn delivery_preference(&self, user_id: &UserId) -> CoreResult<Option<DeliveryPreference>> {
+        let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT kind, spreadsheet_id, spreadsheet_name FROM delivery_preferences WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.and_then(|(kind, spreadsheet_id, spreadsheet_name)| {
+            Some(DeliveryPreference {
+                kind: DeliveryKind::parse(&kind)?,
+                spreadsheet_id,
+                spreadsheet_name,
+            })
+        }))
+    }
+
+    /// Sets the user's automatic delivery (`None`: none).
+    #[tracing::instrument(skip(self))]
+    pub async fn set_delivery_preference(
+        &self,
+        user_id: &UserId,
+        preference: Option<&DeliveryPreference>,
+    ) -> CoreResult<()> {
+        match preference {
+            None => {
+                sqlx::query("DELETE FROM delivery_preferences WHERE user_id = $1")
+                    .bind(user_id)
+                    .execute(&self.pool)
+                    .await?;
+            }
+            Some(p) => {
+                sqlx::query(
+                    "INSERT INTO delivery_preferences (user_id, kind, spreadsheet_id, spreadsheet_name, updated_at)
+                     VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT (user_id) DO UPDATE SET kind = excluded.kind,
+                       spreadsheet_id = excluded.spreadsheet_id, spreadsheet_name = excluded.spreadsheet_name,
+                       updated_at = excluded.updated_at",
+                )
+                .bind(user_id)
+                .bind(p.kind.as_str())
+                .bind(&p.spreadsheet_id)
+                .bind(&p.spreadsheet_name)
+                .bind(now_unix())
+                .execute(&self.pool)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records how the search's automatic delivery stands (`detail`: why it failed, or
+    /// where it went).
+    #[tracing::instrument(skip(self))]
+    pub async fn record_search_delivery(
+        &self,
+        user_id: &UserId,
+        search_id: &SearchId,
+        kind: DeliveryKind,
+        status: DeliveryStatus,
+        detail: Option<&str>,
+    ) -> CoreResult<()> {
+        sqlx::query(
+            "UPDATE searches SET delivery_kind = $3, delivery_status = $4, delivery_detail = $5
+             WHERE id = $1 AND user_id = $2",
+        )
+        .bind(search_id)
+        .bind(user_id)
+        .bind(kind.as_str())
+        .bind(status.as_str())
+        .bind(detail)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,215 @@
+//! `DeliveryJobV1`: a finished full search goes where its owner chose (issue #26 item 2):
+//! its CSV (the web app's file, byte for byte) mailed to the account's own address, or
+//! its leads as a new tab in their spreadsheet. The history says how it went: `pending`
+//! when queued, then `sent` (with where) or `failed` (with why, in plain words).
+//!
+//! The leads come from the search's event buffer: the job carries none. A transient
+//! failure (the mail server or Google unreachable, Google's quota) is retried a few
+//! times over about five minutes, inside the buffer's ten; then it is `failed`, and the
+//! history's "Open" still offers the results while they are held.
+
+use std::{sync::Arc, time::Duration};
+
+use leadgen_core::{
+    delivery::{self, DeliveryKind, DeliveryStatus, MailFile},
+    ids::{SearchId, UserId},
+    jobs::DeliveryJobV1,
+    lead::{Lead, SearchEvent, SearchParams},
+    sheets::{ExportRequest, ExportRow, ExportTarget},
+};
+
+use super::{Job, JobError, RetryPolicy, retry_policy};
+use crate::WorkerDeps;
+
+/// Tries after the first: with a 20 s first delay doubling, the last ends about five
+/// minutes in, well within the results' ten minutes in the buffer.
+const RETRIES: usize = 4;
+
+/// The delivery job kind (see `registry`).
+pub struct DeliveryJob;
+
+impl Job for DeliveryJob {
+    type Payload = DeliveryJobV1;
+
+    async fn run(job: DeliveryJobV1, deps: Arc<WorkerDeps>) -> Result<(), JobError> {
+        let span = tracing::info_span!("deliver", search_id = %job.search_id, kind = job.kind.as_str());
+        tracing::Instrument::instrument(deliver(&job, &deps), span).await
+    }
+
+    fn retry(_deps: &WorkerDeps) -> RetryPolicy {
+        retry_policy(RETRIES, Duration::from_secs(20), Duration::from_secs(160))
+    }
+}
+
+/// Why a delivery did not happen.
+enum Undelivered {
+    /// Worth another try (the last try records it as failed).
+    Transient(String),
+    /// Will not work as things are; recorded as failed at once.
+    Final(String),
+}
+
+async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
+    let outcome = match finished_search(deps, &job.search_id).await {
+        Ok((leads, params)) => match job.kind {
+            DeliveryKind::Email => by_email(job, deps, &leads, &params).await,
+            DeliveryKind::Sheets => to_sheets(job, deps, &leads, &params).await,
+        },
+        Err(why) => Err(why),
+    };
+    let (status, detail) = match outcome {
+        Ok(detail) => (DeliveryStatus::Sent, detail),
+        Err(Undelivered::Transient(why)) => {
+            // The queue tries again; the history says so meanwhile.
+            record(
+                deps,
+                &job.user_id,
+                &job.search_id,
+                job.kind,
+                DeliveryStatus::Pending,
+                Some(&why),
+            )
+            .await;
+            return Err(JobError::Retry(why));
+        }
+        Err(Undelivered::Final(why)) => (DeliveryStatus::Failed, why),
+    };
+    tracing::info!(status = status.as_str(), "delivery done");
+    record(deps, &job.user_id, &job.search_id, job.kind, status, Some(&detail)).await;
+    Ok(())
+}
+
+async fn record(
+    deps: &WorkerDeps,
+    user_id: &UserId,
+    search_id: &SearchId,
+    kind: DeliveryKind,
+    status: DeliveryStatus,
+    detail: Option<&str>,
+) {
+    if let Err(e) = deps
+        .store
+        .record_search_delivery(user_id, search_id, kind, status, detail)
+        .await
+    {
+        tracing::warn!(error = %e, "could not record the delivery's outcome");
+    }
+}
+
+/// The search's leads and what was searched, from its `complete` event.
+async fn finished_search(deps: &WorkerDeps, search_id: &SearchId) -> Result<(Vec<Lead>, SearchParams), Undelivered> {
+    let events = deps
+        .bus
+        .replay(search_id, 0)
+        .await
+        .map_err(|e| Undelivered::Transient(format!("the results could not be read ({e})")))?;
+    events
+        .into_iter()
+        .rev()
+        .find_map(|envelope| match envelope.event {
+            SearchEvent::Complete { results, search, .. } => Some((results, search)),
+            _ => None,
+        })
+        .ok_or_else(|| Undelivered::Final("its results were no longer held when the delivery ran".into()))
+}
+
+fn enriched(leads: &[Lead]) -> bool {
+    leads.iter().any(|lead| lead.contacts.is_some())
+}
+
+async fn by_email(
+    job: &DeliveryJobV1,
+    deps: &WorkerDeps,
+    leads: &[Lead],
+    params: &SearchParams,
+) -> Result<String, Undelivered> {
+    let Some(mailer) = &deps.mailer else {
+        return Err(Undelivered::Final("email is not set up on this server".into()));
+    };
+    let user = deps
+        .store
+        .user(&job.user_id)
+        .await
+        .map_err(|e| Undelivered::Transient(format!("the account could not be read ({e})")))?
+        .ok_or_else(|| Undelivered::Final("the account no longer exists".into()))?;
+    let label = business_label(&params.business_type);
+    let subject = format!(
+        "Your Leadgen search: {label} in {} ({} leads)",
+        params.location,
+        leads.len()
+    );
+    let file = MailFile {
+        name: delivery::file_name(&params.business_type, &params.location, chrono::Utc::now()),
+        content_type: "text/csv; charset=utf-8",
+        bytes: delivery::leads_csv(leads, enriched(leads)),
+    };
+    let text = format!(
+        "Your search for {label} in {} has finished: {} leads, in the attached CSV file.\n\n\
+         You chose to receive full searches by email in Leadgen's settings; change that there at any time.\n",
+        params.location,
+        leads.len(),
+    );
+    match mailer.send(&user.email, &subject, &text, Some(file)).await {
+        Ok(()) => Ok(format!("emailed to {}", user.email)),
+        Err(e) if e.is_transient() => Err(Undelivered::Transient(format!("email not sent: {e}"))),
+        Err(e) => Err(Undelivered::Final(format!("email not sent: {e}"))),
+    }
+}
+
+async fn to_sheets(
+    job: &DeliveryJobV1,
+    deps: &WorkerDeps,
+    leads: &[Lead],
+    params: &SearchParams,
+) -> Result<String, Undelivered> {
+    let Some(spreadsheet_id) = job.spreadsheet_id.clone() else {
+        return Err(Undelivered::Final("no spreadsheet was chosen".into()));
+    };
+    let tab = format!(
+        "{} {} {}",
+        business_label(&params.business_type),
+        params.location,
+        chrono::Utc::now().format("%Y-%m-%d %H:%M")
+    );
+    let request = ExportRequest {
+        rows: leads
+            .iter()
+            .map(|lead| ExportRow {
+                name: lead.name.clone(),
+                address: lead.address.clone(),
+                phone: lead.phone.clone(),
+                website: lead.website.clone(),
+                contacts: lead.contacts.clone().unwrap_or_default(),
+            })
+            .collect(),
+        enriched: enriched(leads),
+        target: ExportTarget::Existing { spreadsheet_id },
+        worksheet: Some(tab.chars().take(100).collect()),
+        business_type: params.business_type.clone(),
+        location: params.location.clone(),
+    };
+    match deps.sheets.export(&job.user_id, request).await {
+        Ok(outcome) => Ok(format!(
+            "added to \"{}\", tab \"{}\"",
+            outcome.spreadsheet_name, outcome.worksheet
+        )),
+        Err(e) if e.is_transient() => Err(Undelivered::Transient(format!("not added to the spreadsheet: {e}"))),
+        Err(e) => Err(Undelivered::Final(format!("not added to the spreadsheet: {e}"))),
+    }
+}
+
+/// The words users see for a business type ("real_estate_agency" -> "Real Estate Agency").
+fn business_label(value: &str) -> String {
+    match leadgen_core::catalogue::find(value) {
+        Some(business) => business.label.to_owned(),
+        None => value.split('_').map(capitalised).collect::<Vec<_>>().join(" "),
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
