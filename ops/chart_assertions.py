@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import glob
+import json
 import os
 import re
 import sys
@@ -163,6 +164,12 @@ def one(docs: list[dict], kind: str, name_suffix: str | None = None) -> dict | N
     return found[0] if len(found) == 1 else None
 
 
+def settings_configmap(docs: list[dict]) -> dict | None:
+    """The ConfigMap of settings (the dashboard's ConfigMap is another)."""
+    found = [d for d in find(docs, "ConfigMap") if component(d) == "config"]
+    return found[0] if len(found) == 1 else None
+
+
 def component(doc: dict) -> str:
     return doc["metadata"].get("labels", {}).get("app.kubernetes.io/component", "")
 
@@ -233,8 +240,8 @@ def check_case(c: Checks, case: str, docs: list[dict], expect: dict) -> None:
     if expect.get("digest"):
         c.check(f"{p} image pinned by digest", all("@sha256:" in i for i in leadgen_images), f"{leadgen_images}")
 
-    configmap = one(docs, "ConfigMap")
-    c.check(f"{p} one ConfigMap", configmap is not None, "expected exactly one ConfigMap")
+    configmap = settings_configmap(docs)
+    c.check(f"{p} one settings ConfigMap", configmap is not None, "expected exactly one ConfigMap of component config")
     cm = (configmap or {}).get("data", {})
     existing = expect.get("existing_secret")
     app_secret_name = existing or (configmap or {}).get("metadata", {}).get("name")
@@ -300,7 +307,7 @@ def check_api(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str, e
     dep = deployment(docs, "api")
     if not c.check(f"{p} one api Deployment", dep is not None, "missing"):
         return
-    cm_name = one(docs, "ConfigMap")["metadata"]["name"]
+    cm_name = settings_configmap(docs)["metadata"]["name"]
     ctr = check_common_deployment(c, p, dep, "api", cm_name, secret_name)
     ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
     c.check(f"{p} api listens on http 8080", ports.get("http") == 8080, f"ports {ports}")
@@ -354,7 +361,7 @@ def check_worker(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str
     dep = deployment(docs, "worker")
     if not c.check(f"{p} one worker Deployment", dep is not None, "missing"):
         return
-    cm_name = one(docs, "ConfigMap")["metadata"]["name"]
+    cm_name = settings_configmap(docs)["metadata"]["name"]
     ctr = check_common_deployment(c, p, dep, "worker", cm_name, secret_name)
     c.check(f"{p} worker runs leadgen-worker", ctr.get("command") == ["leadgen-worker"], f"command {ctr.get('command')}")
     ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
@@ -540,7 +547,7 @@ def check_optional(c: Checks, p: str, docs: list[dict], cm: dict, expect: dict) 
 
     statefulsets = find(docs, "StatefulSet")
     if expect.get("bundled_postgres"):
-        secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == one(docs, "ConfigMap")["metadata"]["name"]))
+        secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == settings_configmap(docs)["metadata"]["name"]))
         pg = [s for s in find(docs, "Service") if component(s) == "postgresql"]
         rd = [s for s in find(docs, "Service") if component(s) == "redis"]
         c.check(f"{p} bundled Postgres and Redis StatefulSets", len(statefulsets) == 2, f"{len(statefulsets)}")
@@ -552,11 +559,67 @@ def check_optional(c: Checks, p: str, docs: list[dict], cm: dict, expect: dict) 
         c.check(f"{p} no bundled databases (off by default)", not statefulsets, f"{len(statefulsets)} StatefulSets")
 
 
+def check_rules(c: Checks, p: str, docs: list[dict], root: Path, expect: dict) -> None:
+    """The PrometheusRule carries files/alerts.yaml whole, with absolute runbook links; it
+    appears only where the cluster serves its API (the Capabilities check)."""
+    found = find(docs, "PrometheusRule")
+    if not expect.get("prometheus_rule"):
+        c.check(f"{p} no PrometheusRule (no monitoring.coreos.com/v1 PrometheusRule API)", not found, f"{len(found)} rendered")
+        return
+    if not c.check(f"{p} one PrometheusRule", len(found) == 1, f"{len(found)}"):
+        return
+    source = yaml.safe_load((root / "helm/leadgen/files/alerts.yaml").read_text())
+    rendered = found[0]["spec"]["groups"]
+    source = source["groups"]
+    names = lambda groups, key: [r[key] for g in groups for r in g["rules"] if key in r]  # noqa: E731
+    c.check(f"{p} PrometheusRule has every alert of files/alerts.yaml", names(rendered, "alert") == names(source, "alert"), f"{names(rendered, 'alert')}")
+    c.check(f"{p} PrometheusRule has every recording rule", names(rendered, "record") == names(source, "record"), f"{names(rendered, 'record')}")
+    src = {r["alert"]: r for g in source for r in g["rules"] if "alert" in r}
+    for g in rendered:
+        for r in g["rules"]:
+            if "alert" not in r:
+                continue
+            a = r["alert"]
+            url = r.get("annotations", {}).get("runbook_url", "")
+            # A slow-burn alert shares its fast twin's runbook.
+            runbook = a.removesuffix("Slow") if a.endswith("BudgetBurnSlow") else a
+            c.check(
+                f"{p} {a} links its runbook by an absolute URL",
+                url.startswith("https://") and url.endswith(f"/docs/operations.md#runbook-{runbook.lower()}"),
+                url,
+            )
+            c.check(f"{p} {a} expression unchanged", r["expr"] == src[a]["expr"], "differs from files/alerts.yaml")
+            c.check(f"{p} {a} has a severity", r.get("labels", {}).get("severity") in ("critical", "warning"), f"{r.get('labels')}")
+            extra = expect.get("alert_labels", {})
+            c.check(f"{p} {a} carries metrics.prometheusRule.alertLabels", extra.items() <= r.get("labels", {}).items(), f"{r.get('labels')}")
+
+
+def check_dashboard(c: Checks, p: str, docs: list[dict], root: Path, expect: dict) -> None:
+    """The dashboard ConfigMap: off by default; when on, the sidecar's label and the JSON
+    of files/dashboard.json as is."""
+    found = [d for d in find(docs, "ConfigMap") if component(d) == "dashboard"]
+    if not expect.get("dashboard"):
+        c.check(f"{p} no dashboard ConfigMap (off by default)", not found, f"{len(found)} rendered")
+        return
+    if not c.check(f"{p} one dashboard ConfigMap", len(found) == 1, f"{len(found)}"):
+        return
+    cm = found[0]
+    c.check(f"{p} dashboard labelled grafana_dashboard: \"1\"", cm["metadata"]["labels"].get("grafana_dashboard") == "1", f"{cm['metadata']['labels']}")
+    data = cm.get("data", {})
+    source = json.loads((root / "helm/leadgen/files/dashboard.json").read_text())
+    try:
+        rendered = json.loads(data.get("leadgen.json", ""))
+    except ValueError as e:
+        rendered = f"not JSON: {e}"
+    c.check(f"{p} dashboard JSON is files/dashboard.json", rendered == source, str(rendered)[:200])
+    c.check(f"{p} dashboard annotations pass through", cm["metadata"].get("annotations", {}).get("grafana_folder") == "Leadgen", f"{cm['metadata'].get('annotations')}")
+
+
 def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set[str]) -> None:
     """Every setting the code reads is given to the containers, secrets through the Secret."""
     p = f"[{FULL_CASE}]"
-    cm = one(docs, "ConfigMap")["data"]
-    secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == one(docs, "ConfigMap")["metadata"]["name"]))
+    cm = settings_configmap(docs)["data"]
+    secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == settings_configmap(docs)["metadata"]["name"]))
     wanted = {n: ("secret" if n in secret_names else "config") for n in names}
     for n, kind in ANNOUNCED_SETTINGS.items():
         wanted.setdefault(n, kind)
@@ -590,7 +653,14 @@ CASES = {
         "keda_address": "cache.example.internal:6379",
     },
     "bundled-values": {"worker": "keda", "bundled_postgres": True, "keda_auth": True, "keda_password": "trialredis"},
-    "servicemonitor-values": {"worker": "keda", "servicemonitor": True, "sm_labels": {"release": "kube-prometheus-stack"}},
+    "servicemonitor-values": {
+        "worker": "keda",
+        "servicemonitor": True,
+        "sm_labels": {"release": "kube-prometheus-stack"},
+        "prometheus_rule": True,
+        "alert_labels": {"team": "leads"},
+        "dashboard": True,
+    },
 }
 
 
@@ -608,6 +678,8 @@ def main() -> int:
             continue
         docs = load(path)
         check_case(c, case, docs, {**expect, "queue_keys": keys})
+        check_rules(c, f"[{case}]", docs, root, expect)
+        check_dashboard(c, f"[{case}]", docs, root, expect)
         if case == FULL_CASE:
             check_wiring(c, docs, names, secret_names)
     print(f"assertions: {c.passed} passed, {c.failed} failed")
