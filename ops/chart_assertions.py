@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import glob
+import ipaddress
 import json
 import os
 import re
@@ -615,6 +616,96 @@ def check_dashboard(c: Checks, p: str, docs: list[dict], root: Path, expect: dic
     c.check(f"{p} dashboard annotations pass through", cm["metadata"].get("annotations", {}).get("grafana_folder") == "Leadgen", f"{cm['metadata'].get('annotations')}")
 
 
+def egress_allows(policy: dict, addr: str, port: int, proto: str = "TCP") -> bool:
+    """Whether one of `policy`'s egress rules lets a pod reach `addr`:`port` outside the
+    cluster (an ipBlock or no `to` at all; selectors name pods, never such an address)."""
+    ip = ipaddress.ip_address(addr)
+    for rule in policy["spec"].get("egress", []):
+        ports = rule.get("ports")
+        if ports and not any(p.get("protocol", "TCP") == proto and p.get("port") in (port, str(port)) for p in ports):
+            continue
+        peers = rule.get("to")
+        if not peers:
+            return True
+        for peer in peers:
+            block = peer.get("ipBlock")
+            if not block:
+                continue
+            net = ipaddress.ip_network(block["cidr"])
+            if ip.version == net.version and ip in net and not any(
+                ip.version == ipaddress.ip_network(e).version and ip in ipaddress.ip_network(e) for e in block.get("except", [])
+            ):
+                return True
+    return False
+
+
+def ingress_peers(policy: dict, port: str) -> list:
+    return [peer for rule in policy["spec"].get("ingress", []) for peer in rule.get("from", []) if any(p.get("port") == port for p in rule.get("ports", []))]
+
+
+def check_network_policies(c: Checks, p: str, docs: list[dict], expect: dict) -> None:
+    """API: ingress controller on http, Prometheus on metrics; workers: Prometheus only;
+    migrate: nothing in, DNS and Postgres out; egress to the public internet, never to the
+    cluster's, private or metadata addresses. Checked on addresses, not on the YAML's shape."""
+    policies = {component(d): d for d in find(docs, "NetworkPolicy")}
+    if not expect.get("network_policy", True):
+        c.check(f"{p} no NetworkPolicy when networkPolicy.enabled is false", not policies, f"{sorted(policies)}")
+        return
+    wanted = {"api", "worker", "migrate"} | ({"postgresql", "redis"} if expect.get("bundled_postgres") else set())
+    if not c.check(f"{p} NetworkPolicies for {sorted(wanted)}", set(policies) == wanted, f"{sorted(policies)}"):
+        return
+    for comp, pol in policies.items():
+        dep = deployment(docs, comp) or next((d for d in docs if d.get("kind") in ("Job", "StatefulSet") and component(d) == comp), None)
+        if dep:
+            labels = dep["spec"]["template"]["metadata"]["labels"]
+            c.check(f"{p} NetworkPolicy/{comp} selects the {comp} pods", pol["spec"]["podSelector"]["matchLabels"].items() <= labels.items(), f"{pol['spec']['podSelector']}")
+        c.check(f"{p} NetworkPolicy/{comp} restricts both directions", set(pol["spec"].get("policyTypes", [])) == {"Ingress", "Egress"}, f"{pol['spec'].get('policyTypes')}")
+    api, worker, migrate = policies["api"], policies["worker"], policies["migrate"]
+    ingress_ports = lambda pol: sorted({str(pt.get("port")) for r in pol["spec"].get("ingress", []) for pt in r.get("ports", [])})  # noqa: E731
+    c.check(f"{p} api accepts only http and metrics", ingress_ports(api) == ["http", "metrics"], f"{ingress_ports(api)}")
+    ingress_names = [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") for peer in ingress_peers(api, "http")]
+    c.check(f"{p} api http only from the ingress controller", ingress_names == ["ingress-nginx"], f"{ingress_peers(api, 'http')}")
+    prom = lambda pol: [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") for peer in ingress_peers(pol, "metrics")]  # noqa: E731
+    c.check(f"{p} api metrics only from Prometheus", prom(api) == ["prometheus"], f"{ingress_peers(api, 'metrics')}")
+    c.check(f"{p} workers accept only Prometheus on metrics", ingress_ports(worker) == ["metrics"] and prom(worker) == ["prometheus"], f"{worker['spec'].get('ingress')}")
+    c.check(f"{p} migrate accepts nothing", not migrate["spec"].get("ingress"), f"{migrate['spec'].get('ingress')}")
+    dns = lambda pol: any(  # noqa: E731
+        any(pt.get("port") == 53 and pt.get("protocol") == proto for pt in r.get("ports", [])) and r.get("to")
+        for r in pol["spec"]["egress"]
+        for proto in ("UDP",)
+    ) and any(any(pt.get("port") == 53 and pt.get("protocol") == "TCP" for pt in r.get("ports", [])) for r in pol["spec"]["egress"])
+    pg_port = expect.get("postgres_port", 5432)
+    redis_port = int(expect.get("keda_address", "x:6379").rsplit(":", 1)[1]) if not expect.get("bundled_postgres") else 6379
+    for comp, pol in (("api", api), ("worker", worker), ("migrate", migrate)):
+        c.check(f"{p} {comp} may ask DNS (53 UDP and TCP, selected pods only)", dns(pol), f"{pol['spec']['egress']}")
+        pg_rules = [r for r in pol["spec"]["egress"] if any(pt.get("port") == pg_port for pt in r.get("ports", []))]
+        c.check(f"{p} {comp} may reach Postgres on {pg_port}", bool(pg_rules), f"{pol['spec']['egress']}")
+        if expect.get("bundled_postgres"):
+            c.check(f"{p} {comp} reaches the bundled Postgres pod only", all(r.get("to") and "podSelector" in r["to"][0] for r in pg_rules), f"{pg_rules}")
+        if expect.get("postgres_to"):
+            c.check(f"{p} {comp} reaches Postgres at {expect['postgres_to']} only", egress_allows(pol, expect["postgres_to"], pg_port) and not egress_allows(pol, "10.20.0.6", pg_port), f"{pg_rules}")
+        # The fence, on addresses: cloud metadata, private ranges and the cluster's own are
+        # out on every port a website or webhook could use; the public internet is in.
+        closed = ["169.254.169.254", "10.1.2.3", "172.16.5.4", "192.168.1.1", "100.64.0.1", "127.0.0.1", "fd00:ec2::254", "fe80::1", "::ffff:10.0.0.1"]
+        closed += [str(next(ipaddress.ip_network(cidr).hosts())) for cidr in expect.get("cluster_cidrs", [])]
+        for port in (80, 443, 8080):
+            opened = [a for a in closed if egress_allows(pol, a, port)]
+            c.check(f"{p} {comp} cannot reach private, metadata or cluster addresses on {port}", not opened, f"reachable: {opened}")
+        public = egress_allows(pol, "142.250.74.106", 443) and egress_allows(pol, "2a00:1450:4001:82b::200a", 443) and egress_allows(pol, "93.184.215.14", 8443)
+        if comp == "migrate":
+            c.check(f"{p} migrate cannot reach the public internet", not egress_allows(pol, "142.250.74.106", 443), "it can")
+        else:
+            c.check(f"{p} {comp} may reach the public internet on any port, IPv4 and IPv6", public, f"{pol['spec']['egress']}")
+            c.check(f"{p} {comp} may reach Redis on {redis_port}", any(any(pt.get("port") == redis_port for pt in r.get("ports", [])) for r in pol["spec"]["egress"]), f"{pol['spec']['egress']}")
+    if expect.get("bundled_postgres"):
+        for db, port in (("postgresql", 5432), ("redis", 6379)):
+            pol = policies[db]
+            froms = [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component") or peer.get("podSelector", {}).get("matchLabels", {}).get("app") for peer in ingress_peers(pol, port)]
+            want = ["api", "worker", "migrate"] + (["keda-operator"] if db == "redis" else [])
+            c.check(f"{p} bundled {db} accepts only Leadgen's pods{' and KEDA' if db == 'redis' else ''} on {port}", froms == want, f"{froms}")
+            c.check(f"{p} bundled {db} reaches nothing", not pol["spec"].get("egress"), f"{pol['spec'].get('egress')}")
+
+
 def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set[str]) -> None:
     """Every setting the code reads is given to the containers, secrets through the Secret."""
     p = f"[{FULL_CASE}]"
@@ -641,16 +732,26 @@ def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set
 
 CASES = {
     "default-values": {"worker": "keda", "keda_address": "cache.example.internal:6379"},
-    "ingress-tls-values": {"worker": "keda", "ingress": True, "digest": True, "keda_auth": True, "keda_password": "redispw", "keda_address": "cache.example.internal:6380"},
+    "ingress-tls-values": {
+        "worker": "keda",
+        "ingress": True,
+        "digest": True,
+        "keda_auth": True,
+        "keda_password": "redispw",
+        "keda_address": "cache.example.internal:6380",
+        "cluster_cidrs": ["198.18.0.0/15", "2001:db8:42::/48"],
+    },
     "worker-keda-values": {"worker": "keda", "keda_auth": True, "keda_password": "s3cret", "min_zero": True, "prefix": "tenant-a"},
     "worker-hpa-values": {"worker": "hpa", "api_hpa": False},
-    "worker-fixed-values": {"worker": "fixed", "api_hpa": False},
+    "worker-fixed-values": {"worker": "fixed", "api_hpa": False, "network_policy": False},
     "existing-secret-values": {
         "worker": "keda",
         "existing_secret": "leadgen-prod",
         "keda_auth": True,
         "keda_password_secret": "leadgen-redis-password",
         "keda_address": "cache.example.internal:6379",
+        "postgres_port": 6432,
+        "postgres_to": "10.20.0.5",
     },
     "bundled-values": {"worker": "keda", "bundled_postgres": True, "keda_auth": True, "keda_password": "trialredis"},
     "servicemonitor-values": {
@@ -680,6 +781,7 @@ def main() -> int:
         check_case(c, case, docs, {**expect, "queue_keys": keys})
         check_rules(c, f"[{case}]", docs, root, expect)
         check_dashboard(c, f"[{case}]", docs, root, expect)
+        check_network_policies(c, f"[{case}]", docs, expect)
         if case == FULL_CASE:
             check_wiring(c, docs, names, secret_names)
     print(f"assertions: {c.passed} passed, {c.failed} failed")
