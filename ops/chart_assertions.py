@@ -265,6 +265,10 @@ def deployment(docs: list[dict], comp: str) -> dict | None:
     return found[0] if len(found) == 1 else None
 
 
+# Components whose anti-affinity is `hard`, by case label ("[case]").
+expect_hard_anti_affinity: dict[str, tuple[str, ...]] = {"[worker-hpa-values]": ("worker",)}
+
+
 def check_common_deployment(c: Checks, p: str, dep: dict, comp: str, cm_name: str, secret_name: str) -> dict:
     spec = pod_spec(dep)
     ctr = spec["containers"][0]
@@ -296,6 +300,16 @@ def check_common_deployment(c: Checks, p: str, dep: dict, comp: str, cm_name: st
     )
     annotations = dep["spec"]["template"]["metadata"].get("annotations", {})
     c.check(f"{p} {comp} rolls on config change", "checksum/config" in annotations, f"{annotations}")
+    anti = spec.get("affinity", {}).get("podAntiAffinity", {})
+    hard = anti.get("requiredDuringSchedulingIgnoredDuringExecution", [])
+    soft = [t["podAffinityTerm"] for t in anti.get("preferredDuringSchedulingIgnoredDuringExecution", [])]
+    terms = hard if comp in expect_hard_anti_affinity.get(p, ()) else soft
+    c.check(
+        f"{p} {comp} pods avoid sharing a node ({'required' if terms is hard else 'preferred'})",
+        bool(terms)
+        and all(t["topologyKey"] == "kubernetes.io/hostname" and t["labelSelector"]["matchLabels"].items() <= labels.items() for t in terms),
+        f"{anti}",
+    )
     return ctr
 
 

@@ -422,3 +422,27 @@ value's, else the one in the URL, else the default.
 {{ toYaml . }}
 {{- end }}
 {{- end -}}
+
+{{/*
+Affinity of a component's pods: its `affinity` value when set, else anti-affinity to its own
+pods by node (`podAntiAffinity`: soft prefers other nodes, hard requires them, "" none).
+(dict "ctx" $ "component" "api" "values" .Values.api)
+*/}}
+{{- define "leadgen.affinity" -}}
+{{- $v := .values -}}
+{{- if $v.affinity -}}
+{{- toYaml $v.affinity -}}
+{{- else if $v.podAntiAffinity -}}
+{{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "leadgen.selectorLabels" (dict "ctx" .ctx "component" .component) | fromYaml)) -}}
+podAntiAffinity:
+{{- if eq $v.podAntiAffinity "hard" }}
+  requiredDuringSchedulingIgnoredDuringExecution:
+    {{- toYaml (list $term) | nindent 4 }}
+{{- else }}
+  preferredDuringSchedulingIgnoredDuringExecution:
+    - weight: 100
+      podAffinityTerm:
+        {{- toYaml $term | nindent 8 }}
+{{- end }}
+{{- end -}}
+{{- end -}}
