@@ -677,8 +677,15 @@ def check_network_policies(c: Checks, p: str, docs: list[dict], expect: dict) ->
     api, worker, migrate = policies["api"], policies["worker"], policies["migrate"]
     ingress_ports = lambda pol: sorted({str(pt.get("port")) for r in pol["spec"].get("ingress", []) for pt in r.get("ports", [])})  # noqa: E731
     c.check(f"{p} api accepts only http and metrics", ingress_ports(api) == ["http", "metrics"], f"{ingress_ports(api)}")
-    ingress_names = [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") for peer in ingress_peers(api, "http")]
-    c.check(f"{p} api http only from the ingress controller", ingress_names == ["ingress-nginx"], f"{ingress_peers(api, 'http')}")
+    ingress_names = [
+        peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") + ":" + peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component", "")
+        for peer in ingress_peers(api, "http")
+    ]
+    c.check(
+        f"{p} api http only from the ingress controller and this release's helm test pod",
+        ingress_names == ["ingress-nginx:", "leadgen:test"] and "namespaceSelector" not in ingress_peers(api, "http")[1],
+        f"{ingress_peers(api, 'http')}",
+    )
     prom = lambda pol: [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") for peer in ingress_peers(pol, "metrics")]  # noqa: E731
     c.check(f"{p} api metrics only from Prometheus", prom(api) == ["prometheus"], f"{ingress_peers(api, 'metrics')}")
     c.check(f"{p} workers accept only Prometheus on metrics", ingress_ports(worker) == ["metrics"] and prom(worker) == ["prometheus"], f"{worker['spec'].get('ingress')}")
@@ -718,6 +725,39 @@ def check_network_policies(c: Checks, p: str, docs: list[dict], expect: dict) ->
             want = ["api", "worker", "migrate"] + (["keda-operator"] if db == "redis" else [])
             c.check(f"{p} bundled {db} accepts only Leadgen's pods{' and KEDA' if db == 'redis' else ''} on {port}", froms == want, f"{froms}")
             c.check(f"{p} bundled {db} reaches nothing", not pol["spec"].get("egress"), f"{pol['spec'].get('egress')}")
+
+
+def check_helm_test(c: Checks, p: str, docs: list[dict]) -> None:
+    """`helm test` asks the API Service for health and readiness with the chart's image,
+    hardened like every pod."""
+    pods = [d for d in find(docs, "Pod") if component(d) == "test"]
+    if not c.check(f"{p} one helm test pod", len(pods) == 1, f"{len(pods)}"):
+        return
+    pod = pods[0]
+    c.check(f"{p} the test pod is a helm test hook", hook_events(pod) == {"test"}, f"{hook_events(pod)}")
+    spec = pod["spec"]
+    ctr = spec["containers"][0]
+    api_svc = next(s for s in find(docs, "Service") if component(s) == "api")
+    port = next(pt["port"] for pt in api_svc["spec"]["ports"] if pt["name"] == "http")
+    base = f"http://{api_svc['metadata']['name']}.leadgen.svc:{port}"
+    c.check(
+        f"{p} the test probes the API Service's health and readiness",
+        ctr.get("command") == ["leadgen-api", "probe", f"{base}/api/health", f"{base}/api/ready"],
+        f"{ctr.get('command')}",
+    )
+    leadgen = {x["image"] for d in docs if d.get("kind") == "Deployment" and component(d) == "api" for x in pod_spec(d)["containers"]}
+    c.check(f"{p} the test runs the chart's own image", {ctr["image"]} == leadgen, f"{ctr['image']} vs {leadgen}")
+    sc = ctr.get("securityContext", {})
+    c.check(
+        f"{p} the test pod is hardened",
+        spec.get("securityContext", {}).get("runAsNonRoot") is True
+        and sc.get("readOnlyRootFilesystem") is True
+        and sc.get("allowPrivilegeEscalation") is False
+        and spec.get("automountServiceAccountToken") is False
+        and spec.get("restartPolicy") == "Never"
+        and bool(ctr.get("resources")),
+        f"{spec}",
+    )
 
 
 def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set[str]) -> None:
@@ -796,6 +836,7 @@ def main() -> int:
         check_rules(c, f"[{case}]", docs, root, expect)
         check_dashboard(c, f"[{case}]", docs, root, expect)
         check_network_policies(c, f"[{case}]", docs, expect)
+        check_helm_test(c, f"[{case}]", docs)
         if case == FULL_CASE:
             check_wiring(c, docs, names, secret_names)
     print(f"assertions: {c.passed} passed, {c.failed} failed")
