@@ -119,6 +119,9 @@ pub struct Metrics {
     /// `leadgen_places_cost_usd_total{sku}`: what those requests cost at the configured
     /// list prices, in US dollars.
     pub places_cost_usd: Family<SkuLabels, FloatCounter>,
+    /// `leadgen_enrichment_leads_total{outcome=found|none|not_read|no_website}`: how
+    /// reading each lead's website went, counted when an enriched search completes.
+    pub enrichment_leads: Family<OutcomeLabels, Counter>,
 }
 
 /// Buckets of [`Metrics::search_first_lead`], seconds: the SLO's threshold (10 s,
@@ -245,8 +248,15 @@ impl Metrics {
             "US dollars the Text Search requests of finished searches cost at the configured prices, by SKU",
             places_cost_usd.clone(),
         );
+        let enrichment_leads = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "enrichment_leads",
+            "Leads of completed enriched searches, by how reading their website went (found, none, not_read, no_website)",
+            enrichment_leads.clone(),
+        );
         Self {
             registry,
+            enrichment_leads,
             queue_oldest_age,
             worker_slots,
             search_first_lead,
@@ -317,6 +327,15 @@ impl Metrics {
     /// Counts a webhook delivery attempt by its outcome.
     pub fn webhook_delivery(&self, outcome: &str) {
         self.webhook_deliveries
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    /// Counts a lead's enrichment outcome.
+    pub fn enrichment_lead(&self, outcome: &str) {
+        self.enrichment_leads
             .get_or_create(&OutcomeLabels {
                 outcome: outcome.to_owned(),
             })
