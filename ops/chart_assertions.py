@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import base64
 import glob
+import ipaddress
+import json
 import os
 import re
 import sys
@@ -163,6 +165,12 @@ def one(docs: list[dict], kind: str, name_suffix: str | None = None) -> dict | N
     return found[0] if len(found) == 1 else None
 
 
+def settings_configmap(docs: list[dict]) -> dict | None:
+    """The ConfigMap of settings (the dashboard's ConfigMap is another)."""
+    found = [d for d in find(docs, "ConfigMap") if component(d) == "config"]
+    return found[0] if len(found) == 1 else None
+
+
 def component(doc: dict) -> str:
     return doc["metadata"].get("labels", {}).get("app.kubernetes.io/component", "")
 
@@ -233,8 +241,8 @@ def check_case(c: Checks, case: str, docs: list[dict], expect: dict) -> None:
     if expect.get("digest"):
         c.check(f"{p} image pinned by digest", all("@sha256:" in i for i in leadgen_images), f"{leadgen_images}")
 
-    configmap = one(docs, "ConfigMap")
-    c.check(f"{p} one ConfigMap", configmap is not None, "expected exactly one ConfigMap")
+    configmap = settings_configmap(docs)
+    c.check(f"{p} one settings ConfigMap", configmap is not None, "expected exactly one ConfigMap of component config")
     cm = (configmap or {}).get("data", {})
     existing = expect.get("existing_secret")
     app_secret_name = existing or (configmap or {}).get("metadata", {}).get("name")
@@ -255,6 +263,10 @@ def check_case(c: Checks, case: str, docs: list[dict], expect: dict) -> None:
 def deployment(docs: list[dict], comp: str) -> dict | None:
     found = [d for d in find(docs, "Deployment") if component(d) == comp]
     return found[0] if len(found) == 1 else None
+
+
+# Components whose anti-affinity is `hard`, by case label ("[case]").
+expect_hard_anti_affinity: dict[str, tuple[str, ...]] = {"[worker-hpa-values]": ("worker",)}
 
 
 def check_common_deployment(c: Checks, p: str, dep: dict, comp: str, cm_name: str, secret_name: str) -> dict:
@@ -288,6 +300,16 @@ def check_common_deployment(c: Checks, p: str, dep: dict, comp: str, cm_name: st
     )
     annotations = dep["spec"]["template"]["metadata"].get("annotations", {})
     c.check(f"{p} {comp} rolls on config change", "checksum/config" in annotations, f"{annotations}")
+    anti = spec.get("affinity", {}).get("podAntiAffinity", {})
+    hard = anti.get("requiredDuringSchedulingIgnoredDuringExecution", [])
+    soft = [t["podAffinityTerm"] for t in anti.get("preferredDuringSchedulingIgnoredDuringExecution", [])]
+    terms = hard if comp in expect_hard_anti_affinity.get(p, ()) else soft
+    c.check(
+        f"{p} {comp} pods avoid sharing a node ({'required' if terms is hard else 'preferred'})",
+        bool(terms)
+        and all(t["topologyKey"] == "kubernetes.io/hostname" and t["labelSelector"]["matchLabels"].items() <= labels.items() for t in terms),
+        f"{anti}",
+    )
     return ctr
 
 
@@ -300,7 +322,7 @@ def check_api(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str, e
     dep = deployment(docs, "api")
     if not c.check(f"{p} one api Deployment", dep is not None, "missing"):
         return
-    cm_name = one(docs, "ConfigMap")["metadata"]["name"]
+    cm_name = settings_configmap(docs)["metadata"]["name"]
     ctr = check_common_deployment(c, p, dep, "api", cm_name, secret_name)
     ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
     c.check(f"{p} api listens on http 8080", ports.get("http") == 8080, f"ports {ports}")
@@ -354,7 +376,7 @@ def check_worker(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str
     dep = deployment(docs, "worker")
     if not c.check(f"{p} one worker Deployment", dep is not None, "missing"):
         return
-    cm_name = one(docs, "ConfigMap")["metadata"]["name"]
+    cm_name = settings_configmap(docs)["metadata"]["name"]
     ctr = check_common_deployment(c, p, dep, "worker", cm_name, secret_name)
     c.check(f"{p} worker runs leadgen-worker", ctr.get("command") == ["leadgen-worker"], f"command {ctr.get('command')}")
     ports = {pt["name"]: pt["containerPort"] for pt in ctr.get("ports", [])}
@@ -540,7 +562,7 @@ def check_optional(c: Checks, p: str, docs: list[dict], cm: dict, expect: dict) 
 
     statefulsets = find(docs, "StatefulSet")
     if expect.get("bundled_postgres"):
-        secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == one(docs, "ConfigMap")["metadata"]["name"]))
+        secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == settings_configmap(docs)["metadata"]["name"]))
         pg = [s for s in find(docs, "Service") if component(s) == "postgresql"]
         rd = [s for s in find(docs, "Service") if component(s) == "redis"]
         c.check(f"{p} bundled Postgres and Redis StatefulSets", len(statefulsets) == 2, f"{len(statefulsets)}")
@@ -552,11 +574,197 @@ def check_optional(c: Checks, p: str, docs: list[dict], cm: dict, expect: dict) 
         c.check(f"{p} no bundled databases (off by default)", not statefulsets, f"{len(statefulsets)} StatefulSets")
 
 
+def check_rules(c: Checks, p: str, docs: list[dict], root: Path, expect: dict) -> None:
+    """The PrometheusRule carries files/alerts.yaml whole, with absolute runbook links; it
+    appears only where the cluster serves its API (the Capabilities check)."""
+    found = find(docs, "PrometheusRule")
+    if not expect.get("prometheus_rule"):
+        c.check(f"{p} no PrometheusRule (no monitoring.coreos.com/v1 PrometheusRule API)", not found, f"{len(found)} rendered")
+        return
+    if not c.check(f"{p} one PrometheusRule", len(found) == 1, f"{len(found)}"):
+        return
+    source = yaml.safe_load((root / "helm/leadgen/files/alerts.yaml").read_text())
+    rendered = found[0]["spec"]["groups"]
+    source = source["groups"]
+    names = lambda groups, key: [r[key] for g in groups for r in g["rules"] if key in r]  # noqa: E731
+    c.check(f"{p} PrometheusRule has every alert of files/alerts.yaml", names(rendered, "alert") == names(source, "alert"), f"{names(rendered, 'alert')}")
+    c.check(f"{p} PrometheusRule has every recording rule", names(rendered, "record") == names(source, "record"), f"{names(rendered, 'record')}")
+    src = {r["alert"]: r for g in source for r in g["rules"] if "alert" in r}
+    for g in rendered:
+        for r in g["rules"]:
+            if "alert" not in r:
+                continue
+            a = r["alert"]
+            url = r.get("annotations", {}).get("runbook_url", "")
+            # A slow-burn alert shares its fast twin's runbook.
+            runbook = a.removesuffix("Slow") if a.endswith("BudgetBurnSlow") else a
+            c.check(
+                f"{p} {a} links its runbook by an absolute URL",
+                url.startswith("https://") and url.endswith(f"/docs/operations.md#runbook-{runbook.lower()}"),
+                url,
+            )
+            c.check(f"{p} {a} expression unchanged", r["expr"] == src[a]["expr"], "differs from files/alerts.yaml")
+            c.check(f"{p} {a} has a severity", r.get("labels", {}).get("severity") in ("critical", "warning"), f"{r.get('labels')}")
+            extra = expect.get("alert_labels", {})
+            c.check(f"{p} {a} carries metrics.prometheusRule.alertLabels", extra.items() <= r.get("labels", {}).items(), f"{r.get('labels')}")
+
+
+def check_dashboard(c: Checks, p: str, docs: list[dict], root: Path, expect: dict) -> None:
+    """The dashboard ConfigMap: off by default; when on, the sidecar's label and the JSON
+    of files/dashboard.json as is."""
+    found = [d for d in find(docs, "ConfigMap") if component(d) == "dashboard"]
+    if not expect.get("dashboard"):
+        c.check(f"{p} no dashboard ConfigMap (off by default)", not found, f"{len(found)} rendered")
+        return
+    if not c.check(f"{p} one dashboard ConfigMap", len(found) == 1, f"{len(found)}"):
+        return
+    cm = found[0]
+    c.check(f"{p} dashboard labelled grafana_dashboard: \"1\"", cm["metadata"]["labels"].get("grafana_dashboard") == "1", f"{cm['metadata']['labels']}")
+    data = cm.get("data", {})
+    source = json.loads((root / "helm/leadgen/files/dashboard.json").read_text())
+    try:
+        rendered = json.loads(data.get("leadgen.json", ""))
+    except ValueError as e:
+        rendered = f"not JSON: {e}"
+    c.check(f"{p} dashboard JSON is files/dashboard.json", rendered == source, str(rendered)[:200])
+    c.check(f"{p} dashboard annotations pass through", cm["metadata"].get("annotations", {}).get("grafana_folder") == "Leadgen", f"{cm['metadata'].get('annotations')}")
+
+
+def egress_allows(policy: dict, addr: str, port: int, proto: str = "TCP") -> bool:
+    """Whether one of `policy`'s egress rules lets a pod reach `addr`:`port` outside the
+    cluster (an ipBlock or no `to` at all; selectors name pods, never such an address)."""
+    ip = ipaddress.ip_address(addr)
+    for rule in policy["spec"].get("egress", []):
+        ports = rule.get("ports")
+        if ports and not any(p.get("protocol", "TCP") == proto and p.get("port") in (port, str(port)) for p in ports):
+            continue
+        peers = rule.get("to")
+        if not peers:
+            return True
+        for peer in peers:
+            block = peer.get("ipBlock")
+            if not block:
+                continue
+            net = ipaddress.ip_network(block["cidr"])
+            if ip.version == net.version and ip in net and not any(
+                ip.version == ipaddress.ip_network(e).version and ip in ipaddress.ip_network(e) for e in block.get("except", [])
+            ):
+                return True
+    return False
+
+
+def ingress_peers(policy: dict, port: str) -> list:
+    return [peer for rule in policy["spec"].get("ingress", []) for peer in rule.get("from", []) if any(p.get("port") == port for p in rule.get("ports", []))]
+
+
+def check_network_policies(c: Checks, p: str, docs: list[dict], expect: dict) -> None:
+    """API: ingress controller on http, Prometheus on metrics; workers: Prometheus only;
+    migrate: nothing in, DNS and Postgres out; egress to the public internet, never to the
+    cluster's, private or metadata addresses. Checked on addresses, not on the YAML's shape."""
+    policies = {component(d): d for d in find(docs, "NetworkPolicy")}
+    if not expect.get("network_policy", True):
+        c.check(f"{p} no NetworkPolicy when networkPolicy.enabled is false", not policies, f"{sorted(policies)}")
+        return
+    wanted = {"api", "worker", "migrate"} | ({"postgresql", "redis"} if expect.get("bundled_postgres") else set())
+    if not c.check(f"{p} NetworkPolicies for {sorted(wanted)}", set(policies) == wanted, f"{sorted(policies)}"):
+        return
+    for comp, pol in policies.items():
+        dep = deployment(docs, comp) or next((d for d in docs if d.get("kind") in ("Job", "StatefulSet") and component(d) == comp), None)
+        if dep:
+            labels = dep["spec"]["template"]["metadata"]["labels"]
+            c.check(f"{p} NetworkPolicy/{comp} selects the {comp} pods", pol["spec"]["podSelector"]["matchLabels"].items() <= labels.items(), f"{pol['spec']['podSelector']}")
+        c.check(f"{p} NetworkPolicy/{comp} restricts both directions", set(pol["spec"].get("policyTypes", [])) == {"Ingress", "Egress"}, f"{pol['spec'].get('policyTypes')}")
+    api, worker, migrate = policies["api"], policies["worker"], policies["migrate"]
+    ingress_ports = lambda pol: sorted({str(pt.get("port")) for r in pol["spec"].get("ingress", []) for pt in r.get("ports", [])})  # noqa: E731
+    c.check(f"{p} api accepts only http and metrics", ingress_ports(api) == ["http", "metrics"], f"{ingress_ports(api)}")
+    ingress_names = [
+        peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") + ":" + peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component", "")
+        for peer in ingress_peers(api, "http")
+    ]
+    c.check(
+        f"{p} api http only from the ingress controller and this release's helm test pod",
+        ingress_names == ["ingress-nginx:", "leadgen:test"] and "namespaceSelector" not in ingress_peers(api, "http")[1],
+        f"{ingress_peers(api, 'http')}",
+    )
+    prom = lambda pol: [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name") for peer in ingress_peers(pol, "metrics")]  # noqa: E731
+    c.check(f"{p} api metrics only from Prometheus", prom(api) == ["prometheus"], f"{ingress_peers(api, 'metrics')}")
+    c.check(f"{p} workers accept only Prometheus on metrics", ingress_ports(worker) == ["metrics"] and prom(worker) == ["prometheus"], f"{worker['spec'].get('ingress')}")
+    c.check(f"{p} migrate accepts nothing", not migrate["spec"].get("ingress"), f"{migrate['spec'].get('ingress')}")
+    dns = lambda pol: any(  # noqa: E731
+        any(pt.get("port") == 53 and pt.get("protocol") == proto for pt in r.get("ports", [])) and r.get("to")
+        for r in pol["spec"]["egress"]
+        for proto in ("UDP",)
+    ) and any(any(pt.get("port") == 53 and pt.get("protocol") == "TCP" for pt in r.get("ports", [])) for r in pol["spec"]["egress"])
+    pg_port = expect.get("postgres_port", 5432)
+    redis_port = int(expect.get("keda_address", "x:6379").rsplit(":", 1)[1]) if not expect.get("bundled_postgres") else 6379
+    for comp, pol in (("api", api), ("worker", worker), ("migrate", migrate)):
+        c.check(f"{p} {comp} may ask DNS (53 UDP and TCP, selected pods only)", dns(pol), f"{pol['spec']['egress']}")
+        pg_rules = [r for r in pol["spec"]["egress"] if any(pt.get("port") == pg_port for pt in r.get("ports", []))]
+        c.check(f"{p} {comp} may reach Postgres on {pg_port}", bool(pg_rules), f"{pol['spec']['egress']}")
+        if expect.get("bundled_postgres"):
+            c.check(f"{p} {comp} reaches the bundled Postgres pod only", all(r.get("to") and "podSelector" in r["to"][0] for r in pg_rules), f"{pg_rules}")
+        if expect.get("postgres_to"):
+            c.check(f"{p} {comp} reaches Postgres at {expect['postgres_to']} only", egress_allows(pol, expect["postgres_to"], pg_port) and not egress_allows(pol, "10.20.0.6", pg_port), f"{pg_rules}")
+        # The fence, on addresses: cloud metadata, private ranges and the cluster's own are
+        # out on every port a website or webhook could use; the public internet is in.
+        closed = ["169.254.169.254", "10.1.2.3", "172.16.5.4", "192.168.1.1", "100.64.0.1", "127.0.0.1", "fd00:ec2::254", "fe80::1", "::ffff:10.0.0.1"]
+        closed += [str(next(ipaddress.ip_network(cidr).hosts())) for cidr in expect.get("cluster_cidrs", [])]
+        for port in (80, 443, 8080):
+            opened = [a for a in closed if egress_allows(pol, a, port)]
+            c.check(f"{p} {comp} cannot reach private, metadata or cluster addresses on {port}", not opened, f"reachable: {opened}")
+        public = egress_allows(pol, "142.250.74.106", 443) and egress_allows(pol, "2a00:1450:4001:82b::200a", 443) and egress_allows(pol, "93.184.215.14", 8443)
+        if comp == "migrate":
+            c.check(f"{p} migrate cannot reach the public internet", not egress_allows(pol, "142.250.74.106", 443), "it can")
+        else:
+            c.check(f"{p} {comp} may reach the public internet on any port, IPv4 and IPv6", public, f"{pol['spec']['egress']}")
+            c.check(f"{p} {comp} may reach Redis on {redis_port}", any(any(pt.get("port") == redis_port for pt in r.get("ports", [])) for r in pol["spec"]["egress"]), f"{pol['spec']['egress']}")
+    if expect.get("bundled_postgres"):
+        for db, port in (("postgresql", 5432), ("redis", 6379)):
+            pol = policies[db]
+            froms = [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component") or peer.get("podSelector", {}).get("matchLabels", {}).get("app") for peer in ingress_peers(pol, port)]
+            want = ["api", "worker", "migrate"] + (["keda-operator"] if db == "redis" else [])
+            c.check(f"{p} bundled {db} accepts only Leadgen's pods{' and KEDA' if db == 'redis' else ''} on {port}", froms == want, f"{froms}")
+            c.check(f"{p} bundled {db} reaches nothing", not pol["spec"].get("egress"), f"{pol['spec'].get('egress')}")
+
+
+def check_helm_test(c: Checks, p: str, docs: list[dict]) -> None:
+    """`helm test` asks the API Service for health and readiness with the chart's image,
+    hardened like every pod."""
+    pods = [d for d in find(docs, "Pod") if component(d) == "test"]
+    if not c.check(f"{p} one helm test pod", len(pods) == 1, f"{len(pods)}"):
+        return
+    pod = pods[0]
+    c.check(f"{p} the test pod is a helm test hook", hook_events(pod) == {"test"}, f"{hook_events(pod)}")
+    spec = pod["spec"]
+    ctr = spec["containers"][0]
+    api_svc = next(s for s in find(docs, "Service") if component(s) == "api")
+    port = next(pt["port"] for pt in api_svc["spec"]["ports"] if pt["name"] == "http")
+    base = f"http://{api_svc['metadata']['name']}.leadgen.svc:{port}"
+    c.check(
+        f"{p} the test probes the API Service's health and readiness",
+        ctr.get("command") == ["leadgen-api", "probe", f"{base}/api/health", f"{base}/api/ready"],
+        f"{ctr.get('command')}",
+    )
+    leadgen = {x["image"] for d in docs if d.get("kind") == "Deployment" and component(d) == "api" for x in pod_spec(d)["containers"]}
+    c.check(f"{p} the test runs the chart's own image", {ctr["image"]} == leadgen, f"{ctr['image']} vs {leadgen}")
+    sc = ctr.get("securityContext", {})
+    c.check(
+        f"{p} the test pod is hardened",
+        spec.get("securityContext", {}).get("runAsNonRoot") is True
+        and sc.get("readOnlyRootFilesystem") is True
+        and sc.get("allowPrivilegeEscalation") is False
+        and spec.get("automountServiceAccountToken") is False
+        and spec.get("restartPolicy") == "Never"
+        and bool(ctr.get("resources")),
+        f"{spec}",
+    )
+
+
 def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set[str]) -> None:
     """Every setting the code reads is given to the containers, secrets through the Secret."""
     p = f"[{FULL_CASE}]"
-    cm = one(docs, "ConfigMap")["data"]
-    secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == one(docs, "ConfigMap")["metadata"]["name"]))
+    cm = settings_configmap(docs)["data"]
+    secret = decoded(next(d for d in find(docs, "Secret") if d["metadata"]["name"] == settings_configmap(docs)["metadata"]["name"]))
     wanted = {n: ("secret" if n in secret_names else "config") for n in names}
     for n, kind in ANNOUNCED_SETTINGS.items():
         wanted.setdefault(n, kind)
@@ -578,19 +786,36 @@ def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set
 
 CASES = {
     "default-values": {"worker": "keda", "keda_address": "cache.example.internal:6379"},
-    "ingress-tls-values": {"worker": "keda", "ingress": True, "digest": True, "keda_auth": True, "keda_password": "redispw", "keda_address": "cache.example.internal:6380"},
+    "ingress-tls-values": {
+        "worker": "keda",
+        "ingress": True,
+        "digest": True,
+        "keda_auth": True,
+        "keda_password": "redispw",
+        "keda_address": "cache.example.internal:6380",
+        "cluster_cidrs": ["198.18.0.0/15", "2001:db8:42::/48"],
+    },
     "worker-keda-values": {"worker": "keda", "keda_auth": True, "keda_password": "s3cret", "min_zero": True, "prefix": "tenant-a"},
     "worker-hpa-values": {"worker": "hpa", "api_hpa": False},
-    "worker-fixed-values": {"worker": "fixed", "api_hpa": False},
+    "worker-fixed-values": {"worker": "fixed", "api_hpa": False, "network_policy": False},
     "existing-secret-values": {
         "worker": "keda",
         "existing_secret": "leadgen-prod",
         "keda_auth": True,
         "keda_password_secret": "leadgen-redis-password",
         "keda_address": "cache.example.internal:6379",
+        "postgres_port": 6432,
+        "postgres_to": "10.20.0.5",
     },
     "bundled-values": {"worker": "keda", "bundled_postgres": True, "keda_auth": True, "keda_password": "trialredis"},
-    "servicemonitor-values": {"worker": "keda", "servicemonitor": True, "sm_labels": {"release": "kube-prometheus-stack"}},
+    "servicemonitor-values": {
+        "worker": "keda",
+        "servicemonitor": True,
+        "sm_labels": {"release": "kube-prometheus-stack"},
+        "prometheus_rule": True,
+        "alert_labels": {"team": "leads"},
+        "dashboard": True,
+    },
 }
 
 
@@ -608,6 +833,10 @@ def main() -> int:
             continue
         docs = load(path)
         check_case(c, case, docs, {**expect, "queue_keys": keys})
+        check_rules(c, f"[{case}]", docs, root, expect)
+        check_dashboard(c, f"[{case}]", docs, root, expect)
+        check_network_policies(c, f"[{case}]", docs, expect)
+        check_helm_test(c, f"[{case}]", docs)
         if case == FULL_CASE:
             check_wiring(c, docs, names, secret_names)
     print(f"assertions: {c.passed} passed, {c.failed} failed")

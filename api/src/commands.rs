@@ -1,4 +1,4 @@
-//! Operator commands besides `serve`: `migrate` and `rotate-key`.
+//! Operator commands besides `serve`: `migrate`, `rotate-key` and `probe`.
 
 use anyhow::Context;
 use leadgen_core::{
@@ -80,6 +80,34 @@ async fn rotate_file_key(config: &Config, store: &Store, retire_previous: bool) 
     }
     let _ = primary.expose_secret();
     Ok(summary)
+}
+
+/// Asks each of `urls` once (GET, 10 s) and says what answered; `Ok(true)` when every one
+/// answered 2xx. The chart's `helm test` runs it from the image itself, which has no shell
+/// or HTTP client of its own.
+pub async fn probe(urls: &[String]) -> anyhow::Result<bool> {
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .context("building the HTTP client")?;
+    let mut all = true;
+    for url in urls {
+        match client.get(url).send().await {
+            Ok(response) => {
+                let status = response.status();
+                let body = response.text().await.unwrap_or_default();
+                let shown: String = body.chars().take(300).collect();
+                println!("{url}: {status} {shown}");
+                all &= status.is_success();
+            }
+            Err(e) => {
+                println!("{url}: no answer: {e}");
+                all = false;
+            }
+        }
+    }
+    Ok(all)
 }
 
 fn describe(report: &RotationReport) -> String {

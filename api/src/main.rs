@@ -29,6 +29,13 @@ enum Command {
         #[arg(long)]
         retire_previous: bool,
     },
+    /// GET each URL once; exit 0 when all answer 2xx, 1 otherwise (`helm test`: the image
+    /// has no shell or curl). Reads no configuration.
+    Probe {
+        /// Addresses to ask, e.g. `http://leadgen-api/api/ready`.
+        #[arg(required = true)]
+        urls: Vec<String>,
+    },
 }
 
 #[tokio::main]
@@ -38,6 +45,9 @@ async fn main() -> anyhow::Result<()> {
     if let Some(Command::Openapi) = cli.command {
         println!("{}", app::openapi_json());
         return Ok(());
+    }
+    if let Some(Command::Probe { urls }) = &cli.command {
+        std::process::exit(if commands::probe(urls).await? { 0 } else { 1 });
     }
     let config = match Config::from_env() {
         Ok(config) => config,
@@ -58,7 +68,7 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", commands::rotate_key(&config, retire_previous).await?);
             Ok(())
         }
-        Command::Openapi => Ok(()),
+        Command::Openapi | Command::Probe { .. } => Ok(()),
     }
 }
 

@@ -152,6 +152,15 @@ impl AppState {
         queue::redis_depth(&mut conn, &self.config.redis_prefix).await.ok()
     }
 
+    /// Seconds the next search job has waited in the Redis queue (`None` in embedded
+    /// mode, or when Redis does not answer).
+    pub async fn queue_oldest_age(&self) -> Option<f64> {
+        let mut conn = self.redis.clone()?;
+        queue::redis_oldest_age_secs(&mut conn, &self.config.redis_prefix)
+            .await
+            .ok()
+    }
+
     /// Whether [`AppState::begin_shutdown`] was called.
     pub fn is_stopping(&self) -> bool {
         *self.shutdown.borrow()

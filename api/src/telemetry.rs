@@ -135,6 +135,9 @@ pub async fn metrics_endpoint(state: Data<&AppState>) -> Response {
     if let Some(depth) = state.queue_depth().await {
         m.queue_depth.set(depth);
     }
+    if let Some(age) = state.queue_oldest_age().await {
+        m.queue_oldest_age.set(age);
+    }
     Response::builder()
         .status(StatusCode::OK)
         .content_type(metrics::CONTENT_TYPE)

@@ -84,6 +84,17 @@ impl SearchId {
     pub fn time_ordered() -> Self {
         Self(uuid::Uuid::now_v7().to_string())
     }
+
+    /// When a [`SearchId::time_ordered`] id was made, in milliseconds since the Unix epoch;
+    /// `None` for ids of another shape (tests' made-up ids).
+    pub fn created_at_ms(&self) -> Option<u64> {
+        let id = uuid::Uuid::parse_str(&self.0).ok()?;
+        if id.get_version_num() != 7 {
+            return None;
+        }
+        let (secs, nanos) = id.get_timestamp()?.to_unix();
+        Some(secs * 1_000 + u64::from(nanos / 1_000_000))
+    }
 }
 
 #[cfg(test)]
@@ -102,6 +113,14 @@ mod tests {
             SearchId::time_ordered().as_str() > earlier.as_str(),
             "later ids sort after"
         );
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_millis() as u64;
+        let made = earlier.created_at_ms().expect("a v7 id has a time");
+        assert!(made <= now_ms && now_ms - made < 5_000, "{made} vs {now_ms}");
+        assert_eq!(SearchId::random().created_at_ms(), None, "v4 ids carry no time");
+        assert_eq!(SearchId::from("s1").created_at_ms(), None);
         let (a, b) = (SearchId::random(), SearchId::random());
         assert_ne!(a, b);
         assert_eq!(a.as_str().len(), 36, "UUID text");

@@ -23,7 +23,7 @@ use std::{
 
 use leadgen_core::{
     bus::EventBus,
-    enrich::{Contacts, NotRead},
+    enrich::{Contacts, NotRead, ReadStatus},
     ids::SearchId,
     jobs::EnrichJobV1,
     lead::{Lead, SearchEvent},
@@ -300,13 +300,19 @@ pub fn attach(leads: &mut [Lead], mut found: HashMap<String, Contacts>) {
             None if lead.website.trim().is_empty() => Contacts::no_website(),
             None => Contacts::not_read(NotRead::NotReachedInTime),
         };
+        leadgen_core::telemetry::metrics::metrics().enrichment_lead(match contacts.status {
+            ReadStatus::Found => "found",
+            ReadStatus::None => "none",
+            ReadStatus::NotRead => "not_read",
+            ReadStatus::NoWebsite => "no_website",
+        });
         lead.contacts = Some(contacts);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use leadgen_core::{bus::memory::MemoryBus, enrich::ReadStatus};
+    use leadgen_core::bus::memory::MemoryBus;
 
     use super::*;
 
@@ -376,8 +382,19 @@ mod tests {
             started.elapsed() < Duration::from_secs(1),
             "no wait once every site answered"
         );
+        let counted = |outcome: &str| {
+            leadgen_core::telemetry::metrics::metrics()
+                .enrichment_leads
+                .get_or_create(&leadgen_core::telemetry::metrics::OutcomeLabels {
+                    outcome: outcome.to_owned(),
+                })
+                .get()
+        };
+        let (found_before, no_site_before) = (counted("found"), counted("no_website"));
         let mut leads = leads;
         attach(&mut leads, got);
+        // Other tests in this binary attach too: at least these leads are counted.
+        assert!(counted("found") > found_before && counted("no_website") > no_site_before);
         assert_eq!(leads[0].contacts.as_ref(), Some(&contacts));
         assert_eq!(leads[0].contacts.as_ref().map(|c| c.status), Some(ReadStatus::Found));
         assert_eq!(

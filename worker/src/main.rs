@@ -52,6 +52,9 @@ async fn main() -> anyhow::Result<()> {
             worker: settings.name.clone(),
         })
         .set(1);
+    metrics
+        .worker_slots
+        .set(i64::try_from(settings.concurrency).unwrap_or(i64::MAX));
     tracing::info!(
         name = %settings.name,
         concurrency = settings.concurrency,

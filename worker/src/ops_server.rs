@@ -27,6 +27,9 @@ async fn metrics_endpoint(state: Data<&OpsState>) -> Response {
     if let Ok(depth) = queue::redis_depth(&mut conn, &state.prefix).await {
         m.queue_depth.set(depth);
     }
+    if let Ok(age) = queue::redis_oldest_age_secs(&mut conn, &state.prefix).await {
+        m.queue_oldest_age.set(age);
+    }
     Response::builder()
         .status(StatusCode::OK)
         .content_type(metrics::CONTENT_TYPE)

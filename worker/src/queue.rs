@@ -359,6 +359,56 @@ pub async fn redis_depth(conn: &mut redis::aio::ConnectionManager, prefix: &str)
     Ok(due + ready)
 }
 
+/// Seconds the longest-waiting search job has waited; 0 when none waits. Waiting jobs sit
+/// in two places (see [`waiting_keys`]): due in the scheduled set until a worker polls (its
+/// score is the second it became due, the push's for a fresh job), then in the active
+/// list, whose head is the next to run. apalis-redis names each job by a ULID, whose first
+/// 48 bits are the milliseconds it was made at; new jobs join the list's tail and
+/// handed-back ones its head, so the head is the oldest there. Jobs scheduled for a later
+/// retry are not waiting on the fleet and do not count.
+pub async fn redis_oldest_age_secs(conn: &mut redis::aio::ConnectionManager, prefix: &str) -> redis::RedisResult<f64> {
+    let (scheduled, active) = waiting_keys(prefix);
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
+    let (head, due): (Option<String>, Vec<(String, f64)>) = redis::pipe()
+        .cmd("LINDEX")
+        .arg(&active)
+        .arg(0)
+        .cmd("ZRANGEBYSCORE")
+        .arg(&scheduled)
+        .arg("-inf")
+        .arg(now_ms / 1_000)
+        .arg("WITHSCORES")
+        .arg("LIMIT")
+        .arg(0)
+        .arg(1)
+        .query_async(conn)
+        .await?;
+    let since_ms = [
+        head.as_deref().and_then(ulid_ms),
+        due.first().map(|(_, secs)| (secs * 1_000.0) as u64),
+    ];
+    Ok(since_ms
+        .into_iter()
+        .flatten()
+        .map(|since| now_ms.saturating_sub(since) as f64 / 1_000.0)
+        .fold(0.0, f64::max))
+}
+
+/// The time part of a ULID (its first 10 Crockford base-32 characters), milliseconds.
+fn ulid_ms(id: &str) -> Option<u64> {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    if id.len() != 26 {
+        return None;
+    }
+    id.bytes().take(10).try_fold(0u64, |ms, c| {
+        let digit = ALPHABET.iter().position(|&a| a == c.to_ascii_uppercase())?;
+        Some(ms << 5 | digit as u64)
+    })
+}
+
 /// How often apalis beats a worker's heart (the fleet's housekeeping beats too, see
 /// `fleet::Fleet::tick`).
 pub const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(1);
@@ -510,6 +560,19 @@ mod tests {
     use std::sync::atomic::AtomicUsize;
 
     use super::*;
+
+    #[test]
+    fn a_ulid_tells_when_it_was_made() {
+        // The ULID specification's example: 1469922850259 ms is 2016-07-30T23:54:10.259Z.
+        assert_eq!(ulid_ms("01ARZ3NDEKTSV4RRFFQ69G5FAV"), Some(1_469_922_850_259));
+        assert_eq!(ulid_ms("01arz3ndektsv4rrffq69g5fav"), Some(1_469_922_850_259));
+        assert_eq!(ulid_ms("not-a-ulid"), None);
+        assert_eq!(
+            ulid_ms("01ARZ3NDEUTSV4RRFFQ69G5FAV"),
+            None,
+            "U is not Crockford base 32"
+        );
+    }
 
     /// A backend whose every fetch finds nothing, counting the fetches; `answer` makes
     /// the next one wake its caller, as a fetch in flight does when Redis answers.

@@ -79,6 +79,11 @@ impl HealthApi {
             }
             None => true,
         };
+        let metrics = leadgen_core::telemetry::metrics::metrics();
+        metrics.dependency("store", store);
+        if state.redis.is_some() {
+            metrics.dependency("redis", redis_ok);
+        }
         let stopping = state.is_stopping();
         let all = store && redis_ok && !stopping;
         let body = Json(Readiness {

@@ -266,6 +266,15 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
     let app = TestApp::start(Backend::Sqlite, quick(&receiver, 5)).await;
     let (user_id, token) = app.sign_in("ada").await;
     let (id, secret) = register(&app, &token, &receiver.url(), json!(["search.completed"])).await;
+    let counted = |outcome: &str| {
+        let m = leadgen_core::telemetry::metrics::metrics();
+        m.webhook_deliveries
+            .get_or_create(&leadgen_core::telemetry::metrics::OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .get()
+    };
+    let (failed_before, delivered_before) = (counted("failed"), counted("delivered"));
     // Queued as a finished search queues its message.
     let message_id = "msg_retry_case";
     app.state
@@ -308,6 +317,9 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
     // Delivered once: nothing more arrives.
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(receiver.received().len(), 3);
+    // Other tests in this binary deliver too: at least this test's attempts are counted.
+    assert!(counted("failed") >= failed_before + 2, "the 503 and the time-out");
+    assert!(counted("delivered") > delivered_before);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

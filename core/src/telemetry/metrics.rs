@@ -4,7 +4,7 @@
 //! without threading a handle through every layer. Label values are bounded: routes are
 //! operation ids, outcomes come from fixed lists.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, atomic::AtomicU64};
 
 use prometheus_client::{
     encoding::{EncodeLabelSet, text::encode},
@@ -46,6 +46,26 @@ pub struct WorkerLabels {
     pub worker: String,
 }
 
+/// Labels naming a dependency a readiness check reaches.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct DependencyLabels {
+    /// `store` (Postgres, or SQLite when embedded) or `redis` (queue and event bus).
+    pub dependency: String,
+}
+
+/// Labels naming a Google Places SKU.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct SkuLabels {
+    /// `ids_only`, `pro` or `enterprise`.
+    pub sku: String,
+}
+
+/// A gauge holding a fraction (seconds), where the default gauge holds whole numbers.
+pub type FloatGauge = Gauge<f64, AtomicU64>;
+
+/// A counter of a fraction (dollars).
+pub type FloatCounter = Counter<f64, AtomicU64>;
+
 /// Every series Leadgen exports.
 pub struct Metrics {
     registry: Registry,
@@ -77,7 +97,36 @@ pub struct Metrics {
     /// `leadgen_jobs_handed_back_total{outcome=dead_worker|shutdown|restart}`: unfinished
     /// jobs this process put back at the front of the queue.
     pub jobs_handed_back: Family<OutcomeLabels, Counter>,
+    /// `leadgen_queue_oldest_age_seconds`: how long the search job at the head of the queue
+    /// (the next to run; new jobs join the tail, handed-back ones the head) has waited
+    /// since it was queued; 0 when none waits (set when scraped).
+    pub queue_oldest_age: FloatGauge,
+    /// `leadgen_worker_slots`: searches this worker process may run at once (its
+    /// `LEADGEN_WORKER_CONCURRENCY`); with `leadgen_jobs_running`, how full the fleet is.
+    pub worker_slots: Gauge,
+    /// `leadgen_search_first_lead_seconds`: from a search's creation (its id's time) to its
+    /// first lead on the stream, for searches that find one.
+    pub search_first_lead: Histogram,
+    /// `leadgen_dependency_up{dependency=store|redis}`: 1 when the last readiness check
+    /// reached it, 0 when it did not.
+    pub dependency_up: Family<DependencyLabels, Gauge>,
+    /// `leadgen_webhook_deliveries_total{outcome=delivered|failed|refused}`: attempts to
+    /// deliver a webhook message.
+    pub webhook_deliveries: Family<OutcomeLabels, Counter>,
+    /// `leadgen_places_sku_requests_total{sku}`: Text Search requests of finished searches,
+    /// by the SKU Google bills them under.
+    pub places_sku_requests: Family<SkuLabels, Counter>,
+    /// `leadgen_places_cost_usd_total{sku}`: what those requests cost at the configured
+    /// list prices, in US dollars.
+    pub places_cost_usd: Family<SkuLabels, FloatCounter>,
+    /// `leadgen_enrichment_leads_total{outcome=found|none|not_read|no_website}`: how
+    /// reading each lead's website went, counted when an enriched search completes.
+    pub enrichment_leads: Family<OutcomeLabels, Counter>,
 }
+
+/// Buckets of [`Metrics::search_first_lead`], seconds: the SLO's threshold (10 s,
+/// docs/operations.md) is one of them, so its ratio is exact.
+pub const FIRST_LEAD_BUCKETS: [f64; 11] = [0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0];
 
 fn latency_buckets() -> Histogram {
     Histogram::new([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0])
@@ -157,8 +206,64 @@ impl Metrics {
             "Unfinished jobs put back at the front of the queue, by why (dead_worker, shutdown, restart)",
             jobs_handed_back.clone(),
         );
+        let queue_oldest_age = FloatGauge::default();
+        registry.register(
+            "queue_oldest_age_seconds",
+            "Seconds the search job at the head of the queue has waited (0: none waits)",
+            queue_oldest_age.clone(),
+        );
+        let worker_slots = Gauge::default();
+        registry.register(
+            "worker_slots",
+            "Searches this worker process may run at once",
+            worker_slots.clone(),
+        );
+        let search_first_lead = Histogram::new(FIRST_LEAD_BUCKETS);
+        registry.register(
+            "search_first_lead_seconds",
+            "Seconds from a search's creation to its first lead on the stream",
+            search_first_lead.clone(),
+        );
+        let dependency_up = Family::<DependencyLabels, Gauge>::default();
+        registry.register(
+            "dependency_up",
+            "Whether the last readiness check reached the dependency (1) or not (0)",
+            dependency_up.clone(),
+        );
+        let webhook_deliveries = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "webhook_deliveries",
+            "Webhook delivery attempts, by outcome (delivered, failed, refused)",
+            webhook_deliveries.clone(),
+        );
+        let places_sku_requests = Family::<SkuLabels, Counter>::default();
+        registry.register(
+            "places_sku_requests",
+            "Text Search requests of finished searches, by SKU",
+            places_sku_requests.clone(),
+        );
+        let places_cost_usd = Family::<SkuLabels, FloatCounter>::default();
+        registry.register(
+            "places_cost_usd",
+            "US dollars the Text Search requests of finished searches cost at the configured prices, by SKU",
+            places_cost_usd.clone(),
+        );
+        let enrichment_leads = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "enrichment_leads",
+            "Leads of completed enriched searches, by how reading their website went (found, none, not_read, no_website)",
+            enrichment_leads.clone(),
+        );
         Self {
             registry,
+            enrichment_leads,
+            queue_oldest_age,
+            worker_slots,
+            search_first_lead,
+            dependency_up,
+            webhook_deliveries,
+            places_sku_requests,
+            places_cost_usd,
             worker_info,
             jobs_handed_back,
             http_requests,
@@ -210,6 +315,42 @@ impl Metrics {
             .inc();
     }
 
+    /// Records whether a readiness check reached `dependency`.
+    pub fn dependency(&self, dependency: &str, up: bool) {
+        self.dependency_up
+            .get_or_create(&DependencyLabels {
+                dependency: dependency.to_owned(),
+            })
+            .set(i64::from(up));
+    }
+
+    /// Counts a webhook delivery attempt by its outcome.
+    pub fn webhook_delivery(&self, outcome: &str) {
+        self.webhook_deliveries
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    /// Counts a lead's enrichment outcome.
+    pub fn enrichment_lead(&self, outcome: &str) {
+        self.enrichment_leads
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    /// Counts a finished search's requests of one SKU and what they cost.
+    pub fn places_spend(&self, sku: &str, requests: u32, cost_usd: f64) {
+        let labels = SkuLabels { sku: sku.to_owned() };
+        self.places_sku_requests
+            .get_or_create(&labels)
+            .inc_by(u64::from(requests));
+        self.places_cost_usd.get_or_create(&labels).inc_by(cost_usd);
+    }
+
     /// Counts an upstream Places call.
     pub fn places_call(&self, outcome: &str) {
         self.places_requests
@@ -257,6 +398,10 @@ mod tests {
         let m = metrics();
         m.job_finished("succeeded");
         m.places_call("ok");
+        m.dependency("store", true);
+        m.webhook_delivery("delivered");
+        m.places_spend("enterprise", 2, 0.07);
+        m.search_first_lead.observe(0.4);
         // Families appear once they have a sample.
         m.http_requests
             .get_or_create(&HttpLabels {
@@ -283,6 +428,13 @@ mod tests {
             "leadgen_places_requests_total{outcome=\"ok\"}",
             "leadgen_rate_limit_waits_total",
             "leadgen_rate_limit_wait_seconds",
+            "leadgen_queue_oldest_age_seconds",
+            "leadgen_worker_slots",
+            "leadgen_search_first_lead_seconds_bucket{le=\"10.0\"}",
+            "leadgen_dependency_up{dependency=\"store\"} 1",
+            "leadgen_webhook_deliveries_total{outcome=\"delivered\"}",
+            "leadgen_places_sku_requests_total{sku=\"enterprise\"}",
+            "leadgen_places_cost_usd_total{sku=\"enterprise\"}",
         ] {
             assert!(text.contains(series), "{series} missing from\n{text}");
         }

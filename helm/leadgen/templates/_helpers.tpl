@@ -350,3 +350,99 @@ of configmap.yaml, which every render has.
 {{- fail (printf "\n\nleadgen chart: these values cannot be deployed:\n  - %s\n" (join "\n  - " $lines)) -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+NetworkPolicy pieces (templates/networkpolicy.yaml). The port of Postgres or Redis: the
+value's, else the one in the URL, else the default.
+*/}}
+{{- define "leadgen.np.port" -}}
+{{- $port := .port | toString -}}
+{{- if and (not $port) .url -}}
+{{- $port = regexFind "[0-9]+$" (regexFind ":[0-9]+$" (urlParse .url).host) -}}
+{{- end -}}
+{{- $port | default .default -}}
+{{- end -}}
+
+{{/* Egress every Leadgen process needs: DNS, and Postgres. */}}
+{{- define "leadgen.np.egressBase" -}}
+{{- $np := .Values.networkPolicy -}}
+- to:
+    {{- toYaml $np.dns.to | nindent 4 }}
+  ports:
+    - {protocol: UDP, port: 53}
+    - {protocol: TCP, port: 53}
+{{- $pg := include "leadgen.np.port" (dict "port" $np.postgres.port "url" (ternary "" .Values.externalDatabase.url .Values.postgresql.enabled) "default" "5432") }}
+- ports:
+    - {protocol: TCP, port: {{ $pg }}}
+  {{- if .Values.postgresql.enabled }}
+  to:
+    - podSelector:
+        matchLabels:
+          {{- include "leadgen.selectorLabels" (dict "ctx" . "component" "postgresql") | nindent 10 }}
+  {{- else if $np.postgres.to }}
+  to:
+    {{- toYaml $np.postgres.to | nindent 4 }}
+  {{- end }}
+{{- end -}}
+
+{{/* Egress of the API and the workers: the base, Redis, and the public internet. */}}
+{{- define "leadgen.np.egress" -}}
+{{- $np := .Values.networkPolicy -}}
+{{- include "leadgen.np.egressBase" . }}
+{{- $rd := include "leadgen.np.port" (dict "port" $np.redis.port "url" (ternary "" .Values.externalRedis.url .Values.redis.enabled) "default" "6379") }}
+- ports:
+    - {protocol: TCP, port: {{ $rd }}}
+  {{- if .Values.redis.enabled }}
+  to:
+    - podSelector:
+        matchLabels:
+          {{- include "leadgen.selectorLabels" (dict "ctx" . "component" "redis") | nindent 10 }}
+  {{- else if $np.redis.to }}
+  to:
+    {{- toYaml $np.redis.to | nindent 4 }}
+  {{- end }}
+{{- $v4 := list "10.0.0.0/8" "172.16.0.0/12" "192.168.0.0/16" "169.254.0.0/16" "100.64.0.0/10" "127.0.0.0/8" "0.0.0.0/8" -}}
+{{- $v6 := list "fc00::/7" "fe80::/10" "::ffff:0:0/96" -}}
+{{- range $np.clusterCidrs -}}
+{{- if contains ":" . }}{{ $v6 = append $v6 . }}{{ else }}{{ $v4 = append $v4 . }}{{ end -}}
+{{- end }}
+# The public internet: Google, Stripe, the identity provider, businesses' websites and
+# webhook endpoints. Never the cluster's, private, link-local (cloud metadata) or
+# shared-address ranges.
+- to:
+    - ipBlock:
+        cidr: 0.0.0.0/0
+        except:
+          {{- toYaml (uniq $v4) | nindent 10 }}
+    - ipBlock:
+        cidr: ::/0
+        except:
+          {{- toYaml (uniq $v6) | nindent 10 }}
+{{- with $np.extraEgress }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/*
+Affinity of a component's pods: its `affinity` value when set, else anti-affinity to its own
+pods by node (`podAntiAffinity`: soft prefers other nodes, hard requires them, "" none).
+(dict "ctx" $ "component" "api" "values" .Values.api)
+*/}}
+{{- define "leadgen.affinity" -}}
+{{- $v := .values -}}
+{{- if $v.affinity -}}
+{{- toYaml $v.affinity -}}
+{{- else if $v.podAntiAffinity -}}
+{{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "leadgen.selectorLabels" (dict "ctx" .ctx "component" .component) | fromYaml)) -}}
+podAntiAffinity:
+{{- if eq $v.podAntiAffinity "hard" }}
+  requiredDuringSchedulingIgnoredDuringExecution:
+    {{- toYaml (list $term) | nindent 4 }}
+{{- else }}
+  preferredDuringSchedulingIgnoredDuringExecution:
+    - weight: 100
+      podAffinityTerm:
+        {{- toYaml $term | nindent 8 }}
+{{- end }}
+{{- end -}}
+{{- end -}}

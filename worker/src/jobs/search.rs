@@ -70,6 +70,9 @@ impl EventSink for BusSink<'_> {
             .publish_page(self.search_id, &events, &checkpoint.encode())
             .await
             .map_err(|e| SearchStopped(format!("event bus: {e}")))?;
+        if self.delivered == 0 && leads > 0 {
+            observe_first_lead(self.search_id);
+        }
         self.delivered += leads as u32;
         self.pages += 1;
         if let Some(enrich) = self.enrich.as_mut() {
@@ -80,6 +83,33 @@ impl EventSink for BusSink<'_> {
 
     async fn cancelled(&mut self) -> bool {
         self.bus.is_cancelled(self.search_id).await.unwrap_or(false)
+    }
+}
+
+/// Records how long the search's first lead took from its creation (the first-lead SLO,
+/// docs/operations.md). Ids that carry no time (tests') are not counted.
+fn observe_first_lead(search_id: &SearchId) {
+    let Some(created) = search_id.created_at_ms() else {
+        return;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(created);
+    metrics()
+        .search_first_lead
+        .observe(now.saturating_sub(created) as f64 / 1_000.0);
+}
+
+/// Counts what a finished search asked of Google, by SKU, and what it cost.
+fn count_spend(requests: &search::Requests, prices: &search::PriceTable) {
+    use leadgen_core::search::Sku;
+    for (sku, label, n) in [
+        (Sku::IdsOnly, "ids_only", requests.ids_only),
+        (Sku::Pro, "pro", requests.pro),
+        (Sku::Enterprise, "enterprise", requests.enterprise),
+    ] {
+        metrics().places_spend(label, n, f64::from(n) * prices.per_request(sku));
     }
 }
 
@@ -238,6 +268,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                     .await?;
             }
             let cost = outcome.requests.report(&deps.prices);
+            count_spend(&outcome.requests, &deps.prices);
             record_cost(deps, job, &cost).await;
             let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
             let usage = deps.usage.report(&job.user_id, tier, key_updated).await?;

@@ -121,6 +121,11 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
         },
     };
     let succeeded = outcome.failure.is_none();
+    leadgen_core::telemetry::metrics::metrics().webhook_delivery(match (succeeded, outcome.refused) {
+        (true, _) => "delivered",
+        (false, true) => "refused",
+        (false, false) => "failed",
+    });
     store
         .record_delivery(
             &job.user_id,

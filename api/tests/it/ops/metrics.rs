@@ -48,6 +48,9 @@ async fn the_api_counts_requests_streams_jobs_and_places_calls() {
     .unwrap_or(0.0);
     let places_before = sample(&before, r#"leadgen_places_requests_total{outcome="ok"}"#).unwrap_or(0.0);
     let jobs_before = sample(&before, r#"leadgen_jobs_total{outcome="succeeded"}"#).unwrap_or(0.0);
+    let first_leads_before = sample(&before, "leadgen_search_first_lead_seconds_count").unwrap_or(0.0);
+    let enterprise_before = sample(&before, r#"leadgen_places_sku_requests_total{sku="enterprise"}"#).unwrap_or(0.0);
+    let cost_before = sample(&before, r#"leadgen_places_cost_usd_total{sku="enterprise"}"#).unwrap_or(0.0);
 
     let city = env.dense_city("restaurant", 45);
     let (status, events) = env.stream("restaurant", &city).await;
@@ -55,6 +58,8 @@ async fn the_api_counts_requests_streams_jobs_and_places_calls() {
     assert_eq!(events.last().expect("events").1["type"], "complete");
     let (status, _) = env.app.get("/api/leads/nope", Some(&env.token)).await;
     assert_eq!(status, 404);
+    let (status, _) = env.app.get("/api/ready", None).await;
+    assert_eq!(status, 200);
 
     // The job's counters move just after its last event; give it a moment.
     let mut after = scrape(&env).await;
@@ -84,6 +89,26 @@ async fn the_api_counts_requests_streams_jobs_and_places_calls() {
         "a 45-lead search takes three pages"
     );
     assert!(sample(&after, r#"leadgen_jobs_total{outcome="succeeded"}"#).expect("jobs") > jobs_before);
+    // The first-lead SLO's histogram counts the search once, however many pages it took.
+    assert!(
+        sample(&after, "leadgen_search_first_lead_seconds_count").expect("first lead") >= first_leads_before + 1.0,
+        "{after}"
+    );
+    let enterprise = sample(&after, r#"leadgen_places_sku_requests_total{sku="enterprise"}"#).expect("by SKU");
+    assert!(
+        enterprise >= enterprise_before + 3.0,
+        "three lead pages: {enterprise} after {enterprise_before}"
+    );
+    let cost = sample(&after, r#"leadgen_places_cost_usd_total{sku="enterprise"}"#).expect("cost");
+    assert!(
+        cost >= cost_before + 0.1,
+        "three pages at $35 per 1,000: {cost} after {cost_before}"
+    );
+    assert_eq!(
+        sample(&after, r#"leadgen_dependency_up{dependency="store"}"#),
+        Some(1.0),
+        "the readiness check reached the store:\n{after}"
+    );
     assert!(
         sample(
             &after,
@@ -164,6 +189,7 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
         .await
         .expect("redis");
     assert_eq!(queue::redis_depth(&mut conn, &prefix).await.expect("depth"), 3);
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
 
     let addr = ops_server::spawn("127.0.0.1:0".parse().expect("addr"), conn, &prefix)
         .await
@@ -186,4 +212,46 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
         .expect("text");
     assert!(sample(&text, "leadgen_queue_depth").is_some(), "{text}");
     assert!(sample(&text, "leadgen_jobs_running").is_some(), "{text}");
+    // Nothing takes the three jobs: the first has waited over a second, and not for ages.
+    let age = sample(&text, "leadgen_queue_oldest_age_seconds").expect("oldest age");
+    assert!((1.0..60.0).contains(&age), "{age}\n{text}");
+    let idle = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
+    let mut conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
+        .await
+        .expect("redis");
+    assert_eq!(
+        queue::redis_oldest_age_secs(&mut conn, &idle).await.expect("age"),
+        0.0,
+        "an empty queue has waited for nothing"
+    );
+    // A job a worker moved to the active list: its age is its ULID's time.
+    let made = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as u64
+        - 30_000;
+    let active = format!("{}:active", queue::queue_name(&idle, leadgen_core::jobs::SEARCH_QUEUE));
+    let _: () = redis::cmd("RPUSH")
+        .arg(&active)
+        .arg(ulid_at(made))
+        .query_async(&mut conn)
+        .await
+        .expect("rpush");
+    let age = queue::redis_oldest_age_secs(&mut conn, &idle).await.expect("age");
+    let _: () = redis::cmd("DEL")
+        .arg(&active)
+        .query_async(&mut conn)
+        .await
+        .expect("del");
+    assert!((29.0..40.0).contains(&age), "a job made 30 s ago: {age}");
+}
+
+/// A ULID made at `ms` (Crockford base 32, time then zeros), as apalis-redis names jobs.
+fn ulid_at(ms: u64) -> String {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    let time: String = (0..10)
+        .rev()
+        .map(|i| ALPHABET[((ms >> (5 * i)) & 31) as usize] as char)
+        .collect();
+    format!("{time}{}", "0".repeat(16))
 }
