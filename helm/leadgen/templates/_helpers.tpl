@@ -237,7 +237,7 @@ appear only when set: an empty SENTRY_DSN or STRIPE_SECRET_KEY means "off".
 {{- define "leadgen.secretData" -}}
 {{- $s := .Values.secrets -}}
 {{- $d := dict "DATABASE_URL" (include "leadgen.databaseUrl" .) "REDIS_URL" (include "leadgen.redisUrl" .) "LEADGEN_ENCRYPTION_KEY" $s.encryptionKey "LEADGEN_JWT_SECRET" $s.jwtSecret -}}
-{{- $optional := dict "LEADGEN_PREVIOUS_ENCRYPTION_KEYS" $s.previousEncryptionKeys "LEADGEN_OIDC_CLIENT_SECRET" $s.oidcClientSecret "SENTRY_DSN" $s.sentryDsn "STRIPE_SECRET_KEY" $s.stripeSecretKey "STRIPE_WEBHOOK_SECRET" $s.stripeWebhookSecret -}}
+{{- $optional := dict "LEADGEN_PREVIOUS_ENCRYPTION_KEYS" $s.previousEncryptionKeys "LEADGEN_OIDC_CLIENT_SECRET" $s.oidcClientSecret "SENTRY_DSN" $s.sentryDsn "STRIPE_SECRET_KEY" $s.stripeSecretKey "STRIPE_WEBHOOK_SECRET" $s.stripeWebhookSecret "LEADGEN_SMTP_URL" $s.smtpUrl -}}
 {{- range $k, $v := $optional }}{{ if $v }}{{ $_ := set $d $k $v }}{{ end }}{{ end -}}
 {{- range $k, $v := $s.extra }}{{ $_ := set $d $k (toString $v) }}{{ end -}}
 {{- toYaml $d -}}
@@ -265,7 +265,7 @@ of configmap.yaml, which every render has.
 
 {{- if $s.existingSecret -}}
 {{- $inline := list -}}
-{{- range $k := list "encryptionKey" "previousEncryptionKeys" "jwtSecret" "oidcClientSecret" "sentryDsn" "stripeSecretKey" "stripeWebhookSecret" -}}
+{{- range $k := list "encryptionKey" "previousEncryptionKeys" "jwtSecret" "oidcClientSecret" "sentryDsn" "stripeSecretKey" "stripeWebhookSecret" "smtpUrl" -}}
 {{- if index $s $k }}{{ $inline = append $inline (printf "secrets.%s" $k) }}{{ end -}}
 {{- end -}}
 {{- if $s.extra }}{{ $inline = append $inline "secrets.extra" }}{{ end -}}
