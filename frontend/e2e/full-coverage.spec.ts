@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expectCardState, onSimPage, subscriptionCard } from './billing-helpers';
-import { expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { formatUsd } from '../src/lib/money';
 
 // A full-coverage search (issue #11) in the browser against the real stack: the
 // estimate, live progress, a few thousand streamed leads in the virtualised table, and
@@ -76,7 +77,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
   });
 
   await test.step("'Full area' with its estimate", async () => {
-    await page.getByLabel('Business type').selectOption('dentist');
+    await chooseBusinessType(page, 'dentist');
     await page.getByLabel('Location').fill('Houston, TX');
     const quick = page.getByRole('radio', { name: /Quick: top 60/ });
     await expect(quick).toBeChecked();
@@ -148,7 +149,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     expect(cost.billableRequests).toBeGreaterThan(0);
     await expect(
       page.getByText(
-        `This search cost $${cost.costUsd.toFixed(2)} on your Google key (${cost.billableRequests.toLocaleString('en-US')} billable requests)`,
+        `This search cost ${formatUsd(cost.costUsd)} on your Google key (${cost.billableRequests.toLocaleString('en-US')} billable requests)`,
       ),
     ).toBeVisible();
   });

@@ -329,6 +329,7 @@ function Dashboard() {
                 </Suspense>
               )}
               openSearchId={state.status === 'searching' ? state.searchId : null}
+              openSearchProgress={state.status === 'searching' ? { found: state.found, costUsd: state.progress?.costUsd ?? null } : null}
             />
           </Suspense>
         )}
