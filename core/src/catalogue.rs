@@ -114,19 +114,21 @@ const TEXT_ONLY: &[&str] = &[
     "computer_phone_repair",
 ];
 
-/// The message for a value outside the catalogue.
+/// The message for a value neither in the catalogue nor in Google's Table A.
 pub fn unknown_type_message(value: &str) -> String {
-    format!("Unknown business type '{value}'. Choose one of the types listed by GET /api/leads/business-types.")
+    format!("Business type '{value}' is not a Google place type. Choose one listed by GET /api/leads/business-types.")
 }
 
-/// The type for `value` (a value listed in two groups, like `electronics_store`, has
-/// the same label in both).
+/// The type for `value`: a catalogue entry (a value listed in two groups, like
+/// `electronics_store`, has the same label in both), else any type of Google's Table A
+/// with a label made from it (issue #26 item 9).
 pub fn find(value: &str) -> Option<BusinessType> {
     GROUPS
         .iter()
         .flat_map(|g| g.types.iter())
         .find(|t| t.value == value)
         .copied()
+        .or_else(|| crate::place_types::find(value))
 }
 
 impl BusinessType {
@@ -160,6 +162,20 @@ mod tests {
             assert!(find(v).is_some(), "{v}");
         }
         assert!(find("spaceship").is_none());
+    }
+
+    #[test]
+    fn takes_any_google_table_a_type_and_sends_it_as_included_type() {
+        let indian = find("indian_restaurant").expect("Table A");
+        assert_eq!(indian.label, "Indian Restaurant");
+        assert!(indian.is_included_type());
+        assert_eq!(indian.text_query("Leeds"), "Indian Restaurant in Leeds");
+        // A catalogue value keeps the catalogue's label.
+        assert_eq!(find("rv_park").map(|t| t.label), Some("RV Park"));
+        assert_eq!(
+            unknown_type_message("spaceport"),
+            "Business type 'spaceport' is not a Google place type. Choose one listed by GET /api/leads/business-types."
+        );
     }
 
     #[test]

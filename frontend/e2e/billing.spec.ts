@@ -105,7 +105,7 @@ test('settings: subscribe, pay on Checkout, welcome, manage and cancel in the po
   await page.getByRole('link', { name: 'Billing' }).click();
   await expectCardState(page, 'active');
   await expect(card.getByRole('heading')).toHaveText('Active Subscription');
-  await expect(card).toContainText('10,000 API calls per month included');
+  await expect(card).toContainText(/[\d,]+ searches per month included/);
   await expect(card).toContainText('Plan: Pro Monthly');
   await expect(card).toContainText(/Renews on \w+ \d{1,2}, \d{4}/);
   await expectBackground(card, 'green');

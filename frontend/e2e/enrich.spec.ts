@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
 
 // Contact enrichment (issue #14) in the browser against the real stack: leadgen-worker
 // reads the businesses' websites on the fake web (testkit fake_web) while the search
@@ -40,7 +40,7 @@ test('enrichment: emails appear beside the leads as their sites are read, then i
   await test.step('an enriched search shows emails beside the names while it runs', async () => {
     await expect(box).not.toBeChecked();
     await box.check();
-    await page.getByLabel('Business type').selectOption('restaurant');
+    await chooseBusinessType(page, 'restaurant');
     await page.getByLabel('Location').fill('Austin, TX');
     const response = page.waitForResponse((r) => isStream(r.url()) && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Search', exact: true }).click();

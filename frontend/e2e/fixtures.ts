@@ -221,3 +221,15 @@ export async function recordLiveList(page: Page) {
     new MutationObserver(scan).observe(document, { childList: true, subtree: true, characterData: true });
   });
 }
+
+/**
+ * Chooses a business type in the search form's combobox as a user does: types its value
+ * or label, then Enter (issue #26 item 9). Checks the field then shows a label, not the
+ * text typed.
+ */
+export async function chooseBusinessType(page: Page, valueOrLabel: string) {
+  const box = page.getByRole('combobox', { name: 'Business type' });
+  await box.fill(valueOrLabel);
+  await box.press('Enter');
+  await expect(box).toHaveAttribute('aria-expanded', 'false');
+}

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expectCardState, onSimPage, subscriptionCard } from './billing-helpers';
-import { expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { formatUsd } from '../src/lib/money';
 
 // A full-coverage search (issue #11) in the browser against the real stack: the
 // estimate, live progress, a few thousand streamed leads in the virtualised table, and
@@ -19,14 +20,24 @@ declare global {
   interface Window {
     /** Every distinct progress line the page showed, in order. */
     __progressLines: string[];
+    /** Every distinct 'Leads so far: N leads' heading of the live table, in order. */
+    __liveCounts: string[];
   }
 }
 
-/** Records each distinct progress line ('Mapping the area...', 'Fetching: ...') as React commits it. Install before navigation. */
+/**
+ * Records each distinct progress line ('Mapping the area...', 'Fetching: ...') and live
+ * table heading ('Leads so far: ...') as React commits it. Install before navigation.
+ */
 async function recordProgress(page: Page) {
   await page.addInitScript(() => {
     window.__progressLines = [];
+    window.__liveCounts = [];
     const scan = () => {
+      for (const h of Array.from(document.querySelectorAll('h2'))) {
+        const text = (h.textContent ?? '').trim();
+        if (text.startsWith('Leads so far: ') && window.__liveCounts[window.__liveCounts.length - 1] !== text) window.__liveCounts.push(text);
+      }
       for (const p of Array.from(document.querySelectorAll('p'))) {
         const text = (p.textContent ?? '').trim();
         const progressLine = text.startsWith('Mapping the area: ') || text.startsWith('Fetching: ');
@@ -66,7 +77,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
   });
 
   await test.step("'Full area' with its estimate", async () => {
-    await page.getByLabel('Business type').selectOption('dentist');
+    await chooseBusinessType(page, 'dentist');
     await page.getByLabel('Location').fill('Houston, TX');
     const quick = page.getByRole('radio', { name: /Quick: top 60/ });
     await expect(quick).toBeChecked();
@@ -126,12 +137,19 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     const lines = await page.evaluate(() => window.__progressLines);
     expect(new Set(lines).size, lines.join('\n')).toBeGreaterThan(1);
 
+    // The live table filled while it streamed (issue #26 item 6): its count grew, a frame
+    // at a time, up to the leads delivered.
+    const liveCounts = (await page.evaluate(() => window.__liveCounts)).map((text) => Number(text.replace(/\D/g, '')));
+    expect(liveCounts.length, liveCounts.join(', ')).toBeGreaterThan(1);
+    expect([...liveCounts].sort((a, b) => a - b)).toEqual(liveCounts);
+    expect(liveCounts[liveCounts.length - 1]).toBeLessThanOrEqual(leads.length);
+
     // What it cost, as the stream said.
     const cost = last.cost as { billableRequests: number; costUsd: number };
     expect(cost.billableRequests).toBeGreaterThan(0);
     await expect(
       page.getByText(
-        `This search cost $${cost.costUsd.toFixed(2)} on your Google key (${cost.billableRequests.toLocaleString('en-US')} billable requests)`,
+        `This search cost ${formatUsd(cost.costUsd)} on your Google key (${cost.billableRequests.toLocaleString('en-US')} billable requests)`,
       ),
     ).toBeVisible();
   });

@@ -1,4 +1,4 @@
-import { expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
 import { readState, restartApi } from './stack';
 
 // Searches that survive (issue #13) in the browser against the real stack: a full search
@@ -26,7 +26,7 @@ test('history: a full search survives a reload, is listed, runs again, and a run
   const history = page.getByRole('list', { name: 'Your searches' });
   let searchId = '';
   await test.step('a full search picks up where it left off after a reload', async () => {
-    await page.getByLabel('Business type').selectOption('dentist');
+    await chooseBusinessType(page, 'dentist');
     await page.getByLabel('Location').fill('Austin, TX');
     await page.getByRole('radio', { name: /Full area/ }).check();
     const started = page.waitForResponse((r) => isPath(r.url(), '/api/leads/search-stream'));

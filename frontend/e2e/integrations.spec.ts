@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
 
 // Settings > API access and Settings > Webhooks against the real stack: a personal token
 // is created, used, refused outside its scopes and revoked; a webhook endpoint (a receiver
@@ -139,7 +139,7 @@ test('Settings: API access (create, use, refuse, revoke) and Webhooks (signed te
 
     await test.step('a search: its end is delivered once, signed, with the leads', async () => {
       await page.getByRole('link', { name: /Back to Dashboard/ }).click();
-      await page.getByLabel('Business type').selectOption('cafe');
+      await chooseBusinessType(page, 'cafe');
       await page.getByLabel('Location').fill('Austin');
       const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/leads/search-stream');
       await page.getByRole('button', { name: 'Search', exact: true }).click();

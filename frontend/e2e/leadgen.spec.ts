@@ -1,19 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import {
-  answerPictures,
-  expect,
-  expectAccessible,
-  expectNoConsoleErrors,
-  parseSse,
-  recordLiveList,
-  shot,
-  signUpFromLanding,
-  storedToken,
-  test,
-  type ConsoleEntry,
-  type SseFrame,
-} from './fixtures';
+import { answerPictures, chooseBusinessType, expect, expectAccessible, expectNoConsoleErrors, parseSse, recordLiveList, shot, signUpFromLanding, storedToken, test, type ConsoleEntry, type SseFrame } from './fixtures';
 
 // Browser end-to-end tests against the real stack: leadgen-api + leadgen-worker on
 // Postgres and Redis, the OIDC provider and the Places simulator (see stack.ts).
@@ -70,7 +57,7 @@ const isStream = (url: string) => new URL(url).pathname === '/api/leads/search-s
 /** Fills the search form and starts a search; resolves with the stream's frames when it ends. */
 async function search(page: Page, businessType: string, location: string): Promise<() => Promise<SseFrame[]>> {
   await page.evaluate(() => (window.__liveNames = []));
-  await page.getByLabel('Business type').selectOption(businessType);
+  await chooseBusinessType(page, businessType);
   await page.getByLabel('Location').fill(location);
   const response = page.waitForResponse((r) => isStream(r.url()) && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -200,6 +187,26 @@ test('main flow: sign up, onboarding, streaming search, CSV, no results, setting
     const searchButton = page.getByRole('button', { name: 'Search', exact: true });
     await expect(searchButton).toBeDisabled();
     await shot(page, '06-dashboard');
+  });
+
+  await test.step('the business type is a combobox: type to filter, arrows and Enter, any Google place type (issue #26 item 9)', async () => {
+    const box = page.getByRole('combobox', { name: 'Business type' });
+    await box.focus();
+    await page.keyboard.type('vegan');
+    const list = page.getByRole('listbox', { name: 'Business types' });
+    await expect(list.getByRole('group', { name: 'More Google place types' })).toBeVisible();
+    await expect(list.getByRole('option', { name: 'Vegan Restaurant' })).toBeVisible();
+    await shot(page, '06-business-type-combobox');
+    await page.keyboard.press('Enter');
+    await expect(box).toHaveValue('Vegan Restaurant');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+    // Escape leaves the earlier choice in place.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('dent');
+    await expect(list.getByRole('option', { name: 'Dentist' })).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
+    await expect(box).toHaveValue('Vegan Restaurant');
   });
 
   let leads: StreamLead[] = [];
@@ -483,7 +490,7 @@ test("returning user who skipped onboarding sees 'Welcome back' and cannot searc
   await expect(second.getByRole('heading', { name: 'Hello, Carol' })).toBeVisible();
   await expect(second.getByText('API Key Required')).toBeVisible();
   await expect(second.getByText('Not Configured')).toBeVisible();
-  await second.getByLabel('Business type').selectOption('dentist');
+  await chooseBusinessType(second, 'dentist');
   await second.getByLabel('Location').fill('Austin');
   await expect(second.getByRole('button', { name: 'Search', exact: true })).toBeDisabled();
   await shot(second, '19-dashboard-no-key');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectCardState, onSimPage, subscriptionCard } from './billing-helpers';
-import { expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
 
 // The dashboard on a phone (issue #26 item 3): below 768 px the results are one card per
 // lead in a virtualised list. A full search's 1,500 leads showed "Found 1,500 leads" and
@@ -38,7 +38,7 @@ test('a phone shows all 1,500 leads of a full search and scrolls to the last', a
   await page.reload();
 
   await test.step('the form in a phone order: Search after Coverage and Filters (issue #26 item 9)', async () => {
-    await page.getByLabel('Business type').selectOption('dentist');
+    await chooseBusinessType(page, 'dentist');
     await page.getByLabel('Location').fill('Houston, TX');
     await page.getByRole('radio', { name: /Full area/ }).check();
     const top = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())?.y ?? 0;

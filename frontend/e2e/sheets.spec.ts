@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
 
 // Export to Google Sheets against the real stack: the API talks to the Google fake
 // (testkit google-sim) for tokens, Sheets and Drive; the Sheets consent goes through the
@@ -56,7 +56,7 @@ function padded(rows: string[][]): string[][] {
 
 /** Runs a search and returns the leads of its `complete` event once the results show. */
 async function search(page: Page, businessType: string, location: string): Promise<StreamLead[]> {
-  await page.getByLabel('Business type').selectOption(businessType);
+  await chooseBusinessType(page, businessType);
   await page.getByLabel('Location').fill(location);
   const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/leads/search-stream');
   await page.getByRole('button', { name: 'Search', exact: true }).click();

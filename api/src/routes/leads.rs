@@ -4,9 +4,10 @@
 use futures_util::StreamExt;
 use leadgen_core::ids::UserId;
 use leadgen_core::{
-    catalogue::GROUPS,
+    catalogue::{self, BusinessType, GROUPS},
     jobs::SearchJobV1,
     lead::SearchEvent,
+    place_types,
     places::PlacesError,
     search::{self, EstimateLimits, InvalidSearch, SearchFailure, Upstream, ValidSearch},
 };
@@ -56,11 +57,21 @@ pub struct CheckApiKeyRequest {
 /// Lead operations.
 pub struct LeadsApi;
 
+/// A business type as the catalogue answer lists it.
+fn type_item(t: &BusinessType) -> BusinessTypeItem {
+    BusinessTypeItem {
+        value: t.value.to_owned(),
+        label: t.label.to_owned(),
+        text_only: !t.is_included_type(),
+    }
+}
+
 #[OpenApi(tag = "ApiTags::Leads", prefix_path = "/leads")]
 impl LeadsApi {
     /// The business-type catalogue
     ///
-    /// The spec's 13 groups of Google place types, with labels.
+    /// The spec's 13 groups of Google place types, with labels, and every other type of
+    /// Google's Table A, which a search accepts too.
     ///
     /// API tokens: any valid token.
     #[oai(path = "/business-types", method = "get", operation_id = "list_business_types")]
@@ -70,16 +81,13 @@ impl LeadsApi {
                 .iter()
                 .map(|g| BusinessTypeGroupItem {
                     label: g.label.to_owned(),
-                    types: g
-                        .types
-                        .iter()
-                        .map(|t| BusinessTypeItem {
-                            value: t.value.to_owned(),
-                            label: t.label.to_owned(),
-                            text_only: !t.is_included_type(),
-                        })
-                        .collect(),
+                    types: g.types.iter().map(type_item).collect(),
                 })
+                .collect(),
+            google_types: place_types::all()
+                .iter()
+                .filter_map(|t| catalogue::find(t.value))
+                .map(|t| type_item(&t))
                 .collect(),
         })
     }

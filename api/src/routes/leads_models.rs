@@ -667,7 +667,12 @@ pub struct BusinessTypeGroupItem {
 
 /// `GET /api/leads/business-types` answer.
 #[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct BusinessTypesResponse {
     /// The spec's 13 groups.
     pub groups: Vec<BusinessTypeGroupItem>,
+    /// Every type of Google's Table A (Places API (New)), which a search also accepts:
+    /// the value, and a label made from it ("indian_restaurant": "Indian Restaurant").
+    /// Types the groups list come with the groups' labels.
+    pub google_types: Vec<BusinessTypeItem>,
 }

@@ -89,7 +89,7 @@ pub struct SearchDelivery {
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct SearchProgress {
-    /// Places found so far (before the search's filters and de-duplication).
+    /// Leads sent so far (after filters and de-duplication), as the progress card counts.
     pub found: u32,
     /// Requests Google billed so far.
     pub billable_requests: u32,

@@ -24,6 +24,11 @@ pub enum Checkpoint {
         pages: u32,
         /// Places Google returned on those pages (the `total` of `business_found`).
         places_seen: u32,
+        /// Leads sent so far (after filters and de-duplication): what the progress card,
+        /// the history and the results all count. Absent in checkpoints written before
+        /// it was kept (read as 0 until the next page).
+        #[serde(default)]
+        leads: u32,
         /// Google's token for the next page.
         next_page_token: Option<String>,
     },
@@ -52,8 +57,8 @@ pub struct DoneTile {
 /// How far a running search has got, as its checkpoint tells (counts only).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Progress {
-    /// Places found so far: those Google listed on the pages fetched (a quick search) or
-    /// the leads of the tiles delivered (a full one).
+    /// Leads sent so far (issue #26 item 8: the history counted the places Google listed,
+    /// before filters and de-duplication, while the progress card counted leads).
     pub found: u32,
     /// Requests made so far, by SKU.
     pub requests: Requests,
@@ -63,8 +68,8 @@ impl Checkpoint {
     /// Where the search stands.
     pub fn progress(&self) -> Progress {
         match self {
-            Self::Pages { pages, places_seen, .. } => Progress {
-                found: *places_seen,
+            Self::Pages { pages, leads, .. } => Progress {
+                found: *leads,
                 // Every page of a quick search is a lead-mask (Enterprise) request.
                 requests: Requests {
                     enterprise: *pages,
@@ -129,12 +134,13 @@ mod tests {
         let pages = Checkpoint::Pages {
             pages: 2,
             places_seen: 37,
+            leads: 29,
             next_page_token: Some("tok".into()),
         };
         assert_eq!(
             pages.progress(),
             Progress {
-                found: 37,
+                found: 29,
                 requests: Requests {
                     enterprise: 2,
                     ..Requests::default()
@@ -171,14 +177,19 @@ mod tests {
         let checkpoint = Checkpoint::Pages {
             pages: 2,
             places_seen: 40,
+            leads: 33,
             next_page_token: Some("tok".into()),
         };
         let stored = checkpoint.encode();
         assert_eq!(
             stored,
-            r#"{"kind":"pages","pages":2,"placesSeen":40,"nextPageToken":"tok"}"#
+            r#"{"kind":"pages","pages":2,"placesSeen":40,"leads":33,"nextPageToken":"tok"}"#
         );
         assert_eq!(Checkpoint::decode(&stored), Some(checkpoint));
+        // Written by an earlier version: no lead count yet.
+        let older =
+            Checkpoint::decode(r#"{"kind":"pages","pages":1,"placesSeen":20,"nextPageToken":null}"#).expect("readable");
+        assert_eq!(older.progress().found, 0);
         assert_eq!(
             Checkpoint::decode(r#"{"kind":"tiles","done":[]}"#),
             None,

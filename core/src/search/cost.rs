@@ -112,11 +112,7 @@ pub struct SearchCost {
     pub cost_usd: f64,
 }
 
-/// Rounds to a tenth of a cent: a request costs 3.2 or 3.5 cents, and sums should read as
-/// Google's invoice does.
-pub fn round_cents(usd: f64) -> f64 {
-    (usd * 1_000.0).round() / 1_000.0
-}
+pub use crate::money::round_cents;
 
 #[cfg(test)]
 mod tests {

@@ -269,6 +269,7 @@ async fn quick(
         pages: done,
         places_seen,
         next_page_token,
+        ..
     }) = resume.checkpoint
     {
         (pages, total) = (done, places_seen);
@@ -317,6 +318,7 @@ async fn quick(
         let checkpoint = Checkpoint::Pages {
             pages,
             places_seen: total,
+            leads: outcome.leads.len() as u32,
             next_page_token: next_page_token.clone(),
         };
         sink.emit(found, &checkpoint).await?;

@@ -255,7 +255,28 @@ mod tests {
         );
         let unknown = ValidSearch::parse(Some("spaceport"), Some("Austin")).expect_err("unknown");
         assert_eq!(unknown, InvalidSearch::UnknownBusinessType("spaceport".into()));
-        assert!(unknown.to_string().contains("Unknown business type 'spaceport'"));
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("Business type 'spaceport' is not a Google place type")
+        );
+    }
+
+    #[test]
+    fn any_google_table_a_type_is_searched_with_its_label_and_as_included_type() {
+        for (value, query) in [
+            ("indian_restaurant", "Indian Restaurant in Leeds"),
+            ("vegan_restaurant", "Vegan Restaurant in Leeds"),
+            ("electrician", "Electrician in Leeds"),
+        ] {
+            let valid = ValidSearch::parse(Some(value), Some("Leeds")).expect(value);
+            let request = super::super::first_request(&valid);
+            assert_eq!(request.text_query, query);
+            assert_eq!(request.included_type.as_deref(), Some(value));
+            // It travels through the queue as it came.
+            let json = serde_json::to_value(&valid).expect("json");
+            assert_eq!(serde_json::from_value::<ValidSearch>(json).expect("read back"), valid);
+        }
     }
 
     #[test]

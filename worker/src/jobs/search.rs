@@ -385,8 +385,8 @@ async fn record_cost(deps: &WorkerDeps, job: &SearchJobV1, cost: &search::Search
 fn notice(outcome: &SearchOutcome, job: &SearchJobV1, usage: &UsageService, tier: Tier) -> Option<String> {
     match outcome.stop {
         Some(StopReason::MaxCost) => Some(format!(
-            "Stopped at your budget of ${:.2}: the next request would have cost more. Raise the budget to find the rest.",
-            job.search.max_cost_usd().unwrap_or_default()
+            "Stopped at your budget of {}: the next request would have cost more. Raise the budget to find the rest.",
+            leadgen_core::money::format_usd(job.search.max_cost_usd().unwrap_or_default())
         )),
         Some(StopReason::Allowance) => {
             let found = outcome.leads.len() as u64;

@@ -79,7 +79,7 @@ async fn bad_requests_are_refused_before_anything_is_queued() {
         (
             json!({"businessType": "spaceship", "location": "Austin"}),
             400,
-            "Unknown business type 'spaceship'",
+            "Business type 'spaceship' is not a Google place type",
         ),
         (
             json!({"businessType": "cafe", "location": "x".repeat(201)}),
@@ -201,4 +201,33 @@ async fn a_client_that_leaves_cancels_its_search() {
         env.sim.stats().requests_for(KEY) < 3,
         "the remaining pages were never fetched"
     );
+}
+
+#[tokio::test]
+async fn any_google_place_type_is_offered_and_searched_as_google_lists_it() {
+    let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 1, vec![]).await;
+    let (status, types) = env.app.get("/api/leads/business-types", Some(&env.token)).await;
+    assert_eq!(status, 200, "{types}");
+    let google = types["googleTypes"].as_array().expect("googleTypes");
+    let of = |value: &str| google.iter().find(|t| t["value"] == value).cloned();
+    assert_eq!(
+        of("indian_restaurant"),
+        Some(json!({"value": "indian_restaurant", "label": "Indian Restaurant", "textOnly": false}))
+    );
+    // A type the catalogue lists keeps the catalogue's label.
+    assert_eq!(of("rv_park").expect("rv_park")["label"], "RV Park");
+    assert!(of("spaceport").is_none());
+    assert_eq!(types["groups"].as_array().expect("groups").len(), 13);
+
+    // The simulator, like Google, refuses an `includedType` outside Table A: a search
+    // that completes was sent one Google accepts.
+    env.save_key(KEY).await;
+    let city = env.dense_city("cafe", 1);
+    for value in ["vegan_restaurant", "electrician"] {
+        let (status, events) = env.stream(value, &city).await;
+        assert_eq!(status, 200, "{value}");
+        let last = &events.last().expect("events").1;
+        assert_eq!(last["type"], "complete", "{value}: {last}");
+        assert_eq!(last["search"]["businessType"], value);
+    }
 }

@@ -8,7 +8,7 @@ import { AuthContext } from '../../lib/session/auth-context';
 import type { AuthContextValue } from '../../lib/session/session-types';
 import { fakeAuth } from '../../test/fake-auth';
 import { jsonResponse, renderWithProviders } from '../../test/render';
-import { SubscriptionCard } from './subscription-card';
+import { SubscriptionCard, WHAT_COUNTS } from './subscription-card';
 
 vi.mock('../../lib/page-navigation', () => ({ goToPage: vi.fn() }));
 
@@ -43,6 +43,7 @@ beforeEach(() => {
     if (url === '/api/billing/status') return answer(status);
     if (url === '/api/billing/create-portal-session') return answer(portal);
     if (url === '/api/billing/create-checkout-session') return answer(checkout);
+    if (url === '/api/leads/usage') return jsonResponse({ success: true, data: usageOf(10000, null) });
     return jsonResponse({ error: 'not_found', message: 'Not found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -51,6 +52,18 @@ beforeEach(() => {
   window.localStorage.setItem('authToken', 'a.b.c');
 });
 afterEach(() => vi.unstubAllGlobals());
+
+/** `GET /api/leads/usage`'s data for a Pro user with these allowances. */
+function usageOf(limit: number, dailyLeadLimit: number | null) {
+  return {
+    usage: { current: 3, limit, remaining: limit - 3, percentage: 0, leadsThisMonth: 40, leadsToday: 0, dailyLeadLimit },
+    period: { resetDate: '2026-12-01T00:00:00Z', daysUntilReset: 5 },
+    apiKey: { configured: true, lastUpdated: null },
+    tier: { current: 'pro', name: 'Pro' },
+    status: { isOverLimit: false, isNearLimit: false, isApproachingLimit: false },
+    recommendations: [],
+  };
+}
 
 const render = (auth: AuthContextValue = fakeAuth()) =>
   renderWithProviders(<SubscriptionCard />, {
@@ -87,7 +100,10 @@ describe('SubscriptionCard states', () => {
     expect(await screen.findByRole('heading', { name: 'Active Subscription' })).toBeInTheDocument();
     expect(region()).toHaveAttribute('data-state', 'active');
     expect(region().className).toContain('bg-green-50');
-    expect(within(region()).getByText('10,000 API calls per month included')).toBeInTheDocument();
+    // What the server counts (issue #26 item 8), not the spec's "API calls".
+    expect(await within(region()).findByText('10,000 searches per month included, with no daily lead limit')).toBeInTheDocument();
+    expect(within(region()).getByText(WHAT_COUNTS)).toBeInTheDocument();
+    expect(within(region()).queryByText(/API calls/)).not.toBeInTheDocument();
     expect(within(region()).getByText('Plan: Pro Monthly')).toBeInTheDocument();
     expect(await within(region()).findByText('Renews on December 22, 2026')).toBeInTheDocument();
     expect(within(region()).queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument();

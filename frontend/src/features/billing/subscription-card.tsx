@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useCreatePortalSession, useGetSubscriptionStatus } from '../../api/gen/billing/billing';
+import { useGetUsage } from '../../api/gen/leads/leads';
 import type { BillingStatusData } from '../../api/gen/model/billingStatusData';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
@@ -176,7 +177,7 @@ function StatusCard({ status, plan, billing, busy, onManage, onSubscribe }: Stat
       <Tinted tone="green" data-state="active">
         <h3 className="text-lg font-semibold text-green-900">Active Subscription</h3>
         {planLine && <p className="mt-1 text-sm text-green-800">{planLine}</p>}
-        <p className="mt-1 text-sm text-green-800">10,000 API calls per month included</p>
+        <AllowanceLines />
         {periodEnd && <p className="mt-1 text-sm text-green-800">Renews on {periodEnd}</p>}
         <div className="mt-4">{manageButton}</div>
       </Tinted>
@@ -220,6 +221,34 @@ function StatusCard({ status, plan, billing, busy, onManage, onSubscribe }: Stat
       </ul>
       <div className="mt-4 text-yellow-900">{subscribeButton}</div>
     </Tinted>
+  );
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/** What counts against a plan, in the words of the usage rules the server applies. */
+export const WHAT_COUNTS =
+  'Each search you start counts, cancelled or not, unless it fails before Google answers (a wrong key, for example).';
+
+/**
+ * What Pro includes, as the server counts it (issue #26 item 8): searches a month and
+ * leads a day from `GET /api/leads/usage`, which says the allowances that apply to this
+ * user. The spec's "10,000 API calls per month included" said neither what counts (a
+ * search, not an API call) nor the daily lead allowance; until usage answers, the plan's
+ * advertised figure stands in.
+ */
+function AllowanceLines() {
+  const usage = useGetUsage({ query: { select: (answer) => answer.data } }).data;
+  const searches = usage ? count.format(usage.usage.limit) : PRO_PLAN.searchesPerMonth;
+  const daily = usage?.usage.dailyLeadLimit;
+  const leads = !usage ? '' : daily == null ? ', with no daily lead limit' : `, up to ${count.format(daily)} leads a day`;
+  return (
+    <>
+      <p className="mt-1 text-sm text-green-800">
+        {searches} searches per month included{leads}
+      </p>
+      <p className="mt-1 text-xs text-green-800">{WHAT_COUNTS}</p>
+    </>
   );
 }
 

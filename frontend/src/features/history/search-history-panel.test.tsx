@@ -125,6 +125,19 @@ describe('SearchHistoryPanel', () => {
     expect(onCancelled).toHaveBeenCalledWith(expect.objectContaining({ id: 's-1' }));
   });
 
+  it('the search open on the page counts what its stream says, as the progress card does (issue #26 item 8)', async () => {
+    pages = {
+      '': {
+        searches: [
+          entry({ status: 'running', progress: { found: 373, billableRequests: 12, costUsd: 0.42 }, leads: undefined, costUsd: undefined }),
+        ],
+      },
+    };
+    await show({ openSearchId: 's-1', openSearchProgress: { found: 682, costUsd: 0.105 } });
+    expect(await screen.findByText(/682 found so far · \$0\.11 so far/)).toBeInTheDocument();
+    expect(screen.queryByText(/373 found/)).not.toBeInTheDocument();
+  });
+
   it("offers Open and the page's export controls on a finished search whose results the server still has (issue #26 item 2)", async () => {
     pages = {
       '': {

@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { formatUsd } from '../../lib/money';
 import { NotifyToggle } from './search-finished-notice';
 
 /** The statuses a search can have (openapi `SearchItem.status`), with what the filter shows. */
@@ -40,6 +41,12 @@ export interface SearchHistoryPanelProps {
   onRunAgain: (item: SearchItem) => void;
   /** The search the page is showing, if any (its Open button is hidden). */
   openSearchId?: string | null;
+  /**
+   * That search's figures as its stream says them (leads sent, dollars so far): its row
+   * shows these rather than the server's last checkpoint, read every few seconds, so the
+   * row and the progress card never disagree (issue #26 item 8).
+   */
+  openSearchProgress?: { found: number; costUsd: number | null } | null;
   /** After a search was cancelled (the page stops showing it if it was open). */
   onCancelled?: (item: SearchItem) => void;
   /**
@@ -56,7 +63,14 @@ export interface SearchHistoryPanelProps {
  * run again; finished ones offer the page's `resultsActions` while the server still has
  * their results.
  */
-export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, resultsActions, openSearchId = null }: SearchHistoryPanelProps) {
+export function SearchHistoryPanel({
+  onOpen,
+  onRunAgain,
+  onCancelled,
+  resultsActions,
+  openSearchId = null,
+  openSearchProgress = null,
+}: SearchHistoryPanelProps) {
   const id = useId();
   const [status, setStatus] = useState<ListSearchesStatus | ''>('');
   const [businessType, setBusinessType] = useState('');
@@ -141,6 +155,7 @@ export function SearchHistoryPanel({ onOpen, onRunAgain, onCancelled, resultsAct
               typeLabel={labelOf(item.businessType)}
               replayMinutes={replayMinutes}
               open={item.id === openSearchId}
+              streamed={item.id === openSearchId ? openSearchProgress : null}
               onOpen={() => onOpen(item)}
               onRunAgain={() => onRunAgain(item)}
               onCancelled={() => onCancelled?.(item)}
@@ -191,11 +206,19 @@ const STATUS_CLASS: Record<string, string> = {
   cancelled: 'bg-amber-100 text-amber-900',
 };
 
+/** "680 found so far", "$0.35 so far". */
+function liveFacts(progress: { found: number; costUsd?: number | null } | null | undefined): string[] {
+  if (!progress) return [];
+  const found = `${progress.found.toLocaleString('en-US')} found so far`;
+  return progress.costUsd == null ? [found] : [found, `${formatUsd(progress.costUsd)} so far`];
+}
+
 function HistoryRow({
   item,
   typeLabel,
   replayMinutes,
   open,
+  streamed,
   onOpen,
   onRunAgain,
   onCancelled,
@@ -205,6 +228,7 @@ function HistoryRow({
   typeLabel: string;
   replayMinutes: number;
   open: boolean;
+  streamed: { found: number; costUsd: number | null } | null;
   onOpen: () => void;
   onRunAgain: () => void;
   onCancelled: () => void;
@@ -228,10 +252,10 @@ function HistoryRow({
     formatWhen(item.startedAt),
     // A running search has no figures yet (older servers sent null, newer leave them out).
     typeof item.leads === 'number' ? `${item.leads.toLocaleString()} leads` : null,
-    typeof item.costUsd === 'number' ? `$${item.costUsd.toFixed(2)}` : null,
-    // A running search's progress: what its last checkpoint counted.
-    live && item.progress ? `${item.progress.found.toLocaleString()} found so far` : null,
-    live && item.progress ? `$${item.progress.costUsd.toFixed(2)} so far` : null,
+    typeof item.costUsd === 'number' ? formatUsd(item.costUsd) : null,
+    // A running search's progress: what its stream said last when it is open here, else
+    // what its last checkpoint counted. Both count leads sent.
+    ...(live ? liveFacts(streamed ?? item.progress) : []),
   ].filter(Boolean);
 
   return (

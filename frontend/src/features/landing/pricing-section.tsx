@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { Spinner } from '../../components/ui/spinner';
 import { PRO_PLAN } from '../../lib/brand';
+import { formatPrice } from '../../lib/money';
 import {
   CHECKOUT_FAILED,
   errorDetail,
@@ -38,7 +39,6 @@ export const FETCH_PLANS_FAILED = 'Failed to fetch plans';
 
 const selectPlans = (answer: PlansResponse): Plan[] => answer.data.plans;
 
-const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
 /**
  * Pricing with a monthly / yearly toggle (spec sections 2 and 9). Subscribe starts
@@ -132,13 +132,13 @@ export function PricingSection() {
             </span>
             <h3 className="text-lg font-semibold text-slate-900">{plan?.name ?? PRO_PLAN.name}</h3>
             <p className="mt-4 flex items-baseline gap-1" data-testid="plan-price">
-              <span className="text-5xl font-bold tracking-tight text-slate-900">${money.format(price)}</span>
+              <span className="text-5xl font-bold tracking-tight text-slate-900">{formatPrice(price)}</span>
               <span className="text-base text-slate-500">/{period === 'monthly' ? 'month' : 'year'}</span>
             </p>
             {period === 'yearly' ? (
               <p className="mt-2 text-sm text-slate-600">
-                Just ${money.format(monthlyEquivalent)}/month, billed yearly.{' '}
-                <span className="font-semibold text-green-700">Save ${money.format(savings)}!</span>
+                Just {formatPrice(monthlyEquivalent)}/month, billed yearly.{' '}
+                <span className="font-semibold text-green-700">Save {formatPrice(savings)}!</span>
               </p>
             ) : (
               <p className="mt-2 text-sm text-slate-600">Billed monthly. Switch to yearly and save.</p>

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Lead } from '../../lib/lead';
 import { ResultsPanel, VIRTUALIZE_ABOVE, windowSpace } from './results-panel';
@@ -141,5 +141,32 @@ describe('ResultsPanel', () => {
     rerender(<ResultsPanel results={[]} typeLabel="Dentist" location="Austin" cost={{ ...cost, billableRequests: 1, costUsd: 0.035 }} />);
     expect(screen.getByRole('heading', { name: 'No results found' })).toBeInTheDocument();
     expect(screen.getByText('This search cost $0.04 on your Google key (1 billable request)')).toBeInTheDocument();
+  });
+
+  it('a running search: the table fills as leads arrive, keeps its place, and sorts meanwhile (issue #26 item 6)', () => {
+    const all = leads(3000);
+    Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
+      configurable: true,
+      value(this: HTMLElement, options: ScrollToOptions) {
+        this.scrollTop = options.top ?? this.scrollTop;
+      },
+    });
+    const view = (n: number) => <ResultsPanel live results={all.slice(0, n)} typeLabel="Dentist" location="Austin" keptMinutes={10} />;
+    const { rerender } = render(view(0));
+    expect(screen.queryByRole('table')).toBeNull();
+    rerender(view(40));
+    expect(screen.getByRole('heading', { name: 'Leads so far: 40 leads' })).toBeInTheDocument();
+    expect(bodyRows()).toHaveLength(40);
+    // Nothing about a finished search's results while it runs.
+    expect(screen.queryByText(/Results are kept/)).toBeNull();
+    rerender(view(2000));
+    const region = screen.getByRole('region', { name: 'Leads' });
+    region.scrollTop = 900;
+    rerender(view(3000));
+    expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '3001');
+    expect(region.scrollTop).toBe(900);
+    fireEvent.click(screen.getByRole('button', { name: 'Name' }));
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
+    expect(region.scrollTop).toBe(0);
   });
 });

@@ -38,6 +38,22 @@ export interface ResultsPanelProps {
   focusOnArrival?: boolean;
   /** How long the server keeps the results (minutes), when known: said above them. */
   keptMinutes?: number;
+  /**
+   * The search is still running: `results` are the leads streamed so far, and the table
+   * fills as more arrive (issue #26 item 6). Sorting and filters work meanwhile.
+   */
+  live?: boolean;
+}
+
+/** Each lead's filter text, computed once per lead object (a running search re-renders often). */
+const haystackCache = new WeakMap<Lead, string>();
+function haystackOf(lead: Lead): string {
+  let text = haystackCache.get(lead);
+  if (text === undefined) {
+    text = searchableText(lead);
+    haystackCache.set(lead, text);
+  }
+  return text;
 }
 
 function websiteHost(url: string): string {
@@ -79,6 +95,7 @@ export function ResultsPanel({
   searchFilters = [],
   focusOnArrival = false,
   keptMinutes,
+  live = false,
 }: ResultsPanelProps) {
   // Wide screens get the table, phones one card per lead (Tailwind's `md`).
   const wide = useMediaQuery('(min-width: 48rem)', true);
@@ -86,14 +103,19 @@ export function ResultsPanel({
   const [filter, setFilter] = useState<LeadFilter>(NO_FILTER);
   // Typing stays responsive with thousands of leads: the list follows a moment later.
   const viewFilter = useDeferredValue(filter);
-  const haystacks = useMemo(() => results.map(searchableText), [results]);
+  // Once per lead, not once per lead per frame while a search streams.
+  const haystacks = useMemo(() => results.map(haystackOf), [results]);
   const shown = useMemo(
     () => sortLeads(isFiltering(viewFilter) ? filterLeads(results, viewFilter, haystacks) : results, sort),
     [results, viewFilter, haystacks, sort],
   );
+  // What the rows are ordered and filtered by: a change takes the list back to the top;
+  // leads arriving (a running search) do not.
+  const view = useMemo(() => ({ sort, filter: viewFilter }), [sort, viewFilter]);
   const headingRef = useRef<HTMLHeadingElement>(null);
   useFocusOnArrival(headingRef, focusOnArrival);
 
+  if (results.length === 0 && live) return null;
   if (results.length === 0) {
     return (
       <Card className="text-center">
@@ -114,14 +136,17 @@ export function ResultsPanel({
     <Card padded={false} className="overflow-hidden">
       <div className="flex flex-col gap-4 border-b border-slate-200 p-6 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex items-start gap-3">
-          <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-green-100 text-green-700">
-            <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} className="size-5">
-              <path strokeLinecap="round" strokeLinejoin="round" d="M5 13l4 4L19 7" />
-            </svg>
-          </span>
+          {!live && (
+            <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-green-100 text-green-700">
+              <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} className="size-5">
+                <path strokeLinecap="round" strokeLinejoin="round" d="M5 13l4 4L19 7" />
+              </svg>
+            </span>
+          )}
           <div>
             <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
-              Found {count}
+              {live ? 'Leads so far: ' : 'Found '}
+              {count}
               {searchFilters.length > 0 && ' matching your filters'}
             </h2>
             <p className="text-sm text-slate-600">
@@ -129,7 +154,7 @@ export function ResultsPanel({
             </p>
             <SearchFilterChips labels={searchFilters} />
             <CostLine cost={cost} />
-            {keptMinutes != null && keptMinutes > 0 && (
+            {!live && keptMinutes != null && keptMinutes > 0 && (
               <p className="mt-1 text-sm font-medium text-amber-800">
                 Results are kept for {keptMinutes} {keptMinutes === 1 ? 'minute' : 'minutes'}: export them now.
               </p>
@@ -152,9 +177,9 @@ export function ResultsPanel({
       {shown.length === 0 ? (
         <p className="px-6 py-10 text-center text-sm text-slate-600">No leads match these filters.</p>
       ) : wide ? (
-        <LeadsTable results={shown} enriched={enriched} sort={sort} onSort={(key) => setSort((current) => nextSort(current, key))} />
+        <LeadsTable results={shown} view={view} enriched={enriched} sort={sort} onSort={(key) => setSort((current) => nextSort(current, key))} />
       ) : (
-        <LeadCards results={shown} enriched={enriched} />
+        <LeadCards results={shown} view={view} enriched={enriched} />
       )}
     </Card>
   );
@@ -222,8 +247,8 @@ export function windowSpace(items: ReadonlyArray<{ start: number; end: number }>
 }
 
 /**
- * Back at the top when the view changes (a sort, a filter: `view` is the memoised list
- * shown), rather than somewhere in the old order.
+ * Back at the top when the view changes (a sort, a filter: `view` is memoised on them),
+ * rather than somewhere in the old order. More leads streaming in keep the place.
  */
 function useTopOnChange(scrollRef: RefObject<HTMLElement | null>, view: unknown) {
   const first = useRef(true);
@@ -238,15 +263,17 @@ function useTopOnChange(scrollRef: RefObject<HTMLElement | null>, view: unknown)
 
 interface LeadsTableProps {
   results: Lead[];
+  /** The sort and filter shown (see {@link useTopOnChange}). */
+  view: unknown;
   enriched: boolean;
   sort: LeadSort;
   onSort: (key: SortKey) => void;
 }
 
-function LeadsTable({ results, enriched, sort, onSort }: LeadsTableProps) {
+function LeadsTable({ results, view, enriched, sort, onSort }: LeadsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { indexes, before, after, measure } = useLeadWindow(results, scrollRef, ROW_ESTIMATE);
-  useTopOnChange(scrollRef, results);
+  useTopOnChange(scrollRef, view);
   const columns = enriched ? 9 : 7;
   const header = (key: SortKey, className: string, align: 'left' | 'right' = 'left') => (
     <SortableHeader sortKey={key} sort={sort} onSort={onSort} className={className} align={align} />
@@ -385,10 +412,10 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
 }
 
 /** Phones: one card per lead. */
-function LeadCards({ results, enriched }: { results: Lead[]; enriched: boolean }) {
+function LeadCards({ results, view, enriched }: { results: Lead[]; view: unknown; enriched: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { indexes, before, after, measure } = useLeadWindow(results, scrollRef, CARD_ESTIMATE);
-  useTopOnChange(scrollRef, results);
+  useTopOnChange(scrollRef, view);
   const virtual = results.length > VIRTUALIZE_ABOVE;
   return (
     <div

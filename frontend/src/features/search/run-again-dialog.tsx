@@ -5,7 +5,8 @@ import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
-import { estimateText, formatUsd } from './search-format';
+import { formatUsd } from '../../lib/money';
+import { estimateText } from './search-format';
 import { searchFilterLabels } from './search-options';
 
 export interface RunAgainDialogProps {

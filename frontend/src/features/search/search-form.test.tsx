@@ -8,6 +8,11 @@ import { searchQueryFromHistory } from './search-options';
 
 /** A slice of the server's catalogue, labels as `GET /api/leads/business-types` sends them. */
 const catalogue: BusinessTypesResponse = {
+  googleTypes: [
+    { value: 'indian_restaurant', label: 'Indian Restaurant', textOnly: false },
+    { value: 'vegan_restaurant', label: 'Vegan Restaurant', textOnly: false },
+    { value: 'electrician', label: 'Electrician', textOnly: false },
+  ],
   groups: [
     {
       label: 'Food & Dining',
@@ -60,12 +65,20 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const typeSelect = () => screen.getByLabelText('Business type');
+
+/** Chooses a business type as a user does: type its name (or value) in the combobox, then Enter. */
+async function chooseType(user: ReturnType<typeof userEvent.setup>, name: string) {
+  await user.clear(typeSelect());
+  await user.type(typeSelect(), name);
+  await user.keyboard('{Enter}');
+}
 const catalogueCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/leads/business-types').length;
 
 async function setup(props: Partial<Parameters<typeof SearchForm>[0]> = {}, { waitForTypes = true } = {}) {
   const onSearch = vi.fn();
   await renderWithProviders(<SearchForm hasApiKey isSearching={false} onSearch={onSearch} {...props} />);
-  if (waitForTypes) await screen.findByRole('option', { name: 'Dentist' });
+  // Until the catalogue answers, a disabled select stands in for the combobox.
+  if (waitForTypes) await waitFor(() => expect(typeSelect().tagName).toBe('INPUT'));
   return { onSearch, user: userEvent.setup() };
 }
 
@@ -76,7 +89,7 @@ describe('SearchForm', () => {
     const box = screen.getByRole('checkbox', { name: 'Find emails and social profiles' });
     expect(box).not.toBeChecked();
     await first.user.click(box);
-    await first.user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(first.user, 'dentist');
     await first.user.type(screen.getByLabelText('Location'), 'Austin');
     await first.user.click(screen.getByRole('button', { name: 'Search' }));
     expect(first.onSearch).toHaveBeenCalledWith({ businessType: 'dentist', location: 'Austin', enrich: true });
@@ -115,7 +128,7 @@ describe('SearchForm', () => {
     const { onSearch, user } = await setup();
     const button = screen.getByRole('button', { name: 'Search' });
     expect(button).toBeDisabled();
-    await user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(user, 'dentist');
     expect(button).toBeDisabled();
     await user.type(screen.getByLabelText('Location'), '   ');
     expect(button).toBeDisabled();
@@ -127,7 +140,7 @@ describe('SearchForm', () => {
 
   it('stays disabled without an API key and explains why on submit', async () => {
     const { onSearch, user } = await setup({ hasApiKey: false });
-    await user.selectOptions(typeSelect(), 'cafe');
+    await chooseType(user, 'cafe');
     await user.type(screen.getByLabelText('Location'), 'Paris');
     expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
     fireEvent.submit(screen.getByLabelText('Location').closest('form')!);
@@ -150,29 +163,74 @@ describe('SearchForm', () => {
   });
 
   it("lists the server's catalogue grouped, with its labels as sent", async () => {
-    await setup();
-    const tech = screen.getByRole('group', { name: 'Technology & IT' });
+    const { user } = await setup();
+    const box = typeSelect();
+    expect(box).toHaveAttribute('aria-expanded', 'false');
+    await user.click(box);
+    expect(box).toHaveAttribute('aria-expanded', 'true');
+    const list = screen.getByRole('listbox', { name: 'Business types' });
+    expect(box).toHaveAttribute('aria-controls', list.id);
+    const tech = within(list).getByRole('group', { name: 'Technology & IT' });
     // Electronics Store is listed once, in the first group that has it (issue #26 item 9).
     expect(within(tech).getAllByRole('option').map((o) => o.textContent)).toEqual(['Computer/Phone Repair']);
-    expect(within(tech).getByRole('option', { name: 'Computer/Phone Repair' })).toHaveValue('computer_phone_repair');
-    const food = screen.getByRole('group', { name: 'Food & Dining' });
-    expect(within(food).getByRole('option', { name: 'Meal Takeaway' })).toHaveValue('meal_takeaway');
-    expect(screen.getByRole('option', { name: 'Veterinary Care' })).toHaveValue('veterinary_care');
-    expect(screen.getAllByRole('group').filter((g) => g.tagName === 'OPTGROUP').map((g) => g.getAttribute('label'))).toEqual([
+    expect(within(list).getAllByRole('group').map((g) => g.getAttribute('aria-labelledby') && document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent)).toEqual([
       'Food & Dining',
       'Health & Medical',
       'Shopping & Retail',
       'Technology & IT',
     ]);
+    // Google's other types wait until something is typed.
+    expect(within(list).queryByRole('option', { name: 'Vegan Restaurant' })).not.toBeInTheDocument();
+  });
+
+  it('the combobox filters as one types, moves with the arrow keys, chooses with Enter and closes with Escape (issue #26 item 9)', async () => {
+    const { onSearch, user } = await setup();
+    const box = typeSelect();
+    await user.type(box, 'rest');
+    const list = screen.getByRole('listbox', { name: 'Business types' });
+    // The catalogue's matches first, then Google's, under their own heading.
+    expect(within(list).getAllByRole('option').map((o) => o.textContent)).toEqual(['Restaurant', 'Indian Restaurant', 'Vegan Restaurant']);
+    expect(within(list).getByRole('group', { name: 'More Google place types' })).toBeInTheDocument();
+    const active = () => document.getElementById(box.getAttribute('aria-activedescendant') ?? '')?.textContent;
+    expect(active()).toBe('Restaurant');
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(active()).toBe('Vegan Restaurant');
+    await user.keyboard('{ArrowUp}');
+    expect(active()).toBe('Indian Restaurant');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(box).toHaveValue('Vegan Restaurant');
+    expect(box).toHaveAttribute('aria-expanded', 'false');
+
+    // Escape closes and keeps the earlier choice; nothing matching says so.
+    await user.clear(box);
+    await user.type(box, 'spaceport');
+    expect(screen.getByRole('status')).toHaveTextContent('No business type or Google place type matches “spaceport”.');
+    await user.keyboard('{Escape}');
+    expect(box).toHaveValue('Vegan Restaurant');
+
+    await user.type(screen.getByLabelText('Location'), 'Leeds');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({ businessType: 'vegan_restaurant', location: 'Leeds' });
+  });
+
+  it("takes a Google place type typed as its value, and an exact name on leaving the field", async () => {
+    const { onSearch, user } = await setup();
+    await user.type(typeSelect(), 'electrician');
+    await user.tab();
+    expect(typeSelect()).toHaveValue('Electrician');
+    await user.type(screen.getByLabelText('Location'), 'Leeds');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({ businessType: 'electrician', location: 'Leeds' });
   });
 
   it("'Computer/Phone Repair' searches computer_phone_repair; a type in two groups is listed once", async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const { onSearch, user } = await setup();
+      await user.click(typeSelect());
       expect(screen.getAllByRole('option', { name: 'Electronics Store' })).toHaveLength(1);
-      await user.selectOptions(typeSelect(), 'Computer/Phone Repair');
-      expect(typeSelect()).toHaveValue('computer_phone_repair');
+      await chooseType(user, 'Computer/Phone Repair');
+      expect(typeSelect()).toHaveValue('Computer/Phone Repair');
       await user.type(screen.getByLabelText('Location'), 'Austin');
       await user.click(screen.getByRole('button', { name: 'Search' }));
       expect(onSearch).toHaveBeenCalledWith({ businessType: 'computer_phone_repair', location: 'Austin' });
@@ -201,7 +259,7 @@ describe('SearchForm coverage, budget and filters', () => {
 
   it('a full search with filters and a budget sends exactly what was set', async () => {
     const { onSearch, user } = await setup();
-    await user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(user, 'dentist');
     await user.type(screen.getByLabelText('Location'), 'Houston, TX');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     await user.type(screen.getByLabelText('Stop at (USD)'), '5.50');
@@ -225,7 +283,7 @@ describe('SearchForm coverage, budget and filters', () => {
 
   it('filters apply to quick searches too, and a budget typed before going back to quick is not sent', async () => {
     const { onSearch, user } = await setup();
-    await user.selectOptions(typeSelect(), 'cafe');
+    await chooseType(user, 'cafe');
     await user.type(screen.getByLabelText('Location'), 'Paris');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     await user.type(screen.getByLabelText('Stop at (USD)'), '3');
@@ -238,7 +296,7 @@ describe('SearchForm coverage, budget and filters', () => {
 
   it('refuses a budget of 0 or less and a fractional review count', async () => {
     const { onSearch, user } = await setup();
-    await user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(user, 'dentist');
     await user.type(screen.getByLabelText('Location'), 'Austin');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     const budget = screen.getByLabelText('Stop at (USD)');
@@ -271,7 +329,7 @@ describe('SearchForm coverage, budget and filters', () => {
         spent: { requests: { idsOnly: 0, pro: 1, enterprise: 0 }, billableRequests: 1, costUsd: 0.032 },
       });
     const { user } = await setup();
-    await user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(user, 'dentist');
     await user.type(screen.getByLabelText('Location'), 'Houston, TX');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     await user.type(screen.getByLabelText('Stop at (USD)'), '10');
@@ -303,7 +361,7 @@ describe('SearchForm coverage, budget and filters', () => {
         allowanceWarning: warning,
       });
     const { user } = await setup();
-    await user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(user, 'dentist');
     await user.type(screen.getByLabelText('Location'), 'Houston, TX');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     await user.click(screen.getByRole('button', { name: 'Estimate cost' }));
@@ -322,7 +380,7 @@ describe('SearchForm coverage, budget and filters', () => {
         spent: { requests: { idsOnly: 0, pro: 0, enterprise: 0 }, billableRequests: 0, costUsd: 0 },
       });
     const { user } = await setup();
-    await user.selectOptions(typeSelect(), 'restaurant');
+    await chooseType(user, 'restaurant');
     await user.type(screen.getByLabelText('Location'), 'Houston, TX');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     await user.click(screen.getByRole('button', { name: 'Estimate cost' }));
@@ -338,7 +396,7 @@ describe('SearchForm coverage, budget and filters', () => {
 
   it('offers no estimate without an API key', async () => {
     const { user } = await setup({ hasApiKey: false });
-    await user.selectOptions(typeSelect(), 'dentist');
+    await chooseType(user, 'dentist');
     await user.type(screen.getByLabelText('Location'), 'Austin');
     await user.click(screen.getByRole('radio', { name: /Full area/ }));
     expect(screen.getByRole('button', { name: 'Estimate cost' })).toBeDisabled();
@@ -356,7 +414,7 @@ describe('SearchForm business types loading and failure', () => {
     expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
 
     release();
-    expect(await screen.findByRole('option', { name: 'Dentist' })).toBeInTheDocument();
+    await waitFor(() => expect(typeSelect().tagName).toBe('INPUT'));
     expect(typeSelect()).toBeEnabled();
     expect(typeSelect()).not.toHaveAttribute('aria-busy');
     expect(screen.queryByText('Loading business types...')).not.toBeInTheDocument();
@@ -380,7 +438,8 @@ describe('SearchForm business types loading and failure', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     release();
 
-    expect(await screen.findByRole('option', { name: 'Dentist' })).toBeInTheDocument();
+    await waitFor(() => expect(typeSelect().tagName).toBe('INPUT'));
+    expect(typeSelect()).toBeEnabled();
     expect(catalogueCalls()).toBe(2);
     expect(typeSelect()).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
@@ -402,7 +461,7 @@ describe('SearchForm business types loading and failure', () => {
     });
     expect(initial).toEqual({ businessType: 'dentist', location: 'Austin, TX', coverage: 'full', maxCostUsd: 3, minRating: 4, minReviews: 20, website: 'without' });
     const { onSearch, user } = await setup({ initial });
-    expect(typeSelect()).toHaveValue('dentist');
+    expect(typeSelect()).toHaveValue('Dentist');
     expect(screen.getByLabelText('Location')).toHaveValue('Austin, TX');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(onSearch).toHaveBeenCalledWith(initial);

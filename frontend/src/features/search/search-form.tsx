@@ -9,6 +9,7 @@ import { canStartSearch, searchSubmitError } from './search-form-rules';
 import { BudgetField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
 import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
 import { readEnrichPreference, writeEnrichPreference } from './enrich-preference';
+import { BusinessTypeCombobox } from './business-type-combobox';
 import { businessTypeLabel, useBusinessTypes } from './use-business-types';
 
 export interface SearchFormProps {
@@ -35,7 +36,7 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
     initial ? searchOptionsFromQuery(initial) : { ...defaultSearchOptions, enrich: readEnrichPreference(userId) },
   );
   const [error, setError] = useState<string | null>(null);
-  const groups = useBusinessTypes().data;
+  const catalogue = useBusinessTypes().data;
 
   const optionErrors = searchOptionErrors(options);
   const optionsValid = !hasOptionErrors(optionErrors);
@@ -92,7 +93,7 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
           {full && (
             <CostEstimate
               query={query}
-              typeLabel={businessTypeLabel(groups, businessType)}
+              typeLabel={businessTypeLabel(catalogue, businessType)}
               disabled={!hasApiKey || isSearching}
             />
           )}
@@ -167,12 +168,15 @@ interface BusinessTypeSelectProps {
   disabled: boolean;
 }
 
-/** The business-type select over `GET /api/leads/business-types`, grouped as the server sends it. */
+/**
+ * The business type over `GET /api/leads/business-types`: a combobox of the groups the
+ * server sends and Google's other types; a disabled select says it is loading or failed.
+ */
 function BusinessTypeSelect({ id, value, onChange, disabled }: BusinessTypeSelectProps) {
   const businessTypes = useBusinessTypes();
-  const groups = businessTypes.data;
+  const catalogue = businessTypes.data;
 
-  if (!groups) {
+  if (!catalogue) {
     // A retry after a failure is loading again, not failed yet.
     const failed = businessTypes.isError && !businessTypes.isFetching;
     const loading = !failed;
@@ -203,17 +207,9 @@ function BusinessTypeSelect({ id, value, onChange, disabled }: BusinessTypeSelec
   }
 
   return (
-    <Select id={id} className="mt-1.5" value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled}>
-      <option value="">Select a business type</option>
-      {groups.map((group) => (
-        <optgroup key={group.label} label={group.label}>
-          {group.types.map((type) => (
-            <option key={`${group.label}-${type.value}`} value={type.value}>
-              {type.label}
-            </option>
-          ))}
-        </optgroup>
-      ))}
-    </Select>
+    <>
+      <BusinessTypeCombobox id={id} catalogue={catalogue} value={value} onChange={onChange} disabled={disabled} describedBy={`${id}-hint`} />
+      <Hint id={`${id}-hint`}>Type to filter, or any Google place type (e.g. vegan restaurant).</Hint>
+    </>
   );
 }

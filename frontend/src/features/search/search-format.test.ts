@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { costText, estimateText, formatSeconds, formatUsd, pluralTypeLabel, progressText } from './search-format';
+import { formatUsd } from '../../lib/money';
+import { costText, estimateText, formatSeconds, pluralTypeLabel, progressText } from './search-format';
 
 describe('estimateText', () => {
   it('reads "About N <type>s, about $X on your Google key, about S s" with separators and cents', () => {

@@ -1,21 +1,18 @@
 import type { CostItem } from '../../api/gen/model/costItem';
 import type { EstimateResponse } from '../../api/gen/model/estimateResponse';
+import { formatUsd } from '../../lib/money';
 
 // Words and figures of full-coverage searches: the estimate, the live progress and what
-// a search cost. Numbers are en-US (thousands separators), dollars have two decimals.
+// a search cost. Numbers are en-US (thousands separators); dollars follow the one rule
+// of `lib/money`.
 
 const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** 1500 → "1,500". */
 export function formatCount(value: number): string {
   return COUNT.format(Math.round(value));
 }
 
-/** 2.7 → "$2.70". */
-export function formatUsd(value: number): string {
-  return USD.format(value);
-}
 
 /** A duration in words: "30 s" up to a minute and a half, then "4 min". */
 export function formatSeconds(seconds: number): string {
@@ -92,7 +89,7 @@ export function costText(cost: Pick<CostItem, 'costUsd' | 'billableRequests'>): 
 /** What a cancelled search kept, in words. */
 export function cancelledSummary(found: number, spentUsd?: number): string {
   const leads = `${found.toLocaleString()} ${found === 1 ? 'lead' : 'leads'}`;
-  const spent = typeof spentUsd === 'number' ? ` ($${spentUsd.toFixed(2)} spent on your Google key)` : '';
+  const spent = typeof spentUsd === 'number' ? ` (${formatUsd(spentUsd)} spent on your Google key)` : '';
   return found > 0
     ? `It stopped with ${leads} found${spent}. They are kept for a few minutes: open or export them from Your searches below.`
     : `It stopped before finding any lead${spent}.`;

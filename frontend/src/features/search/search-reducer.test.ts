@@ -27,6 +27,20 @@ describe('searchReducer', () => {
     expect(toSearchEvent({ type: 'lead_enriched', emails: [] })).toBeNull();
   });
 
+  it('collects the streamed leads for the live table, a batch at a time, and drops them at complete', () => {
+    const lead = (n: number) => ({ name: `Biz ${n}`, address: 'x', phone: '', website: '', placeId: `p${n}` });
+    const batch = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => ({ type: 'business_found' as const, name: `Biz ${from + i}`, found: from + i, total: 20, lead: lead(from + i) }));
+    let state = searchReducer(searching, { type: 'events', events: batch(1, 12) });
+    expect(state.leads.map((l) => l.placeId)).toEqual(batch(1, 12).map((e) => e.lead.placeId));
+    expect(state).toMatchObject({ found: 12, names: batch(3, 12).map((e) => e.name) });
+    const before = state.leads;
+    state = searchReducer(state, { type: 'events', events: [...batch(13, 14), { type: 'complete', results: [lead(1)], search: query }, ...batch(15, 15)] });
+    // The earlier array is left as it was (React compares by reference).
+    expect(before).toHaveLength(12);
+    expect(state).toMatchObject({ status: 'complete', found: 1, leads: [] });
+  });
+
   it('clears the earlier result, error and names when a search begins', () => {
     const old: SearchState = { ...initialSearchState, status: 'error', error: 'boom', names: ['A'], results: [] };
     expect(searchReducer(old, { type: 'begin', query })).toEqual({ ...initialSearchState, status: 'searching', query });

@@ -19,6 +19,11 @@ export interface SearchState {
   names: string[];
   /** The place ids of {@link names}, in the same order ('' when an event had no lead). */
   liveIds: string[];
+  /**
+   * Every lead streamed so far, in arrival order: the live table while the search runs
+   * (issue #26 item 6). `complete` replaces it with `results`.
+   */
+  leads: Lead[];
   /** An enriched search: what each lead's website published so far, by place id. */
   contacts: Record<string, Contacts>;
   found: number;
@@ -44,6 +49,7 @@ export const initialSearchState: SearchState = {
   query: null,
   names: [],
   liveIds: [],
+  leads: [],
   contacts: {},
   found: 0,
   total: 0,
@@ -62,6 +68,8 @@ export type SearchAction =
   /** The stream dropped; the search's events are being read again. */
   | { type: 'reconnecting' }
   | { type: 'event'; event: SearchEvent }
+  /** Several events at once, in order: the hook hands over a frame's worth (issue #26 item 6). */
+  | { type: 'events'; events: readonly SearchEvent[] }
   | { type: 'fail'; message: string }
   | { type: 'clear' }
   /** Drops finished results (after an export); a running search is left alone. */
@@ -86,52 +94,74 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
       return initialSearchState;
     case 'clearResults':
       return state.status === 'complete' ? initialSearchState : state;
-    case 'event': {
-      if (state.status !== 'searching') return state;
-      const event = action.event;
-      const base: SearchState = state.reconnecting ? { ...state, reconnecting: false } : state;
-      switch (event.type) {
-        case 'start':
-          return event.searchId && event.searchId !== base.searchId ? { ...base, searchId: event.searchId } : base;
-        // Constant work per event (no copy of the leads: `complete` carries them all), so
-        // a full search's thousands of events cost nothing noticeable.
-        case 'business_found':
-          return {
-            ...base,
-            names: [...base.names, event.name].slice(-MAX_LIVE_NAMES),
-            liveIds: [...base.liveIds, event.lead?.placeId ?? ''].slice(-MAX_LIVE_NAMES),
-            found: event.found,
-            total: event.total,
-          };
-        // One small object per site read; a search has at most a few thousand.
-        case 'lead_enriched':
-          return { ...base, contacts: { ...base.contacts, [event.placeId]: event.contacts } };
-        case 'progress': {
-          const { type: _type, ...progress } = event;
-          return { ...base, progress };
-        }
-        case 'complete':
-          return {
-            ...base,
-            status: 'complete',
-            // `complete` carries each lead's contacts; a lead without them keeps what its
-            // `lead_enriched` said.
-            results: withContacts(event.results, base.contacts),
-            search: event.search.businessType ? { ...base.query, ...event.search } : base.query,
-            found: event.results.length,
-            cost: event.cost ?? null,
-            notice: event.notice ?? null,
-          };
-        case 'error':
-          return { ...base, status: 'error', error: event.message, names: [] };
-      }
-    }
+    case 'event':
+      return applyEvents(state, [action.event]);
+    case 'events':
+      return applyEvents(state, action.events);
   }
   return state;
 }
 
+/**
+ * `events` in order. The streamed leads are appended once for the whole batch, so a
+ * frame's worth of `business_found` events copies the list once, not once per lead.
+ */
+function applyEvents(state: SearchState, events: readonly SearchEvent[]): SearchState {
+  let next = state;
+  const fresh: Lead[] = [];
+  for (const event of events) {
+    const searching = next.status === 'searching';
+    next = applyEvent(next, event);
+    if (searching && event.type === 'business_found' && event.lead) fresh.push(event.lead);
+  }
+  if (fresh.length > 0 && next.status === 'searching') next = { ...next, leads: next.leads.concat(fresh) };
+  return next;
+}
+
+/** One event of the running search (anything else is ignored). */
+function applyEvent(state: SearchState, event: SearchEvent): SearchState {
+  if (state.status !== 'searching') return state;
+  const base: SearchState = state.reconnecting ? { ...state, reconnecting: false } : state;
+  switch (event.type) {
+    case 'start':
+      return event.searchId && event.searchId !== base.searchId ? { ...base, searchId: event.searchId } : base;
+    // Constant work per event (the lead itself is appended by `applyEvents`, once a
+    // batch), so a full search's thousands of events cost nothing noticeable.
+    case 'business_found':
+      return {
+        ...base,
+        names: [...base.names, event.name].slice(-MAX_LIVE_NAMES),
+        liveIds: [...base.liveIds, event.lead?.placeId ?? ''].slice(-MAX_LIVE_NAMES),
+        found: event.found,
+        total: event.total,
+      };
+    // One small object per site read; a search has at most a few thousand.
+    case 'lead_enriched':
+      return { ...base, contacts: { ...base.contacts, [event.placeId]: event.contacts } };
+    case 'progress': {
+      const { type: _type, ...progress } = event;
+      return { ...base, progress };
+    }
+    case 'complete':
+      return {
+        ...base,
+        status: 'complete',
+        // `complete` carries each lead's contacts; a lead without them keeps what its
+        // `lead_enriched` said.
+        results: withContacts(event.results, base.contacts),
+        search: event.search.businessType ? { ...base.query, ...event.search } : base.query,
+        found: event.results.length,
+        cost: event.cost ?? null,
+        notice: event.notice ?? null,
+        leads: [],
+      };
+    case 'error':
+      return { ...base, status: 'error', error: event.message, names: [] };
+  }
+}
+
 /** `results` with the contacts streamed for leads that arrived without them. */
-function withContacts(results: Lead[], contacts: Record<string, Contacts>): Lead[] {
+export function withContacts(results: Lead[], contacts: Record<string, Contacts>): Lead[] {
   if (Object.keys(contacts).length === 0) return results;
   return results.map((lead) => (lead.contacts || !contacts[lead.placeId] ? lead : { ...lead, contacts: contacts[lead.placeId] }));
 }

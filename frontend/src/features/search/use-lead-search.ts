@@ -5,12 +5,39 @@ import { streamSearchEvents } from '../../lib/search-replay';
 import { StreamError } from '../../lib/sse-stream';
 import { streamLeadSearch } from './search-api';
 import { toSearchEvent, type SearchEvent } from './search-events';
-import { initialSearchState, restoredSearchState, searchReducer, type SearchState } from './search-reducer';
+import { initialSearchState, restoredSearchState, searchReducer, type SearchAction, type SearchState } from './search-reducer';
 
 type OnData = (data: unknown, id?: string) => void;
 export type StreamFn = (query: SearchQuery, onData: OnData, signal?: AbortSignal) => Promise<void>;
 /** Reads a search's events again after `lastEventId` (`GET /api/leads/searches/{id}/events`). */
 export type ResumeFn = (searchId: string, lastEventId: string | undefined, onData: OnData, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * Runs `flush` soon (the next animation frame) and returns a function that cancels it.
+ * Events that arrive meanwhile are handed over together: one render a frame, however
+ * many leads the stream sent (issue #26 item 6).
+ */
+export type ScheduleFlush = (flush: () => void) => () => void;
+
+/** The longest a batch waits when no frame comes (a background tab pauses frames), ms. */
+const FLUSH_FALLBACK_MS = 100;
+
+/** The next animation frame, or {@link FLUSH_FALLBACK_MS} when frames are paused, whichever comes first. */
+export const nextFrame: ScheduleFlush = (flush) => {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    flush();
+  };
+  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(once) : null;
+  const timer = setTimeout(once, FLUSH_FALLBACK_MS);
+  return () => {
+    done = true;
+    if (frame !== null) cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+};
 
 /** Waits before each reconnection attempt, ms; after the last one the search is reported failed. */
 export const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
@@ -26,6 +53,8 @@ export interface UseLeadSearchOptions {
   reconnectDelaysMs?: readonly number[];
   /** Finished results to show at first (kept across a re-authentication redirect). */
   restored?: { results: Lead[]; search: SearchQuery } | null;
+  /** When queued events are handed to the state (tests count renders with their own). */
+  scheduleFlush?: ScheduleFlush;
 }
 
 function failureMessage(error: unknown): string {
@@ -68,6 +97,7 @@ export function useLeadSearch({
   resume = streamSearchEvents,
   reconnectDelaysMs = RECONNECT_DELAYS_MS,
   restored = null,
+  scheduleFlush = nextFrame,
 }: UseLeadSearchOptions = {}): {
   state: SearchState;
   start: (query: SearchQuery) => Promise<void>;
@@ -78,16 +108,48 @@ export function useLeadSearch({
   /** Stops showing search `searchId` (the user cancelled it): the stream closes, the page goes back to idle. */
   stop: (searchId: string) => void;
 } {
-  const [state, dispatch] = useReducer(searchReducer, restored, (r) =>
+  const [state, dispatchNow] = useReducer(searchReducer, restored, (r) =>
     r ? restoredSearchState(r.results, r.search) : initialSearchState,
   );
   const abortRef = useRef<AbortController | null>(null);
   const onCompleteRef = useRef(onComplete);
   const delaysRef = useRef(reconnectDelaysMs);
+  const scheduleRef = useRef(scheduleFlush);
   useEffect(() => {
     onCompleteRef.current = onComplete;
     delaysRef.current = reconnectDelaysMs;
-  }, [onComplete, reconnectDelaysMs]);
+    scheduleRef.current = scheduleFlush;
+  }, [onComplete, reconnectDelaysMs, scheduleFlush]);
+
+  // Streamed events wait here for the next frame; any other action hands them over
+  // first, so the state sees everything in the order it happened.
+  const queueRef = useRef<SearchEvent[]>([]);
+  const cancelFlushRef = useRef<(() => void) | null>(null);
+  const flush = useCallback(() => {
+    cancelFlushRef.current?.();
+    cancelFlushRef.current = null;
+    const events = queueRef.current;
+    if (events.length === 0) return;
+    queueRef.current = [];
+    dispatchNow({ type: 'events', events });
+  }, []);
+  const dispatch = useCallback(
+    (action: SearchAction) => {
+      flush();
+      dispatchNow(action);
+    },
+    [flush],
+  );
+  const queueEvent = useCallback(
+    (event: SearchEvent) => {
+      queueRef.current.push(event);
+      // An outcome shows at once; anything else waits for the frame.
+      if (event.type === 'complete' || event.type === 'error') flush();
+      else cancelFlushRef.current ??= scheduleRef.current(flush);
+    },
+    [flush],
+  );
+  useEffect(() => () => cancelFlushRef.current?.(), []);
 
   /** Reads `first`, then the search's events again after each drop, until an outcome. */
   const run = useCallback(
@@ -127,7 +189,7 @@ export function useLeadSearch({
         }
         if (event.type === 'complete' || event.type === 'error') settle();
         else if (searchId) writeLiveSearch({ searchId, lastEventId, query });
-        dispatch({ type: 'event', event });
+        queueEvent(event);
         if (event.type === 'complete') onCompleteRef.current?.(event);
       };
 
@@ -154,7 +216,7 @@ export function useLeadSearch({
         return;
       }
     },
-    [resume],
+    [resume, dispatch, queueEvent],
   );
 
   const start = useCallback(
@@ -182,7 +244,7 @@ export function useLeadSearch({
     return () => abortRef.current?.abort();
   }, []);
 
-  const clearResults = useCallback(() => dispatch({ type: 'clearResults' }), []);
+  const clearResults = useCallback(() => dispatch({ type: 'clearResults' }), [dispatch]);
 
   // The server ends a cancelled search without a last event on its stream: stop reading.
   const searchIdRef = useRef<string | null>(null);
@@ -196,7 +258,7 @@ export function useLeadSearch({
     watchedSearches.add(searchId);
     clearLiveSearch();
     dispatch({ type: 'clear' });
-  }, []);
+  }, [dispatch]);
 
   return { state, start, attach, clearResults, stop };
 }

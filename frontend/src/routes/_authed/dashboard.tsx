@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, Navigate, redirect, useNavigate } from '@tanstack/react-router';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import {
   getGetUsageQueryKey,
   getGetUsageQueryOptions,
@@ -23,6 +23,7 @@ import { SearchNotice } from '../../features/search/search-notice';
 import { cancelledSummary } from '../../features/search/search-format';
 import { searchFilterLabels, searchQueryFromHistory } from '../../features/search/search-options';
 import { businessTypeLabel, useBusinessTypes } from '../../features/search/use-business-types';
+import { withContacts } from '../../features/search/search-reducer';
 import { useLeadSearch } from '../../features/search/use-lead-search';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
@@ -195,6 +196,8 @@ function Dashboard() {
   }
 
   const query = state.search ?? state.query;
+  // The live table: the leads streamed so far, with what their websites published.
+  const liveLeads = useMemo(() => withContacts(state.leads, state.contacts), [state.leads, state.contacts]);
   const typeLabel = query ? businessTypeLabel(businessTypes.data, query.businessType) : '';
 
   return (
@@ -251,6 +254,19 @@ function Dashboard() {
               contacts={isEnriched(query) ? state.contacts : null}
               onCancel={state.searchId ? cancelRunning : undefined}
               cancelling={cancelSearch.isPending}
+            />
+          </Suspense>
+        )}
+
+        {state.status === 'searching' && query && (
+          <Suspense fallback={null}>
+            <ResultsPanel
+              live
+              results={liveLeads}
+              typeLabel={typeLabel}
+              location={query.location}
+              enriched={isEnriched(query)}
+              searchFilters={searchFilterLabels(query)}
             />
           </Suspense>
         )}
@@ -313,6 +329,7 @@ function Dashboard() {
                 </Suspense>
               )}
               openSearchId={state.status === 'searching' ? state.searchId : null}
+              openSearchProgress={state.status === 'searching' ? { found: state.found, costUsd: state.progress?.costUsd ?? null } : null}
             />
           </Suspense>
         )}

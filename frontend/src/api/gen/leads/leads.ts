@@ -100,7 +100,8 @@ export const getListBusinessTypesUrl = () => {
 }
 
 /**
- * The spec's 13 groups of Google place types, with labels.
+ * The spec's 13 groups of Google place types, with labels, and every other type of
+ * Google's Table A, which a search accepts too.
  *
  * API tokens: any valid token.
  *

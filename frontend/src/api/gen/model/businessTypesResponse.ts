@@ -6,11 +6,18 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { BusinessTypeGroupItem } from './businessTypeGroupItem';
+import type { BusinessTypeItem } from './businessTypeItem';
 
 /**
  * `GET /api/leads/business-types` answer.
  */
 export interface BusinessTypesResponse {
+  /**
+     * Every type of Google's Table A (Places API (New)), which a search also accepts:
+     * the value, and a label made from it ("indian_restaurant": "Indian Restaurant").
+     * Types the groups list come with the groups' labels.
+     */
+  googleTypes: BusinessTypeItem[];
   /** The spec's 13 groups. */
   groups: BusinessTypeGroupItem[];
 }

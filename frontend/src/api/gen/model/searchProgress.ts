@@ -14,6 +14,6 @@ export interface SearchProgress {
   billableRequests: number;
   /** US dollars so far, at list prices. */
   costUsd: number;
-  /** Places found so far (before the search's filters and de-duplication). */
+  /** Leads sent so far (after filters and de-duplication), as the progress card counts. */
   found: number;
 }

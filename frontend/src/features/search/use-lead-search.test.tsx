@@ -1,4 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
+import { Profiler } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readLiveSearch, watchedSearches, writeLiveSearch } from '../../lib/live-search-store';
 import { StreamError } from '../../lib/sse-stream';
@@ -83,6 +84,47 @@ describe('useLeadSearch', () => {
     expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 3000, notice: 'A few places may be missing.', cost: { billableRequests: 61 } });
   });
 
+
+  it('3,000 leads arriving one by one render once a frame, not once a lead (issue #26 item 6)', async () => {
+    // A frame clock the test drives: each tick hands over what arrived since the last.
+    let pending: (() => void) | null = null;
+    const scheduleFlush = (flush: () => void) => {
+      pending = flush;
+      return () => {
+        if (pending === flush) pending = null;
+      };
+    };
+    const tick = () => {
+      const flush = pending;
+      pending = null;
+      flush?.();
+    };
+    const stream: StreamFn = async (_q, onData) => {
+      onData({ type: 'start', businessType: 'cafe', location: 'Paris', searchId: 's-3000' });
+      for (let i = 0; i < 3000; i += 1) {
+        onData({ type: 'business_found', name: `Cafe ${i}`, found: i + 1, total: 3000, lead: lead(i) });
+        // One lead at a time, each in its own turn of the event loop's microtasks.
+        await Promise.resolve();
+        // About 100 leads a frame: a fast full search.
+        if (i % 100 === 99) act(tick);
+      }
+      await new Promise<void>(() => undefined);
+    };
+    let renders = 0;
+    const wrapper = ({ children }: { children: React.ReactNode }) => (
+      <Profiler id="search" onRender={() => (renders += 1)}>
+        {children}
+      </Profiler>
+    );
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>(), scheduleFlush }), { wrapper });
+    act(() => void hook.result.current.start(query));
+    await vi.waitFor(() => expect(hook.result.current.state.leads).toHaveLength(3000));
+    // 30 frames of leads, plus the start and a few of React's own: never one a lead.
+    expect(renders).toBeLessThanOrEqual(40);
+    expect(hook.result.current.state).toMatchObject({ status: 'searching', found: 3000 });
+    expect(hook.result.current.state.leads[2999]).toEqual(lead(2999));
+    hook.unmount();
+  });
 });
 
 const lead = (i: number) => ({ name: `Cafe ${i}`, address: 'x', phone: '', website: '', placeId: `p${i}` });
