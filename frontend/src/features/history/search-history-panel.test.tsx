@@ -204,3 +204,16 @@ describe('statusText (issue #26 item 1)', () => {
     expect(finishedText(entry({ stopReason: 'allowance', leads: 880 }))).toBe("Your search for cafe in Paris stopped at today's lead limit: 880 leads.");
   });
 });
+
+describe('deliveryText', () => {
+  it('says where a delivery went, why not, or that it is on its way', async () => {
+    const { deliveryText } = await import('./search-history-panel');
+    expect(deliveryText({ kind: 'email', status: 'sent', detail: 'emailed to jane@agency.example' })).toBe(
+      'Delivered: emailed to jane@agency.example',
+    );
+    expect(deliveryText({ kind: 'sheets', status: 'failed', detail: 'no spreadsheet was chosen' })).toBe(
+      'Not delivered to Google Sheets: no spreadsheet was chosen',
+    );
+    expect(deliveryText({ kind: 'email', status: 'pending', detail: null })).toBe('Delivering by email...');
+  });
+});

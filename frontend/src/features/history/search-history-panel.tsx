@@ -1,28 +1,34 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
-import { getListSearchesQueryKey, listSearches, useCancelSearch, useListBusinessTypes } from '../../api/gen/leads/leads';
-import type { ListSearchesParams } from '../../api/gen/model/listSearchesParams';
-import type { ListSearchesStatus } from '../../api/gen/model/listSearchesStatus';
-import type { SearchItem } from '../../api/gen/model/searchItem';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Label, Select } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
-import { formatUsd } from '../../lib/money';
-import { NotifyToggle } from './search-finished-notice';
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState, type ReactNode } from "react";
+import {
+  getListSearchesQueryKey,
+  listSearches,
+  useCancelSearch,
+  useListBusinessTypes,
+} from "../../api/gen/leads/leads";
+import type { ListSearchesParams } from "../../api/gen/model/listSearchesParams";
+import type { ListSearchesStatus } from "../../api/gen/model/listSearchesStatus";
+import type { SearchItem } from "../../api/gen/model/searchItem";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Label, Select } from "../../components/ui/field";
+import { Spinner } from "../../components/ui/spinner";
+import { formatUsd } from "../../lib/money";
+import { NotifyToggle } from "./search-finished-notice";
 
 /** The statuses a search can have (openapi `SearchItem.status`), with what the filter shows. */
 const STATUSES = [
-  { value: '', label: 'All statuses' },
-  { value: 'running', label: 'Running' },
-  { value: 'queued', label: 'Queued' },
-  { value: 'complete', label: 'Complete' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'cancelled', label: 'Cancelled' },
+  { value: "", label: "All statuses" },
+  { value: "running", label: "Running" },
+  { value: "queued", label: "Queued" },
+  { value: "complete", label: "Complete" },
+  { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
 ] as const;
 
 const PAGE = 10;
-const isLive = (item: SearchItem) => item.status === 'running' || item.status === 'queued';
+const isLive = (item: SearchItem) =>
+  item.status === "running" || item.status === "queued";
 
 /** The words a row says once its results left memory (issue #13). */
 export function resultsGoneText(replayMinutes: number): string {
@@ -31,7 +37,12 @@ export function resultsGoneText(replayMinutes: number): string {
 
 function formatWhen(value: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleString(undefined, {
+        dateStyle: "medium",
+        timeStyle: "short",
+      });
 }
 
 export interface SearchHistoryPanelProps {
@@ -72,8 +83,8 @@ export function SearchHistoryPanel({
   openSearchProgress = null,
 }: SearchHistoryPanelProps) {
   const id = useId();
-  const [status, setStatus] = useState<ListSearchesStatus | ''>('');
-  const [businessType, setBusinessType] = useState('');
+  const [status, setStatus] = useState<ListSearchesStatus | "">("");
+  const [businessType, setBusinessType] = useState("");
   const types = useListBusinessTypes({ query: { staleTime: Infinity } });
   const params: ListSearchesParams = {
     limit: PAGE,
@@ -81,31 +92,52 @@ export function SearchHistoryPanel({
     ...(businessType ? { businessType } : {}),
   };
   const history = useInfiniteQuery({
-    queryKey: [...getListSearchesQueryKey(params), 'pages'],
-    queryFn: ({ pageParam, signal }) => listSearches({ ...params, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: '',
+    queryKey: [...getListSearchesQueryKey(params), "pages"],
+    queryFn: ({ pageParam, signal }) =>
+      listSearches(
+        { ...params, ...(pageParam ? { cursor: pageParam } : {}) },
+        { signal },
+      ),
+    initialPageParam: "",
     getNextPageParam: (page) => page.nextCursor,
     // While a search runs its row changes on its own: look again every few seconds.
-    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.searches.some(isLive)) ? 4000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.searches.some(isLive))
+        ? 4000
+        : false,
   });
   const items = history.data?.pages.flatMap((page) => page.searches) ?? [];
   const replayMinutes = history.data?.pages[0]?.replayMinutes ?? 10;
   const labelOf = (value: string) =>
-    types.data?.groups.flatMap((group) => group.types).find((type) => type.value === value)?.label ?? value;
+    types.data?.groups
+      .flatMap((group) => group.types)
+      .find((type) => type.value === value)?.label ?? value;
 
   return (
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h2 className="text-lg font-semibold text-slate-900">Search history</h2>
-          <p className="mt-1 text-sm text-slate-600">What you searched for, how it went and what it cost. We never store the leads themselves.</p>
+          <h2 className="text-lg font-semibold text-slate-900">
+            Search history
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            What you searched for, how it went and what it cost. We never store
+            the leads themselves.
+          </p>
         </div>
         <NotifyToggle />
       </div>
       <div className="mt-4 grid gap-4 sm:grid-cols-2 md:max-w-xl">
         <div>
           <Label htmlFor={`${id}-status`}>Status</Label>
-          <Select id={`${id}-status`} className="mt-1.5" value={status} onChange={(event) => setStatus(event.target.value as ListSearchesStatus | "")}>
+          <Select
+            id={`${id}-status`}
+            className="mt-1.5"
+            value={status}
+            onChange={(event) =>
+              setStatus(event.target.value as ListSearchesStatus | "")
+            }
+          >
             {STATUSES.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}
@@ -116,12 +148,20 @@ export function SearchHistoryPanel({
         <div>
           {/* Not "Business type": the search form above owns that label. */}
           <Label htmlFor={`${id}-type`}>Type</Label>
-          <Select id={`${id}-type`} className="mt-1.5" value={businessType} onChange={(event) => setBusinessType(event.target.value)}>
+          <Select
+            id={`${id}-type`}
+            className="mt-1.5"
+            value={businessType}
+            onChange={(event) => setBusinessType(event.target.value)}
+          >
             <option value="">All types</option>
             {types.data?.groups.map((group) => (
               <optgroup key={group.label} label={group.label}>
                 {group.types.map((type) => (
-                  <option key={`${group.label}-${type.value}`} value={type.value}>
+                  <option
+                    key={`${group.label}-${type.value}`}
+                    value={type.value}
+                  >
                     {type.label}
                   </option>
                 ))}
@@ -138,16 +178,27 @@ export function SearchHistoryPanel({
       ) : history.isError ? (
         <div className="mt-4 flex items-center gap-3">
           <p role="alert" className="text-sm text-red-700">
-            {history.error?.message || 'Could not load your searches.'}
+            {history.error?.message || "Could not load your searches."}
           </p>
-          <Button variant="secondary" size="sm" onClick={() => void history.refetch()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void history.refetch()}
+          >
             Retry
           </Button>
         </div>
       ) : items.length === 0 ? (
-        <p className="mt-4 text-sm text-slate-600">{status || businessType ? 'No search matches these filters.' : 'No searches yet.'}</p>
+        <p className="mt-4 text-sm text-slate-600">
+          {status || businessType
+            ? "No search matches these filters."
+            : "No searches yet."}
+        </p>
       ) : (
-        <ul className="mt-4 divide-y divide-slate-200" aria-label="Your searches">
+        <ul
+          className="mt-4 divide-y divide-slate-200"
+          aria-label="Your searches"
+        >
           {items.map((item) => (
             <HistoryRow
               key={item.id}
@@ -166,7 +217,12 @@ export function SearchHistoryPanel({
       )}
       {history.hasNextPage && (
         <div className="mt-4">
-          <Button variant="secondary" size="sm" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={history.isFetchingNextPage}
+            onClick={() => void history.fetchNextPage()}
+          >
             {history.isFetchingNextPage && <Spinner />}
             Load more
           </Button>
@@ -177,40 +233,68 @@ export function SearchHistoryPanel({
 }
 
 const STATUS_TEXT: Record<string, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  complete: 'Complete',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
+  queued: "Queued",
+  running: "Running",
+  complete: "Complete",
+  failed: "Failed",
+  cancelled: "Cancelled",
 };
 /**
  * A complete search that stopped early is not "Complete" (issue #26 item 1): it says why,
  * by the API's `stopReason`.
  */
 export const STOPPED_TEXT: Record<string, string> = {
-  allowance: 'Stopped: daily limit reached',
-  max_cost: 'Stopped: budget reached',
+  allowance: "Stopped: daily limit reached",
+  max_cost: "Stopped: budget reached",
 };
 
 /** The status badge's words for an entry. */
-export function statusText(item: { status: string; stopReason?: string | null }): string {
-  if (item.status === 'complete' && item.stopReason && STOPPED_TEXT[item.stopReason]) return STOPPED_TEXT[item.stopReason];
+/** How a search's automatic delivery went, in words (issue #26 item 2). */
+export function deliveryText(delivery: {
+  kind: string;
+  status: string;
+  detail?: string | null;
+}): string {
+  const where = delivery.kind === "email" ? "by email" : "to Google Sheets";
+  if (delivery.status === "sent")
+    return `Delivered: ${delivery.detail ?? where}`;
+  if (delivery.status === "failed")
+    return `Not delivered ${where}: ${delivery.detail ?? "unknown reason"}`;
+  return delivery.detail
+    ? `Delivering ${where} (trying again: ${delivery.detail})`
+    : `Delivering ${where}...`;
+}
+
+export function statusText(item: {
+  status: string;
+  stopReason?: string | null;
+}): string {
+  if (
+    item.status === "complete" &&
+    item.stopReason &&
+    STOPPED_TEXT[item.stopReason]
+  )
+    return STOPPED_TEXT[item.stopReason];
   return STATUS_TEXT[item.status] ?? item.status;
 }
 
 const STATUS_CLASS: Record<string, string> = {
-  queued: 'bg-slate-100 text-slate-800',
-  running: 'bg-indigo-100 text-indigo-800',
-  complete: 'bg-emerald-100 text-emerald-800',
-  failed: 'bg-red-100 text-red-800',
-  cancelled: 'bg-amber-100 text-amber-900',
+  queued: "bg-slate-100 text-slate-800",
+  running: "bg-indigo-100 text-indigo-800",
+  complete: "bg-emerald-100 text-emerald-800",
+  failed: "bg-red-100 text-red-800",
+  cancelled: "bg-amber-100 text-amber-900",
 };
 
 /** "680 found so far", "$0.35 so far". */
-function liveFacts(progress: { found: number; costUsd?: number | null } | null | undefined): string[] {
+function liveFacts(
+  progress: { found: number; costUsd?: number | null } | null | undefined,
+): string[] {
   if (!progress) return [];
-  const found = `${progress.found.toLocaleString('en-US')} found so far`;
-  return progress.costUsd == null ? [found] : [found, `${formatUsd(progress.costUsd)} so far`];
+  const found = `${progress.found.toLocaleString("en-US")} found so far`;
+  return progress.costUsd == null
+    ? [found]
+    : [found, `${formatUsd(progress.costUsd)} so far`];
 }
 
 function HistoryRow({
@@ -238,7 +322,8 @@ function HistoryRow({
   const cancel = useCancelSearch({
     mutation: {
       onSuccess: onCancelled,
-      onSettled: () => queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }),
+      onSettled: () =>
+        queryClient.invalidateQueries({ queryKey: getListSearchesQueryKey() }),
     },
   });
   const live = isLive(item);
@@ -248,11 +333,13 @@ function HistoryRow({
   const what = `${typeLabel} in ${item.location}`;
 
   const facts = [
-    item.coverage === 'full' ? 'Full area' : 'Quick',
+    item.coverage === "full" ? "Full area" : "Quick",
     formatWhen(item.startedAt),
     // A running search has no figures yet (older servers sent null, newer leave them out).
-    typeof item.leads === 'number' ? `${item.leads.toLocaleString()} leads` : null,
-    typeof item.costUsd === 'number' ? formatUsd(item.costUsd) : null,
+    typeof item.leads === "number"
+      ? `${item.leads.toLocaleString()} leads`
+      : null,
+    typeof item.costUsd === "number" ? formatUsd(item.costUsd) : null,
     // A running search's progress: what its stream said last when it is open here, else
     // what its last checkpoint counted. Both count leads sent.
     ...(live ? liveFacts(streamed ?? item.progress) : []),
@@ -269,18 +356,33 @@ function HistoryRow({
           </span>
           <span
             className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
-              item.stopReason ? STATUS_CLASS.cancelled : (STATUS_CLASS[item.status] ?? 'bg-slate-100 text-slate-800')
+              item.stopReason
+                ? STATUS_CLASS.cancelled
+                : (STATUS_CLASS[item.status] ?? "bg-slate-100 text-slate-800")
             }`}
           >
             {statusText(item)}
           </span>
         </p>
-        <p className="mt-0.5 text-sm text-slate-600">{facts.join(' · ')}</p>
-        {item.errorMessage && <p className="mt-0.5 text-sm text-red-700">{item.errorMessage}</p>}
-        {finished && hasLeads && !item.resultsAvailable && <p className="mt-0.5 text-sm text-slate-600">{resultsGoneText(replayMinutes)}</p>}
+        <p className="mt-0.5 text-sm text-slate-600">{facts.join(" · ")}</p>
+        {item.errorMessage && (
+          <p className="mt-0.5 text-sm text-red-700">{item.errorMessage}</p>
+        )}
+        {item.delivery && (
+          <p
+            className={`mt-0.5 text-sm ${item.delivery.status === "failed" ? "text-red-700" : "text-slate-600"}`}
+          >
+            {deliveryText(item.delivery)}
+          </p>
+        )}
+        {finished && hasLeads && !item.resultsAvailable && (
+          <p className="mt-0.5 text-sm text-slate-600">
+            {resultsGoneText(replayMinutes)}
+          </p>
+        )}
         {cancel.isError && (
           <p role="alert" className="mt-0.5 text-sm text-red-700">
-            {cancel.error?.message || 'Could not cancel this search.'}
+            {cancel.error?.message || "Could not cancel this search."}
           </p>
         )}
       </div>
@@ -288,7 +390,12 @@ function HistoryRow({
         {/* A finished search opens again while its results are held: the stream replays
             them from the start (issue #26 item 2). */}
         {(live || (hasLeads && item.resultsAvailable)) && !open && (
-          <Button variant="secondary" size="sm" onClick={onOpen} aria-label={`Open ${what}`}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={onOpen}
+            aria-label={`Open ${what}`}
+          >
             Open
           </Button>
         )}
@@ -304,8 +411,16 @@ function HistoryRow({
             Cancel
           </Button>
         )}
-        {finished && hasLeads && item.resultsAvailable && resultsActions?.(item, what)}
-        <Button variant="secondary" size="sm" onClick={onRunAgain} aria-label={`Run again ${what}`}>
+        {finished &&
+          hasLeads &&
+          item.resultsAvailable &&
+          resultsActions?.(item, what)}
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={onRunAgain}
+          aria-label={`Run again ${what}`}
+        >
           Run again
         </Button>
       </div>
