@@ -239,7 +239,16 @@ async fn each_token_has_its_own_rate_limit() {
 #[tokio::test]
 async fn every_operation_documents_the_scope_the_server_enforces() {
     let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("spec");
-    let app = TestApp::start(Backend::Sqlite, vec![("LEADGEN_RATE_LIMIT_PER_TOKEN", "0".into())]).await;
+    // Every operation is called several times by one user: no per-token or per-user limit
+    // (rate limits have tests of their own).
+    let app = TestApp::start(
+        Backend::Sqlite,
+        vec![
+            ("LEADGEN_RATE_LIMIT_PER_TOKEN", "0".into()),
+            ("LEADGEN_RATE_LIMIT_PER_USER", "0".into()),
+        ],
+    )
+    .await;
     let (_, session) = app.sign_in("ada").await;
     let all = [
         "searches:run",
@@ -266,6 +275,7 @@ async fn every_operation_documents_the_scope_the_server_enforces() {
                     let req = match method.as_str() {
                         "get" => client.get(&url),
                         "post" => client.post(&url).body_json(&json!({})),
+                        "put" => client.put(&url).body_json(&json!({})),
                         "delete" => client.delete(&url),
                         other => panic!("{other}"),
                     };
@@ -292,7 +302,10 @@ async fn every_operation_documents_the_scope_the_server_enforces() {
                 assert!(!call(with).await, "{id} admits a token with {scope}");
                 // Tokens made here are revoked between operations: at most 50 a user.
                 let (_, list) = app.get("/api/user/tokens", Some(&session)).await;
-                for t in list["tokens"].as_array().expect("tokens") {
+                for t in list["tokens"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("tokens of {id}: {list}"))
+                {
                     if t["name"] != "all" {
                         let path = format!("/api/user/tokens/{}", t["id"].as_str().expect("id"));
                         delete(&app, &path, &session).await;
