@@ -30,9 +30,14 @@ export function BusinessTypeCombobox({ id, catalogue, value, onChange, disabled 
   // `typed` is the text while the user edits it; otherwise the field shows the chosen label.
   const [typed, setTyped] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
+  // The active option is kept by value, not by place: the list can change under it (the
+  // catalogue's Google types arrive, a keystroke refilters) and Enter must take the
+  // option that was highlighted, not whichever now sits at its index.
+  const [activeValue, setActiveValue] = useState<string | null>(null);
   const groups = useMemo(() => matchingTypes(catalogue, typed ?? ''), [catalogue, typed]);
   const options = useMemo(() => groups.flatMap((group) => group.types), [groups]);
+  const active = activeValue === null ? -1 : options.findIndex((type) => type.value === activeValue);
+  const setActive = (index: number) => setActiveValue(index >= 0 ? (options[index]?.value ?? null) : null);
   const text = typed ?? (value ? businessTypeLabel(catalogue, value) : '');
   const expanded = open && options.length > 0;
   const optionId = (index: number) => `${id}-option-${index}`;
@@ -58,9 +63,9 @@ export function BusinessTypeCombobox({ id, catalogue, value, onChange, disabled 
     setActive(-1);
   }
 
-  function openAt(index: number) {
+  function openAt(index: number, among: readonly BusinessTypeItem[] = options) {
     setOpen(true);
-    setActive(index);
+    setActiveValue(index >= 0 ? (among[index]?.value ?? null) : null);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -125,7 +130,7 @@ export function BusinessTypeCombobox({ id, catalogue, value, onChange, disabled 
           // The exact name typed is the one Enter takes, else the first match.
           const exact = exactType(catalogue, next);
           const listed = matchingTypes(catalogue, next).flatMap((group) => group.types);
-          openAt(next.trim() ? Math.max(0, exact ? listed.findIndex((type) => type.value === exact.value) : 0) : -1);
+          openAt(next.trim() ? Math.max(0, exact ? listed.findIndex((type) => type.value === exact.value) : 0) : -1, listed);
         }}
         onClick={() => (expanded ? setOpen(false) : openAt(Math.max(0, options.findIndex((type) => type.value === value))))}
         onKeyDown={onKeyDown}
@@ -162,7 +167,10 @@ export function BusinessTypeCombobox({ id, catalogue, value, onChange, disabled 
                   )}
                   // Keeps the focus in the field, so its blur does not settle first.
                   onMouseDown={(event) => event.preventDefault()}
-                  onMouseEnter={() => setActive(at)}
+                  // The pointer highlights only when it moves: a list that opens under a
+                  // resting pointer must not take the highlight from what was typed
+                  // (Enter would then choose the option under the pointer).
+                  onMouseMove={() => at !== active && setActive(at)}
                   onClick={() => choose(type)}
                 >
                   {type.label}

@@ -213,6 +213,27 @@ describe('SearchForm', () => {
     expect(onSearch).toHaveBeenCalledWith({ businessType: 'vegan_restaurant', location: 'Leeds' });
   });
 
+  it('a list that opens under a resting pointer keeps the typed match for Enter; moving the pointer highlights', async () => {
+    const { onSearch, user } = await setup();
+    const box = typeSelect();
+    await user.type(box, 'restaurant');
+    const options = within(screen.getByRole('listbox', { name: 'Business types' })).getAllByRole('option');
+    // The pointer was resting where the list opened: it "enters" an option without moving.
+    fireEvent.mouseEnter(options[2]);
+    fireEvent.mouseOver(options[2]);
+    await user.keyboard('{Enter}');
+    expect(box).toHaveValue('Restaurant');
+
+    await user.clear(box);
+    await user.type(box, 'restaurant');
+    fireEvent.mouseMove(within(screen.getByRole('listbox', { name: 'Business types' })).getAllByRole('option')[1]);
+    await user.keyboard('{Enter}');
+    expect(box).toHaveValue('Indian Restaurant');
+    await user.type(screen.getByLabelText('Location'), 'Leeds');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({ businessType: 'indian_restaurant', location: 'Leeds' });
+  });
+
   it("takes a Google place type typed as its value, and an exact name on leaving the field", async () => {
     const { onSearch, user } = await setup();
     await user.type(typeSelect(), 'electrician');
