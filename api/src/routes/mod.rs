@@ -8,6 +8,7 @@ pub mod leads;
 pub mod leads_models;
 pub mod searches;
 pub mod sheets;
+pub mod site;
 pub mod tokens;
 pub mod user;
 pub mod webhooks;
@@ -29,6 +30,8 @@ pub enum ApiTags {
     Sheets,
     /// Plans, Checkout, the billing portal and subscription status.
     Billing,
+    /// What the public pages say of the operator.
+    Site,
     /// Liveness and readiness.
     Health,
     /// Server-sent event streams (left out of the generated client, which cannot type
@@ -47,6 +50,7 @@ pub type Apis = (
     searches::SearchesApi,
     sheets::SheetsApi,
     billing::BillingApi,
+    site::SiteApi,
     health::HealthApi,
 );
 
@@ -62,6 +66,7 @@ pub fn api() -> Apis {
         searches::SearchesApi,
         sheets::SheetsApi,
         billing::BillingApi,
+        site::SiteApi,
         health::HealthApi,
     )
 }

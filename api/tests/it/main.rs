@@ -16,6 +16,7 @@ mod rotate_key;
 mod search;
 mod sessions;
 mod sheets;
+mod site;
 mod support;
 mod tokens;
 mod web;

@@ -5,6 +5,7 @@
 //! and the README (a test fails when either drifts from [`settings::VARIABLES`]).
 
 pub mod settings;
+pub mod site;
 
 pub use settings::{Settings, TelemetrySettings, VARIABLES, Variable};
 
@@ -151,6 +152,8 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     /// `LEADGEN_SMTP_URL`, `LEADGEN_MAIL_FROM`: outgoing mail; `None`: no mail.
     pub mail: Option<crate::delivery::MailConfig>,
+    /// `[site]`: what the public pages say of the operator.
+    pub site: site::SiteInfo,
 }
 
 /// Logs and error reporting (see `telemetry::init`).
@@ -552,6 +555,7 @@ impl Config {
                 .ok_or_else(|| ConfigError::new("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "must be 1 to 30 attempts"))?,
         };
         let telemetry = TelemetryConfig::from_settings(s.telemetry)?;
+        let site = site::SiteInfo::from_settings(s.site)?;
         let mail = crate::delivery::MailConfig::from_settings(
             s.mail.smtp_url,
             s.mail.from.as_deref(),
@@ -592,6 +596,7 @@ impl Config {
             webhooks,
             telemetry,
             mail,
+            site,
         })
     }
 

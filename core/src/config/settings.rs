@@ -89,6 +89,14 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "webhooks.max_attempts"),
     var("LEADGEN_SMTP_URL", "mail.smtp_url"),
     var("LEADGEN_MAIL_FROM", "mail.from"),
+    var("LEADGEN_SUPPORT_EMAIL", "site.support_email"),
+    var("LEADGEN_HELP_CENTER_URL", "site.help_center_url"),
+    var("LEADGEN_LIVE_CHAT_URL", "site.live_chat_url"),
+    var("LEADGEN_LEGAL_ENTITY", "site.legal_entity"),
+    var("LEADGEN_BUSINESS_ADDRESS", "site.business_address"),
+    var("LEADGEN_JURISDICTION", "site.jurisdiction"),
+    var("LEADGEN_ARBITRATION_RULES", "site.arbitration_rules"),
+    var("LEADGEN_MARKETING_FIGURES", "site.marketing_figures"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 
@@ -129,6 +137,8 @@ pub struct Settings {
     pub webhooks: WebhookSettings,
     /// Outgoing mail.
     pub mail: MailSettings,
+    /// What the public pages say of the operator.
+    pub site: super::site::SiteSettings,
 }
 
 /// `[mail]`.

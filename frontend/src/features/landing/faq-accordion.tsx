@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { cn } from '../../components/ui/cn';
+import { useId, useState } from "react";
+import { cn } from "../../components/ui/cn";
 
 export interface FaqItem {
   question: string;
@@ -38,13 +38,26 @@ export function FaqAccordion({ items }: { items: FaqItem[] }) {
                   aria-hidden="true"
                   viewBox="0 0 20 20"
                   fill="currentColor"
-                  className={cn('size-5 shrink-0 text-slate-500 transition-transform', open && 'rotate-180')}
+                  className={cn(
+                    "size-5 shrink-0 text-slate-500 transition-transform",
+                    open && "rotate-180",
+                  )}
                 >
-                  <path fillRule="evenodd" d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06z" clipRule="evenodd" />
+                  <path
+                    fillRule="evenodd"
+                    d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06z"
+                    clipRule="evenodd"
+                  />
                 </svg>
               </button>
             </h3>
-            <div id={panelId} role="region" aria-labelledby={buttonId} hidden={!open} className="px-5 pb-5 text-slate-600">
+            <div
+              id={panelId}
+              role="region"
+              aria-labelledby={buttonId}
+              hidden={!open}
+              className="px-5 pb-5 text-slate-600"
+            >
               {item.answer}
             </div>
           </div>

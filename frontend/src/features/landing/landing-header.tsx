@@ -1,15 +1,15 @@
-import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
-import { LocalModeNote } from '../../components/local-mode-note';
-import { Button, buttonClasses } from '../../components/ui/button';
-import { Logo } from '../../components/ui/logo';
-import { useAuth } from '../../lib/session/auth-context';
+import { Link } from "@tanstack/react-router";
+import { useState } from "react";
+import { LocalModeNote } from "../../components/local-mode-note";
+import { Button, buttonClasses } from "../../components/ui/button";
+import { Logo } from "../../components/ui/logo";
+import { useAuth } from "../../lib/session/auth-context";
 
 const NAV = [
-  { href: '#features', label: 'Features' },
-  { href: '#how-it-works', label: 'How it works' },
-  { href: '#pricing', label: 'Pricing' },
-  { href: '#faq', label: 'FAQ' },
+  { href: "#features", label: "Features" },
+  { href: "#how-it-works", label: "How it works" },
+  { href: "#pricing", label: "Pricing" },
+  { href: "#faq", label: "FAQ" },
 ];
 
 /** Sticky landing header: anchors, and sign-in or Dashboard (spec section 2). */
@@ -18,7 +18,7 @@ export function LandingHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
 
   const actions = isAuthenticated ? (
-    <Link to="/dashboard" className={buttonClasses('primary', 'md')}>
+    <Link to="/dashboard" className={buttonClasses("primary", "md")}>
       Dashboard
     </Link>
   ) : (
@@ -40,29 +40,45 @@ export function LandingHeader() {
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {NAV.map((item) => (
-            <a key={item.href} href={item.href} className="rounded-md px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900">
+            <a
+              key={item.href}
+              href={item.href}
+              className="rounded-md px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900"
+            >
               {item.label}
             </a>
           ))}
         </nav>
-        <div className="hidden items-center gap-2 md:flex">
-          {actions}
-        </div>
+        <div className="hidden items-center gap-2 md:flex">{actions}</div>
         <button
           type="button"
           className="rounded-md p-2 text-slate-700 hover:bg-slate-100 md:hidden"
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
-          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-label={menuOpen ? "Close menu" : "Open menu"}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-6">
-            {menuOpen ? <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" /> : <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" />}
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={2}
+            className="size-6"
+          >
+            {menuOpen ? (
+              <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+            ) : (
+              <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" />
+            )}
           </svg>
         </button>
       </div>
       {menuOpen && (
-        <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
+        <div
+          id="mobile-menu"
+          className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden"
+        >
           <nav aria-label="Mobile" className="flex flex-col py-2">
             {NAV.map((item) => (
               <a

@@ -1,15 +1,23 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../../test/render';
-import { PrivacyPage, RESULTS_REPLAY_MINUTES } from './privacy-page';
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderWithProviders } from "../../test/render";
+import { PrivacyPage, RESULTS_REPLAY_MINUTES } from "./privacy-page";
 
-describe('PrivacyPage', () => {
-  it('says how long results stay in memory for reconnecting, and where, and that they never reach a disk', async () => {
+describe("PrivacyPage", () => {
+  it("says how long results stay in memory for reconnecting, and where, and that they never reach a disk", async () => {
     await renderWithProviders(<PrivacyPage />);
-    const section = screen.getByRole('heading', { name: '3. What we never store' }).closest('section')!;
-    expect(section).toHaveTextContent('Lead data is never stored.');
-    expect(section).toHaveTextContent(`held in the memory of our servers (our Redis event server, or the Leadgen process itself`);
-    expect(section).toHaveTextContent(`for ${RESULTS_REPLAY_MINUTES} minutes after the search's last result, then deleted`);
-    expect(section).toHaveTextContent('never written to a database, a disk or a log');
+    const section = screen
+      .getByRole("heading", { name: "3. What we never store" })
+      .closest("section")!;
+    expect(section).toHaveTextContent("Lead data is never stored.");
+    expect(section).toHaveTextContent(
+      `held in the memory of our servers (our Redis event server, or the Leadgen process itself`,
+    );
+    expect(section).toHaveTextContent(
+      `for ${RESULTS_REPLAY_MINUTES} minutes after the search's last result, then deleted`,
+    );
+    expect(section).toHaveTextContent(
+      "never written to a database, a disk or a log",
+    );
   });
 });
