@@ -154,3 +154,84 @@ both_modes!(choices_the_server_cannot_honour_are_refused, |mode| async move {
     assert_eq!(settings["kind"], "none", "nothing was saved: {settings}");
     assert_eq!(settings["emailAvailable"], false);
 });
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_search_goes_to_a_new_tab_of_the_chosen_spreadsheet() {
+    const CLIENT_ID: &str = "leadgen-test-client.apps.googleusercontent.com";
+    const CLIENT_SECRET: &str = "leadgen-test-secret";
+    let google = leadgen_testkit::google_sim::GoogleSim::builder()
+        .client(CLIENT_ID, CLIENT_SECRET)
+        .start(std::net::SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("google fake");
+    let env = SearchEnv::start(
+        crate::search::env::Mode::Embedded,
+        PlacesSim::builder(),
+        1,
+        vec![
+            ("LEADGEN_OIDC_CLIENT_ID", CLIENT_ID.into()),
+            ("LEADGEN_OIDC_CLIENT_SECRET", CLIENT_SECRET.into()),
+            // Never contacted here: the grant is stored as the callback would.
+            ("LEADGEN_OIDC_ISSUER", "http://127.0.0.1:9".into()),
+            ("LEADGEN_GOOGLE_TOKEN_URL", google.token_url()),
+            ("LEADGEN_SHEETS_BASE_URL", google.sheets_base_url()),
+            ("LEADGEN_DRIVE_BASE_URL", google.drive_base_url()),
+        ],
+    )
+    .await;
+    // The search env's user, with a Sheets grant for their Google identity.
+    let (user_id, _) = env.app.sign_in("searcher").await;
+    let refresh = google.grant_sheets("searcher@example.com");
+    env.app
+        .state
+        .sheets
+        .store_grant(&user_id, &secrecy::SecretString::from(refresh))
+        .await
+        .expect("grant");
+    let sheet = google.create_spreadsheet("searcher@example.com", "Client leads", &["Sheet1"]);
+    let someone_elses = google.create_spreadsheet("rival@example.com", "Not yours", &["Sheet1"]);
+
+    let (status, refused) = put_delivery(&env, json!({"kind": "sheets", "spreadsheetId": someone_elses})).await;
+    assert_eq!(
+        status, 404,
+        "a spreadsheet the user's Google account cannot open: {refused}"
+    );
+    let (status, settings) = put_delivery(&env, json!({"kind": "sheets", "spreadsheetId": sheet})).await;
+    assert_eq!(status, 200, "{settings}");
+    assert_eq!(settings["spreadsheetName"], "Client leads");
+
+    let (status, events) = env
+        .stream_body(json!({"businessType": "bakery", "location": "Boston", "coverage": "full"}))
+        .await;
+    assert_eq!(status, 200);
+    let results = events.last().expect("events").1["results"]
+        .as_array()
+        .expect("results")
+        .clone();
+    let search_id = events[0].1["searchId"].as_str().expect("search id");
+    let entry = settled_delivery(&env, search_id).await;
+    assert_eq!(entry["delivery"]["status"], "sent", "{entry}");
+    let snapshot = google.spreadsheet(&sheet).expect("spreadsheet");
+    let tab = snapshot
+        .tabs
+        .iter()
+        .find(|t| t.title.starts_with("Bakery Boston "))
+        .unwrap_or_else(|| {
+            panic!(
+                "a new tab in {:?}",
+                snapshot.tabs.iter().map(|t| &t.title).collect::<Vec<_>>()
+            )
+        });
+    assert_eq!(
+        entry["delivery"]["detail"],
+        format!("added to \"Client leads\", tab \"{}\"", tab.title)
+    );
+    assert_eq!(tab.rows[0][..4], ["Name", "Address", "Phone", "Website"]);
+    let names: Vec<&str> = tab.rows[1..].iter().map(|row| row[0].as_str()).collect();
+    let expected: Vec<&str> = results.iter().map(|r| r["name"].as_str().expect("name")).collect();
+    assert_eq!(names, expected, "every lead, in order");
+    assert!(
+        snapshot.tabs.iter().any(|t| t.title == "Sheet1" && t.rows.is_empty()),
+        "the other tab is untouched"
+    );
+}
