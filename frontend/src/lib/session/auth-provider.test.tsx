@@ -81,6 +81,14 @@ describe('AuthProvider start-up', () => {
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
   });
 
+  it('keeps the stored token when the check got no answer (the page was left, the network dropped)', async () => {
+    localStorage.setItem(AUTH_TOKEN_KEY, 's.t.o');
+    fetchMock.mockRejectedValueOnce(new DOMException('The user aborted a request.', 'AbortError'));
+    setup();
+    await waitFor(() => expect(stateText()).toBe('out|'));
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('s.t.o');
+  });
+
   it('just stops loading without any token, calling nothing', async () => {
     setup();
     await waitFor(() => expect(stateText()).toBe('out|'));

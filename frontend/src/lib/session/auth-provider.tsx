@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { ApiError } from '../api-fetch';
 import { getStoredToken, removeStoredToken, storeToken } from '../auth-token';
 import { forgetReturnState } from '../return-to';
 import { AuthContext } from './auth-context';
@@ -64,9 +65,12 @@ export function AuthProvider({ children, urlToken = null, redirect = defaultRedi
         const user = await fetchCurrentUser(stored);
         if (cancelled) return;
         dispatch({ type: 'LOGIN_SUCCESS', user, token: stored });
-      } catch {
+      } catch (error) {
         if (cancelled) return;
-        removeStoredToken();
+        // Only the server's refusal ends the stored session. A check that never got an
+        // answer (the page was left while it loaded, the network dropped) keeps the token
+        // for the next load: dropping it signed out anyone who moved between pages quickly.
+        if (isRefusal(error)) removeStoredToken();
         dispatch({ type: 'SET_LOADING', isLoading: false });
       }
     }
@@ -128,4 +132,9 @@ export function AuthProvider({ children, urlToken = null, redirect = defaultRedi
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** The server answered that the token is not (or no longer) valid. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
 }
