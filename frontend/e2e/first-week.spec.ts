@@ -82,5 +82,15 @@ test("first week: a free user's first full search warns, stops honestly, and sta
     await shot(page, '72-first-week-phone');
   });
 
+  await test.step("on a phone, Settings offers delivery of full searches (axe finds nothing)", async () => {
+    await page.goto('/settings?tab=spreadsheet');
+    const card = page.getByRole('heading', { name: 'Deliver full searches' });
+    await expect(card).toBeVisible();
+    // The e2e stack has no mail server: email is offered as not set up, never silently.
+    await expect(page.getByRole('radio', { name: /Email me the CSV/ })).toBeDisabled();
+    await expect(page.getByText('Not set up on this server.')).toBeVisible();
+    await shot(page, '73-first-week-phone-delivery');
+  });
+
   expectNoConsoleErrors(consoleErrors);
 });

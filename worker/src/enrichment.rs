@@ -85,16 +85,10 @@ impl HostTurns {
         }
     }
 
-    /// Host and port, as the crawler's per-host gate keys them; a site that is not a
-    /// URL is its own host (the crawler refuses it at once).
+    /// The crawler's per-host key; a site that is not a URL is its own host (the crawler
+    /// refuses it at once).
     fn host(website: &str) -> String {
-        url::Url::parse(website)
-            .ok()
-            .and_then(|url| {
-                let host = url.host_str()?.to_ascii_lowercase();
-                Some(format!("{host}:{}", url.port_or_known_default().unwrap_or(0)))
-            })
-            .unwrap_or_else(|| website.to_owned())
+        url::Url::parse(website).map_or_else(|_| website.to_owned(), |url| leadgen_core::enrich::host_key(&url))
     }
 
     /// Takes `site` in: returns it when its host has a turn free (now counted as

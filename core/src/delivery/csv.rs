@@ -85,24 +85,15 @@ fn write_row<'a>(writer: &mut csv::Writer<Vec<u8>>, cells: impl Iterator<Item = 
         .unwrap_or_else(|_| unreachable!("writing to memory cannot fail"));
 }
 
-/// The cells of [`CONTACT_COLUMNS`]: the emails in one cell, one profile per network,
-/// how reading the website went.
-fn contact_cells(contacts: Option<&Contacts>) -> [String; 8] {
+/// The cells of [`CONTACT_COLUMNS`]: the Sheets export's contact cells (emails, one
+/// profile per network), then how reading the website went.
+fn contact_cells(contacts: Option<&Contacts>) -> Vec<String> {
     let Some(contacts) = contacts else {
-        return Default::default();
+        return vec![String::new(); CONTACT_COLUMNS.len()];
     };
-    let s = &contacts.socials;
-    let cell = |v: &Option<String>| v.clone().unwrap_or_default();
-    [
-        contacts.emails.join(", "),
-        cell(&s.facebook),
-        cell(&s.instagram),
-        cell(&s.linkedin),
-        cell(&s.x),
-        cell(&s.youtube),
-        cell(&s.tiktok),
-        read_status_words(contacts),
-    ]
+    let mut cells = crate::sheets::enriched_cells(contacts).to_vec();
+    cells.push(read_status_words(contacts));
+    cells
 }
 
 /// "Found", "None found", "No website", "Not read: timed out" (the web app's words).

@@ -22,6 +22,7 @@ use tokio::{sync::Semaphore, time::Instant};
 use url::Url;
 
 use crate::outbound::{FetchLimits, Fetched, GuardedClient, Hop, OutboundError, OutboundPolicy};
+pub use politeness::host_key;
 use politeness::{HostGate, SingleFlight};
 use robots::{RobotsCache, Rules};
 pub use socials::Network;

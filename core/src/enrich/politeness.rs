@@ -9,6 +9,16 @@ use std::{
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
+/// What "one host" is for politeness: the lower-case host and its port. A search's
+/// queue of sites takes turns by the same key (`worker/src/enrichment.rs`).
+pub fn host_key(url: &Url) -> String {
+    format!(
+        "{}:{}",
+        url.host_str().unwrap_or_default().to_ascii_lowercase(),
+        url.port_or_known_default().unwrap_or(0)
+    )
+}
+
 /// Per-host concurrency limits. A host's semaphore lives while someone holds or awaits it.
 #[derive(Debug)]
 pub struct HostGate {
@@ -66,11 +76,7 @@ impl HostGate {
     }
 
     fn semaphore(&self, url: &Url) -> Arc<Semaphore> {
-        let key = format!(
-            "{}:{}",
-            url.host_str().unwrap_or_default().to_ascii_lowercase(),
-            url.port_or_known_default().unwrap_or(0)
-        );
+        let key = host_key(url);
         let mut hosts = self.hosts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(semaphore) = hosts.get(&key).and_then(Weak::upgrade) {
             return semaphore;

@@ -200,16 +200,7 @@ async fn to_sheets(
 
 /// The words users see for a business type ("real_estate_agency" -> "Real Estate Agency").
 fn business_label(value: &str) -> String {
-    match leadgen_core::catalogue::find(value) {
-        Some(business) => business.label.to_owned(),
-        None => value.split('_').map(capitalised).collect::<Vec<_>>().join(" "),
-    }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+    leadgen_core::catalogue::find(value)
+        .map(|business| business.label.to_owned())
+        .unwrap_or_else(|| leadgen_core::place_types::label_of(value))
 }
