@@ -11,6 +11,7 @@ pub mod error;
 pub mod method_not_allowed;
 pub mod openapi_contract;
 pub mod openapi_examples;
+pub mod openapi_readers;
 pub mod openapi_rules;
 pub mod payload_errors;
 pub mod rate_limits;

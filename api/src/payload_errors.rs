@@ -121,8 +121,10 @@ pub fn first_problem(value: &Value, schema: &Value, path: &str) -> Option<String
     if let Some(allowed) = schema["enum"].as_array()
         && !allowed.contains(value)
     {
+        // A nullable enum lists `null` among its words; absent says it better.
         let words: Vec<String> = allowed
             .iter()
+            .filter(|v| !v.is_null())
             .map(|v| v.as_str().map_or_else(|| v.to_string(), |s| format!("\"{s}\"")))
             .collect();
         return Some(format!("{name} must be one of {}.", words.join(", ")));

@@ -17,7 +17,7 @@ use futures_util::{Stream, stream};
 use leadgen_core::telemetry::metrics::{GaugeGuard, metrics};
 use leadgen_core::{
     bus::{Envelope, EventBus, Subscription},
-    lead::SearchEvent,
+    lead::{BusinessFound, LeadEnriched, SearchEvent, SearchFailed, SearchStarted},
 };
 use tokio::sync::broadcast::error::RecvError;
 
@@ -124,7 +124,7 @@ pub fn relay(
             if st.stopping || *st.shutdown.borrow() {
                 st.ended = true;
                 let message = SERVER_STOPPING.to_owned();
-                return Some(((st.last_id + 1, SearchEvent::Error { message }), st));
+                return Some(((st.last_id + 1, SearchEvent::Error(SearchFailed { message })), st));
             }
             let envelope = match st.replay.pop_front() {
                 Some(e) => e,
@@ -150,7 +150,7 @@ pub fn relay(
                     Ok(Err(RecvError::Closed)) | Err(_) => {
                         st.guard.finished = true;
                         let message = TIMED_OUT.to_owned();
-                        return Some(((st.last_id + 1, SearchEvent::Error { message }), st));
+                        return Some(((st.last_id + 1, SearchEvent::Error(SearchFailed { message })), st));
                     }
                 },
             };
@@ -159,28 +159,28 @@ pub fn relay(
             }
             st.last_id = envelope.id;
             let event = match envelope.event {
-                SearchEvent::Start { .. } if st.started => continue,
-                SearchEvent::Start { .. } => {
+                SearchEvent::Start(SearchStarted { .. }) if st.started => continue,
+                SearchEvent::Start(SearchStarted { .. }) => {
                     st.started = true;
                     envelope.event
                 }
-                SearchEvent::BusinessFound { name, total, lead, .. } => {
+                SearchEvent::BusinessFound(BusinessFound { name, total, lead, .. }) => {
                     if !st.seen.insert(lead.place_id.clone()) {
                         continue;
                     }
                     st.found += 1;
-                    SearchEvent::BusinessFound {
+                    SearchEvent::BusinessFound(BusinessFound {
                         name,
                         found: st.found,
                         total: total.max(st.found),
                         lead,
-                    }
+                    })
                 }
-                SearchEvent::LeadEnriched { place_id, contacts } => {
+                SearchEvent::LeadEnriched(LeadEnriched { place_id, contacts }) => {
                     if !st.enriched.insert(place_id.clone()) {
                         continue;
                     }
-                    SearchEvent::LeadEnriched { place_id, contacts }
+                    SearchEvent::LeadEnriched(LeadEnriched { place_id, contacts })
                 }
                 progress @ SearchEvent::Progress(_) => progress,
                 terminal => {
@@ -222,27 +222,27 @@ mod tests {
     }
 
     fn enriched(id: &str, email: &str) -> SearchEvent {
-        SearchEvent::LeadEnriched {
+        SearchEvent::LeadEnriched(LeadEnriched {
             place_id: id.into(),
             contacts: Contacts {
                 emails: vec![email.into()],
                 ..Contacts::default()
             },
-        }
+        })
     }
 
     #[tokio::test]
     async fn each_places_contacts_go_out_once_and_again_only_to_a_client_that_lacks_them() {
         let bus = EventBus::Memory(MemoryBus::new());
         let id: SearchId = "s-relay".into();
-        let found = SearchEvent::BusinessFound {
+        let found = SearchEvent::BusinessFound(BusinessFound {
             name: "a".into(),
             found: 1,
             total: 1,
             lead: lead("a"),
-        };
+        });
         // Any terminal event ends the stream; `error` needs no usage report.
-        let complete = SearchEvent::Error { message: "done".into() };
+        let complete = SearchEvent::Error(SearchFailed { message: "done".into() });
         // A retried enrichment job publishes its result twice.
         let events = [
             found,
@@ -277,9 +277,9 @@ mod tests {
         let kinds: Vec<&str> = all
             .iter()
             .map(|e| match e {
-                SearchEvent::BusinessFound { .. } => "business_found",
-                SearchEvent::LeadEnriched { .. } => "lead_enriched",
-                SearchEvent::Error { .. } => "end",
+                SearchEvent::BusinessFound(BusinessFound { .. }) => "business_found",
+                SearchEvent::LeadEnriched(LeadEnriched { .. }) => "lead_enriched",
+                SearchEvent::Error(SearchFailed { .. }) => "end",
                 _ => "other",
             })
             .collect();
@@ -287,7 +287,7 @@ mod tests {
         // A client that had the lead (event 1) but not its contacts gets them.
         let later = read(1).await;
         assert!(
-            matches!(later.first(), Some(SearchEvent::LeadEnriched { .. })),
+            matches!(later.first(), Some(SearchEvent::LeadEnriched(LeadEnriched { .. }))),
             "{later:?}"
         );
         assert_eq!(later.len(), 2);

@@ -17,12 +17,14 @@ use poem_openapi::{
     types::Type,
 };
 
-use crate::{routes::leads_models::StreamEvent, stream_slots::StreamSlot};
+use leadgen_core::lead::SearchEvent;
+
+use crate::stream_slots::StreamSlot;
 
 /// How often an idle stream sends a keep-alive comment (proxies close silent connections).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// The events of a search as `(event number, JSON)` frames; documented as [`StreamEvent`]s.
+/// The events of a search as `(event number, JSON)` frames; documented as [`SearchEvent`]s.
 /// Holds its user's stream slot until the body is dropped (the stream ended or its
 /// connection closed).
 pub struct SearchEvents(BoxStream<'static, (u64, String)>, StreamSlot);
@@ -35,7 +37,7 @@ impl SearchEvents {
 }
 
 /// A search event's JSON, the `data:` of its frame.
-pub fn event_json(event: &leadgen_core::lead::SearchEvent) -> String {
+pub fn event_json(event: &SearchEvent) -> String {
     serde_json::to_string(event).unwrap_or_else(|_| r#"{"type":"error","message":"Stream processing failed"}"#.into())
 }
 
@@ -61,13 +63,13 @@ impl Payload for SearchEvents {
         // As poem-openapi's `EventStream` says it; `openapi_contract` then documents it
         // frame by frame.
         MetaSchemaRef::Inline(Box::new(MetaSchema {
-            items: Some(Box::new(StreamEvent::schema_ref())),
+            items: Some(Box::new(SearchEvent::schema_ref())),
             ..MetaSchema::new_with_format("array", "event-stream")
         }))
     }
 
     fn register(registry: &mut Registry) {
-        StreamEvent::register(registry);
+        SearchEvent::register(registry);
     }
 }
 
@@ -109,7 +111,7 @@ impl ApiResponse for SearchEvents {
     }
 
     fn register(registry: &mut Registry) {
-        StreamEvent::register(registry);
+        SearchEvent::register(registry);
     }
 }
 
@@ -140,5 +142,170 @@ mod tests {
         let body = response.into_body().into_string().await.expect("body");
         assert_eq!(body, "id: 1\ndata: {\"a\":1}\n\nid: 2\ndata: {\"b\":2}\n\n");
         assert_eq!(slots.open_for(&user), 0, "the finished body gave its slot back");
+    }
+}
+
+/// The event's two writers agree: serde (what the server sends, from core) and
+/// poem-openapi (what the contract, and so the web app's generated types, say).
+#[cfg(test)]
+mod event_contract {
+    use leadgen_core::{
+        enrich::{Contacts, NotRead, Socials},
+        lead::{Lead, SearchComplete, SearchEvent, SearchParams, SearchProgress, SearchStarted},
+        search::{Requests, SearchCost, StopReason},
+        usage::{ApiKeyInfo, PeriodInfo, Tier, TierInfo, UsageNumbers, UsageReport, UsageStatus},
+    };
+    use poem_openapi::types::{ParseFromJSON, ToJSON};
+
+    fn lead(enriched: bool) -> Lead {
+        Lead {
+            name: "Blue \"Cup\"".into(),
+            address: "1 Main St, Austin, TX".into(),
+            phone: String::new(),
+            website: "https://bluecup.example".into(),
+            place_id: "ChIJ1".into(),
+            rating: None,
+            review_count: Some(12),
+            city: "Austin".into(),
+            maps_url: "https://maps.google.com/?cid=1".into(),
+            contacts: enriched.then(|| {
+                Contacts {
+                    emails: vec!["hi@bluecup.example".into()],
+                    socials: Socials {
+                        x: Some("https://x.com/bluecup".into()),
+                        ..Socials::default()
+                    },
+                    ..Contacts::default()
+                }
+                .read()
+            }),
+            ..Lead::default()
+        }
+    }
+
+    fn complete(finished_early: bool) -> SearchEvent {
+        SearchEvent::Complete(SearchComplete {
+            results: vec![lead(false), lead(true)],
+            search: SearchParams {
+                business_type: "cafe".into(),
+                location: "Austin, TX".into(),
+            },
+            usage: UsageReport {
+                usage: UsageNumbers {
+                    current: 3,
+                    limit: 100,
+                    remaining: 97,
+                    percentage: 3.0,
+                    leads_this_month: 120,
+                    leads_today: 60,
+                    daily_lead_limit: finished_early.then_some(1000),
+                },
+                period: PeriodInfo {
+                    reset_date: "2026-12-01".into(),
+                    days_until_reset: 5,
+                },
+                api_key: ApiKeyInfo {
+                    configured: true,
+                    last_updated: None,
+                },
+                tier: TierInfo {
+                    current: Tier::Free,
+                    name: "Free".into(),
+                },
+                status: UsageStatus {
+                    is_over_limit: false,
+                    is_near_limit: false,
+                    is_approaching_limit: false,
+                },
+                recommendations: vec!["Upgrade".into()],
+            },
+            cost: finished_early.then_some(SearchCost {
+                requests: Requests {
+                    ids_only: 30,
+                    pro: 1,
+                    enterprise: 4,
+                },
+                billable_requests: 5,
+                cost_usd: 0.18,
+            }),
+            stop_reason: finished_early.then_some(StopReason::MaxCost),
+            notice: finished_early.then(|| "Stopped at your budget.".into()),
+        })
+    }
+
+    /// One event of every kind, with its optional fields set and unset.
+    fn every_kind() -> Vec<SearchEvent> {
+        vec![
+            SearchEvent::Start(SearchStarted {
+                business_type: "cafe".into(),
+                location: "Austin".into(),
+                search_id: None,
+            }),
+            SearchEvent::Start(SearchStarted {
+                business_type: "cafe".into(),
+                location: "Austin".into(),
+                search_id: Some("0192d5c1-8b1c-7d2e-9a3b-4c5d6e7f8091".into()),
+            }),
+            SearchEvent::business_found(lead(false), 1, 20),
+            SearchEvent::business_found(lead(true), 2, 20),
+            SearchEvent::lead_enriched("ChIJ1", lead(true).contacts.unwrap_or_default()),
+            SearchEvent::lead_enriched("ChIJ2", Contacts::not_read(NotRead::RobotsTxt)),
+            SearchEvent::Progress(SearchProgress {
+                areas_probed: 30,
+                areas_fetched: 4,
+                areas_planned: 10,
+                leads: 80,
+                places_found: 300,
+                billable_requests: 5,
+                cost_usd: 0.18,
+                estimated_cost_usd: 2.7,
+                estimated_places: 1500,
+            }),
+            complete(false),
+            complete(true),
+            SearchEvent::error("Quota exhausted"),
+        ]
+    }
+
+    #[test]
+    fn the_contract_writes_and_reads_every_event_as_the_server_sends_it() {
+        for event in every_kind() {
+            let sent = serde_json::to_value(&event).expect("serde");
+            assert_eq!(ToJSON::to_json(&event), Some(sent.clone()), "contract's JSON of {sent}");
+            let read =
+                SearchEvent::parse_from_json(Some(sent.clone())).unwrap_or_else(|e| panic!("{sent}: {}", e.message()));
+            assert_eq!(read, event, "contract reads back {sent}");
+        }
+    }
+
+    #[test]
+    fn the_contract_names_each_kind_the_server_sends_and_no_other() {
+        let spec: serde_json::Value = serde_json::from_str(&crate::app::openapi_json()).expect("spec");
+        let mapping = spec["components"]["schemas"]["SearchEvent"]["discriminator"]["mapping"]
+            .as_object()
+            .expect("a discriminated union");
+        let declared: std::collections::BTreeSet<&str> = mapping.keys().map(String::as_str).collect();
+        let sent: std::collections::BTreeSet<String> = every_kind()
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e).expect("serde")["type"]
+                    .as_str()
+                    .expect("type")
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(declared, sent.iter().map(String::as_str).collect());
+        assert_eq!(
+            declared,
+            [
+                "business_found",
+                "complete",
+                "error",
+                "lead_enriched",
+                "progress",
+                "start"
+            ]
+            .into()
+        );
     }
 }

@@ -6,9 +6,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::enrich::Contacts;
 
-/// One business found.
+/// One business found. The contract's `LeadItem`: the stream's events, the answer of
+/// `POST /api/leads/search` and the leads a client sends back share this one shape.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "LeadItem", rename_all = "camelCase")
+)]
 pub struct Lead {
     /// Business name.
     pub name: String,
@@ -21,47 +27,62 @@ pub struct Lead {
     /// Google place id.
     pub place_id: String,
     /// Average rating (1 to 5), when rated.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub rating: Option<f64>,
     /// Number of ratings, when rated.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub review_count: Option<u32>,
-    /// Street line ("1204 Oak St"); empty when Google gives none. Empty parts are left out
-    /// of the JSON, so a lead without them keeps its old shape.
+    /// Street line, e.g. `1204 Oak St`; absent when Google gives none (empty parts are
+    /// left out, so a lead without them keeps its old shape).
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub street: String,
-    /// City (locality); empty when Google gives none.
+    /// City (locality); absent when Google gives none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub city: String,
-    /// State or region, as Google abbreviates it ("TX"); empty when none.
+    /// State or region as Google abbreviates it, e.g. `TX`; absent when none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub state: String,
-    /// Postal code; empty when none.
+    /// Postal code; absent when none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub postal_code: String,
-    /// Google's category for it, in words ("Dentist"); empty when none.
+    /// Google's category for it, in words, e.g. `Dentist`; absent when none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub category: String,
-    /// The place on Google Maps; empty when Google gives none.
+    /// The place on Google Maps; absent when Google gives none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub maps_url: String,
-    /// What the business's own website publishes: only in an enriched search's
-    /// `complete` (absent everywhere else, so unenriched events keep their shape).
+    /// What the business's own website publishes: only in an enriched search's results
+    /// (absent everywhere else, so unenriched leads keep their shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub contacts: Option<Contacts>,
 }
 
 /// What was searched.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "SearchEcho", rename_all = "camelCase")
+)]
 pub struct SearchParams {
     /// Catalogue value.
     pub business_type: String,
-    /// Location as typed (trimmed).
+    /// Location as searched.
     pub location: String,
 }
 
-/// Progress of a full-coverage search.
+/// How a long (full-coverage) search is going: sent alongside `business_found`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object), oai(rename_all = "camelCase"))]
 pub struct SearchProgress {
     /// Rectangles probed (free IDs-only queries).
     pub areas_probed: u32,
@@ -75,85 +96,154 @@ pub struct SearchProgress {
     pub places_found: u32,
     /// Requests Google bills so far.
     pub billable_requests: u32,
-    /// Dollars spent so far on the user's key.
+    /// US dollars spent so far on the user's key.
     pub cost_usd: f64,
-    /// Expected dollars at the end (exact once every area is probed).
+    /// US dollars expected at the end (exact once every area is probed).
     pub estimated_cost_usd: f64,
-    /// Expected places at the end (exact once every area is probed).
+    /// Places expected at the end (exact once every area is probed).
     pub estimated_places: u32,
 }
 
-/// One event of a search, as streamed to the browser (the spec's event names).
+/// One event of a search: the `data:` of an SSE frame of `POST /api/leads/search-stream`
+/// and `GET /api/leads/searches/{id}/events`, what the bus and the replay buffer carry, and
+/// (in the contract) a union told apart by `type`, the spec's event names. Declared here
+/// once: the contract's schemas and the web app's types are generated from it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Union),
+    oai(discriminator_name = "type", one_of)
+)]
 pub enum SearchEvent {
     /// The search started.
-    #[serde(rename_all = "camelCase")]
-    Start {
-        /// Catalogue value.
-        business_type: String,
-        /// Location as typed.
-        location: String,
-        /// The search's id: its history entry, and where to reconnect
-        /// (`GET /api/leads/searches/{id}/events`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        search_id: Option<String>,
-    },
+    #[cfg_attr(feature = "openapi", oai(mapping = "start"))]
+    Start(SearchStarted),
     /// A new business was found.
-    BusinessFound {
-        /// Its name (the spec's live list shows names).
-        name: String,
-        /// How many businesses have been found so far, this one included.
-        found: u32,
-        /// How many results Google has returned so far (grows page by page).
-        total: u32,
-        /// The lead itself.
-        lead: Lead,
-    },
+    #[cfg_attr(feature = "openapi", oai(mapping = "business_found"))]
+    BusinessFound(BusinessFound),
     /// What a lead's own website publishes (an enriched search; one per lead with a
     /// website, once its site has been read or given up on).
-    #[serde(rename_all = "camelCase")]
-    LeadEnriched {
-        /// The lead's Google place id.
-        place_id: String,
-        /// Emails, social profiles and the contact page found (empty when none, or when
-        /// the site could not be read).
-        #[serde(flatten)]
-        contacts: Contacts,
-    },
-    /// How a long (full-coverage) search is going: sent alongside `business_found`.
+    #[cfg_attr(feature = "openapi", oai(mapping = "lead_enriched"))]
+    LeadEnriched(LeadEnriched),
+    /// How a long (full-coverage) search is going.
+    #[cfg_attr(feature = "openapi", oai(mapping = "progress"))]
     Progress(SearchProgress),
     /// The search finished.
-    #[serde(rename_all = "camelCase")]
-    Complete {
-        /// Every lead, in order.
-        results: Vec<Lead>,
-        /// What was searched.
-        search: SearchParams,
-        /// Usage after this search.
-        usage: crate::usage::UsageReport,
-        /// What it cost the user's key (absent in events of older versions).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cost: Option<crate::search::SearchCost>,
-        /// Why it ended before covering everything (`max_cost`, `allowance`), if it did.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        stop_reason: Option<crate::search::StopReason>,
-        /// What the user should know about the results, in plain words (why it stopped
-        /// early, or a spot where Google lists more places than it returns).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        notice: Option<String>,
-    },
+    #[cfg_attr(feature = "openapi", oai(mapping = "complete"))]
+    Complete(SearchComplete),
     /// The search failed; `message` says why in plain words.
-    Error {
-        /// What went wrong.
-        message: String,
-    },
+    #[cfg_attr(feature = "openapi", oai(mapping = "error"))]
+    Error(SearchFailed),
+}
+
+/// `start`: the search started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object), oai(rename_all = "camelCase"))]
+pub struct SearchStarted {
+    /// Catalogue value.
+    pub business_type: String,
+    /// Location as typed.
+    pub location: String,
+    /// The search's id: its history entry, and where to reconnect
+    /// (`GET /api/leads/searches/{id}/events`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub search_id: Option<String>,
+}
+
+/// `business_found`: a new business was found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
+pub struct BusinessFound {
+    /// Its name (the spec's live list shows names).
+    pub name: String,
+    /// Businesses found so far, this one included.
+    pub found: u32,
+    /// Results Google has returned so far (grows page by page).
+    pub total: u32,
+    /// The lead itself.
+    pub lead: Lead,
+}
+
+/// `lead_enriched`: what a lead's own website publishes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object), oai(rename_all = "camelCase"))]
+pub struct LeadEnriched {
+    /// The lead's Google place id.
+    pub place_id: String,
+    /// Emails, social profiles and the contact page found (empty when none, or when the
+    /// site could not be read), and how reading it went.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "openapi", oai(flatten))]
+    pub contacts: Contacts,
+}
+
+/// `complete`: the search finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object), oai(rename_all = "camelCase"))]
+pub struct SearchComplete {
+    /// Every lead, in order.
+    pub results: Vec<Lead>,
+    /// What was searched.
+    pub search: SearchParams,
+    /// Usage after this search.
+    pub usage: crate::usage::UsageReport,
+    /// What it cost the user's Google key (absent in events of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub cost: Option<crate::search::SearchCost>,
+    /// Why it ended before covering everything, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub stop_reason: Option<crate::search::StopReason>,
+    /// What the user should know about the results, in plain words (why it stopped
+    /// early, or a spot where Google lists more places than it returns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub notice: Option<String>,
+}
+
+/// `error`: the search failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
+pub struct SearchFailed {
+    /// What went wrong, in plain words.
+    pub message: String,
 }
 
 impl SearchEvent {
     /// Whether the stream ends with this event.
     pub fn is_terminal(&self) -> bool {
-        matches!(self, Self::Complete { .. } | Self::Error { .. })
+        matches!(self, Self::Complete(_) | Self::Error(_))
+    }
+
+    /// A `business_found` event.
+    pub fn business_found(lead: Lead, found: u32, total: u32) -> Self {
+        Self::BusinessFound(BusinessFound {
+            name: lead.name.clone(),
+            found,
+            total,
+            lead,
+        })
+    }
+
+    /// A `lead_enriched` event.
+    pub fn lead_enriched(place_id: impl Into<String>, contacts: Contacts) -> Self {
+        Self::LeadEnriched(LeadEnriched {
+            place_id: place_id.into(),
+            contacts,
+        })
+    }
+
+    /// An `error` event.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self::Error(SearchFailed {
+            message: message.into(),
+        })
     }
 }
 
@@ -163,11 +253,11 @@ mod tests {
 
     #[test]
     fn events_serialize_with_the_specs_names() {
-        let start = SearchEvent::Start {
+        let start = SearchEvent::Start(SearchStarted {
             business_type: "cafe".into(),
             location: "Austin".into(),
             search_id: None,
-        };
+        });
         assert_eq!(
             serde_json::to_value(&start).expect("json"),
             serde_json::json!({"type": "start", "businessType": "cafe", "location": "Austin"})
@@ -184,12 +274,12 @@ mod tests {
             contacts: None,
             ..Lead::default()
         };
-        let found = SearchEvent::BusinessFound {
+        let found = SearchEvent::BusinessFound(BusinessFound {
             name: "Blue Cup".into(),
             found: 1,
             total: 20,
             lead,
-        };
+        });
         let json = serde_json::to_value(&found).expect("json");
         assert_eq!(json["type"], "business_found");
         assert_eq!(json["lead"]["placeId"], "ChIJ1");
@@ -200,13 +290,13 @@ mod tests {
             json["lead"].get("contacts").is_none(),
             "unenriched leads keep their shape"
         );
-        assert!(SearchEvent::Error { message: "x".into() }.is_terminal());
+        assert!(SearchEvent::Error(SearchFailed { message: "x".into() }).is_terminal());
         assert!(!found.is_terminal());
     }
 
     #[test]
     fn a_lead_enriched_event_is_flat_and_reads_back() {
-        let event = SearchEvent::LeadEnriched {
+        let event = SearchEvent::LeadEnriched(LeadEnriched {
             place_id: "ChIJ1".into(),
             contacts: Contacts {
                 emails: vec!["hello@bluecup.example".into()],
@@ -218,7 +308,7 @@ mod tests {
                 ..Contacts::default()
             }
             .read(),
-        };
+        });
         let json = serde_json::to_value(&event).expect("json");
         assert_eq!(json["type"], "lead_enriched");
         assert_eq!(json["placeId"], "ChIJ1");
@@ -228,10 +318,10 @@ mod tests {
         assert_eq!(json["contactPage"], "https://bluecup.example/contact");
         assert_eq!(json["status"], "found");
         assert!(json.get("reason").is_none(), "a reason only when not read");
-        let not_read = serde_json::to_value(SearchEvent::LeadEnriched {
+        let not_read = serde_json::to_value(SearchEvent::LeadEnriched(LeadEnriched {
             place_id: "ChIJ2".into(),
             contacts: Contacts::not_read(crate::enrich::NotRead::RobotsTxt),
-        })
+        }))
         .expect("json");
         assert_eq!(
             (&not_read["status"], &not_read["reason"]),

@@ -31,6 +31,7 @@ pub mod usage;
 pub mod user;
 pub mod vault;
 pub mod webhooks;
+pub mod words;
 
 pub use error::{CoreError, CoreResult};
 

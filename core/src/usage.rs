@@ -54,7 +54,13 @@ impl Default for UsageLimits {
 }
 
 /// A user's plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "Tier", rename_all = "snake_case")
+)]
 pub enum Tier {
     /// No subscription.
     Free,
@@ -63,13 +69,6 @@ pub enum Tier {
 }
 
 impl Tier {
-    fn id(self) -> &'static str {
-        match self {
-            Self::Free => "free",
-            Self::Pro => "pro",
-        }
-    }
-
     fn name(self) -> &'static str {
         match self {
             Self::Free => "Free",
@@ -139,6 +138,11 @@ pub struct Reservation {
 /// The spec's usage stats (`GET /api/leads/usage` data, and `usage` of `complete`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "UsageStats", rename_all = "camelCase")
+)]
 pub struct UsageReport {
     /// Monthly searches.
     pub usage: UsageNumbers,
@@ -157,6 +161,11 @@ pub struct UsageReport {
 /// Monthly searches, and leads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "UsageNumbers", rename_all = "camelCase")
+)]
 pub struct UsageNumbers {
     /// Searches this month.
     pub current: i64,
@@ -170,13 +179,19 @@ pub struct UsageNumbers {
     pub leads_this_month: i64,
     /// Leads used today, including those reserved by running searches.
     pub leads_today: i64,
-    /// Leads allowed per day; `None` when uncapped.
+    /// Leads allowed per day; null when uncapped.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub daily_lead_limit: Option<i64>,
 }
 
 /// When the monthly allowance resets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "UsagePeriod", rename_all = "camelCase")
+)]
 pub struct PeriodInfo {
     /// `YYYY-MM-DD`.
     pub reset_date: String,
@@ -187,19 +202,30 @@ pub struct PeriodInfo {
 /// Whether a key is configured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "UsageApiKey", rename_all = "camelCase")
+)]
 pub struct ApiKeyInfo {
     /// A Places key is stored.
     pub configured: bool,
     /// When it was last saved (RFC 3339), if stored.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub last_updated: Option<String>,
 }
 
 /// The user's plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "UsageTier", rename_all = "camelCase")
+)]
 pub struct TierInfo {
-    /// `free` or `pro`.
-    pub current: String,
+    /// The plan's id.
+    pub current: Tier,
     /// `Free` or `Pro`.
     pub name: String,
 }
@@ -207,6 +233,11 @@ pub struct TierInfo {
 /// Warning levels for the usage card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "UsageLevel", rename_all = "camelCase")
+)]
 pub struct UsageStatus {
     /// At or over the monthly limit (red).
     pub is_over_limit: bool,
@@ -361,7 +392,7 @@ impl UsageService {
                     .map(|t| t.to_rfc3339()),
             },
             tier: TierInfo {
-                current: tier.id().into(),
+                current: tier,
                 name: tier.name().into(),
             },
             status,

@@ -26,7 +26,7 @@ use leadgen_core::{
     enrich::{Contacts, NotRead, ReadStatus},
     ids::SearchId,
     jobs::EnrichJobV1,
-    lead::{Lead, SearchEvent},
+    lead::{BusinessFound, Lead, LeadEnriched, SearchEvent},
     time::now_unix_ms,
 };
 use tokio::time::Instant;
@@ -172,7 +172,7 @@ impl<'a> Dispatch<'a> {
     pub async fn queue_leads(&mut self, events: &[SearchEvent]) {
         self.read_results().await;
         for event in events {
-            if let SearchEvent::BusinessFound { lead, .. } = event {
+            if let SearchEvent::BusinessFound(BusinessFound { lead, .. }) = event {
                 self.offer(lead).await;
             }
         }
@@ -272,7 +272,7 @@ async fn read_new(
         Ok(envelopes) => {
             for envelope in envelopes {
                 *after = (*after).max(envelope.id);
-                if let SearchEvent::LeadEnriched { place_id, contacts } = envelope.event
+                if let SearchEvent::LeadEnriched(LeadEnriched { place_id, contacts }) = envelope.event
                     && let std::collections::hash_map::Entry::Vacant(slot) = found.entry(place_id)
                 {
                     answered.push(slot.key().clone());
@@ -325,12 +325,12 @@ mod tests {
     }
 
     fn found(lead: Lead) -> SearchEvent {
-        SearchEvent::BusinessFound {
+        SearchEvent::BusinessFound(BusinessFound {
             name: lead.name.clone(),
             found: 1,
             total: 1,
             lead,
-        }
+        })
     }
 
     #[tokio::test]
@@ -362,10 +362,10 @@ mod tests {
             };
             bus.publish(
                 &search,
-                &SearchEvent::LeadEnriched {
+                &SearchEvent::LeadEnriched(LeadEnriched {
                     place_id: id.into(),
                     contacts,
-                },
+                }),
             )
             .await
             .expect("publish");
@@ -423,10 +423,10 @@ mod tests {
             tokio::spawn(async move {
                 for i in 0..5 {
                     tokio::time::sleep(Duration::from_millis(200)).await;
-                    let event = SearchEvent::LeadEnriched {
+                    let event = SearchEvent::LeadEnriched(LeadEnriched {
                         place_id: format!("p{i}"),
                         contacts: Contacts::default().read(),
-                    };
+                    });
                     bus.publish(&search, &event).await.expect("publish");
                 }
             })
@@ -518,10 +518,10 @@ mod tests {
             tokio::spawn(async move {
                 for id in (0..10).map(|i| format!("c{i}")).chain(["solo".to_owned()]) {
                     tokio::time::sleep(Duration::from_millis(20)).await;
-                    let event = SearchEvent::LeadEnriched {
+                    let event = SearchEvent::LeadEnriched(LeadEnriched {
                         place_id: id,
                         contacts: Contacts::default().read(),
-                    };
+                    });
                     answered.publish(&search, &event).await.expect("publish");
                 }
             })

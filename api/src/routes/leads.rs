@@ -6,7 +6,7 @@ use leadgen_core::ids::UserId;
 use leadgen_core::{
     catalogue::{self, BusinessType, GROUPS},
     jobs::SearchJobV1,
-    lead::SearchEvent,
+    lead::{SearchComplete, SearchEvent, SearchFailed},
     place_types,
     places::PlacesError,
     search::{self, EstimateLimits, InvalidSearch, SearchFailure, Upstream, ValidSearch},
@@ -18,8 +18,8 @@ use secrecy::ExposeSecret;
 use super::{
     ApiTags,
     leads_models::{
-        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, EstimateResponse, LeadItem, SearchRequest,
-        SearchResult, UsageResponse,
+        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, EstimateResponse, SearchRequest, SearchResult,
+        UsageResponse,
     },
 };
 use crate::{
@@ -137,25 +137,27 @@ impl LeadsApi {
         let mut events = Box::pin(start_search(&state, &auth.0.user.id, body.0).await?);
         while let Some((_, event)) = events.next().await {
             match event {
-                SearchEvent::Complete {
+                SearchEvent::Complete(SearchComplete {
                     results,
                     search,
                     usage,
                     cost,
                     stop_reason,
                     notice,
-                } => {
+                }) => {
                     return Ok(Json(SearchResult {
                         success: true,
-                        results: results.into_iter().map(LeadItem::from).collect(),
-                        search: search.into(),
-                        usage: usage.into(),
-                        cost: cost.map(Into::into),
-                        stop_reason: stop_reason.map(|r| r.as_str().to_owned()),
+                        results,
+                        search,
+                        usage,
+                        cost,
+                        stop_reason,
                         notice,
                     }));
                 }
-                SearchEvent::Error { message } => return Err(ApiError::bad_gateway("search_failed", message).into()),
+                SearchEvent::Error(SearchFailed { message }) => {
+                    return Err(ApiError::bad_gateway("search_failed", message).into());
+                }
                 _ => {}
             }
         }
@@ -209,10 +211,10 @@ impl LeadsApi {
                 estimated_leads: e.estimated_leads,
                 estimated_cost_usd: e.estimated_cost_usd,
                 estimated_seconds: e.estimated_seconds,
-                requests: e.requests.into(),
+                requests: e.requests,
                 billable_requests: e.requests.billable(&prices),
                 exact: e.exact,
-                spent: e.spent.into(),
+                spent: e.spent,
             })),
             Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
             Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),
@@ -234,7 +236,7 @@ impl LeadsApi {
         let report = current_usage(&state, &auth.0.user.id).await?;
         Ok(Json(UsageResponse {
             success: true,
-            data: report.into(),
+            data: report,
         }))
     }
 

@@ -5,8 +5,9 @@
 
 use futures_util::StreamExt;
 use leadgen_core::{
+    delivery::{DeliveryKind, DeliveryStatus},
     ids::{SearchId, UserId},
-    search::{Checkpoint, SearchStatus},
+    search::{Checkpoint, Coverage, SearchStatus, StopReason},
     store::{HistoryQuery, SearchSummary},
 };
 use poem::web::Data;
@@ -40,16 +41,16 @@ pub struct SearchItem {
     pub business_type: String,
     /// Location as typed (or an explicit area's label).
     pub location: String,
-    /// `quick` or `full`.
-    pub coverage: String,
+    /// How much of the area it covers.
+    pub coverage: Coverage,
     /// The options it was run with (filters, budget, area), as sent.
     pub options: serde_json::Value,
     /// Whether it keeps running without a listener.
     pub background: bool,
-    /// `queued`, `running`, `complete`, `failed` or `cancelled`.
-    pub status: String,
+    /// Where it stands.
+    pub status: SearchStatus,
     /// How far it has got (while running, once it fetched something).
-    pub progress: Option<SearchProgress>,
+    pub progress: Option<HistoryProgress>,
     /// Leads sent (once finished).
     pub leads: Option<i64>,
     /// Requests Google billed (once finished).
@@ -61,7 +62,7 @@ pub struct SearchItem {
     /// Why a complete search stopped before covering everything: `allowance` (the daily
     /// lead allowance ran out) or `max_cost` (the next request would have passed
     /// `maxCostUsd`). Absent when it covered everything.
-    pub stop_reason: Option<String>,
+    pub stop_reason: Option<StopReason>,
     /// Its automatic delivery (a full search, when its owner chose one).
     pub delivery: Option<SearchDelivery>,
     /// When it was asked for (RFC 3339).
@@ -77,10 +78,10 @@ pub struct SearchItem {
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchDelivery {
-    /// `email` or `sheets`.
-    pub kind: String,
+    /// Where it goes.
+    pub kind: DeliveryKind,
     /// `pending` (queued, or trying again), `sent` or `failed`.
-    pub status: String,
+    pub status: DeliveryStatus,
     /// Where it went ("emailed to jane@agency.example"), or why not.
     pub detail: Option<String>,
 }
@@ -88,7 +89,7 @@ pub struct SearchDelivery {
 /// A running search's progress, from its checkpoint.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
-pub struct SearchProgress {
+pub struct HistoryProgress {
     /// Leads sent so far (after filters and de-duplication), as the progress card counts.
     pub found: u32,
     /// Requests Google billed so far.
@@ -116,49 +117,62 @@ pub(crate) fn rfc3339(secs: i64) -> String {
         .unwrap_or_default()
 }
 
+/// The value a stored word names; a word no version wrote is a corrupt row (500).
+fn stored<T: serde::de::DeserializeOwned>(column: &str, word: &str) -> Result<T, ApiError> {
+    leadgen_core::words::parse(word).ok_or_else(|| ApiError::internal(&format!("searches.{column} holds '{word}'")))
+}
+
 /// A history entry for `s`; a running search gets its progress from its checkpoint.
-async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
+async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError> {
     let now = leadgen_core::time::now_unix();
     let replay_secs = state.bus.replay_ttl().as_secs() as i64;
     let results_available = s.finished_at.is_none_or(|f| now - f < replay_secs);
-    let progress = if s.status == SearchStatus::Running.as_str() {
+    let status: SearchStatus = stored("status", &s.status)?;
+    let progress = if status == SearchStatus::Running {
         progress_of(state, &s.id).await
     } else {
         None
     };
-    SearchItem {
+    let delivery = match s.delivery_kind {
+        Some(kind) => Some(SearchDelivery {
+            kind: stored("delivery_kind", &kind)?,
+            status: match s.delivery_status {
+                Some(word) => stored("delivery_status", &word)?,
+                None => DeliveryStatus::Pending,
+            },
+            detail: s.delivery_detail,
+        }),
+        None => None,
+    };
+    Ok(SearchItem {
         id: s.id.to_string(),
         business_type: s.business_type,
         location: s.location,
-        coverage: s.coverage,
+        coverage: stored("coverage", &s.coverage)?,
         options: serde_json::from_str(&s.options).unwrap_or_else(|_| serde_json::json!({})),
         background: s.background != 0,
-        status: s.status,
+        status,
         progress,
         leads: s.leads_delivered,
         billable_requests: s.billable_requests,
         cost_usd: s.cost_usd,
         error_message: s.error_message,
-        stop_reason: s.stop_reason,
-        delivery: s.delivery_kind.map(|kind| SearchDelivery {
-            kind,
-            status: s.delivery_status.unwrap_or_else(|| "pending".into()),
-            detail: s.delivery_detail,
-        }),
+        stop_reason: s.stop_reason.map(|word| stored("stop_reason", &word)).transpose()?,
+        delivery,
         started_at: rfc3339(s.created_at),
         finished_at: s.finished_at.map(rfc3339),
         results_available,
-    }
+    })
 }
 
 /// How far a running search has got: its checkpoint's counts (no lead data), if it has
 /// fetched anything yet. A bus that does not answer leaves it out rather than failing the
 /// history.
-async fn progress_of(state: &AppState, id: &SearchId) -> Option<SearchProgress> {
+async fn progress_of(state: &AppState, id: &SearchId) -> Option<HistoryProgress> {
     let stored = state.bus.checkpoint(id).await.ok().flatten()?;
     let progress = Checkpoint::decode(&stored)?.progress();
     let prices = state.config.places_prices;
-    Some(SearchProgress {
+    Some(HistoryProgress {
         found: progress.found,
         billable_requests: progress.requests.billable(&prices),
         cost_usd: leadgen_core::search::round_cents(progress.requests.cost_usd(&prices)),
@@ -243,7 +257,7 @@ impl SearchesApi {
             .flatten();
         let mut searches = Vec::with_capacity(rows.len());
         for row in rows {
-            searches.push(item(&state, row).await);
+            searches.push(item(&state, row).await?);
         }
         Ok(Json(SearchHistory {
             searches,
@@ -263,7 +277,7 @@ impl SearchesApi {
         id: Path<String>,
     ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
-        Ok(Json(item(&state, summary).await))
+        Ok(Json(item(&state, summary).await?))
     }
 
     /// A search's events again (reconnect)
@@ -334,6 +348,6 @@ impl SearchesApi {
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }
-        Ok(Json(item(&state, summary).await))
+        Ok(Json(item(&state, summary).await?))
     }
 }

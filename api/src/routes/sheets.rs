@@ -6,13 +6,13 @@
 
 use crate::text::Text;
 use leadgen_core::{
-    enrich::{Contacts, Socials},
+    enrich::Contacts,
     sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError},
 };
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
-use super::{ApiTags, leads_models::ContactsItem};
+use super::ApiTags;
 use crate::{
     auth::{Auth, access},
     error::{ApiError, ErrorBody, body},
@@ -112,7 +112,7 @@ pub struct ExportLead {
     /// What its website publishes (an enriched search's lead): written to the columns
     /// Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
     /// TikTok when the request says `enriched`.
-    pub contacts: Option<ContactsItem>,
+    pub contacts: Option<Contacts>,
 }
 
 /// What to export where (spec section 5).
@@ -359,7 +359,7 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
             address: lead.address.into_string(),
             phone: lead.phone.unwrap_or_default().into_string(),
             website: lead.website.unwrap_or_default().into_string(),
-            contacts: lead.contacts.map(contacts_of).unwrap_or_default(),
+            contacts: lead.contacts.unwrap_or_default(),
         };
         let contact_cells = sheets::enriched_cells(&row.contacts);
         for (field, text) in [
@@ -405,24 +405,6 @@ fn export_request(body: ExportToSheetsRequest) -> Result<sheets::ExportRequest, 
         business_type: body.business_type.into_string(),
         location: body.location.into_string(),
     })
-}
-
-/// The domain's form of a lead's contacts as the web app sends them back.
-fn contacts_of(item: ContactsItem) -> Contacts {
-    let s = item.socials;
-    Contacts {
-        emails: item.emails,
-        socials: Socials {
-            facebook: s.facebook,
-            instagram: s.instagram,
-            linkedin: s.linkedin,
-            x: s.x,
-            youtube: s.youtube,
-            tiktok: s.tiktok,
-        },
-        contact_page: item.contact_page,
-        ..Contacts::default()
-    }
 }
 
 /// Maps the domain's failures to the envelope.

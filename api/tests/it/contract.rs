@@ -31,7 +31,12 @@ fn secured() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (_, item) in doc["paths"].as_object().expect("paths") {
         for (_, op) in item.as_object().expect("operations") {
-            if op.get("security").is_some() {
+            // Public operations say `security: []`.
+            if op
+                .get("security")
+                .and_then(Value::as_array)
+                .is_some_and(|s| !s.is_empty())
+            {
                 out.insert(op["operationId"].as_str().expect("operationId").to_owned());
             }
         }

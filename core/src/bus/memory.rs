@@ -129,11 +129,12 @@ impl MemoryBus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lead::SearchFailed;
 
     fn event(n: u32) -> SearchEvent {
-        SearchEvent::Error {
+        SearchEvent::Error(SearchFailed {
             message: format!("e{n}"),
-        }
+        })
     }
 
     #[tokio::test]

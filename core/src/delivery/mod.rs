@@ -11,6 +11,11 @@ pub use mail::{MailConfig, MailError, MailFile, Mailer};
 /// Where a finished search goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "DeliveryKind", rename_all = "snake_case")
+)]
 pub enum DeliveryKind {
     /// A CSV file mailed to the account's own address.
     Email,
@@ -49,7 +54,13 @@ pub struct DeliveryPreference {
 }
 
 /// How a search's delivery went, as its history says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "DeliveryStatus", rename_all = "snake_case")
+)]
 pub enum DeliveryStatus {
     /// Queued, not yet done.
     Pending,

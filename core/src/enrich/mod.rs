@@ -30,19 +30,27 @@ pub use socials::Network;
 /// What a website publishes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "ContactsItem", rename_all = "camelCase")
+)]
 pub struct Contacts {
     /// Addresses found, lower-case, junk dropped, in the order met (home page first).
     pub emails: Vec<String>,
     /// One profile per network: the first one met.
     pub socials: Socials,
     /// The contact (or imprint) page that was read, if the site has one.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub contact_page: Option<String>,
     /// How reading the site went: found something, found none, not read (and why), or
     /// no website to read. Every lead of an enriched search ends with one (#26).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", oai(default))]
     pub status: ReadStatus,
     /// Why the site was not read, when `status` is `not_read`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub reason: Option<NotRead>,
 }
 
@@ -84,6 +92,11 @@ impl Contacts {
 /// How reading a lead's website went.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "ReadStatus", rename_all = "snake_case")
+)]
 pub enum ReadStatus {
     /// Read; it publishes an email, a social profile or a contact page.
     Found,
@@ -99,6 +112,11 @@ pub enum ReadStatus {
 /// Why a website was not read, in words a user can act on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "NotReadReason", rename_all = "snake_case")
+)]
 pub enum NotRead {
     /// It did not answer within its time budget.
     TimedOut,
@@ -128,18 +146,25 @@ impl From<&SiteError> for NotRead {
 
 /// Social profiles, canonical URLs (`https://www.facebook.com/{page}`, ...).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object), oai(rename = "SocialsItem"))]
 pub struct Socials {
     /// Facebook page.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub facebook: Option<String>,
     /// Instagram account.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub instagram: Option<String>,
     /// LinkedIn company or person.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub linkedin: Option<String>,
     /// X (Twitter) account.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub x: Option<String>,
     /// YouTube channel.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub youtube: Option<String>,
     /// TikTok account.
+    #[cfg_attr(feature = "openapi", oai(nullable))]
     pub tiktok: Option<String>,
 }
 

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{cost::Requests, tiling::Rect};
-use crate::lead::{Lead, SearchEvent};
+use crate::lead::{BusinessFound, Lead, SearchEvent};
 
 /// Progress of a paged Text Search query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -118,7 +118,9 @@ impl Resume {
         events
             .into_iter()
             .filter_map(|event| match event {
-                SearchEvent::BusinessFound { lead, .. } if seen.insert(lead.place_id.clone()) => Some(lead.clone()),
+                SearchEvent::BusinessFound(BusinessFound { lead, .. }) if seen.insert(lead.place_id.clone()) => {
+                    Some(lead.clone())
+                }
                 _ => None,
             })
             .collect()
@@ -128,6 +130,7 @@ impl Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lead::SearchStarted;
 
     #[test]
     fn progress_counts_what_a_checkpoint_says_and_nothing_else() {
@@ -226,18 +229,20 @@ mod tests {
             contacts: None,
             ..Default::default()
         };
-        let found = |id: &str, n: u32| SearchEvent::BusinessFound {
-            name: format!("n{id}"),
-            found: n,
-            total: n,
-            lead: lead(id),
+        let found = |id: &str, n: u32| {
+            SearchEvent::BusinessFound(BusinessFound {
+                name: format!("n{id}"),
+                found: n,
+                total: n,
+                lead: lead(id),
+            })
         };
         let events = [
-            SearchEvent::Start {
+            SearchEvent::Start(SearchStarted {
                 business_type: "cafe".into(),
                 location: "x".into(),
                 search_id: None,
-            },
+            }),
             found("a", 1),
             found("b", 2),
             found("a", 3),

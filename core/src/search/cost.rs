@@ -51,12 +51,17 @@ impl PriceTable {
 /// Requests made, by SKU.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "SkuRequests", rename_all = "camelCase")
+)]
 pub struct Requests {
-    /// IDs-only probes.
+    /// "Text Search Essentials (IDs Only)": free probes.
     pub ids_only: u32,
-    /// Pro (locate).
+    /// "Text Search Pro": locating the area.
     pub pro: u32,
-    /// Enterprise (lead pages).
+    /// "Text Search Enterprise": pages of leads.
     pub enterprise: u32,
 }
 
@@ -103,6 +108,11 @@ impl Requests {
 /// What a search cost, as `complete` and the estimate report it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "CostItem", rename_all = "camelCase")
+)]
 pub struct SearchCost {
     /// Requests by SKU.
     pub requests: Requests,

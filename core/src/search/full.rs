@@ -25,7 +25,7 @@ use super::{
     tiling::{Planner, Probe, ProbeId, Rect},
 };
 use crate::{
-    lead::{Lead, SearchEvent, SearchProgress},
+    lead::{BusinessFound, Lead, SearchEvent, SearchProgress},
     places::{IDS_FIELD_MASK, Place, PlacesError, SearchTextRequest},
 };
 
@@ -189,12 +189,12 @@ pub(crate) async fn run(
                     }
                     given += 1;
                     outcome.leads.push(lead.clone());
-                    events.push(SearchEvent::BusinessFound {
+                    events.push(SearchEvent::BusinessFound(BusinessFound {
                         name: lead.name.clone(),
                         found: outcome.leads.len() as u32,
                         total,
                         lead,
-                    });
+                    }));
                 }
                 tally.done.push(DoneTile { rect, leads: given });
                 tile_done = true;

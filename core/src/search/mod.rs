@@ -34,7 +34,7 @@ pub use query::{InvalidSearch, MAX_LOCATION, MISSING_FIELDS, RawSearch, SearchQu
 pub use status::SearchStatus;
 
 use crate::{
-    lead::{Lead, SearchEvent, SearchParams},
+    lead::{BusinessFound, Lead, SearchEvent, SearchParams},
     places::{PlacesClient, PlacesError, SearchTextRequest},
 };
 
@@ -88,6 +88,11 @@ pub enum SearchFailure {
 /// Why a search ended before it covered everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "StopReason", rename_all = "snake_case")
+)]
 pub enum StopReason {
     /// The next request would have spent more than `maxCostUsd`.
     MaxCost,
@@ -307,12 +312,12 @@ async fn quick(
                 continue;
             }
             outcome.leads.push(lead.clone());
-            found.push(SearchEvent::BusinessFound {
+            found.push(SearchEvent::BusinessFound(BusinessFound {
                 name: lead.name.clone(),
                 found: outcome.leads.len() as u32,
                 total,
                 lead,
-            });
+            }));
         }
         let next_page_token = page.next_page_token.filter(|token| !token.is_empty());
         let checkpoint = Checkpoint::Pages {

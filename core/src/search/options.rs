@@ -22,11 +22,16 @@ pub const MAX_MIN_REVIEWS: u32 = 1_000_000;
 /// How much of the area a search covers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "Coverage", rename_all = "snake_case")
+)]
 pub enum Coverage {
-    /// One Text Search query of at most 3 pages (60 places): the original behaviour.
+    /// One query, at most 3 pages of 20 places (the default).
     #[default]
     Quick,
-    /// Every match in the area, past Google's 60-result cap (see `full.rs`).
+    /// Every match in the area, past Google's 60-result cap (`search::full`).
     Full,
 }
 

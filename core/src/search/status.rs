@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 /// one of the three ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "SearchStatus", rename_all = "snake_case")
+)]
 pub enum SearchStatus {
     /// Waiting for a worker.
     Queued,

@@ -7,11 +7,11 @@ use std::time::Duration;
 use leadgen_core::{
     bus::{EventBus, REPLAY_TTL, memory::MemoryBus, redis::RedisBus},
     ids::SearchId,
-    lead::SearchEvent,
+    lead::{SearchEvent, SearchFailed},
 };
 
 fn event(text: &str) -> SearchEvent {
-    SearchEvent::Error { message: text.into() }
+    SearchEvent::Error(SearchFailed { message: text.into() })
 }
 
 #[tokio::test]

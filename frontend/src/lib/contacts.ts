@@ -1,4 +1,11 @@
 import type { ContactsItem } from '../api/gen/model/contactsItem';
+import { NotReadReason } from '../api/gen/model/notReadReason';
+import { ReadStatus } from '../api/gen/model/readStatus';
+
+/** Whether `value` is one of a generated enum's words. */
+function isOneOf<T extends string>(words: Record<string, T>, value: unknown): value is T {
+  return typeof value === 'string' && (Object.values(words) as string[]).includes(value);
+}
 
 /** What a lead's own website publishes (an enriched search, issue #14): the API's `ContactsItem`. */
 export type Contacts = ContactsItem;
@@ -7,7 +14,7 @@ export type Contacts = ContactsItem;
 export const CONTACT_COLUMNS = ['Email', 'Facebook', 'Instagram', 'LinkedIn', 'X', 'YouTube', 'TikTok', 'Website read'] as const;
 
 /** Why a website was not read, in words (the API's `reason`). */
-const NOT_READ_WORDS: Record<string, string> = {
+const NOT_READ_WORDS: Record<NotReadReason, string> = {
   timed_out: 'timed out',
   robots_txt: 'its robots.txt does not allow it',
   refused_address: 'its address is not allowed',
@@ -30,7 +37,7 @@ export function readStatusWords(contacts: Contacts | null | undefined): string {
     case 'no_website':
       return 'No website';
     case 'not_read':
-      return `Not read: ${NOT_READ_WORDS[contacts.reason ?? ''] ?? 'unknown reason'}`;
+      return `Not read: ${contacts.reason ? NOT_READ_WORDS[contacts.reason] : 'unknown reason'}`;
     default:
       return '';
   }
@@ -74,7 +81,7 @@ export function toContacts(data: unknown): Contacts | null {
   };
   const page = url(event.contactPage);
   if (page) contacts.contactPage = page;
-  if (typeof event.status === 'string') contacts.status = event.status;
-  if (typeof event.reason === 'string') contacts.reason = event.reason;
+  if (isOneOf(ReadStatus, event.status)) contacts.status = event.status;
+  if (isOneOf(NotReadReason, event.reason)) contacts.reason = event.reason;
   return contacts;
 }

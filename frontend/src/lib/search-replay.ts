@@ -1,5 +1,5 @@
-import { toContacts } from './contacts';
 import type { Lead } from './lead';
+import { enrichedContacts, toSearchEvent } from './search-event';
 import { getSse, StreamError } from './sse-stream';
 
 // A search's events again (issue #13): `GET /api/leads/searches/{id}/events`, tagged
@@ -35,20 +35,17 @@ export async function collectSearchLeads(searchId: string, signal?: AbortSignal)
     searchId,
     undefined,
     (data) => {
-      if (typeof data !== 'object' || data === null) return;
-      const event = data as { type?: unknown; lead?: unknown; results?: unknown; message?: unknown; placeId?: unknown };
-      if (event.type === 'business_found' && event.lead && typeof event.lead === 'object') {
-        const lead = event.lead as Lead;
-        streamed.set(lead.placeId || `${streamed.size}`, lead);
-      } else if (event.type === 'lead_enriched' && typeof event.placeId === 'string') {
+      const event = toSearchEvent(data);
+      if (event?.type === 'business_found') {
+        streamed.set(event.lead.placeId || `${streamed.size}`, event.lead);
+      } else if (event?.type === 'lead_enriched') {
         // An enriched search that ended early: its leads keep what their sites published.
         const lead = streamed.get(event.placeId);
-        const contacts = toContacts(data);
-        if (lead && contacts) streamed.set(event.placeId, { ...lead, contacts });
-      } else if (event.type === 'complete' && Array.isArray(event.results)) {
-        results = event.results as Lead[];
-      } else if (event.type === 'error') {
-        failure = typeof event.message === 'string' && event.message ? event.message : 'Search failed';
+        if (lead) streamed.set(event.placeId, { ...lead, contacts: enrichedContacts(event) });
+      } else if (event?.type === 'complete') {
+        results = event.results;
+      } else if (event?.type === 'error') {
+        failure = event.message || 'Search failed';
       }
     },
     signal,

@@ -14,7 +14,7 @@ use leadgen_core::{
     delivery::{self, DeliveryKind, DeliveryStatus, MailFile},
     ids::{SearchId, UserId},
     jobs::DeliveryJobV1,
-    lead::{Lead, SearchEvent, SearchParams},
+    lead::{Lead, SearchComplete, SearchEvent, SearchParams},
     sheets::{ExportRequest, ExportRow, ExportTarget},
 };
 
@@ -107,7 +107,7 @@ async fn finished_search(deps: &WorkerDeps, search_id: &SearchId) -> Result<(Vec
         .into_iter()
         .rev()
         .find_map(|envelope| match envelope.event {
-            SearchEvent::Complete { results, search, .. } => Some((results, search)),
+            SearchEvent::Complete(SearchComplete { results, search, .. }) => Some((results, search)),
             _ => None,
         })
         .ok_or_else(|| Undelivered::Final("its results were no longer held when the delivery ran".into()))

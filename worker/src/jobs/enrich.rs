@@ -14,7 +14,7 @@ use std::sync::Arc;
 use leadgen_core::{
     enrich::{Contacts, NotRead},
     jobs::EnrichJobV1,
-    lead::SearchEvent,
+    lead::{LeadEnriched, SearchEvent},
 };
 use tracing::Instrument;
 
@@ -57,10 +57,10 @@ async fn handle(job: EnrichJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
             }
         }
     };
-    let event = SearchEvent::LeadEnriched {
+    let event = SearchEvent::LeadEnriched(LeadEnriched {
         place_id: job.place_id,
         contacts,
-    };
+    });
     deps.bus
         .publish(&job.search_id, &event)
         .await

@@ -14,7 +14,7 @@ use leadgen_core::{
     delivery::DeliveryStatus,
     ids::UserId,
     jobs::SearchJobV1,
-    lead::SearchEvent,
+    lead::{BusinessFound, SearchComplete, SearchEvent, SearchFailed, SearchStarted},
     search::{
         self, Checkpoint, Coverage, EventSink, LeadAllowance, Resume, SearchFailure, SearchOutcome, SearchPlan,
         SearchStatus, SearchStopped, StopReason, Upstream,
@@ -64,7 +64,7 @@ impl EventSink for BusSink<'_> {
     async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
         let leads = events
             .iter()
-            .filter(|e| matches!(e, SearchEvent::BusinessFound { .. }))
+            .filter(|e| matches!(e, SearchEvent::BusinessFound(BusinessFound { .. })))
             .count();
         self.bus
             .publish_page(self.search_id, &events, &checkpoint.encode())
@@ -174,9 +174,9 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .bus
             .publish(
                 &job.search_id,
-                &SearchEvent::Error {
+                &SearchEvent::Error(SearchFailed {
                     message: JOB_FAILED.into(),
-                },
+                }),
             )
             .await;
         let _ = deps
@@ -187,9 +187,9 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .store
             .record_search_error(&job.user_id, &job.search_id, JOB_FAILED)
             .await;
-        let failed = SearchEvent::Error {
+        let failed = SearchEvent::Error(SearchFailed {
             message: JOB_FAILED.into(),
-        };
+        });
         super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &failed).await;
     }
 }
@@ -237,11 +237,11 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         sink.bus
             .publish(
                 &job.search_id,
-                &SearchEvent::Start {
+                &SearchEvent::Start(SearchStarted {
                     business_type: params.business_type.clone(),
                     location: params.location.clone(),
                     search_id: Some(job.search_id.to_string()),
-                },
+                }),
             )
             .await?;
     }
@@ -275,14 +275,14 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             let notice = notice(&outcome, job, &deps.usage, tier);
             (
                 SearchStatus::Complete,
-                Some(SearchEvent::Complete {
+                Some(SearchEvent::Complete(SearchComplete {
                     results: outcome.leads,
                     search: params,
                     usage,
                     cost: Some(cost),
                     stop_reason: outcome.stop,
                     notice,
-                }),
+                })),
             )
         }
         Err(Failure::Stopped(reason)) => {
@@ -294,9 +294,9 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             // that it ended; a quick search's own stream is gone already.
             (
                 SearchStatus::Cancelled,
-                Some(SearchEvent::Error {
+                Some(SearchEvent::Error(SearchFailed {
                     message: CANCELLED.to_owned(),
-                }),
+                })),
             )
         }
         Err(Failure::Message(message)) => {
@@ -314,7 +314,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             {
                 tracing::info!("the search failed before Google answered: its monthly search is given back");
             }
-            (SearchStatus::Failed, Some(SearchEvent::Error { message }))
+            (SearchStatus::Failed, Some(SearchEvent::Error(SearchFailed { message })))
         }
     };
     if let Some(event) = terminal {

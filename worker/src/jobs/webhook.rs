@@ -15,7 +15,7 @@ use std::{sync::Arc, time::Instant};
 use leadgen_core::{
     ids::{SearchId, UserId},
     jobs::WebhookJobV1,
-    lead::SearchEvent,
+    lead::{SearchComplete, SearchEvent, SearchFailed},
     outbound::OutboundError,
     store::NewDelivery,
     time::now_unix,
@@ -184,9 +184,9 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
 /// Failures are logged, never the search's: the search itself is done.
 pub async fn emit_search_end(deps: &WorkerDeps, user_id: &UserId, search_id: &SearchId, event: &SearchEvent) {
     let (kind, data) = match event {
-        SearchEvent::Complete {
+        SearchEvent::Complete(SearchComplete {
             results, search, usage, ..
-        } => (
+        }) => (
             EventType::SearchCompleted,
             serde_json::json!({
                 "searchId": search_id,
@@ -195,7 +195,7 @@ pub async fn emit_search_end(deps: &WorkerDeps, user_id: &UserId, search_id: &Se
                 "usage": usage,
             }),
         ),
-        SearchEvent::Error { message } => (
+        SearchEvent::Error(SearchFailed { message }) => (
             EventType::SearchFailed,
             serde_json::json!({"searchId": search_id, "message": message}),
         ),

@@ -2,7 +2,8 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import type { Contacts } from '../../lib/contacts';
 import { Spinner } from '../../components/ui/spinner';
-import { progressText, type SearchProgress } from './search-format';
+import type { SearchProgress } from '../../api/gen/model/searchProgress';
+import { progressText } from './search-format';
 import { LIVE_NAMES_NOTE_THRESHOLD } from './search-reducer';
 
 export interface LiveProgressProps {

@@ -1,5 +1,6 @@
 import type { CostItem } from '../../api/gen/model/costItem';
 import type { EstimateResponse } from '../../api/gen/model/estimateResponse';
+import type { SearchProgress } from '../../api/gen/model/searchProgress';
 import { formatUsd } from '../../lib/money';
 
 // Words and figures of full-coverage searches: the estimate, the live progress and what
@@ -44,19 +45,6 @@ export function estimateText(estimate: Pick<EstimateResponse, 'estimatedLeads' |
     `about ${formatUsd(estimate.estimatedCostUsd)} on your Google key, ` +
     `about ${formatSeconds(estimate.estimatedSeconds)}.`
   );
-}
-
-/** A full search's progress (the stream's `progress` event). */
-export interface SearchProgress {
-  areasProbed: number;
-  areasFetched: number;
-  areasPlanned: number;
-  leads: number;
-  placesFound: number;
-  billableRequests: number;
-  costUsd: number;
-  estimatedCostUsd: number;
-  estimatedPlaces: number;
 }
 
 /** "Mapping the area: 24 parts checked", then "Fetching: 680 of about 1,500 · $0.35 so far (about $2.70 in all)". */

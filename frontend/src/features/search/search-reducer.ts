@@ -1,8 +1,8 @@
 import type { CostItem } from '../../api/gen/model/costItem';
 import type { Contacts } from '../../lib/contacts';
 import type { Lead, SearchQuery } from '../../lib/lead';
-import type { SearchEvent } from './search-events';
-import type { SearchProgress } from './search-format';
+import type { SearchProgress } from '../../api/gen/model/searchProgress';
+import { enrichedContacts, type SearchEvent } from '../../lib/search-event';
 
 /** How many streamed names stay visible (spec section 9). */
 export const MAX_LIVE_NAMES = 10;
@@ -137,7 +137,7 @@ function applyEvent(state: SearchState, event: SearchEvent): SearchState {
       };
     // One small object per site read; a search has at most a few thousand.
     case 'lead_enriched':
-      return { ...base, contacts: { ...base.contacts, [event.placeId]: event.contacts } };
+      return { ...base, contacts: { ...base.contacts, [event.placeId]: enrichedContacts(event) } };
     case 'progress': {
       const { type: _type, ...progress } = event;
       return { ...base, progress };

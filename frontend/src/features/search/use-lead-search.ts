@@ -4,7 +4,7 @@ import { clearLiveSearch, readLiveSearch, watchedSearches, writeLiveSearch } fro
 import { streamSearchEvents } from '../../lib/search-replay';
 import { StreamError } from '../../lib/sse-stream';
 import { streamLeadSearch } from './search-api';
-import { toSearchEvent, type SearchEvent } from './search-events';
+import { toSearchEvent, type EventOf, type SearchEvent } from '../../lib/search-event';
 import { initialSearchState, restoredSearchState, searchReducer, type SearchAction, type SearchState } from './search-reducer';
 
 type OnData = (data: unknown, id?: string) => void;
@@ -44,7 +44,7 @@ export const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 export interface UseLeadSearchOptions {
   /** Called once a search completes (e.g. to refresh usage). */
-  onComplete?: (event: Extract<SearchEvent, { type: 'complete' }>) => void;
+  onComplete?: (event: EventOf<'complete'>) => void;
   /** The stream reader; injectable for tests. */
   stream?: StreamFn;
   /** The events reader used to reconnect; injectable for tests. */

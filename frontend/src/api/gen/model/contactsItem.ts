@@ -5,35 +5,32 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). A body above its operation's limit (256 KiB; the export 16 MiB) answers 413 `payload_too_large`. In local mode (no identity provider) a request naming a `Host` other than this machine's loopback address and port answers 403 `foreign_host`. Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactsItemReason } from './contactsItemReason';
+import type { ContactsItemStatus } from './contactsItemStatus';
 import type { SocialsItem } from './socialsItem';
 
 /**
- * What a business's website publishes: emails, social profiles, the contact page read.
+ * What a website publishes.
  */
 export interface ContactsItem {
   /**
-     * The contact page the emails came from, when not the home page.
+     * The contact (or imprint) page that was read, if the site has one.
      * @nullable
      */
   contactPage?: string | null;
-  /**
-     * Email addresses, as published (empty when none was found or the site could not be
-     * read).
-     */
+  /** Addresses found, lower-case, junk dropped, in the order met (home page first). */
   emails: string[];
   /**
-     * Why the site was not read (`not_read` only): `timed_out`, `robots_txt`,
-     * `refused_address`, `site_down`, `not_a_web_address` or `not_reached_in_time`.
+     * Why the site was not read, when `status` is `not_read`.
      * @nullable
      */
-  reason?: string | null;
-  /** Social profile URLs. */
+  reason?: ContactsItemReason;
+  /** One profile per network: the first one met. */
   socials: SocialsItem & unknown;
   /**
-     * How reading the site went: `found` (an email, profile or contact page), `none`
-     * (read, nothing published), `not_read` (see `reason`) or `no_website`. Always in
-     * answers; ignored when sent back for an export.
+     * How reading the site went: found something, found none, not read (and why), or
+     * no website to read. Every lead of an enriched search ends with one (#26).
      * @nullable
      */
-  status?: string | null;
+  status?: ContactsItemStatus;
 }

@@ -8,12 +8,12 @@
 import type { SkuRequests } from './skuRequests';
 
 /**
- * What a search cost the user's Google key.
+ * What a search cost, as `complete` and the estimate report it.
  */
 export interface CostItem {
   /** Requests Google bills. */
   billableRequests: number;
-  /** US dollars at the configured list prices. */
+  /** Dollars at the configured list prices, to a tenth of a cent. */
   costUsd: number;
   /** Requests by SKU. */
   requests: SkuRequests & unknown;

@@ -22,6 +22,7 @@ export interface ExportLead {
      * What its website publishes (an enriched search's lead): written to the columns
      * Email (the emails, comma-separated), Facebook, Instagram, LinkedIn, X, YouTube and
      * TikTok when the request says `enriched`.
+     * @nullable
      */
   contacts?: ContactsItem & unknown | null;
   /**

@@ -8,41 +8,33 @@
 import type { ContactsItem } from './contactsItem';
 
 /**
- * A business found.
+ * One business found. The contract's `LeadItem`: the stream's events, the answer of
+ * `POST /api/leads/search` and the leads a client sends back share this one shape.
  */
 export interface LeadItem {
   /** Formatted address. */
   address: string;
+  /** Google's category for it, in words, e.g. `Dentist`; absent when none. */
+  category?: string;
+  /** City (locality); absent when Google gives none. */
+  city?: string;
   /**
-     * Google's category for it, in words, e.g. `Dentist`; absent when none.
-     * @nullable
+     * What the business's own website publishes: only in an enriched search's results
+     * (absent everywhere else, so unenriched leads keep their shape).
      */
-  category?: string | null;
-  /**
-     * City; absent when Google gives none.
-     * @nullable
-     */
-  city?: string | null;
-  /** What the business's own website publishes (enriched searches' results only). */
-  contacts?: ContactsItem & unknown | null;
-  /**
-     * The place on Google Maps; absent when Google gives none.
-     * @nullable
-     */
-  mapsUrl?: string | null;
+  contacts?: ContactsItem & unknown;
+  /** The place on Google Maps; absent when Google gives none. */
+  mapsUrl?: string;
   /** Business name. */
   name: string;
-  /** Phone number; empty when unknown. */
+  /** National phone number; empty when Google has none. */
   phone: string;
   /** Google place id. */
   placeId: string;
+  /** Postal code; absent when none. */
+  postalCode?: string;
   /**
-     * Postal code; absent when none.
-     * @nullable
-     */
-  postalCode?: string | null;
-  /**
-     * Average rating, when rated.
+     * Average rating (1 to 5), when rated.
      * @nullable
      */
   rating?: number | null;
@@ -51,16 +43,13 @@ export interface LeadItem {
      * @nullable
      */
   reviewCount?: number | null;
+  /** State or region as Google abbreviates it, e.g. `TX`; absent when none. */
+  state?: string;
   /**
-     * State or region as Google abbreviates it, e.g. `TX`; absent when none.
-     * @nullable
+     * Street line, e.g. `1204 Oak St`; absent when Google gives none (empty parts are
+     * left out, so a lead without them keeps its old shape).
      */
-  state?: string | null;
-  /**
-     * Street line, e.g. `1204 Oak St`; absent when Google gives none.
-     * @nullable
-     */
-  street?: string | null;
-  /** Website; empty when unknown. */
+  street?: string;
+  /** Website; empty when Google has none. */
   website: string;
 }

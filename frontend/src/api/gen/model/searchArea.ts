@@ -12,11 +12,20 @@ import type { GeoPoint } from './geoPoint';
  * a circle (`center`, `radiusMeters`).
  */
 export interface SearchArea {
-  /** Circle: centre. */
+  /**
+     * Circle: centre.
+     * @nullable
+     */
   center?: GeoPoint & unknown | null;
-  /** Rectangle: north-east corner. */
+  /**
+     * Rectangle: north-east corner.
+     * @nullable
+     */
   high?: GeoPoint & unknown | null;
-  /** Rectangle: south-west corner. */
+  /**
+     * Rectangle: south-west corner.
+     * @nullable
+     */
   low?: GeoPoint & unknown | null;
   /**
      * Circle: radius in metres (up to 50,000).

@@ -5,8 +5,11 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). A body above its operation's limit (256 KiB; the export 16 MiB) answers 413 `payload_too_large`. In local mode (no identity provider) a request naming a `Host` other than this machine's loopback address and port answers 403 `foreign_host`. Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { Coverage } from './coverage';
+import type { HistoryProgress } from './historyProgress';
 import type { SearchDelivery } from './searchDelivery';
-import type { SearchProgress } from './searchProgress';
+import type { SearchStatus } from './searchStatus';
+import type { StopReason } from './stopReason';
 
 /**
  * One search in the history. Figures a search does not have yet are left out, not null.
@@ -20,8 +23,8 @@ export interface SearchItem {
   businessType: string;
   /** US dollars at list prices (once finished). */
   costUsd?: number;
-  /** `quick` or `full`. */
-  coverage: string;
+  /** How much of the area it covers. */
+  coverage: Coverage & unknown;
   /** Its automatic delivery (a full search, when its owner chose one). */
   delivery?: SearchDelivery & unknown;
   /** Why it failed. */
@@ -37,7 +40,7 @@ export interface SearchItem {
   /** The options it was run with (filters, budget, area), as sent. */
   options: unknown;
   /** How far it has got (while running, once it fetched something). */
-  progress?: SearchProgress & unknown;
+  progress?: HistoryProgress & unknown;
   /**
      * Whether its results can still be read again (`GET .../events`): for
      * `replayMinutes` minutes after it finished, from memory.
@@ -45,12 +48,12 @@ export interface SearchItem {
   resultsAvailable: boolean;
   /** When it was asked for (RFC 3339). */
   startedAt: string;
-  /** `queued`, `running`, `complete`, `failed` or `cancelled`. */
-  status: string;
+  /** Where it stands. */
+  status: SearchStatus & unknown;
   /**
      * Why a complete search stopped before covering everything: `allowance` (the daily
      * lead allowance ran out) or `max_cost` (the next request would have passed
      * `maxCostUsd`). Absent when it covered everything.
      */
-  stopReason?: string;
+  stopReason?: StopReason & unknown;
 }

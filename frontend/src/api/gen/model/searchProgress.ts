@@ -7,13 +7,25 @@
  */
 
 /**
- * A running search's progress, from its checkpoint.
+ * How a long (full-coverage) search is going: sent alongside `business_found`.
  */
 export interface SearchProgress {
-  /** Requests Google billed so far. */
+  /** Rectangles whose leads were fetched. */
+  areasFetched: number;
+  /** Rectangles planned for fetching so far. */
+  areasPlanned: number;
+  /** Rectangles probed (free IDs-only queries). */
+  areasProbed: number;
+  /** Requests Google bills so far. */
   billableRequests: number;
-  /** US dollars so far, at list prices. */
+  /** US dollars spent so far on the user's key. */
   costUsd: number;
-  /** Leads sent so far (after filters and de-duplication), as the progress card counts. */
-  found: number;
+  /** US dollars expected at the end (exact once every area is probed). */
+  estimatedCostUsd: number;
+  /** Places expected at the end (exact once every area is probed). */
+  estimatedPlaces: number;
+  /** Leads sent so far. */
+  leads: number;
+  /** Places found so far by the probes (before filters). */
+  placesFound: number;
 }

@@ -5,10 +5,10 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). A body above its operation's limit (256 KiB; the export 16 MiB) answers 413 `payload_too_large`. In local mode (no identity provider) a request naming a `Host` other than this machine's loopback address and port answers 403 `foreign_host`. Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
-import type { Coverage } from './coverage';
-import type { PhoneChoice } from './phoneChoice';
 import type { SearchArea } from './searchArea';
-import type { WebsiteChoice } from './websiteChoice';
+import type { SearchRequestCoverage } from './searchRequestCoverage';
+import type { SearchRequestPhone } from './searchRequestPhone';
+import type { SearchRequestWebsite } from './searchRequestWebsite';
 
 /**
  * What to search for.
@@ -17,6 +17,7 @@ export interface SearchRequest {
   /**
      * An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
      * a circle `{center, radiusMeters}` (at most 50 km).
+     * @nullable
      */
   area?: SearchArea & unknown | null;
   /**
@@ -35,8 +36,9 @@ export interface SearchRequest {
   /**
      * `quick` (default): one Text Search query, at most 60 places. `full`: every match in
      * the location's area (or `area`), past Google's 60-result cap.
+     * @nullable
      */
-  coverage?: Coverage & unknown | null;
+  coverage?: SearchRequestCoverage;
   /**
      * Read each lead's own website for emails and social profiles: every lead with a
      * website gets a `lead_enriched` event once its site has been read, and `complete`
@@ -74,8 +76,14 @@ export interface SearchRequest {
      * @nullable
      */
   minReviews?: number | null;
-  /** `with`: only businesses with a phone number. */
-  phone?: PhoneChoice & unknown | null;
-  /** `with`: only businesses with a website; `without`: only those without one. */
-  website?: WebsiteChoice & unknown | null;
+  /**
+     * `with`: only businesses with a phone number.
+     * @nullable
+     */
+  phone?: SearchRequestPhone;
+  /**
+     * `with`: only businesses with a website; `without`: only those without one.
+     * @nullable
+     */
+  website?: SearchRequestWebsite;
 }

@@ -7,7 +7,7 @@
  */
 
 /**
- * Requests by Google SKU.
+ * Requests made, by SKU.
  */
 export interface SkuRequests {
   /** "Text Search Enterprise": pages of leads. */

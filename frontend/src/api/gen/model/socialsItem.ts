@@ -7,7 +7,7 @@
  */
 
 /**
- * Social profile URLs found on a business's website.
+ * Social profiles, canonical URLs (`https://www.facebook.com/{page}`, ...).
  */
 export interface SocialsItem {
   /**
@@ -16,22 +16,22 @@ export interface SocialsItem {
      */
   facebook?: string | null;
   /**
-     * Instagram profile.
+     * Instagram account.
      * @nullable
      */
   instagram?: string | null;
   /**
-     * LinkedIn page.
+     * LinkedIn company or person.
      * @nullable
      */
   linkedin?: string | null;
   /**
-     * TikTok profile.
+     * TikTok account.
      * @nullable
      */
   tiktok?: string | null;
   /**
-     * X (Twitter) profile.
+     * X (Twitter) account.
      * @nullable
      */
   x?: string | null;

@@ -7,13 +7,13 @@
  */
 
 /**
- * Key configuration.
+ * Whether a key is configured.
  */
 export interface UsageApiKey {
-  /** A key is stored. */
+  /** A Places key is stored. */
   configured: boolean;
   /**
-     * When it was saved (RFC 3339).
+     * When it was last saved (RFC 3339), if stored.
      * @nullable
      */
   lastUpdated?: string | null;

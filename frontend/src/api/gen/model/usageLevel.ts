@@ -7,13 +7,13 @@
  */
 
 /**
- * Warning levels.
+ * Warning levels for the usage card.
  */
 export interface UsageLevel {
-  /** From 75% to 90%. */
+  /** From 75% (yellow). */
   isApproachingLimit: boolean;
-  /** From 90%. */
+  /** From 90% (orange). */
   isNearLimit: boolean;
-  /** At or over the monthly allowance. */
+  /** At or over the monthly limit (red). */
   isOverLimit: boolean;
 }

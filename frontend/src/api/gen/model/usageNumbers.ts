@@ -7,7 +7,7 @@
  */
 
 /**
- * Usage numbers.
+ * Monthly searches, and leads.
  */
 export interface UsageNumbers {
   /** Searches this month. */
@@ -17,13 +17,13 @@ export interface UsageNumbers {
      * @nullable
      */
   dailyLeadLimit?: number | null;
-  /** Leads delivered this month. */
+  /** Leads delivered this month (the paid card shows these). */
   leadsThisMonth: number;
-  /** Leads used today (including running searches' reservations). */
+  /** Leads used today, including those reserved by running searches. */
   leadsToday: number;
   /** Searches allowed per month. */
   limit: number;
-  /** `current / limit`, percent. */
+  /** `current / limit` in percent, one decimal. */
   percentage: number;
   /** Searches left this month. */
   remaining: number;

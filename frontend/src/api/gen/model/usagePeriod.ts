@@ -7,11 +7,11 @@
  */
 
 /**
- * Reset date.
+ * When the monthly allowance resets.
  */
 export interface UsagePeriod {
-  /** Days until then. */
+  /** Whole days from today. */
   daysUntilReset: number;
-  /** First day of next month, `YYYY-MM-DD` (UTC). */
+  /** `YYYY-MM-DD`. */
   resetDate: string;
 }

@@ -12,19 +12,19 @@ import type { UsagePeriod } from './usagePeriod';
 import type { UsageTier } from './usageTier';
 
 /**
- * The spec's usage stats.
+ * The spec's usage stats (`GET /api/leads/usage` data, and `usage` of `complete`).
  */
 export interface UsageStats {
-  /** Whether a Places key is configured. */
+  /** The Places key. */
   apiKey: UsageApiKey & unknown;
-  /** When the monthly allowance resets. */
+  /** The current period. */
   period: UsagePeriod & unknown;
-  /** Tips. */
+  /** Tips for the user. */
   recommendations: string[];
-  /** Warning levels: approaching from 75%, near from 90%, over at 100% (one at most). */
+  /** Warning levels (exclusive: at most one is true). */
   status: UsageLevel & unknown;
-  /** The user's plan. */
+  /** The plan. */
   tier: UsageTier & unknown;
-  /** Searches this month against the monthly allowance, plus leads. */
+  /** Monthly searches. */
   usage: UsageNumbers & unknown;
 }
