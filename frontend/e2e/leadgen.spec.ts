@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
+import { signInAs } from './billing-helpers';
 import { answerPictures, chooseBusinessType, expect, expectAccessible, expectNoConsoleErrors, parseSse, recordLiveList, shot, signUpFromLanding, storedToken, test, type ConsoleEntry, type SseFrame } from './fixtures';
 
 // Browser end-to-end tests against the real stack: leadgen-api + leadgen-worker on
@@ -97,11 +98,13 @@ test('signed out: landing page, unknown paths go home, protected pages ask to si
   await expect(page.getByRole('heading', { name: 'Authentication Failed' })).toBeVisible();
   await shot(page, '00-signed-out-auth-error');
 
-  for (const path of ['/dashboard', '/settings', '/onboarding']) {
+  for (const path of ['/dashboard', '/settings?tab=billing', '/onboarding']) {
     await page.goto(path);
     await expect(page.getByRole('heading', { name: 'Authentication Required' })).toBeVisible();
-    // The address stays (the gate renders in place).
-    expect(new URL(page.url()).pathname).toBe(path);
+    // The guard redirects to the sign-in screen, which keeps the page to come back to.
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/auth/sign-in');
+    expect(url.searchParams.get('redirect')).toBe(path);
     await expect(page.getByRole('button', { name: 'Sign in with Google' })).toBeEnabled();
   }
   await shot(page, '00-signed-out-auth-required');
@@ -120,6 +123,18 @@ test('signed out: landing page, unknown paths go home, protected pages ask to si
     await shot(page, file);
     await page.goBack();
   }
+  expectNoConsoleErrors(consoleErrors);
+});
+
+test('signed out: signing in from a protected page comes back to it', async ({ page, consoleErrors }) => {
+  await signInAs(page, 'erin');
+  await page.goto('/settings?tab=profile');
+  await page.waitForURL((url) => url.pathname === '/auth/sign-in');
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
+  await page.waitForURL((url) => url.pathname === '/auth/success');
+  await expect(page.getByText('Taking you back...')).toBeVisible();
+  await page.waitForURL((url) => url.pathname === '/settings' && url.searchParams.get('tab') === 'profile');
+  await expect(page.getByLabel('Email')).toHaveValue('erin@example.com');
   expectNoConsoleErrors(consoleErrors);
 });
 

@@ -18,6 +18,7 @@ import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as AuthedOnboardingRouteImport } from './routes/_authed/onboarding'
 import { Route as AuthedSettingsRouteImport } from './routes/_authed/settings'
 import { Route as AuthErrorRouteImport } from './routes/auth/error'
+import { Route as AuthSignInRouteImport } from './routes/auth/sign-in'
 import { Route as AuthSuccessRouteImport } from './routes/auth/success'
 import { Route as AuthedBillingCancelRouteImport } from './routes/_authed/billing/cancel'
 import { Route as AuthedBillingSuccessRouteImport } from './routes/_authed/billing/success'
@@ -66,6 +67,11 @@ const AuthErrorRoute = AuthErrorRouteImport.update({
   path: '/auth/error',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthSignInRoute = AuthSignInRouteImport.update({
+  id: '/auth/sign-in',
+  path: '/auth/sign-in',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthSuccessRoute = AuthSuccessRouteImport.update({
   id: '/auth/success',
   path: '/auth/success',
@@ -91,6 +97,7 @@ export interface FileRoutesByFullPath {
   '/onboarding': typeof AuthedOnboardingRoute
   '/settings': typeof AuthedSettingsRoute
   '/auth/error': typeof AuthErrorRoute
+  '/auth/sign-in': typeof AuthSignInRoute
   '/auth/success': typeof AuthSuccessRoute
   '/billing/cancel': typeof AuthedBillingCancelRoute
   '/billing/success': typeof AuthedBillingSuccessRoute
@@ -104,6 +111,7 @@ export interface FileRoutesByTo {
   '/onboarding': typeof AuthedOnboardingRoute
   '/settings': typeof AuthedSettingsRoute
   '/auth/error': typeof AuthErrorRoute
+  '/auth/sign-in': typeof AuthSignInRoute
   '/auth/success': typeof AuthSuccessRoute
   '/billing/cancel': typeof AuthedBillingCancelRoute
   '/billing/success': typeof AuthedBillingSuccessRoute
@@ -119,6 +127,7 @@ export interface FileRoutesById {
   '/_authed/onboarding': typeof AuthedOnboardingRoute
   '/_authed/settings': typeof AuthedSettingsRoute
   '/auth/error': typeof AuthErrorRoute
+  '/auth/sign-in': typeof AuthSignInRoute
   '/auth/success': typeof AuthSuccessRoute
   '/_authed/billing/cancel': typeof AuthedBillingCancelRoute
   '/_authed/billing/success': typeof AuthedBillingSuccessRoute
@@ -134,6 +143,7 @@ export interface FileRouteTypes {
     | '/onboarding'
     | '/settings'
     | '/auth/error'
+    | '/auth/sign-in'
     | '/auth/success'
     | '/billing/cancel'
     | '/billing/success'
@@ -147,6 +157,7 @@ export interface FileRouteTypes {
     | '/onboarding'
     | '/settings'
     | '/auth/error'
+    | '/auth/sign-in'
     | '/auth/success'
     | '/billing/cancel'
     | '/billing/success'
@@ -161,6 +172,7 @@ export interface FileRouteTypes {
     | '/_authed/onboarding'
     | '/_authed/settings'
     | '/auth/error'
+    | '/auth/sign-in'
     | '/auth/success'
     | '/_authed/billing/cancel'
     | '/_authed/billing/success'
@@ -173,6 +185,7 @@ export interface RootRouteChildren {
   PrivacyRoute: typeof PrivacyRoute
   TermsRoute: typeof TermsRoute
   AuthErrorRoute: typeof AuthErrorRoute
+  AuthSignInRoute: typeof AuthSignInRoute
   AuthSuccessRoute: typeof AuthSuccessRoute
 }
 
@@ -241,6 +254,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthErrorRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/auth/sign-in': {
+      id: '/auth/sign-in'
+      path: '/auth/sign-in'
+      fullPath: '/auth/sign-in'
+      preLoaderRoute: typeof AuthSignInRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/auth/success': {
       id: '/auth/success'
       path: '/auth/success'
@@ -291,6 +311,7 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyRoute: PrivacyRoute,
   TermsRoute: TermsRoute,
   AuthErrorRoute: AuthErrorRoute,
+  AuthSignInRoute: AuthSignInRoute,
   AuthSuccessRoute: AuthSuccessRoute,
 }
 export const routeTree = rootRouteImport

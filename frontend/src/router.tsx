@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { RouteError } from './components/route-error';
 import { PageLoading } from './components/ui/spinner';
 import type { AuthContextValue } from './lib/session/session-types';
@@ -11,9 +11,11 @@ export interface RouterContext {
   queryClient: QueryClient;
 }
 
-export function createAppRouter(queryClient: QueryClient) {
+/** The app's router; `history` is the browser's unless a test passes a memory history. */
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    history,
     // `auth` is supplied by <RouterProvider context> once the session exists.
     context: { auth: undefined as unknown as AuthContextValue, queryClient },
     defaultPreload: 'intent',

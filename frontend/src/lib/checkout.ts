@@ -14,7 +14,7 @@ export type CheckoutInterval = 'monthly' | 'yearly';
  * The title of a Checkout that cannot start (spec section 8): the operation's default
  * text, which {@link errorDetail} then does not repeat under the title.
  */
-export const CHECKOUT_FAILED = OPERATION_ERROR_MESSAGES['POST /api/billing/create-checkout-session'];
+export const CHECKOUT_FAILED = OPERATION_ERROR_MESSAGES.create_checkout_session;
 
 /**
  * Returns a function that creates a Checkout session for Pro billed monthly or yearly

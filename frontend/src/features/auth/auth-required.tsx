@@ -4,8 +4,11 @@ import { Card } from '../../components/ui/card';
 import { Logo } from '../../components/ui/logo';
 import { SignInButton } from './sign-in-button';
 
-/** Shown by the protected layout when nobody is signed in (spec section 2). */
-export function AuthRequired() {
+/**
+ * The 'Authentication Required' screen of `/auth/sign-in` (spec section 2). Signing in
+ * from it comes back to `returnTo`, the protected page the visitor asked for.
+ */
+export function AuthRequired({ returnTo }: { returnTo?: string }) {
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-b from-indigo-50 to-white px-4 py-12">
       <Card className="w-full max-w-md text-center">
@@ -23,7 +26,7 @@ export function AuthRequired() {
           Sign in to search local businesses and generate up to 1000 leads per day.
         </p>
         <div className="mt-6">
-          <SignInButton />
+          <SignInButton returnTo={returnTo} />
         </div>
         <LocalModeNote className="mt-3" />
         <p className="mt-6 text-xs text-slate-500">

@@ -1,5 +1,6 @@
 import { Button, type ButtonSize, type ButtonVariant } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { rememberReturnTo } from '../../lib/return-to';
 import { useAuth } from '../../lib/session/auth-context';
 
 export interface SignInButtonProps {
@@ -9,6 +10,11 @@ export interface SignInButtonProps {
   className?: string;
   /** Show the session's auth error under the button (spec section 2). */
   showError?: boolean;
+  /**
+   * The page to come back to after the identity provider (the sign-in return page reads
+   * it); without it the user lands on the dashboard.
+   */
+  returnTo?: string;
 }
 
 /**
@@ -21,11 +27,16 @@ export function SignInButton({
   size = 'lg',
   className,
   showError = true,
+  returnTo,
 }: SignInButtonProps) {
   const { login, isLoading, error } = useAuth();
+  const signIn = () => {
+    if (returnTo) rememberReturnTo(returnTo);
+    login();
+  };
   return (
     <div className="flex flex-col items-center gap-2">
-      <Button variant={variant} size={size} className={className} onClick={login} disabled={isLoading}>
+      <Button variant={variant} size={size} className={className} onClick={signIn} disabled={isLoading}>
         {isLoading ? (
           <>
             <Spinner />

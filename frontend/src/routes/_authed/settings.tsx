@@ -8,10 +8,11 @@ export const Route = createFileRoute('/_authed/settings')({
   // `?tab=billing` opens that tab: the tabs are links to `?tab=` (issue #26 item 9).
   validateSearch: (search: Record<string, unknown>): { tab?: SettingsTab } =>
     isSettingsTab(search.tab) ? { tab: search.tab } : {},
-  loader: ({ context }) => {
-    if (context.auth?.isAuthenticated) {
-      void context.queryClient.prefetchQuery(getGetApiKeyStatusQueryOptions());
-    }
+  loader: async ({ context: { auth, queryClient } }) => {
+    if (!auth?.isAuthenticated) return;
+    // The API keys tab opens on the saved key's masked preview: waited for, so the field
+    // never shows empty first. A failed read does not block the page; the tab says so.
+    await queryClient.ensureQueryData(getGetApiKeyStatusQueryOptions()).catch(() => undefined);
   },
   component: SettingsRoute,
 });

@@ -1,0 +1,53 @@
+// Generated from ../openapi.json by scripts/generate-operations.mjs (npm run generate:api).
+// Do not edit.
+
+/** Every operation of the contract, by operation id: its method and path template. */
+export const API_OPERATIONS = {
+  cancel_search: { method: 'POST', path: '/api/leads/searches/{id}/cancel' },
+  check_api_key: { method: 'POST', path: '/api/leads/check-api-key' },
+  complete_onboarding: { method: 'POST', path: '/api/user/complete-onboarding' },
+  create_checkout_session: { method: 'POST', path: '/api/billing/create-checkout-session' },
+  create_portal_session: { method: 'POST', path: '/api/billing/create-portal-session' },
+  create_token: { method: 'POST', path: '/api/user/tokens' },
+  create_webhook: { method: 'POST', path: '/api/user/webhooks' },
+  delete_webhook: { method: 'DELETE', path: '/api/user/webhooks/{id}' },
+  estimate_search: { method: 'POST', path: '/api/leads/estimate' },
+  export_to_sheets: { method: 'POST', path: '/api/leads/export-to-sheets' },
+  finish_sign_in: { method: 'GET', path: '/api/auth/callback' },
+  get_api_key_status: { method: 'GET', path: '/api/user/api-key/status' },
+  get_auth_config: { method: 'GET', path: '/api/auth/config' },
+  get_billing_status: { method: 'GET', path: '/api/billing/status' },
+  get_delivery: { method: 'GET', path: '/api/user/delivery' },
+  get_health: { method: 'GET', path: '/api/health' },
+  get_me: { method: 'GET', path: '/api/auth/me' },
+  get_ready: { method: 'GET', path: '/api/ready' },
+  get_search: { method: 'GET', path: '/api/leads/searches/{id}' },
+  get_sheets_auth_status: { method: 'GET', path: '/api/leads/sheets/auth-status' },
+  get_site_config: { method: 'GET', path: '/api/site' },
+  get_subscription_status: { method: 'GET', path: '/api/billing/subscription' },
+  get_usage: { method: 'GET', path: '/api/leads/usage' },
+  list_business_types: { method: 'GET', path: '/api/leads/business-types' },
+  list_plans: { method: 'GET', path: '/api/billing/plans' },
+  list_searches: { method: 'GET', path: '/api/leads/searches' },
+  list_sheets: { method: 'GET', path: '/api/leads/sheets' },
+  list_tokens: { method: 'GET', path: '/api/user/tokens' },
+  list_webhook_deliveries: { method: 'GET', path: '/api/user/webhooks/{id}/deliveries' },
+  list_webhooks: { method: 'GET', path: '/api/user/webhooks' },
+  list_worksheets: { method: 'GET', path: '/api/leads/sheets/{id}/worksheets' },
+  logout: { method: 'POST', path: '/api/auth/logout' },
+  refresh_session: { method: 'POST', path: '/api/auth/refresh' },
+  revoke_token: { method: 'DELETE', path: '/api/user/tokens/{id}' },
+  rotate_webhook_secret: { method: 'POST', path: '/api/user/webhooks/{id}/rotate-secret' },
+  save_api_key: { method: 'POST', path: '/api/user/api-key' },
+  search_leads: { method: 'POST', path: '/api/leads/search' },
+  search_leads_stream: { method: 'POST', path: '/api/leads/search-stream' },
+  start_sign_in: { method: 'GET', path: '/api/auth/google' },
+  stream_search_events: { method: 'GET', path: '/api/leads/searches/{id}/events' },
+  test_api_key: { method: 'POST', path: '/api/leads/test-api-key' },
+  test_webhook: { method: 'POST', path: '/api/user/webhooks/{id}/test' },
+  update_delivery: { method: 'PUT', path: '/api/user/delivery' },
+  validate_sheet: { method: 'POST', path: '/api/leads/sheets/validate' },
+} as const;
+
+/** An operation id of the contract (`operationId` in openapi.json). */
+export type OperationId = keyof typeof API_OPERATIONS;
