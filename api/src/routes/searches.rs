@@ -157,7 +157,7 @@ async fn item(state: &AppState, s: SearchSummary) -> SearchItem {
 async fn progress_of(state: &AppState, id: &SearchId) -> Option<SearchProgress> {
     let stored = state.bus.checkpoint(id).await.ok().flatten()?;
     let progress = Checkpoint::decode(&stored)?.progress();
-    let prices = state.config.places_prices;
+    let prices = state.config.places.prices;
     Some(SearchProgress {
         found: progress.found,
         billable_requests: progress.requests.billable(&prices),
