@@ -32,12 +32,12 @@ use url::Url;
 
 pub use access::{OidcConfig, SecretsConfig};
 pub use billing::{BillingConfig, STRIPE_API_BASE_URL};
-pub use delivery::{DeliverySchedule, MailConfig, OutboundConfig, default_sender, parse_host_port};
+pub use delivery::{DeliverySchedule, MailConfig, OutboundConfig, parse_host_port};
 pub use google::{
     GOOGLE_DRIVE_BASE_URL, GOOGLE_ISSUER, GOOGLE_PLACES_BASE_URL, GOOGLE_SHEETS_BASE_URL, GOOGLE_TOKEN_URL, GoogleApis,
     PlacesConfig, PriceTable,
 };
-pub use server::{HttpLimits, ServerConfig, default_public_url, parse_trusted_proxies};
+pub use server::{HttpLimits, ServerConfig, parse_trusted_proxies};
 pub use site::SiteInfo;
 pub use stores::{DatabaseConfig, RedisConfig};
 pub use telemetry::TelemetryConfig;
@@ -205,11 +205,11 @@ fn with_derived_defaults(figment: Figment) -> Figment {
     };
     let public_url = match text("server.public_url") {
         Some(url) => de::parse_http_url(&url).ok(),
-        None => listen.map(default_public_url),
+        None => listen.map(server::default_public_url),
     };
     let sender = public_url
         .as_ref()
-        .map(|url| default_sender(url.host_str().unwrap_or("localhost")));
+        .map(|url| delivery::default_sender(url.host_str().unwrap_or("localhost")));
     let mut figment = figment;
     if let Some(url) = public_url {
         figment = figment.join(Serialized::default("server.public_url", url.as_str()));
