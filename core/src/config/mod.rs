@@ -371,7 +371,10 @@ mod tests {
         std::fs::write(&file, "[places]\nrsp = 9\n").expect("write");
         let err = config(&[("LEADGEN_CONFIG_FILE", &path)]).expect_err("a typo in the file");
         assert_eq!(err.variable, "LEADGEN_CONFIG_FILE");
-        assert!(err.problem.contains("places.rsp"), "{err}");
+        assert_eq!(
+            err.problem, "unknown setting 'places.rsp' in the configuration file",
+            "{err}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -173,10 +173,21 @@ pub(super) fn config_error(error: &figment::Error) -> ConfigError {
             };
             parts.next().unwrap_or_default().to_owned()
         }
-        Kind::UnknownField(field, _) if key.is_empty() => {
-            format!("unknown setting '{field}' in the configuration file")
+        // Not a setting of the tree, so no variable's: the file is at fault. figment's
+        // path usually ends with the field already.
+        Kind::UnknownField(field, _) => {
+            if error.path.last() != Some(field) {
+                key = if key.is_empty() {
+                    field.clone()
+                } else {
+                    format!("{key}.{field}")
+                };
+            }
+            return ConfigError::new(
+                CONFIG_FILE,
+                format!("unknown setting '{key}' in the configuration file"),
+            );
         }
-        Kind::UnknownField(field, _) => format!("unknown setting '{key}.{field}' in the configuration file"),
         other => other.to_string(),
     };
     ConfigError::new(variable_of(&key).unwrap_or(CONFIG_FILE), problem)
