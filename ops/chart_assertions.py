@@ -79,16 +79,17 @@ class Checks:
 
 
 def settings_in_code(root: Path) -> tuple[set[str], set[str]]:
-    """Every environment variable the processes read (config.rs, and string literals in
-    core, api and worker), and the subset config.rs holds in secrecy types (which must
-    live in the Secret)."""
+    """Every environment variable the processes read (core/src/config/, and string literals
+    in core, api and worker), and the subset the configuration holds in secrecy types
+    (which must live in the Secret)."""
     names: set[str] = set()
     secret: set[str] = set()
     name = r"(LEADGEN_[A-Z0-9_]*[A-Z0-9]|DATABASE_URL|REDIS_URL|SENTRY_DSN|STRIPE_[A-Z0-9_]*[A-Z0-9])"
     pattern = re.compile(rf"\b{name}\b")
-    config = root / "core/src/config/mod.rs"
-    text = config.read_text()
-    text = text.split("#[cfg(test)]")[0]
+    # The configuration tree: core/src/config/, one module a section.
+    text = "\n".join(
+        path.read_text().split("#[cfg(test)]")[0] for path in sorted((root / "core/src/config").rglob("*.rs"))
+    )
     names |= set(pattern.findall(text))
     # A field's doc comment declares its variables (`NAME`: ..., `NAME` (default), `A`, `B`:);
     # a secrecy type on the field marks them secret. Mere mentions ("required when

@@ -57,11 +57,11 @@ pub fn build(state: AppState) -> impl Endpoint {
     });
     let docs_page = docs_html(&api);
     let docs = poem::endpoint::make_sync(move |_| poem::web::Html(docs_page.clone()));
-    let web_dir = state.config.web_dir.clone();
+    let web_dir = state.config.server.web_dir.clone();
     let rate_limits = state.rate_limits.clone();
-    let hsts = state.config.public_url.scheme() == "https";
+    let hsts = state.config.server.public_url.scheme() == "https";
     let local_mode = state.oidc.is_none();
-    let listen_port = state.config.listen.port();
+    let listen_port = state.config.server.listen.port();
     Route::new()
         // Served on `LEADGEN_METRICS_LISTEN` only (`telemetry::metrics_app`), never here.
         .at(

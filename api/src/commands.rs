@@ -33,7 +33,7 @@ pub async fn rotate_key(config: &Config, retire_previous: bool) -> anyhow::Resul
         .await
         .context("connecting to the store")?;
     store.migrate().await.context("applying migrations")?;
-    let summary = if config.encryption_key.is_some() {
+    let summary = if config.secrets.encryption_key.is_some() {
         let secrets = secrets_file::resolve(config)?;
         let report = rotate_secrets(&store, &secrets.vault).await?;
         format!(
@@ -50,7 +50,7 @@ pub async fn rotate_key(config: &Config, retire_previous: bool) -> anyhow::Resul
 
 async fn rotate_file_key(config: &Config, store: &Store, retire_previous: bool) -> anyhow::Result<String> {
     let path = secrets_file::path(config);
-    let mut file: SecretsFile = secrets_file::load_or_create(&config.data_dir)?;
+    let mut file: SecretsFile = secrets_file::load_or_create(&config.server.data_dir)?;
     if !retire_previous {
         file.encryption_keys
             .insert(0, vault::encode_key(&vault::generate_key()));

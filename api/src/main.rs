@@ -73,8 +73,8 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {
-    let listen = config.listen;
-    let public_url = config.public_url.clone();
+    let listen = config.server.listen;
+    let public_url = config.server.public_url.clone();
     let mode = if config.is_embedded() {
         "embedded"
     } else {
@@ -100,7 +100,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
-    if let Some(metrics_listen) = state.config.metrics_listen {
+    if let Some(metrics_listen) = state.config.server.metrics_listen {
         // Its own port, never the public one: the chart's Service exposes it to
         // Prometheus only, and no Ingress routes it.
         // A port already taken (a local Prometheus listens on 9090 by default) costs the
@@ -108,7 +108,8 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         match tokio::net::TcpListener::bind(metrics_listen).await {
             Ok(metrics_listener) => {
                 let metrics = telemetry::metrics_app(state.clone());
-                let limits = server::ServerLimits::from_config(&state.config.http_limits, Duration::from_secs(1));
+                let limits =
+                    server::ServerLimits::from_config(&state.config.server.http_limits, Duration::from_secs(1));
                 tokio::spawn(async move {
                     if let Err(error) = server::serve(metrics_listener, metrics, std::future::pending(), limits).await {
                         tracing::error!(%error, "the metrics listener stopped");
@@ -124,7 +125,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
             }
         }
     }
-    let limits = server::ServerLimits::from_config(&state.config.http_limits, SHUTDOWN_GRACE);
+    let limits = server::ServerLimits::from_config(&state.config.server.http_limits, SHUTDOWN_GRACE);
     server::serve(listener, app::build(state), signal, limits)
         .await
         .with_context(|| format!("serving on {listen}"))?;

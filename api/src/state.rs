@@ -70,7 +70,7 @@ impl AppState {
         let in_process_jobs = services.take_in_process_jobs();
         let config = &services.config;
         let oidc = match &config.oidc {
-            Some(oidc) => Some(Oidc::new(oidc.clone(), &config.public_url)?),
+            Some(oidc) => Some(Oidc::new(oidc.clone(), &config.server.public_url)?),
             None => None,
         };
         let sheets = services.sheets.clone();
@@ -79,8 +79,8 @@ impl AppState {
             // Embedded mode: the queue, the bus and one worker live in this process.
             let settings = leadgen_worker::WorkerSettings {
                 name: "embedded".into(),
-                concurrency: config.worker_concurrency,
-                drain: config.worker_drain,
+                concurrency: config.worker.concurrency,
+                drain: config.worker.drain,
             };
             let deps = services.worker_deps();
             tokio::spawn(async move {
@@ -92,7 +92,7 @@ impl AppState {
         }
         let gate = services.rate_gate();
         let test_events = match &services.redis {
-            Some(conn) => TestEventLimit::redis(conn.clone(), &services.config.redis_prefix),
+            Some(conn) => TestEventLimit::redis(conn.clone(), &services.config.redis.prefix),
             None => TestEventLimit::local(),
         };
         let Services {
@@ -111,7 +111,7 @@ impl AppState {
         Ok(Self(Arc::new(Inner {
             gate,
             keys,
-            sessions: SessionKeys::new(&jwt_secret, config.session_ttl),
+            sessions: SessionKeys::new(&jwt_secret, config.server.session_ttl),
             places,
             store,
             vault,
@@ -125,12 +125,12 @@ impl AppState {
             test_events,
             shutdown: tokio::sync::watch::Sender::new(false),
             rate_limits: crate::rate_limits::RateLimits::new(
-                config.rate_limit_per_user,
-                config.rate_limit_per_ip,
-                config.rate_limit_per_token,
-                config.trusted_proxies.clone(),
+                config.server.rate_limit_per_user,
+                config.server.rate_limit_per_ip,
+                config.server.rate_limit_per_token,
+                config.server.trusted_proxies.clone(),
             ),
-            streams: crate::stream_slots::StreamSlots::new(config.http_limits.max_streams_per_user),
+            streams: crate::stream_slots::StreamSlots::new(config.server.http_limits.max_streams_per_user),
             config,
         })))
     }
@@ -149,14 +149,14 @@ impl AppState {
             return Some(pending);
         }
         let mut conn = self.redis.clone()?;
-        queue::redis_depth(&mut conn, &self.config.redis_prefix).await.ok()
+        queue::redis_depth(&mut conn, &self.config.redis.prefix).await.ok()
     }
 
     /// Seconds the next search job has waited in the Redis queue (`None` in embedded
     /// mode, or when Redis does not answer).
     pub async fn queue_oldest_age(&self) -> Option<f64> {
         let mut conn = self.redis.clone()?;
-        queue::redis_oldest_age_secs(&mut conn, &self.config.redis_prefix)
+        queue::redis_oldest_age_secs(&mut conn, &self.config.redis.prefix)
             .await
             .ok()
     }

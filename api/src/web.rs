@@ -204,7 +204,7 @@ impl Accepted {
 /// `/robots.txt`: the public pages may be crawled; the app, its API and metrics not.
 #[handler]
 pub fn robots(state: Data<&AppState>) -> Response {
-    let sitemap_url = page_url(&state.config.public_url, "/sitemap.xml");
+    let sitemap_url = page_url(&state.config.server.public_url, "/sitemap.xml");
     let body = format!(
         "User-agent: *\n\
          Disallow: /api/\n\
@@ -229,7 +229,7 @@ pub fn sitemap(state: Data<&AppState>) -> Response {
         .map(|page| {
             format!(
                 "  <url><loc>{}</loc></url>\n",
-                xml_escape(&page_url(&state.config.public_url, page))
+                xml_escape(&page_url(&state.config.server.public_url, page))
             )
         })
         .collect();

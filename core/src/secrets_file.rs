@@ -43,26 +43,27 @@ pub struct ResolvedSecrets {
 
 /// Path of the secrets file for `config`.
 pub fn path(config: &Config) -> PathBuf {
-    config.data_dir.join(FILE_NAME)
+    config.server.data_dir.join(FILE_NAME)
 }
 
 /// Builds the vault and session secret from the environment, or from the data dir's
 /// secrets file (created on first use) when the environment gives none.
 pub fn resolve(config: &Config) -> CoreResult<ResolvedSecrets> {
     let previous = config
+        .secrets
         .previous_encryption_keys
         .iter()
         .map(|k| vault::decode_key(k.expose_secret(), "LEADGEN_PREVIOUS_ENCRYPTION_KEYS"))
         .collect::<CoreResult<Vec<_>>>()?;
-    let needs_file = config.encryption_key.is_none() || config.jwt_secret.is_none();
+    let needs_file = config.secrets.encryption_key.is_none() || config.secrets.jwt_secret.is_none();
     let file = if needs_file {
-        Some(load_or_create(&config.data_dir)?)
+        Some(load_or_create(&config.server.data_dir)?)
     } else {
         None
     };
     let file_path = needs_file.then(|| path(config));
 
-    let (vault, vault_from_file) = match &config.encryption_key {
+    let (vault, vault_from_file) = match &config.secrets.encryption_key {
         Some(key) => {
             let primary = vault::decode_key(key.expose_secret(), "LEADGEN_ENCRYPTION_KEY")?;
             (Vault::new(&primary, &previous, KeySource::Fixed), false)
@@ -75,7 +76,7 @@ pub fn resolve(config: &Config) -> CoreResult<ResolvedSecrets> {
             (Vault::new(primary, &all_previous, KeySource::File(path(config))), true)
         }
     };
-    let jwt_secret = match (&config.jwt_secret, &file) {
+    let jwt_secret = match (&config.secrets.jwt_secret, &file) {
         (Some(secret), _) => SecretBox::new(Box::new(secret.expose_secret().as_bytes().to_vec())),
         (None, Some(file)) => {
             SecretBox::new(Box::new(BASE64.decode(&file.jwt_secret).map_err(|_| {

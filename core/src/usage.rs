@@ -20,38 +20,8 @@ pub const APPROACHING_PERCENT: f64 = 75.0;
 /// Usage is "near" the monthly limit from this share on (orange).
 pub const NEAR_PERCENT: f64 = 90.0;
 
-/// Allowances of one tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TierLimits {
-    /// Searches per calendar month.
-    pub monthly_searches: i64,
-    /// Leads per day; `None` for no daily cap.
-    pub daily_leads: Option<i64>,
-}
-
-/// Allowances of every tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UsageLimits {
-    /// Without a subscription.
-    pub free: TierLimits,
-    /// With an active Pro subscription.
-    pub pro: TierLimits,
-}
-
-impl Default for UsageLimits {
-    fn default() -> Self {
-        Self {
-            free: TierLimits {
-                monthly_searches: 100,
-                daily_leads: Some(1_000),
-            },
-            pro: TierLimits {
-                monthly_searches: 10_000,
-                daily_leads: None,
-            },
-        }
-    }
-}
+/// The allowances are settings (`[usage]`), declared with the configuration.
+pub use crate::config::{TierLimits, UsageLimits};
 
 /// A user's plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

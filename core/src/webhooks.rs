@@ -168,16 +168,9 @@ pub fn search_message_id(search_id: &crate::ids::SearchId) -> String {
     format!("msg_{}", search_id.as_str().replace('-', ""))
 }
 
-/// How deliveries are attempted and retried (`LEADGEN_WEBHOOK_*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeliverySchedule {
-    /// One attempt's time-out.
-    pub timeout: std::time::Duration,
-    /// The first retry's delay; each next one doubles, up to [`MAX_RETRY_DELAY`].
-    pub first_retry: std::time::Duration,
-    /// Attempts before the endpoint is disabled.
-    pub max_attempts: u32,
-}
+/// How deliveries are attempted and retried: settings (`[webhooks]`, `LEADGEN_WEBHOOK_*`),
+/// declared with the configuration.
+pub use crate::config::DeliverySchedule;
 
 /// The longest wait between two attempts.
 pub const MAX_RETRY_DELAY: std::time::Duration = std::time::Duration::from_secs(6 * 3600);

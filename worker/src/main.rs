@@ -20,13 +20,13 @@ async fn main() -> anyhow::Result<()> {
         }
     };
     let _telemetry = leadgen_core::telemetry::init("worker", &config.telemetry);
-    let (Some(_), Some(_)) = (&config.redis_url, &config.database_url) else {
+    let (Some(_), Some(_)) = (&config.redis.url, &config.database.url) else {
         eprintln!(
             "configuration error: leadgen-worker needs DATABASE_URL and REDIS_URL (embedded mode runs its worker inside leadgen-api)"
         );
         std::process::exit(2);
     };
-    let ops_listen = config.worker_metrics_listen;
+    let ops_listen = config.worker.metrics_listen;
     let mut services = Services::build(config).await?;
     let config = services.config.clone();
     let conn = services
@@ -34,16 +34,16 @@ async fn main() -> anyhow::Result<()> {
         .clone()
         .context("distributed mode has a Redis connection")?;
     if let Some(addr) = ops_listen {
-        let bound = ops_server::spawn(addr, conn, &config.redis_prefix).await?;
+        let bound = ops_server::spawn(addr, conn, &config.redis.prefix).await?;
         // Scripts and tests wait for this line to find the port.
         println!("leadgen-worker metrics on http://{bound}/metrics");
     }
     let deps = services.worker_deps();
     let sources = services.job_sources().await?;
     let settings = WorkerSettings {
-        name: fleet::worker_name(config.worker_name.as_deref()),
-        concurrency: config.worker_concurrency,
-        drain: config.worker_drain,
+        name: fleet::worker_name(config.worker.name.as_deref()),
+        concurrency: config.worker.concurrency,
+        drain: config.worker.drain,
     };
     let metrics = leadgen_core::telemetry::metrics::metrics();
     metrics

@@ -67,14 +67,14 @@ impl Services {
             .with_context(|| format!("connecting to the store ({})", redact(&config.store_url())))?;
         store.migrate().await.context("applying migrations")?;
         let vault = Arc::new(secrets.vault);
-        let (redis, bus, queues, in_process_jobs) = match &config.redis_url {
+        let (redis, bus, queues, in_process_jobs) = match &config.redis.url {
             Some(url) => {
                 let client = redis::Client::open(url.as_str()).context("REDIS_URL")?;
                 let conn = redis::aio::ConnectionManager::new(client)
                     .await
                     .with_context(|| format!("connecting to Redis at {}", redact(url)))?;
-                let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis_prefix).await?));
-                let producers = registry::redis(url, &config.redis_prefix).await?;
+                let bus = EventBus::Redis(Box::new(RedisBus::connect(url, &config.redis.prefix).await?));
+                let producers = registry::redis(url, &config.redis.prefix).await?;
                 (Some(conn), bus, producers, None)
             }
             None => {
@@ -82,10 +82,10 @@ impl Services {
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
-        let bus = bus.with_replay_ttl(config.replay_ttl);
+        let bus = bus.with_replay_ttl(config.redis.replay_ttl);
         let gate = match &redis {
-            Some(conn) => KeyRateGate::fleet(config.places_rps, conn.clone(), &config.redis_prefix),
-            None => KeyRateGate::local(config.places_rps),
+            Some(conn) => KeyRateGate::fleet(config.places.rps, conn.clone(), &config.redis.prefix),
+            None => KeyRateGate::local(config.places.rps),
         };
         let crawler = crawler(&config);
         // Sheets access rides on Google sign-in: the same OAuth client refreshes tokens.
@@ -110,7 +110,7 @@ impl Services {
             sheets,
             mailer,
             keys: KeyService::new(store.clone(), vault.clone()),
-            places: PlacesClient::new(&config.places_base_url)?,
+            places: PlacesClient::new(&config.places.base_url)?,
             usage: UsageService::new(store.clone(), config.usage_limits),
             jwt_secret: secrets.jwt_secret,
             store,
@@ -137,7 +137,7 @@ impl Services {
             bus: self.bus.clone(),
             usage: self.usage.clone(),
             gate: self.rate_gate(),
-            prices: self.config.places_prices,
+            prices: self.config.places.prices,
             vault: self.vault.clone(),
             outbound: webhook_client(&self.config),
             webhooks: self.queues.webhook.clone(),
@@ -163,8 +163,8 @@ impl Services {
         if let Some(sources) = self.in_process_jobs.take() {
             return Ok(sources);
         }
-        match &self.config.redis_url {
-            Some(url) => Ok(registry::redis_sources(url, &self.config.redis_prefix).await?),
+        match &self.config.redis.url {
+            Some(url) => Ok(registry::redis_sources(url, &self.config.redis.prefix).await?),
             None => anyhow::bail!("the in-process queue already has its worker"),
         }
     }

@@ -90,7 +90,7 @@ const SIGN_IN_COOKIE_SECS: u32 = 600;
 /// (the provider's redirect back is a top-level GET, which Lax lets through), Secure when
 /// the app is served over https, and sent only to the callback.
 fn binding_cookie(state: &AppState, value: &str, max_age: u32) -> String {
-    let secure = if state.config.public_url.scheme() == "https" {
+    let secure = if state.config.server.public_url.scheme() == "https" {
         "; Secure"
     } else {
         ""
@@ -177,7 +177,7 @@ impl AuthApi {
             .into());
         }
         let Some(oidc) = &state.oidc else {
-            local::refuse_unless_at_this_machine(request, state.config.listen.port())?;
+            local::refuse_unless_at_this_machine(request, state.config.server.listen.port())?;
             let user = state.store.upsert_user_on_sign_in(&local::operator_identity()).await?;
             let token = auth::start_session(&state, &user.id).await?;
             return Ok(success_redirect(&state, &token));

@@ -231,7 +231,7 @@ impl BillingApi {
                 state.store.save_billing_customer(&user.id, &created).await?
             }
         };
-        let base = state.config.public_url.as_str().trim_end_matches('/');
+        let base = state.config.server.public_url.as_str().trim_end_matches('/');
         let (session_id, url) = stripe
             .create_checkout_session(CheckoutRequest {
                 user_id: &user.id,
@@ -277,7 +277,7 @@ impl BillingApi {
         })?;
         let return_url = format!(
             "{}/settings?tab=billing",
-            state.config.public_url.as_str().trim_end_matches('/')
+            state.config.server.public_url.as_str().trim_end_matches('/')
         );
         let url = stripe
             .create_portal_session(&customer_id, &return_url)

@@ -195,10 +195,10 @@ impl LeadsApi {
             gate: &state.gate,
         };
         let limits = EstimateLimits {
-            rps: f64::from(state.config.places_rps),
+            rps: f64::from(state.config.places.rps),
             ..EstimateLimits::default()
         };
-        let prices = state.config.places_prices;
+        let prices = state.config.places.prices;
         let usage = current_usage(&state, user_id).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
         match search::estimate(&upstream, &search, &prices, &state.store, limits).await {

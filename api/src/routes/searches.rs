@@ -171,7 +171,7 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
 async fn progress_of(state: &AppState, id: &SearchId) -> Option<HistoryProgress> {
     let stored = state.bus.checkpoint(id).await.ok().flatten()?;
     let progress = Checkpoint::decode(&stored)?.progress();
-    let prices = state.config.places_prices;
+    let prices = state.config.places.prices;
     Some(HistoryProgress {
         found: progress.found,
         billable_requests: progress.requests.billable(&prices),

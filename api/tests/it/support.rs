@@ -84,7 +84,7 @@ impl TestApp {
     pub fn serve_on(&self, listener: tokio::net::TcpListener) {
         let endpoint = app::build(self.state.clone());
         let limits = leadgen_api::server::ServerLimits::from_config(
-            &self.state.config.http_limits,
+            &self.state.config.server.http_limits,
             std::time::Duration::from_secs(1),
         );
         tokio::spawn(leadgen_api::server::serve(

@@ -3,35 +3,10 @@
 //! rules, the landing page's figures. Each defaults to the spec's placeholder, so an
 //! unconfigured server shows exactly the spec's pages.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, de::Error};
 use url::Url;
 
-use super::ConfigError;
-
-/// `[site]`, as read.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SiteSettings {
-    /// `LEADGEN_SUPPORT_EMAIL`: where "Contact support" and the legal pages' email go.
-    /// Default `support@leadgen.app`.
-    pub support_email: Option<String>,
-    /// `LEADGEN_HELP_CENTER_URL`: the Help Center. Unset: the spec's "coming soon" alert.
-    pub help_center_url: Option<String>,
-    /// `LEADGEN_LIVE_CHAT_URL`: live chat. Unset: the spec's "coming soon" alert.
-    pub live_chat_url: Option<String>,
-    /// `LEADGEN_LEGAL_ENTITY`: who the terms and the privacy policy are with. Default `Leadgen`.
-    pub legal_entity: Option<String>,
-    /// `LEADGEN_BUSINESS_ADDRESS`: its postal address. Default `[Business Address]`.
-    pub business_address: Option<String>,
-    /// `LEADGEN_JURISDICTION`: the law the terms are under. Default `[Jurisdiction]`.
-    pub jurisdiction: Option<String>,
-    /// `LEADGEN_ARBITRATION_RULES`: the rules of arbitration. Default `[Arbitration Rules]`.
-    pub arbitration_rules: Option<String>,
-    /// `LEADGEN_MARKETING_FIGURES`: the landing page's figures, `value=label` pairs
-    /// separated by `;` (`2.3M+=Leads generated;500+=Agencies`), or `none` to show none.
-    /// Default: the spec's three.
-    pub marketing_figures: Option<String>,
-}
+use super::de;
 
 /// One figure of the landing page ("2.3M+", "Leads generated").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,24 +17,36 @@ pub struct MarketingFigure {
     pub label: String,
 }
 
-/// `[site]`, checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the public pages say of the operator.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SiteInfo {
-    /// Support address.
+    /// `LEADGEN_SUPPORT_EMAIL`: where "Contact support" and the legal pages' email go.
+    /// Default `support@leadgen.app`.
+    #[serde(deserialize_with = "email")]
     pub support_email: String,
-    /// Help Center, if any.
+    /// `LEADGEN_HELP_CENTER_URL`: the Help Center. Unset: the spec's "coming soon" alert.
+    #[serde(deserialize_with = "link")]
     pub help_center_url: Option<Url>,
-    /// Live chat, if any.
+    /// `LEADGEN_LIVE_CHAT_URL`: live chat. Unset: the spec's "coming soon" alert.
+    #[serde(deserialize_with = "link")]
     pub live_chat_url: Option<Url>,
-    /// Legal entity.
+    /// `LEADGEN_LEGAL_ENTITY`: who the terms and the privacy policy are with. Default `Leadgen`.
+    #[serde(deserialize_with = "text")]
     pub legal_entity: String,
-    /// Its address.
+    /// `LEADGEN_BUSINESS_ADDRESS`: its postal address. Default `[Business Address]`.
+    #[serde(deserialize_with = "text")]
     pub business_address: String,
-    /// Governing law.
+    /// `LEADGEN_JURISDICTION`: the law the terms are under. Default `[Jurisdiction]`.
+    #[serde(deserialize_with = "text")]
     pub jurisdiction: String,
-    /// Arbitration rules.
+    /// `LEADGEN_ARBITRATION_RULES`: the rules of arbitration. Default `[Arbitration Rules]`.
+    #[serde(deserialize_with = "text")]
     pub arbitration_rules: String,
-    /// The landing page's figures (empty: none shown).
+    /// `LEADGEN_MARKETING_FIGURES`: the landing page's figures, `value=label` pairs
+    /// separated by `;` (`2.3M+=Leads generated;500+=Agencies`), or `none` to show none
+    /// (empty). Default: the spec's three.
+    #[serde(deserialize_with = "marketing_figures")]
     pub marketing_figures: Vec<MarketingFigure>,
 }
 
@@ -68,59 +55,59 @@ const SPEC_FIGURES: &str = "2.3M+=Leads generated;500+=Agencies;99.9%=Uptime";
 /// Longest text a setting may hold: these are shown on public pages.
 const MAX_TEXT: usize = 300;
 
-impl SiteInfo {
-    /// Checks `[site]`, naming the variable at fault.
-    pub fn from_settings(s: SiteSettings) -> Result<Self, ConfigError> {
-        let text = |variable: &'static str, value: Option<String>, default: &str| -> Result<String, ConfigError> {
-            let value = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-            match value {
-                Some(v) if v.chars().count() > MAX_TEXT => {
-                    Err(ConfigError::new(variable, format!("is at most {MAX_TEXT} characters")))
-                }
-                Some(v) => Ok(v),
-                None => Ok(default.to_owned()),
-            }
-        };
-        let link = |variable: &'static str, value: Option<String>| -> Result<Option<Url>, ConfigError> {
-            let Some(value) = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) else {
-                return Ok(None);
-            };
-            match Url::parse(&value) {
-                Ok(url) if matches!(url.scheme(), "https" | "http" | "mailto") => Ok(Some(url)),
-                _ => Err(ConfigError::new(
-                    variable,
-                    format!("'{value}' is not an https, http or mailto link"),
-                )),
-            }
-        };
-        let support_email = text("LEADGEN_SUPPORT_EMAIL", s.support_email, "support@leadgen.app")?;
-        if !support_email.contains('@') || support_email.contains(char::is_whitespace) {
-            return Err(ConfigError::new(
-                "LEADGEN_SUPPORT_EMAIL",
-                format!("'{support_email}' is not an email address"),
-            ));
+impl Default for SiteInfo {
+    fn default() -> Self {
+        Self {
+            support_email: "support@leadgen.app".into(),
+            help_center_url: None,
+            live_chat_url: None,
+            legal_entity: "Leadgen".into(),
+            business_address: "[Business Address]".into(),
+            jurisdiction: "[Jurisdiction]".into(),
+            arbitration_rules: "[Arbitration Rules]".into(),
+            marketing_figures: figures(SPEC_FIGURES).expect("the spec's figures read"),
         }
-        Ok(Self {
-            support_email,
-            help_center_url: link("LEADGEN_HELP_CENTER_URL", s.help_center_url)?,
-            live_chat_url: link("LEADGEN_LIVE_CHAT_URL", s.live_chat_url)?,
-            legal_entity: text("LEADGEN_LEGAL_ENTITY", s.legal_entity, "Leadgen")?,
-            business_address: text("LEADGEN_BUSINESS_ADDRESS", s.business_address, "[Business Address]")?,
-            jurisdiction: text("LEADGEN_JURISDICTION", s.jurisdiction, "[Jurisdiction]")?,
-            arbitration_rules: text("LEADGEN_ARBITRATION_RULES", s.arbitration_rules, "[Arbitration Rules]")?,
-            marketing_figures: figures(&text("LEADGEN_MARKETING_FIGURES", s.marketing_figures, SPEC_FIGURES)?)?,
-        })
     }
 }
 
-impl Default for SiteInfo {
-    fn default() -> Self {
-        Self::from_settings(SiteSettings::default()).unwrap_or_else(|_| unreachable!("the defaults are valid"))
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let value = de::text(d)?;
+    if value.chars().count() > MAX_TEXT {
+        return Err(D::Error::custom(format_args!("is at most {MAX_TEXT} characters")));
     }
+    Ok(value)
+}
+
+fn email<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let value = text(d)?;
+    if !value.contains('@') || value.contains(char::is_whitespace) {
+        return Err(D::Error::invalid_value(
+            serde::de::Unexpected::Str(&value),
+            &"an email address",
+        ));
+    }
+    Ok(value)
+}
+
+fn link<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Url>, D::Error> {
+    let Some(value) = de::optional_text(d)? else {
+        return Ok(None);
+    };
+    match Url::parse(&value) {
+        Ok(url) if matches!(url.scheme(), "https" | "http" | "mailto") => Ok(Some(url)),
+        _ => Err(D::Error::invalid_value(
+            serde::de::Unexpected::Str(&value),
+            &"an https, http or mailto link",
+        )),
+    }
+}
+
+fn marketing_figures<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<MarketingFigure>, D::Error> {
+    figures(&text(d)?).map_err(D::Error::custom)
 }
 
 /// `value=label;value=label`, or `none`.
-fn figures(text: &str) -> Result<Vec<MarketingFigure>, ConfigError> {
+fn figures(text: &str) -> Result<Vec<MarketingFigure>, String> {
     if text.eq_ignore_ascii_case("none") {
         return Ok(Vec::new());
     }
@@ -132,9 +119,8 @@ fn figures(text: &str) -> Result<Vec<MarketingFigure>, ConfigError> {
                 value: value.trim().to_owned(),
                 label: label.trim().to_owned(),
             }),
-            _ => Err(ConfigError::new(
-                "LEADGEN_MARKETING_FIGURES",
-                format!("'{pair}' is not value=label (e.g. 500+=Agencies); separate figures with ';', or set none"),
+            _ => Err(format!(
+                "'{pair}' is not value=label (e.g. 500+=Agencies); separate figures with ';', or set none"
             )),
         })
         .collect()
@@ -142,11 +128,20 @@ fn figures(text: &str) -> Result<Vec<MarketingFigure>, ConfigError> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
+    use crate::config::{Config, ConfigError};
+
+    fn site(vars: &[(&str, &str)]) -> Result<SiteInfo, ConfigError> {
+        let map: HashMap<&str, &str> = vars.iter().copied().collect();
+        Config::from_lookup(|name| map.get(name).map(|v| (*v).to_owned())).map(|c| c.site)
+    }
 
     #[test]
     fn unset_is_the_specs_placeholders() {
-        let site = SiteInfo::default();
+        let site = site(&[]).expect("defaults");
+        assert_eq!(site, SiteInfo::default());
         assert_eq!(site.support_email, "support@leadgen.app");
         assert_eq!(site.help_center_url, None);
         assert_eq!(site.business_address, "[Business Address]");
@@ -165,12 +160,11 @@ mod tests {
 
     #[test]
     fn an_operator_sets_real_values_or_hides_the_figures() {
-        let site = SiteInfo::from_settings(SiteSettings {
-            help_center_url: Some("https://help.agency.example".into()),
-            business_address: Some("1 Main St, Leeds".into()),
-            marketing_figures: Some("NONE".into()),
-            ..SiteSettings::default()
-        })
+        let site = site(&[
+            ("LEADGEN_HELP_CENTER_URL", "https://help.agency.example"),
+            ("LEADGEN_BUSINESS_ADDRESS", "1 Main St, Leeds"),
+            ("LEADGEN_MARKETING_FIGURES", "NONE"),
+        ])
         .expect("valid");
         assert_eq!(
             site.help_center_url.map(String::from).as_deref(),
@@ -182,27 +176,16 @@ mod tests {
 
     #[test]
     fn bad_values_name_their_variable() {
-        let bad = |settings: SiteSettings| SiteInfo::from_settings(settings).expect_err("refused").variable;
+        let bad = |name: &str, value: &str| site(&[(name, value)]).expect_err("refused").variable;
         assert_eq!(
-            bad(SiteSettings {
-                live_chat_url: Some("javascript:alert(1)".into()),
-                ..SiteSettings::default()
-            }),
+            bad("LEADGEN_LIVE_CHAT_URL", "javascript:alert(1)"),
             "LEADGEN_LIVE_CHAT_URL"
         );
         assert_eq!(
-            bad(SiteSettings {
-                marketing_figures: Some("500+ Agencies".into()),
-                ..SiteSettings::default()
-            }),
+            bad("LEADGEN_MARKETING_FIGURES", "500+ Agencies"),
             "LEADGEN_MARKETING_FIGURES"
         );
-        assert_eq!(
-            bad(SiteSettings {
-                support_email: Some("nobody".into()),
-                ..SiteSettings::default()
-            }),
-            "LEADGEN_SUPPORT_EMAIL"
-        );
+        assert_eq!(bad("LEADGEN_SUPPORT_EMAIL", "nobody"), "LEADGEN_SUPPORT_EMAIL");
+        assert_eq!(bad("LEADGEN_LEGAL_ENTITY", &"x".repeat(301)), "LEADGEN_LEGAL_ENTITY");
     }
 }

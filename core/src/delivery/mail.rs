@@ -6,58 +6,11 @@ use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
     message::{Attachment, Mailbox, MultiPart, SinglePart, header::ContentType},
 };
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::ExposeSecret;
 
-use crate::config::ConfigError;
-
-/// Where mail goes and who it is from (`LEADGEN_SMTP_URL`, `LEADGEN_MAIL_FROM`).
-#[derive(Clone)]
-pub struct MailConfig {
-    /// The SMTP server, with its credentials.
-    pub smtp_url: SecretString,
-    /// The sender.
-    pub from: Mailbox,
-}
-
-impl std::fmt::Debug for MailConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MailConfig")
-            .field("smtp_url", &"[redacted]")
-            .field("from", &self.from.to_string())
-            .finish()
-    }
-}
-
-impl MailConfig {
-    /// Checks the settings: a URL lettre accepts and a sender address; `None` when no
-    /// SMTP URL is set (no mail). `public_host` names the default sender's domain.
-    pub fn from_settings(
-        smtp_url: Option<SecretString>,
-        from: Option<&str>,
-        public_host: &str,
-    ) -> Result<Option<Self>, ConfigError> {
-        let Some(smtp_url) = smtp_url.filter(|u| !u.expose_secret().trim().is_empty()) else {
-            return Ok(None);
-        };
-        AsyncSmtpTransport::<Tokio1Executor>::from_url(smtp_url.expose_secret().trim()).map_err(|_| {
-            ConfigError::new(
-                "LEADGEN_SMTP_URL",
-                "is not an SMTP URL (smtp://host:port, smtps://user:password@host:465, or smtp://host:587?tls=required)",
-            )
-        })?;
-        let from = match from.map(str::trim).filter(|f| !f.is_empty()) {
-            Some(from) => from.to_owned(),
-            None => format!("Leadgen <noreply@{public_host}>"),
-        };
-        let from: Mailbox = from.parse().map_err(|_| {
-            ConfigError::new(
-                "LEADGEN_MAIL_FROM",
-                format!("'{from}' is not a sender such as Leadgen <noreply@example.com>"),
-            )
-        })?;
-        Ok(Some(Self { smtp_url, from }))
-    }
-}
+/// Where mail goes and who it is from: settings (`[mail]`), declared with the
+/// configuration, which checks the URL and the sender.
+pub use crate::config::MailConfig;
 
 /// Why a message was not sent, in words its owner can read (no server address).
 #[derive(Debug, thiserror::Error)]
@@ -102,7 +55,7 @@ pub struct MailFile {
 }
 
 impl Mailer {
-    /// A mailer for `config` (checked by [`MailConfig::from_settings`]).
+    /// A mailer for `config` (checked when the configuration was read).
     pub fn new(config: &MailConfig) -> Result<Self, MailError> {
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(config.smtp_url.expose_secret().trim())
             .map_err(|e| MailError::Server(e.to_string()))?
@@ -147,39 +100,5 @@ fn plain_smtp_error(error: &lettre::transport::smtp::Error) -> String {
         None if error.is_timeout() => "it did not answer in time".into(),
         None if error.is_tls() => "a secure connection could not be made".into(),
         None => "it could not be reached".into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn secret(s: &str) -> Option<SecretString> {
-        Some(SecretString::from(s.to_owned()))
-    }
-
-    #[test]
-    fn no_url_no_mail_and_a_bad_one_names_its_variable() {
-        assert!(MailConfig::from_settings(None, None, "x.test").expect("ok").is_none());
-        assert!(
-            MailConfig::from_settings(secret("  "), None, "x.test")
-                .expect("ok")
-                .is_none()
-        );
-        let bad = MailConfig::from_settings(secret("http://mail.test"), None, "x.test").expect_err("refused");
-        assert_eq!(bad.variable, "LEADGEN_SMTP_URL");
-        assert!(!bad.to_string().contains("mail.test"), "the URL is not repeated: {bad}");
-        let from = MailConfig::from_settings(secret("smtp://127.0.0.1:25"), Some("not an address"), "x.test")
-            .expect_err("refused");
-        assert_eq!(from.variable, "LEADGEN_MAIL_FROM");
-    }
-
-    #[test]
-    fn the_sender_defaults_to_the_public_host_and_the_url_is_never_printed() {
-        let config = MailConfig::from_settings(secret("smtps://user:hunter2@mail.test:465"), None, "leads.example")
-            .expect("ok")
-            .expect("mail on");
-        assert_eq!(config.from.to_string(), "Leadgen <noreply@leads.example>");
-        assert!(!format!("{config:?}").contains("hunter2"));
     }
 }

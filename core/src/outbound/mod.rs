@@ -25,7 +25,7 @@ use reqwest::{Method, StatusCode, redirect};
 use url::{Host, Url};
 
 pub use address::refusal;
-pub use policy::{OutboundPolicy, parse_allowed_hosts};
+pub use policy::OutboundPolicy;
 use resolver::{AddressRefused, GuardedResolver, Lookup, SystemLookup};
 
 /// The user agent outbound fetches send, and the token robots.txt rules are matched by.

@@ -2,6 +2,8 @@
 
 use url::Url;
 
+use crate::config::{Config, parse_host_port};
+
 /// The exemptions from the address refusal: `host:port` pairs whose fakes listen on
 /// loopback in tests and demos. Empty in production.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -12,11 +14,10 @@ pub struct OutboundPolicy {
 
 impl OutboundPolicy {
     /// A policy exempting `allowed_hosts` (`host:port` each). Entries that are not
-    /// `host:port` exempt nothing: configuration checks them first with
-    /// [`parse_allowed_hosts`], which names the bad entry.
+    /// `host:port` exempt nothing: configuration checks them first, naming the bad entry.
     pub fn new(allowed_hosts: Vec<String>) -> Self {
         Self {
-            allowed_hosts: allowed_hosts.iter().filter_map(|h| parse_entry(h).ok()).collect(),
+            allowed_hosts: allowed_hosts.iter().filter_map(|h| parse_host_port(h).ok()).collect(),
         }
     }
 
@@ -36,26 +37,12 @@ impl OutboundPolicy {
     }
 }
 
-/// Splits the setting's comma-separated `host:port` entries, or says which entry is not
-/// one. Blank entries are skipped, so an empty setting exempts nothing.
-pub fn parse_allowed_hosts(setting: &str) -> Result<Vec<String>, String> {
-    setting
-        .split(',')
-        .map(str::trim)
-        .filter(|entry| !entry.is_empty())
-        .map(|entry| parse_entry(entry).map(|_| entry.to_owned()))
-        .collect()
-}
-
-fn parse_entry(entry: &str) -> Result<(String, u16), String> {
-    let bad = || format!("`{entry}` is not host:port (for example fake-web:8090 or 127.0.0.1:8090)");
-    let (host, port) = entry.trim().rsplit_once(':').ok_or_else(bad)?;
-    let port: u16 = port.parse().map_err(|_| bad())?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    if host.is_empty() || port == 0 || (host.contains([':', '/', '@']) && host.parse::<std::net::Ipv6Addr>().is_err()) {
-        return Err(bad());
+// Declared here rather than in `config`, which imports nothing of the domain.
+impl Config {
+    /// The guarded client's policy: the exemptions of `LEADGEN_OUTBOUND_ALLOWED_HOSTS`.
+    pub fn outbound_policy(&self) -> OutboundPolicy {
+        OutboundPolicy::new(self.outbound.allowed_hosts.clone())
     }
-    Ok((host.to_ascii_lowercase(), port))
 }
 
 #[cfg(test)]
@@ -79,12 +66,13 @@ mod tests {
 
     #[test]
     fn the_setting_is_checked_entry_by_entry() {
-        assert_eq!(parse_allowed_hosts(""), Ok(vec![]));
-        assert_eq!(
-            parse_allowed_hosts(" a:1, b.test:8080 ,"),
-            Ok(vec!["a:1".to_owned(), "b.test:8080".to_owned()])
-        );
-        assert_eq!(parse_allowed_hosts("[::1]:80"), Ok(vec!["[::1]:80".to_owned()]));
+        let hosts = |value: &str| {
+            Config::from_lookup(|name| (name == "LEADGEN_OUTBOUND_ALLOWED_HOSTS").then(|| value.to_owned()))
+                .map(|c| c.outbound.allowed_hosts)
+        };
+        assert_eq!(hosts("").expect("empty"), Vec::<String>::new());
+        assert_eq!(hosts(" a:1, b.test:8080 ,").expect("two"), ["a:1", "b.test:8080"]);
+        assert_eq!(hosts("[::1]:80").expect("IPv6"), ["[::1]:80"]);
         for bad in [
             "localhost",
             "localhost:http",
@@ -94,8 +82,9 @@ mod tests {
             "http://a:80",
             "user@a:80",
         ] {
-            let err = parse_allowed_hosts(bad).expect_err(bad);
-            assert!(err.contains(bad), "{err} names the entry");
+            let err = hosts(bad).expect_err(bad);
+            assert_eq!(err.variable, "LEADGEN_OUTBOUND_ALLOWED_HOSTS");
+            assert!(err.problem.contains(bad), "{err} names the entry");
         }
     }
 }

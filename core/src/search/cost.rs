@@ -15,26 +15,9 @@ pub enum Sku {
     Enterprise,
 }
 
-/// US dollars per 1,000 requests of each SKU.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PriceTable {
-    /// IDs only (Google's list price: free).
-    pub ids_only: f64,
-    /// Pro (list: $32).
-    pub pro: f64,
-    /// Enterprise (list: $35).
-    pub enterprise: f64,
-}
-
-impl Default for PriceTable {
-    fn default() -> Self {
-        Self {
-            ids_only: 0.0,
-            pro: 32.0,
-            enterprise: 35.0,
-        }
-    }
-}
+/// US dollars per 1,000 requests of each SKU: settings (`[places.prices]`), declared
+/// with the configuration.
+pub use crate::config::PriceTable;
 
 impl PriceTable {
     /// Dollars for one request of `sku`.

@@ -14,13 +14,6 @@ pub struct TelemetryGuard {
     _sentry: Option<sentry::ClientInitGuard>,
 }
 
-/// The release name: `LEADGEN_RELEASE`, or `leadgen@{version}`.
-pub fn release_from(value: Option<String>) -> String {
-    value
-        .filter(|r| !r.trim().is_empty())
-        .unwrap_or_else(|| format!("leadgen@{}", env!("CARGO_PKG_VERSION")))
-}
-
 /// Libraries that log the documents they handle at debug level: the HTML parser under
 /// the crawler writes every text node and link of a business's website (emails, profile
 /// URLs) into its debug lines. Whatever `RUST_LOG` says, they log warnings and worse only.
