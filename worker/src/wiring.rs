@@ -78,7 +78,7 @@ impl Services {
                 (Some(conn), bus, producers, None)
             }
             None => {
-                let (producers, sources) = registry::memory();
+                let (producers, sources) = registry::in_process();
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };
