@@ -255,6 +255,33 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_charts_keda_triggers_watch_every_kind_in_the_registry() {
+        let helpers = include_str!("../../../helm/leadgen/templates/_helpers.tpl");
+        let listed = helpers
+            .split("{{- define \"leadgen.jobQueues\" -}}")
+            .nth(1)
+            .and_then(|rest| rest.lines().nth(1))
+            .expect("leadgen.jobQueues in _helpers.tpl");
+        assert_eq!(
+            listed.split_whitespace().collect::<Vec<_>>(),
+            QUEUES,
+            "helm/leadgen/templates/_helpers.tpl lists the registry's queues"
+        );
+        // The keys KEDA reads are the ones our store keeps waiting jobs in.
+        for key in ["ready", "delayed"] {
+            assert!(
+                helpers.contains(&format!("(printf \"%s.%s:{key}\" $prefix $kind)")),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            queue::queue_name("p", "k"),
+            "p.k",
+            "the chart's names are `{{prefix}}.{{kind}}`"
+        );
+    }
+
     fn redis_url() -> String {
         std::env::var("LEADGEN_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
     }

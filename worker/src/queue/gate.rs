@@ -18,9 +18,9 @@ use apalis_core::{
 use futures_util::{StreamExt, task::AtomicWaker};
 use leadgen_core::CoreResult;
 
-/// How often an idle worker asks Redis for a job without being told of one: the safety
-/// net for a missed notice (its subscription was reconnecting) and for jobs that become
-/// due later (apalis' retries are scheduled whole seconds ahead).
+/// How often an idle worker asks its queue for a job without being told of one: the
+/// safety net for a missed notice (its subscription was reconnecting) and for failed jobs
+/// that become due later (retries wait whole seconds, see `store::RETRY_STEP`).
 pub const IDLE_POLL: Duration = Duration::from_secs(1);
 
 /// Pause before a worker's notice subscription connects again after losing Redis.
@@ -141,12 +141,13 @@ impl std::task::Wake for InnerWake {
 /// when the backend itself asks (its fetch answered, a job finished), and every
 /// [`IDLE_POLL`].
 ///
-/// apalis' poll strategies only wake a worker: its Redis backend fetches on every poll of
-/// the worker, whatever woke it. A worker process runs each job kind's consumer in one
-/// task, so one kind's fetch answer polled the other kinds, whose fetches then polled it:
-/// an idle worker asked Redis for jobs thousands of times a second, busying both on the
-/// shared cores (docs/benchmarks.md, 2026-11-26). Behind this gate an idle worker makes
-/// one fetch a second per kind, and a push reaches it within a Redis round trip.
+/// apalis polls a worker's backend whatever woke the worker, and a worker process runs
+/// each job kind's consumer in one task, so one kind's fetch answer polled the other
+/// kinds, whose fetches then polled it: with a backend that fetched on every poll (as
+/// apalis-redis' did) an idle worker asked Redis for jobs thousands of times a second,
+/// busying both on the shared cores (docs/benchmarks.md, 2026-11-26). Behind this gate an
+/// idle worker makes one fetch a second per kind, and a push reaches it within a Redis
+/// round trip.
 pub struct Gated<B> {
     inner: B,
     wakeup: Wakeup,
