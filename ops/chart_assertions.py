@@ -8,9 +8,10 @@ output). Each check prints `PASS name` or `FAIL name: why`; the last line is
 `assertions: N passed, M failed`. The exit code is 1 when any check failed.
 
 What the chart must get right and a schema cannot see: hardening on every pod, probe
-paths, no `replicas:` under an autoscaler, the KEDA keys matching what apalis-redis really
-writes, the migrate hook able to run before the release's own resources exist, and every
-setting the code reads wired into the ConfigMap or the Secret.
+paths, no `replicas:` under an autoscaler, the KEDA keys matching where our queue store
+keeps every job kind's waiting jobs, the migrate hook able to run before the release's
+own resources exist, and every setting the code reads wired into the ConfigMap or the
+Secret.
 """
 
 from __future__ import annotations
