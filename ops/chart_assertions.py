@@ -8,9 +8,10 @@ output). Each check prints `PASS name` or `FAIL name: why`; the last line is
 `assertions: N passed, M failed`. The exit code is 1 when any check failed.
 
 What the chart must get right and a schema cannot see: hardening on every pod, probe
-paths, no `replicas:` under an autoscaler, the KEDA keys matching what apalis-redis really
-writes, the migrate hook able to run before the release's own resources exist, and every
-setting the code reads wired into the ConfigMap or the Secret.
+paths, no `replicas:` under an autoscaler, the KEDA keys matching where our queue store
+keeps every job kind's waiting jobs, the migrate hook able to run before the release's
+own resources exist, and every setting the code reads wired into the ConfigMap or the
+Secret.
 """
 
 from __future__ import annotations
@@ -116,32 +117,20 @@ def settings_in_code(root: Path) -> tuple[set[str], set[str]]:
     return names, secret
 
 
-def queue_keys(root: Path) -> tuple[str, str, str]:
-    """(queue name format, pending-list key format, scheduled-set key format), from
-    core/src/jobs.rs, worker/src/queue.rs and the apalis-redis source Cargo.lock pins."""
+def queue_keys(root: Path) -> list[str]:
+    """The formats of the Redis keys holding waiting jobs, one pair per job kind
+    ("{prefix}.search.v1:ready", "{prefix}.search.v1:delayed", ...): the kinds' queue names
+    from core/src/jobs.rs, the queue name's format from worker/src/queue/mod.rs and the
+    keys from the table in worker/src/queue/on_redis.rs (our own store's)."""
     jobs = (root / "core/src/jobs.rs").read_text()
-    suffix = re.search(r'pub const SEARCH_QUEUE: &str = "([^"]+)"', jobs)
-    queue_rs = (root / "worker/src/queue.rs").read_text()
+    kinds = re.findall(r'pub const \w+_QUEUE: &str = "([^"]+)"', jobs)
+    queue_rs = (root / "worker/src/queue/mod.rs").read_text()
     fmt = re.search(r'pub fn queue_name\(prefix: &str, queue: &str\) -> String \{\s*format!\("([^"]+)"\)', queue_rs)
-    if not suffix or not fmt:
-        raise RuntimeError("could not find SEARCH_QUEUE in core/src/jobs.rs or queue_name's format in worker/src/queue.rs")
-    queue = fmt.group(1).replace("{queue}", suffix.group(1))  # "{prefix}.search.v1"
-
-    active, scheduled = "{queue}:active", "{queue}:scheduled"  # apalis-redis 1.0.0
-    lock = (root / "Cargo.lock").read_text()
-    version = re.search(r'name = "apalis-redis"\nversion = "([^"]+)"', lock)
-    home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
-    if version:
-        for src in glob.glob(str(home / f"registry/src/*/apalis-redis-{version.group(1)}/src/config.rs")):
-            text = Path(src).read_text()
-            a = re.search(r'const ACTIVE_TASKS_LIST: &str = "([^"]+)"', text)
-            s = re.search(r'const SCHEDULED_TASKS_SET: &str = "([^"]+)"', text)
-            if a and s:
-                active, scheduled = a.group(1), s.group(1)
-                print(f"note: queue keys read from {src}")
-                return queue, active, scheduled
-    print("note: apalis-redis source not found under CARGO_HOME; using apalis-redis 1.0.0's key formats")
-    return queue, active, scheduled
+    store = (root / "worker/src/queue/on_redis.rs").read_text()
+    waiting = [k for k in ("ready", "delayed") if f"| `{{queue}}:{k}` |" in store]
+    if not kinds or not fmt or len(waiting) != 2:
+        raise RuntimeError("could not find the job kinds, queue_name's format or the waiting keys in the queue's source")
+    return [f"{fmt.group(1).replace('{queue}', kind)}:{key}" for kind in kinds for key in waiting]
 
 
 # ---------------------------------------------------------------------------------------
@@ -424,13 +413,11 @@ def check_worker(c: Checks, p: str, docs: list[dict], cm: dict, secret_name: str
 
 
 def check_keda(c: Checks, p: str, docs: list[dict], so: dict, cm: dict, secret: dict, expect: dict) -> None:
-    queue_fmt, active_fmt, scheduled_fmt = expect["queue_keys"]
     prefix = cm.get("LEADGEN_REDIS_PREFIX", "leadgen")
-    queue = queue_fmt.replace("{prefix}", prefix)
-    wanted = {active_fmt.replace("{queue}", queue), scheduled_fmt.replace("{queue}", queue)}
+    wanted = {key.replace("{prefix}", prefix) for key in expect["queue_keys"]}
     triggers = [t for t in so["spec"]["triggers"] if t["type"] == "redis"]
     names = {t["metadata"].get("listName") for t in triggers}
-    c.check(f"{p} KEDA watches the apalis keys {sorted(wanted)}", names == wanted, f"listNames {sorted(names)}")
+    c.check(f"{p} KEDA watches every job kind's waiting keys {sorted(wanted)}", names == wanted, f"listNames {sorted(names)}")
     if "prefix" in expect:
         c.check(f"{p} KEDA keys use the configured prefix", all(n.startswith(expect["prefix"] + ".") for n in names), f"{names}")
     for t in triggers:
@@ -825,7 +812,7 @@ def main() -> int:
     c = Checks()
     names, secret_names = settings_in_code(root)
     keys = queue_keys(root)
-    print(f"note: queue {keys[0]}, pending list {keys[1]}, scheduled set {keys[2]}")
+    print(f"note: waiting jobs in {', '.join(keys)}")
     ci = sorted(Path(f).stem for f in glob.glob(str(root / "helm/leadgen/ci/*.yaml")))
     c.check("every ci values file has assertions", set(ci) <= set(CASES), f"no expectations for {sorted(set(ci) - set(CASES))}")
     for case, expect in CASES.items():

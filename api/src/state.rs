@@ -6,7 +6,7 @@ use leadgen_core::{
     bus::EventBus, config::Config, keys::KeyService, places::PlacesClient, session::SessionKeys, sheets::SheetsService,
     store::Store, usage::UsageService, vault::Vault, webhooks::TestEventLimit,
 };
-use leadgen_worker::{Queues, queue, wiring::Services};
+use leadgen_worker::{Queues, wiring::Services};
 
 use crate::{auth::oidc::Oidc, billing::stripe_api::StripeApi};
 
@@ -141,24 +141,6 @@ impl AppState {
     /// message, so the server can exit within its grace period.
     pub fn begin_shutdown(&self) {
         self.shutdown.send_replace(true);
-    }
-
-    /// Search jobs waiting: the in-process queue's count, or the Redis list's length.
-    pub async fn queue_depth(&self) -> Option<i64> {
-        if let Some(pending) = self.queues.search.pending_in_process() {
-            return Some(pending);
-        }
-        let mut conn = self.redis.clone()?;
-        queue::redis_depth(&mut conn, &self.config.redis.prefix).await.ok()
-    }
-
-    /// Seconds the next search job has waited in the Redis queue (`None` in embedded
-    /// mode, or when Redis does not answer).
-    pub async fn queue_oldest_age(&self) -> Option<f64> {
-        let mut conn = self.redis.clone()?;
-        queue::redis_oldest_age_secs(&mut conn, &self.config.redis.prefix)
-            .await
-            .ok()
     }
 
     /// Whether [`AppState::begin_shutdown`] was called.

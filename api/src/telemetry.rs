@@ -128,16 +128,11 @@ pub fn metrics_app(state: AppState) -> impl Endpoint {
         .data(state)
 }
 
-/// `GET /metrics`: Prometheus exposition of this process, with the queue depth read now.
+/// `GET /metrics`: Prometheus exposition of this process, with every kind's queue read now.
 #[handler]
 pub async fn metrics_endpoint(state: Data<&AppState>) -> Response {
     let m = metrics::metrics();
-    if let Some(depth) = state.queue_depth().await {
-        m.queue_depth.set(depth);
-    }
-    if let Some(age) = state.queue_oldest_age().await {
-        m.queue_oldest_age.set(age);
-    }
+    state.queues.report_metrics().await;
     Response::builder()
         .status(StatusCode::OK)
         .content_type(metrics::CONTENT_TYPE)

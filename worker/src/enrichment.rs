@@ -335,7 +335,7 @@ mod tests {
 
     #[tokio::test]
     async fn sites_are_queued_once_and_their_results_gathered() {
-        let (queue, _source) = crate::queue::memory::<EnrichJobV1>();
+        let (queue, _source) = crate::queue::in_process::<EnrichJobV1>();
         let bus = EventBus::Memory(MemoryBus::new());
         let search: SearchId = "s1".into();
         let leads = vec![
@@ -347,7 +347,7 @@ mod tests {
         let events: Vec<SearchEvent> = leads.iter().cloned().map(found).collect();
         dispatch.queue_leads(&events).await;
         dispatch.queue_leads(&events[..1]).await;
-        assert_eq!(queue.pending_in_process(), Some(2), "one job per lead with a website");
+        assert_eq!(queue.depth().await.ok(), Some(2), "one job per lead with a website");
 
         let contacts = Contacts {
             emails: vec!["hi@a.example".into()],
@@ -401,7 +401,7 @@ mod tests {
 
     #[tokio::test]
     async fn results_still_coming_keep_the_wait_going_and_the_rest_say_why() {
-        let (queue, _source) = crate::queue::memory::<EnrichJobV1>();
+        let (queue, _source) = crate::queue::in_process::<EnrichJobV1>();
         let bus = EventBus::Memory(MemoryBus::new());
         let search: SearchId = "s3".into();
         let leads: Vec<Lead> = (0..6)
@@ -456,7 +456,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_wait_ends_after_the_last_site_was_queued_plus_the_limit() {
-        let (queue, _source) = crate::queue::memory::<EnrichJobV1>();
+        let (queue, _source) = crate::queue::in_process::<EnrichJobV1>();
         let bus = EventBus::Memory(MemoryBus::new());
         let search: SearchId = "s2".into();
         let leads = vec![lead("a", "https://a.example")];
@@ -478,7 +478,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_chain_waits_its_hosts_turn_and_another_host_goes_first() {
-        let (queue, _source) = crate::queue::memory::<EnrichJobV1>();
+        let (queue, _source) = crate::queue::in_process::<EnrichJobV1>();
         let bus = EventBus::Memory(MemoryBus::new());
         let search: SearchId = "s4".into();
         // Ten branches of one chain on one host (two spellings of it), then one shop of its own.
@@ -500,7 +500,7 @@ mod tests {
         let events: Vec<SearchEvent> = leads.iter().cloned().map(found).collect();
         dispatch.queue_leads(&events).await;
         assert_eq!(
-            queue.pending_in_process(),
+            queue.depth().await.ok(),
             Some(SITES_PER_HOST_IN_QUEUE as i64 + 1),
             "the chain's first {SITES_PER_HOST_IN_QUEUE} and the solo shop are queued; the rest wait"
         );
@@ -529,7 +529,7 @@ mod tests {
         let got = dispatch.collect(&leads, false).await;
         reader.await.expect("reader");
         assert_eq!(got.len(), 11, "every site read, the chain's last branch too");
-        assert_eq!(queue.pending_in_process(), Some(11), "each site queued once");
+        assert_eq!(queue.depth().await.ok(), Some(11), "each site queued once");
     }
 
     #[test]

@@ -110,14 +110,14 @@ pub struct Stopped {
 }
 
 /// Runs every job kind's worker from `sources` until `shutdown` resolves; then stops
-/// taking jobs, lets running ones finish for up to `settings.drain`, and (Redis) leaves
-/// the fleet, handing back at the front of each queue whatever did not finish, to resume
+/// taking jobs, lets running ones finish for up to `settings.drain`, and leaves the
+/// fleet, handing back at the front of each queue whatever did not finish, to resume
 /// elsewhere (a search from its checkpoint).
 ///
-/// With Redis, the fleet's housekeeping ([`fleet::Fleet::tick`]) runs inside this future:
-/// a worker that is dropped or aborted (a crash, as tests make one) stops beating at
-/// once, and the other workers take over its jobs. So does the schedule that queues the
-/// store's pruning ([`jobs::prune::schedule`]), in both modes.
+/// The fleet's housekeeping ([`fleet::Fleet::tick`]) runs inside this future: a worker
+/// that is dropped or aborted (a crash, as tests make one) stops beating at once, and the
+/// other workers take over its jobs. So does the schedule that queues the store's pruning
+/// ([`jobs::prune::schedule`]).
 pub async fn run(
     settings: &WorkerSettings,
     deps: Arc<WorkerDeps>,
@@ -133,7 +133,7 @@ pub async fn run(
         running: running.clone(),
         stopping,
     });
-    let fleets: Vec<fleet::Fleet> = kinds.iter().filter_map(|k| k.fleet.clone()).collect();
+    let fleets: Vec<fleet::Fleet> = kinds.iter().map(|k| k.fleet.clone()).collect();
     for fleet in &fleets {
         let reclaimed = fleet.reclaim_own_name().await?;
         if reclaimed > 0 {
@@ -145,8 +145,7 @@ pub async fn run(
         }
     }
     // Stop taking jobs on the signal; then wait for the running ones, at most `drain`.
-    // (apalis' run does not always return once stopped, seen with the polling Redis
-    // backend, so the wait does not rely on it.)
+    // (apalis' run does not always return once stopped, so the wait does not rely on it.)
     let drained = {
         let running = running.clone();
         let drain = settings.drain;
@@ -160,7 +159,7 @@ pub async fn run(
         }
     };
     let workers = futures_util::future::try_join_all(kinds.into_iter().map(|k| k.run));
-    // Never ends while polled (the fleet's part only runs with Redis).
+    // Never ends while polled.
     let housekeeping = async {
         futures_util::future::join(
             futures_util::future::join_all(fleets.iter().map(|f| f.housekeeping())),

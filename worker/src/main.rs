@@ -29,12 +29,8 @@ async fn main() -> anyhow::Result<()> {
     let ops_listen = config.worker.metrics_listen;
     let mut services = Services::build(config).await?;
     let config = services.config.clone();
-    let conn = services
-        .redis
-        .clone()
-        .context("distributed mode has a Redis connection")?;
     if let Some(addr) = ops_listen {
-        let bound = ops_server::spawn(addr, conn, &config.redis.prefix).await?;
+        let bound = ops_server::spawn(addr, services.queues.clone()).await?;
         // Scripts and tests wait for this line to find the port.
         println!("leadgen-worker metrics on http://{bound}/metrics");
     }

@@ -12,24 +12,12 @@ use poem::{
     web::Data,
 };
 
-use crate::queue;
-
-#[derive(Clone)]
-struct OpsState {
-    redis: redis::aio::ConnectionManager,
-    prefix: String,
-}
+use crate::Queues;
 
 #[handler]
-async fn metrics_endpoint(state: Data<&OpsState>) -> Response {
+async fn metrics_endpoint(queues: Data<&Queues>) -> Response {
     let m = metrics::metrics();
-    let mut conn = state.redis.clone();
-    if let Ok(depth) = queue::redis_depth(&mut conn, &state.prefix).await {
-        m.queue_depth.set(depth);
-    }
-    if let Ok(age) = queue::redis_oldest_age_secs(&mut conn, &state.prefix).await {
-        m.queue_oldest_age.set(age);
-    }
+    queues.report_metrics().await;
     Response::builder()
         .status(StatusCode::OK)
         .content_type(metrics::CONTENT_TYPE)
@@ -41,8 +29,9 @@ fn healthz() -> &'static str {
     "ok"
 }
 
-/// Binds `addr` and serves in the background; answers the bound address (port 0 picks one).
-pub async fn spawn(addr: SocketAddr, redis: redis::aio::ConnectionManager, prefix: &str) -> anyhow::Result<SocketAddr> {
+/// Binds `addr` and serves in the background, reporting what waits in `queues` (every
+/// kind's); answers the bound address (port 0 picks one).
+pub async fn spawn(addr: SocketAddr, queues: Queues) -> anyhow::Result<SocketAddr> {
     let acceptor = TcpListener::bind(addr).into_acceptor().await?;
     let bound = acceptor
         .local_addr()
@@ -52,10 +41,7 @@ pub async fn spawn(addr: SocketAddr, redis: redis::aio::ConnectionManager, prefi
     let app = Route::new()
         .at("/metrics", get(metrics_endpoint))
         .at("/healthz", get(healthz))
-        .data(OpsState {
-            redis,
-            prefix: prefix.to_owned(),
-        });
+        .data(queues);
     tokio::spawn(async move {
         if let Err(e) = Server::new_with_acceptor(acceptor).run(app).await {
             tracing::error!(error = %e, "worker metrics server stopped");

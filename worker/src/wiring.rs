@@ -37,7 +37,7 @@ pub struct Services {
     pub places: PlacesClient,
     /// Usage reservations and reports.
     pub usage: UsageService,
-    /// Distributed mode's Redis connection (queue depth, rate limits, fleet).
+    /// Distributed mode's Redis connection (the rate gate, readiness, test-event counts).
     pub redis: Option<redis::aio::ConnectionManager>,
     /// Search events.
     pub bus: EventBus,
@@ -78,7 +78,7 @@ impl Services {
                 (Some(conn), bus, producers, None)
             }
             None => {
-                let (producers, sources) = registry::memory();
+                let (producers, sources) = registry::in_process();
                 (None, EventBus::Memory(MemoryBus::new()), producers, Some(sources))
             }
         };

@@ -46,6 +46,13 @@ pub struct WorkerLabels {
     pub worker: String,
 }
 
+/// Labels naming a job kind's queue.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct QueueLabels {
+    /// The kind's queue name (`search.v1`, `webhook.v1`...), one per `registry!` line.
+    pub queue: String,
+}
+
 /// Labels naming a dependency a readiness check reaches.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct DependencyLabels {
@@ -75,8 +82,9 @@ pub struct Metrics {
     pub http_duration: Family<RouteLabels, Histogram>,
     /// `leadgen_sse_streams_open`.
     pub sse_streams_open: Gauge,
-    /// `leadgen_queue_depth`: search jobs waiting (set when scraped).
-    pub queue_depth: Gauge,
+    /// `leadgen_queue_depth{queue}`: jobs of each kind waiting, ready or delayed for a
+    /// retry (set when scraped).
+    pub queue_depth: Family<QueueLabels, Gauge>,
     /// `leadgen_jobs_running`.
     pub jobs_running: Gauge,
     /// `leadgen_jobs_total{outcome=succeeded|failed|retried}`.
@@ -97,10 +105,11 @@ pub struct Metrics {
     /// `leadgen_jobs_handed_back_total{outcome=dead_worker|shutdown|restart}`: unfinished
     /// jobs this process put back at the front of the queue.
     pub jobs_handed_back: Family<OutcomeLabels, Counter>,
-    /// `leadgen_queue_oldest_age_seconds`: how long the search job at the head of the queue
-    /// (the next to run; new jobs join the tail, handed-back ones the head) has waited
-    /// since it was queued; 0 when none waits (set when scraped).
-    pub queue_oldest_age: FloatGauge,
+    /// `leadgen_queue_oldest_age_seconds{queue}`: how long the longest-waiting job of each
+    /// kind has waited for a worker (the head of the ready line since it was queued: new
+    /// jobs join the tail, handed-back ones the head; or a retry since it became due); 0
+    /// when none waits (set when scraped).
+    pub queue_oldest_age: Family<QueueLabels, FloatGauge>,
     /// `leadgen_worker_slots`: searches this worker process may run at once (its
     /// `LEADGEN_WORKER_CONCURRENCY`); with `leadgen_jobs_running`, how full the fleet is.
     pub worker_slots: Gauge,
@@ -154,8 +163,12 @@ impl Metrics {
             "Search event streams open now",
             sse_streams_open.clone(),
         );
-        let queue_depth = Gauge::default();
-        registry.register("queue_depth", "Search jobs waiting in the queue", queue_depth.clone());
+        let queue_depth = Family::<QueueLabels, Gauge>::default();
+        registry.register(
+            "queue_depth",
+            "Jobs waiting in each kind's queue (ready, or delayed for a retry)",
+            queue_depth.clone(),
+        );
         let jobs_running = Gauge::default();
         registry.register(
             "jobs_running",
@@ -206,10 +219,10 @@ impl Metrics {
             "Unfinished jobs put back at the front of the queue, by why (dead_worker, shutdown, restart)",
             jobs_handed_back.clone(),
         );
-        let queue_oldest_age = FloatGauge::default();
+        let queue_oldest_age = Family::<QueueLabels, FloatGauge>::default();
         registry.register(
             "queue_oldest_age_seconds",
-            "Seconds the search job at the head of the queue has waited (0: none waits)",
+            "Seconds the longest-waiting job of each kind's queue has waited (0: none waits)",
             queue_oldest_age.clone(),
         );
         let worker_slots = Gauge::default();
@@ -295,6 +308,15 @@ impl Metrics {
                 outcome: outcome.to_owned(),
             })
             .inc();
+    }
+
+    /// Sets what waits in the queue `queue` (a kind's queue name).
+    pub fn queue_waiting(&self, queue: &str, depth: i64, oldest_age_secs: f64) {
+        let labels = QueueLabels {
+            queue: queue.to_owned(),
+        };
+        self.queue_depth.get_or_create(&labels).set(depth);
+        self.queue_oldest_age.get_or_create(&labels).set(oldest_age_secs);
     }
 
     /// Counts jobs handed back to the queue.
@@ -402,6 +424,7 @@ mod tests {
         m.webhook_delivery("delivered");
         m.places_spend("enterprise", 2, 0.07);
         m.search_first_lead.observe(0.4);
+        m.queue_waiting("search.v1", 2, 1.5);
         // Families appear once they have a sample.
         m.http_requests
             .get_or_create(&HttpLabels {
@@ -421,14 +444,14 @@ mod tests {
             "leadgen_http_requests_total",
             "leadgen_http_request_duration_seconds",
             "leadgen_sse_streams_open",
-            "leadgen_queue_depth",
+            "leadgen_queue_depth{queue=\"search.v1\"} 2",
             "leadgen_jobs_running",
             "leadgen_jobs_total{outcome=\"succeeded\"}",
             "leadgen_job_duration_seconds",
             "leadgen_places_requests_total{outcome=\"ok\"}",
             "leadgen_rate_limit_waits_total",
             "leadgen_rate_limit_wait_seconds",
-            "leadgen_queue_oldest_age_seconds",
+            "leadgen_queue_oldest_age_seconds{queue=\"search.v1\"} 1.5",
             "leadgen_worker_slots",
             "leadgen_search_first_lead_seconds_bucket{le=\"10.0\"}",
             "leadgen_dependency_up{dependency=\"store\"} 1",

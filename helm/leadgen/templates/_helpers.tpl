@@ -119,22 +119,25 @@ app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
 {{- end -}}
 
 {{/*
-The apalis queue (`{LEADGEN_REDIS_PREFIX}.search.v1`, worker/src/queue.rs) and its Redis
-keys (apalis-redis 1.0 src/config.rs). A push (lua/batch_push.lua) always ZADDs the job id
-to `{queue}:scheduled` with score = now, because push_tasks raises run_at to the current
-second; a worker's fetch (lua/fetch_next.lua) moves due ids into the list `{queue}:active`
-and takes a batch from it. Waiting jobs are therefore in both keys: the ZSET while no worker
-has polled (always, with zero workers), the list once one has. KEDA's redis scaler measures
-either (ZCARD for a sorted set, LLEN for a list).
+The job queues, one per `registry!` line in worker/src/jobs/registry.rs (a test there
+checks this list against the registry), each named `{LEADGEN_REDIS_PREFIX}.{kind}`. Our
+queue store (worker/src/queue/on_redis.rs) keeps a kind's waiting jobs in two keys: the
+list `{queue}:ready` (pushes join its tail, handed-back jobs its head) and the sorted set
+`{queue}:delayed` (failed jobs due again later; watched too, so a fleet scaled to zero
+wakes for a retry). KEDA's redis scaler measures either (LLEN for a list, ZCARD for a
+sorted set).
 */}}
-{{- define "leadgen.queueName" -}}
-{{- printf "%s.search.v1" .Values.config.redisPrefix -}}
+{{- define "leadgen.jobQueues" -}}
+search.v1 webhook.v1 enrich.v1 prune.v1 delivery.v1
 {{- end -}}
-{{- define "leadgen.queuePendingList" -}}
-{{- printf "%s:active" (include "leadgen.queueName" .) -}}
+{{- define "leadgen.queueWaitingKeys" -}}
+{{- $prefix := .Values.config.redisPrefix -}}
+{{- $keys := list -}}
+{{- range $kind := splitList " " (include "leadgen.jobQueues" . | trim) -}}
+{{- $keys = append $keys (printf "%s.%s:ready" $prefix $kind) -}}
+{{- $keys = append $keys (printf "%s.%s:delayed" $prefix $kind) -}}
 {{- end -}}
-{{- define "leadgen.queueScheduledSet" -}}
-{{- printf "%s:scheduled" (include "leadgen.queueName" .) -}}
+{{- join " " $keys -}}
 {{- end -}}
 
 {{/* Parsed externalRedis.url (empty dict when unset). */}}

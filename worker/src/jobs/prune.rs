@@ -1,11 +1,11 @@
 //! `PruneJobV1`: delete expired session records and abandoned sign-ins, and the schedule
 //! that queues it ([`schedule`], run by every worker beside its jobs).
 //!
-//! Several workers run the schedule. In distributed mode each tick takes a lease in Redis
-//! first ([`JobQueue::push_once_per`]), so the fleet queues one job a period however many
-//! workers there are and however often they restart; a duplicate that slipped through
-//! would cost one indexed `DELETE` that finds nothing. Embedded mode has one worker, and
-//! its in-process queue needs no lease.
+//! Several workers run the schedule. Each tick takes the queue's lease first
+//! ([`JobQueue::push_once_per`], in Redis in distributed mode), so the fleet queues one job
+//! a period however many workers there are and however often they restart; a duplicate
+//! that slipped through would cost one indexed `DELETE` that finds nothing. Embedded mode
+//! has one worker, whose in-process lease (the same rule) never holds up its own ticks.
 
 use std::{sync::Arc, time::Duration};
 

@@ -1,9 +1,11 @@
 //! Every job kind, listed once in `registry!` below. From that list come:
 //!
-//! - [`Queues`]: a producer per kind (the API pushes searches onto `queues.search`);
-//! - [`Sources`]: a consumer per kind, in-process ([`memory`]) or on Redis
+//! - [`Queues`]: a producer per kind (the API pushes searches onto `queues.search`), and
+//!   what every kind's queue holds ([`Queues::waiting`], for metrics);
+//! - [`Sources`]: a consumer per kind, in-process ([`in_process`]) or on Redis
 //!   ([`redis_sources`]), which [`crate::run`] turns into one apalis worker per kind;
-//! - [`QUEUES`]: the queue names, for the fleet's bookkeeping and the chart's checks.
+//! - [`QUEUES`]: the queue names, which the Helm chart's KEDA triggers must list (a test
+//!   below reads the chart).
 
 use std::sync::Arc;
 
@@ -42,20 +44,41 @@ macro_rules! registry {
         /// Every kind's queue name (after `LEADGEN_REDIS_PREFIX.`).
         pub const QUEUES: &[&str] = &[$(<<$job as Job>::Payload as JobPayload>::QUEUE),+];
 
-        /// In-process queues: the producers and their one consumer each (embedded mode).
-        pub fn memory() -> (Queues, Sources) {
-            $(let $kind = queue::memory::<<$job as Job>::Payload>();)+
+        /// In-process queues: the producers and their consumers' sources (embedded mode).
+        pub fn in_process() -> (Queues, Sources) {
+            $(let $kind = queue::in_process::<<$job as Job>::Payload>();)+
             (Queues { $($kind: $kind.0,)+ }, Sources { $($kind: $kind.1,)+ })
         }
 
-        /// Producers on Redis.
+        /// Producers on the Redis at `url` (one connection, shared).
         pub async fn redis(url: &str, prefix: &str) -> CoreResult<Queues> {
-            Ok(Queues { $($kind: JobQueue::Redis(Box::new(queue::redis(url, prefix).await?)),)+ })
+            let conn = queue::connect(url).await?;
+            Ok(Queues { $($kind: queue::on_redis(conn.clone(), prefix),)+ })
         }
 
-        /// A worker's consumers on Redis.
+        /// A worker's consumers on the Redis at `url` (one connection, shared, and a
+        /// subscription per kind for its push notices).
         pub async fn redis_sources(url: &str, prefix: &str) -> CoreResult<Sources> {
-            Ok(Sources { $($kind: queue::redis_source(url, prefix).await?,)+ })
+            let conn = queue::connect(url).await?;
+            Ok(Sources { $($kind: queue::redis_source(url, conn.clone(), prefix)?,)+ })
+        }
+
+        impl Queues {
+            /// What waits in every kind's queue, for metrics; a kind whose store does not
+            /// answer is left out.
+            pub async fn waiting(&self) -> Vec<Waiting> {
+                let mut all = Vec::new();
+                $(
+                    if let (Ok(depth), Ok(oldest_age_secs)) = (self.$kind.depth().await, self.$kind.oldest_age_secs().await) {
+                        all.push(Waiting {
+                            queue: <<$job as Job>::Payload as JobPayload>::QUEUE,
+                            depth,
+                            oldest_age_secs,
+                        });
+                    }
+                )+
+                all
+            }
         }
 
         impl Sources {
@@ -75,9 +98,32 @@ registry! {
     delivery: DeliveryJob,
 }
 
-/// One apalis worker taking `J` jobs from `backend` until the run stops taking jobs.
+/// What waits in one kind's queue ([`Queues::waiting`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Waiting {
+    /// The kind's queue name (`search.v1`).
+    pub queue: &'static str,
+    /// Jobs waiting, ready or delayed for a retry.
+    pub depth: i64,
+    /// Seconds the longest-waiting one has waited for a worker; 0 when none waits.
+    pub oldest_age_secs: f64,
+}
+
+impl Queues {
+    /// Sets the queue gauges (`leadgen_queue_depth{queue}`,
+    /// `leadgen_queue_oldest_age_seconds{queue}`) from every kind's queue, as a scrape
+    /// reads them.
+    pub async fn report_metrics(&self) {
+        let metrics = leadgen_core::telemetry::metrics::metrics();
+        for waiting in self.waiting().await {
+            metrics.queue_waiting(waiting.queue, waiting.depth, waiting.oldest_age_secs);
+        }
+    }
+}
+
+/// One apalis worker taking `J` jobs from `consumer` until the run stops taking jobs.
 fn consume<J: Job>(
-    backend: queue::RedisSource<J::Payload>,
+    consumer: queue::Consumer<J::Payload>,
     name: &str,
     concurrency: usize,
     deps: Arc<WorkerDeps>,
@@ -95,7 +141,7 @@ fn consume<J: Job>(
         Ok::<(), std::io::Error>(())
     };
     WorkerBuilder::new(name)
-        .backend(backend)
+        .backend(consumer)
         .concurrency(concurrency)
         .retry(J::retry(&deps))
         .data(deps)
@@ -106,7 +152,7 @@ fn consume<J: Job>(
         .boxed()
 }
 
-/// How long a kind's consumer waits before trying Redis again after a failure.
+/// How long a kind's consumer waits before trying its store again after a failure.
 const RESTART_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// What every kind's worker of one run shares.
@@ -118,88 +164,51 @@ pub(crate) struct KindRun {
     pub stopping: tokio::sync::watch::Receiver<bool>,
 }
 
-/// One kind's apalis worker, and its fleet bookkeeping on Redis.
+/// One kind's apalis worker, and its fleet bookkeeping.
 pub(crate) struct KindWorker {
     pub run: BoxFuture<'static, anyhow::Result<()>>,
-    pub fleet: Option<Fleet>,
+    pub fleet: Fleet,
 }
 
 impl KindRun {
     fn worker<J: Job>(&self, source: JobSource<J::Payload>) -> KindWorker {
-        let handler = |payload: J::Payload, deps: Data<Arc<WorkerDeps>>, running: Data<RunningJobs>| async move {
-            let _slot = running.enter();
-            J::run(payload, Arc::clone(&deps))
-                .await
-                .map_err(super::JobError::into_apalis)
-        };
-        let mut stopping = self.stopping.clone();
-        let stop = async move {
-            let _ = stopping.wait_for(|stop| *stop).await;
-            Ok::<(), std::io::Error>(())
-        };
-        let name = self.settings.name.as_str();
-        match source {
-            JobSource::Memory(storage) => {
-                let worker = WorkerBuilder::new(name)
-                    .backend(storage)
-                    .concurrency(J::concurrency(&self.settings))
-                    .retry(J::retry(&self.deps))
-                    .data(self.deps.clone())
-                    .data(self.running.clone())
-                    .build(handler)
-                    .run_until(stop);
-                KindWorker {
-                    run: worker.map(|r| r.map_err(anyhow::Error::from)).boxed(),
-                    fleet: None,
-                }
-            }
-            JobSource::Redis(redis) => {
-                let fleet = Fleet::new(redis.conn.clone(), &redis.prefix, J::Payload::QUEUE, name);
-                let (conn, prefix, wakeup) = (redis.conn.clone(), redis.prefix.clone(), redis.wakeup.clone());
-                let (name, concurrency) = (name.to_owned(), J::concurrency(&self.settings));
-                let (deps, running) = (self.deps.clone(), self.running.clone());
-                let stopping = self.stopping.clone();
-                let supervisor_fleet = fleet.clone();
-                let mut source = Some(*redis.source);
-                // apalis ends a worker whose poll fails (Redis restarted or unreachable).
-                // Rather than let the process die (and Kubernetes restart it with a
-                // growing back-off), start its consumer again on the same, reconnecting
-                // connection, once Redis answers.
-                let run = async move {
-                    loop {
-                        let backend = match source.take() {
-                            Some(first) => first,
-                            None => *queue::redis_source_on::<J::Payload>(conn.clone(), &prefix, wakeup.clone()).source,
-                        };
-                        let outcome =
-                            consume::<J>(backend, &name, concurrency, deps.clone(), running.clone(), stopping.clone()).await;
-                        let error = match outcome {
-                            Ok(()) => return Ok(()),
-                            Err(_) if *stopping.borrow() => return Ok(()),
-                            Err(error) => error,
-                        };
-                        tracing::warn!(%error, queue = J::Payload::QUEUE, "the job queue failed; taking jobs again once Redis answers");
-                        loop {
-                            tokio::time::sleep(RESTART_PAUSE).await;
-                            if *stopping.borrow() {
-                                return Ok(());
-                            }
-                            // What this consumer held goes back to the queue (it resumes
-                            // from its checkpoint), and the name is free to register again.
-                            match supervisor_fleet.reclaim_own_name().await {
-                                Ok(_) => break,
-                                Err(error) => tracing::debug!(%error, "Redis still away"),
-                            }
-                        }
+        let name = self.settings.name.clone();
+        let fleet = Fleet::new(source.store().clone(), &name);
+        let concurrency = J::concurrency(&self.settings);
+        let (deps, running) = (self.deps.clone(), self.running.clone());
+        let stopping = self.stopping.clone();
+        let supervisor_fleet = fleet.clone();
+        // apalis ends a worker whose poll fails (Redis restarted or unreachable). Rather
+        // than let the process die (and Kubernetes restart it with a growing back-off),
+        // start its consumer again on the same, reconnecting connection, once the store
+        // answers.
+        let run = async move {
+            loop {
+                let consumer = source.consumer(&name);
+                let outcome =
+                    consume::<J>(consumer, &name, concurrency, deps.clone(), running.clone(), stopping.clone()).await;
+                let error = match outcome {
+                    Ok(()) => return Ok(()),
+                    Err(_) if *stopping.borrow() => return Ok(()),
+                    Err(error) => error,
+                };
+                tracing::warn!(%error, queue = J::Payload::QUEUE, "the job queue failed; taking jobs again once it answers");
+                loop {
+                    tokio::time::sleep(RESTART_PAUSE).await;
+                    if *stopping.borrow() {
+                        return Ok(());
                     }
-                }
-                .boxed();
-                KindWorker {
-                    run,
-                    fleet: Some(fleet),
+                    // What this consumer held goes back to the queue (it resumes from its
+                    // checkpoint).
+                    match supervisor_fleet.reclaim_own_name().await {
+                        Ok(_) => break,
+                        Err(error) => tracing::debug!(%error, "the job queue is still away"),
+                    }
                 }
             }
         }
+        .boxed();
+        KindWorker { run, fleet }
     }
 }
 
@@ -246,6 +255,33 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_charts_keda_triggers_watch_every_kind_in_the_registry() {
+        let helpers = include_str!("../../../helm/leadgen/templates/_helpers.tpl");
+        let listed = helpers
+            .split("{{- define \"leadgen.jobQueues\" -}}")
+            .nth(1)
+            .and_then(|rest| rest.lines().nth(1))
+            .expect("leadgen.jobQueues in _helpers.tpl");
+        assert_eq!(
+            listed.split_whitespace().collect::<Vec<_>>(),
+            QUEUES,
+            "helm/leadgen/templates/_helpers.tpl lists the registry's queues"
+        );
+        // The keys KEDA reads are the ones our store keeps waiting jobs in.
+        for key in ["ready", "delayed"] {
+            assert!(
+                helpers.contains(&format!("(printf \"%s.%s:{key}\" $prefix $kind)")),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            queue::queue_name("p", "k"),
+            "p.k",
+            "the chart's names are `{{prefix}}.{{kind}}`"
+        );
+    }
+
     fn redis_url() -> String {
         std::env::var("LEADGEN_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
     }
@@ -260,8 +296,8 @@ mod tests {
                 .expect("config");
         let services = crate::wiring::Services::build(config).await.expect("services");
         let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
-        let producer = queue::redis::<Probe>(&redis_url(), &prefix).await.expect("queue");
-        let producer = JobQueue::Redis(Box::new(producer));
+        let conn = queue::connect(&redis_url()).await.expect("redis");
+        let producer = queue::on_redis::<Probe>(conn.clone(), &prefix);
         producer.push(Probe { permanent: true }).await.expect("push");
         producer.push(Probe { permanent: false }).await.expect("push");
 
@@ -276,9 +312,7 @@ mod tests {
             running: RunningJobs::default(),
             stopping,
         };
-        let source = queue::redis_source::<Probe>(&redis_url(), &prefix)
-            .await
-            .expect("source");
+        let source = queue::redis_source::<Probe>(&redis_url(), conn, &prefix).expect("source");
         let worker = tokio::spawn(run.worker::<ProbeJob>(source).run);
         for _ in 0..100 {
             if RETRY_RUNS.load(Ordering::SeqCst) >= 2 {

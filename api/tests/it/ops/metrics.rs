@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use leadgen_core::jobs::SearchJobV1;
+use leadgen_core::jobs::{PruneJobV1, SearchJobV1};
 use leadgen_testkit::places_sim::PlacesSim;
-use leadgen_worker::{JobQueue, ops_server, queue};
+use leadgen_worker::{jobs::registry, ops_server, queue};
 
 use crate::search::env::{Mode, SearchEnv};
 
@@ -171,11 +171,10 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
     leadgen_core::install_crypto_provider();
     let url = leadgen_testkit::db::redis_url();
     let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
-    let producer = JobQueue::Redis(Box::new(
-        queue::redis::<SearchJobV1>(&url, &prefix).await.expect("queue"),
-    ));
+    let queues = registry::redis(&url, &prefix).await.expect("queues");
     for i in 0..3 {
-        producer
+        queues
+            .search
             .push(SearchJobV1 {
                 search_id: format!("s{i}").into(),
                 user_id: "u".into(),
@@ -185,13 +184,20 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
             .await
             .expect("push");
     }
-    let mut conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
-        .await
-        .expect("redis");
-    assert_eq!(queue::redis_depth(&mut conn, &prefix).await.expect("depth"), 3);
+    queues.prune.push(PruneJobV1 { queued_at: 0 }).await.expect("push");
+    assert_eq!(queues.search.depth().await.expect("depth"), 3);
     tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let waiting = queues.waiting().await;
+    assert_eq!(
+        waiting.iter().map(|w| (w.queue, w.depth)).collect::<Vec<_>>(),
+        registry::QUEUES
+            .iter()
+            .map(|q| (*q, i64::from(*q == "search.v1") * 3 + i64::from(*q == "prune.v1")))
+            .collect::<Vec<_>>(),
+        "every kind's queue is read"
+    );
 
-    let addr = ops_server::spawn("127.0.0.1:0".parse().expect("addr"), conn, &prefix)
+    let addr = ops_server::spawn("127.0.0.1:0".parse().expect("addr"), queues)
         .await
         .expect("ops server");
     leadgen_core::install_crypto_provider();
@@ -210,43 +216,43 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
         .text()
         .await
         .expect("text");
-    assert!(sample(&text, "leadgen_queue_depth").is_some(), "{text}");
+    for queue in registry::QUEUES {
+        let series = format!("leadgen_queue_depth{{queue=\"{queue}\"}}");
+        assert!(sample(&text, &series).is_some(), "{series} missing:\n{text}");
+    }
     assert!(sample(&text, "leadgen_jobs_running").is_some(), "{text}");
     // Nothing takes the three jobs: the first has waited over a second, and not for ages.
-    let age = sample(&text, "leadgen_queue_oldest_age_seconds").expect("oldest age");
+    let age = sample(&text, "leadgen_queue_oldest_age_seconds{queue=\"search.v1\"}").expect("oldest age");
     assert!((1.0..60.0).contains(&age), "{age}\n{text}");
     let idle = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
-    let mut conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
-        .await
-        .expect("redis");
+    let idle_queue = registry::redis(&url, &idle).await.expect("queues").search;
     assert_eq!(
-        queue::redis_oldest_age_secs(&mut conn, &idle).await.expect("age"),
+        idle_queue.oldest_age_secs().await.expect("age"),
         0.0,
         "an empty queue has waited for nothing"
     );
-    // A job a worker moved to the active list: its age is its ULID's time.
+    // A job at the head of the ready line: its age is its ULID's time.
+    let mut conn = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str()).expect("client"))
+        .await
+        .expect("redis");
     let made = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .expect("after 1970")
         .as_millis() as u64
         - 30_000;
-    let active = format!("{}:active", queue::queue_name(&idle, leadgen_core::jobs::SEARCH_QUEUE));
+    let ready = format!("{}:ready", queue::queue_name(&idle, leadgen_core::jobs::SEARCH_QUEUE));
     let _: () = redis::cmd("RPUSH")
-        .arg(&active)
+        .arg(&ready)
         .arg(ulid_at(made))
         .query_async(&mut conn)
         .await
         .expect("rpush");
-    let age = queue::redis_oldest_age_secs(&mut conn, &idle).await.expect("age");
-    let _: () = redis::cmd("DEL")
-        .arg(&active)
-        .query_async(&mut conn)
-        .await
-        .expect("del");
+    let age = idle_queue.oldest_age_secs().await.expect("age");
+    let _: () = redis::cmd("DEL").arg(&ready).query_async(&mut conn).await.expect("del");
     assert!((29.0..40.0).contains(&age), "a job made 30 s ago: {age}");
 }
 
-/// A ULID made at `ms` (Crockford base 32, time then zeros), as apalis-redis names jobs.
+/// A ULID made at `ms` (Crockford base 32, time then zeros), as the queue names jobs.
 fn ulid_at(ms: u64) -> String {
     const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
     let time: String = (0..10)
