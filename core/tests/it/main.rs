@@ -4,6 +4,7 @@
 mod backends;
 mod bus;
 mod caps;
+mod doc_links;
 mod keys;
 mod places;
 mod rotation;
