@@ -191,7 +191,10 @@ fn render_error(error: poem::Error) -> Response {
             response.set_data(crate::payload_errors::PayloadRejected);
             response
         }
-        StatusCode::BAD_REQUEST if error.is::<poem_openapi::error::ParseParamError>() => {
+        StatusCode::BAD_REQUEST
+            if error.is::<poem_openapi::error::ParseParamError>()
+                || error.is::<poem_openapi::error::ParsePathError>() =>
+        {
             let message = error.to_string();
             let plain = crate::payload_errors::explain_parameter(&message).unwrap_or(message);
             envelope(status, "invalid_request", &plain)

@@ -235,9 +235,16 @@ pub fn explain(operation_id: &str, body: &[u8]) -> String {
 /// What to say about a query or header parameter poem-openapi could not read, from its
 /// message (`failed to parse parameter `limit`: failed to parse "integer_int64": ...`).
 pub fn explain_parameter(message: &str) -> Option<String> {
-    let rest = message.strip_prefix("failed to parse parameter `")?;
-    let (name, detail) = rest.split_once('`')?;
-    let kind = if detail.contains("integer") {
+    let (name, detail) = if let Some(rest) = message.strip_prefix("failed to parse path `") {
+        // poem names path parameters by position (`param0`); this API's one path
+        // parameter is always `{id}` (a test over openapi.json holds it so).
+        ("id", rest.split_once('`')?.1)
+    } else {
+        message.strip_prefix("failed to parse parameter `")?.split_once('`')?
+    };
+    let kind = if detail.contains("not a uuid") {
+        "an id this API gave (a UUID)"
+    } else if detail.contains("integer") {
         "a whole number"
     } else if detail.contains("number") {
         "a number"
@@ -362,5 +369,22 @@ mod tests {
             Some("Parameter limit must be a whole number.")
         );
         assert_eq!(explain_parameter("something else"), None);
+        assert_eq!(
+            explain_parameter("failed to parse path `param0`: failed to parse \"string_uuid\": not a uuid").as_deref(),
+            Some("Parameter id must be an id this API gave (a UUID).")
+        );
+        let spec: Value = serde_json::from_str(&crate::app::openapi_json()).expect("spec");
+        let path_parameters: std::collections::BTreeSet<&str> = spec["paths"]
+            .as_object()
+            .expect("paths")
+            .values()
+            .filter_map(Value::as_object)
+            .flat_map(|item| item.values())
+            .filter_map(|op| op["parameters"].as_array())
+            .flatten()
+            .filter(|p| p["in"] == "path")
+            .filter_map(|p| p["name"].as_str())
+            .collect();
+        assert_eq!(path_parameters, ["id"].into(), "every path parameter is `id`");
     }
 }

@@ -64,6 +64,67 @@ macro_rules! id_type {
                 self.0 == *other
             }
         }
+
+        impl $name {
+            /// The id `text` names, if it is one: UUID text as this server writes ids
+            /// (hyphenated; upper case is read as lower). What a path, query or body
+            /// carries is parsed through this, so a malformed id is refused at the edge.
+            pub fn parse(text: &str) -> Option<Self> {
+                let trimmed = text.trim();
+                (trimmed.len() == 36 && uuid::Uuid::try_parse(trimmed).is_ok()).then(|| Self(trimmed.to_ascii_lowercase()))
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl poem_openapi::types::Type for $name {
+            const IS_REQUIRED: bool = true;
+            type RawValueType = Self;
+            type RawElementValueType = Self;
+
+            fn name() -> std::borrow::Cow<'static, str> {
+                "string_uuid".into()
+            }
+
+            fn schema_ref() -> poem_openapi::registry::MetaSchemaRef {
+                poem_openapi::registry::MetaSchemaRef::Inline(Box::new(
+                    poem_openapi::registry::MetaSchema::new_with_format("string", "uuid"),
+                ))
+            }
+
+            fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+                Some(self)
+            }
+
+            fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+                Box::new(self.as_raw_value().into_iter())
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl poem_openapi::types::ParseFromParameter for $name {
+            fn parse_from_parameter(value: &str) -> poem_openapi::types::ParseResult<Self> {
+                Self::parse(value).ok_or_else(|| poem_openapi::types::ParseError::custom("not a uuid"))
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl poem_openapi::types::ParseFromJSON for $name {
+            fn parse_from_json(value: Option<serde_json::Value>) -> poem_openapi::types::ParseResult<Self> {
+                match value.unwrap_or_default() {
+                    serde_json::Value::String(text) => {
+                        Self::parse(&text).ok_or_else(|| poem_openapi::types::ParseError::custom("not a uuid"))
+                    }
+                    other => Err(poem_openapi::types::ParseError::expected_type(other)),
+                }
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl poem_openapi::types::ToJSON for $name {
+            fn to_json(&self) -> Option<serde_json::Value> {
+                Some(serde_json::Value::String(self.0.clone()))
+            }
+        }
     };
 }
 
@@ -75,6 +136,16 @@ id_type!(
 id_type!(
     /// A search's id: its record, its event channel, its job.
     SearchId
+);
+
+id_type!(
+    /// A personal API token's id (not the token: its record).
+    TokenId
+);
+
+id_type!(
+    /// A webhook endpoint's id.
+    EndpointId
 );
 
 impl SearchId {
@@ -124,5 +195,26 @@ mod tests {
         let (a, b) = (SearchId::random(), SearchId::random());
         assert_ne!(a, b);
         assert_eq!(a.as_str().len(), 36, "UUID text");
+    }
+
+    #[test]
+    fn an_id_parses_from_uuid_text_only() {
+        let id = SearchId::time_ordered();
+        assert_eq!(SearchId::parse(id.as_str()), Some(id.clone()));
+        assert_eq!(
+            SearchId::parse(&id.as_str().to_uppercase()),
+            Some(id),
+            "read as lower case"
+        );
+        for bad in [
+            "",
+            "s-1",
+            "nope",
+            "0192d5c18b1c7d2e9a3b4c5d6e7f8091",
+            "0192d5c1-8b1c-7d2e-9a3b-4c5d6e7f809g",
+            "../etc/passwd",
+        ] {
+            assert_eq!(TokenId::parse(bad), None, "{bad:?}");
+        }
     }
 }

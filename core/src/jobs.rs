@@ -45,7 +45,7 @@ pub struct WebhookJobV1 {
     /// The endpoint's owner (every look-up is scoped by it).
     pub user_id: crate::ids::UserId,
     /// The endpoint.
-    pub endpoint_id: String,
+    pub endpoint_id: crate::ids::EndpointId,
     /// The `webhook-id`: the same for every attempt and every endpoint of one event.
     pub message_id: String,
     /// The event's name (`search.completed`), for the delivery log.

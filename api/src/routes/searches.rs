@@ -180,10 +180,10 @@ async fn progress_of(state: &AppState, id: &SearchId) -> Option<HistoryProgress>
 }
 
 /// The caller's search `id`, or 404.
-async fn owned(state: &AppState, user_id: &UserId, id: &str) -> Result<SearchSummary, ApiError> {
+async fn owned(state: &AppState, user_id: &UserId, id: &SearchId) -> Result<SearchSummary, ApiError> {
     state
         .store
-        .search_summary(user_id, &SearchId::from(id))
+        .search_summary(user_id, id)
         .await?
         .ok_or_else(|| ApiError::not_found("No search of yours has that id."))
 }
@@ -274,8 +274,8 @@ impl SearchesApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::SearchesRun>,
-        id: Path<String>,
-    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<SearchId>,
+    ) -> Result<Json<SearchItem>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         Ok(Json(item(&state, summary).await?))
     }
@@ -299,7 +299,7 @@ impl SearchesApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::SearchesRun>,
-        id: Path<String>,
+        id: Path<SearchId>,
         /// The last event number received (a whole number; anything else answers 400).
         #[oai(name = "Last-Event-ID")]
         last_event_id: Header<Option<u64>>,
@@ -342,8 +342,8 @@ impl SearchesApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::SearchesRun>,
-        id: Path<String>,
-    ) -> Result<Json<SearchItem>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<SearchId>,
+    ) -> Result<Json<SearchItem>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, &auth.0.user.id, &id.0).await?;
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;

@@ -3,6 +3,7 @@
 
 use crate::text::Text;
 use leadgen_core::{
+    ids::TokenId,
     personal_tokens::{self, Scope, Scopes},
     store::TokenRecord,
     time::now_unix,
@@ -47,7 +48,7 @@ impl poem_openapi::types::Example for CreateTokenRequest {
 #[oai(rename_all = "camelCase", example)]
 pub struct TokenInfo {
     /// Its id (for revoking it).
-    pub id: String,
+    pub id: TokenId,
     /// Its name.
     pub name: String,
     /// Its first characters, to recognise it (`lgp_1a2b3c4d`).
@@ -219,8 +220,8 @@ impl TokensApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::Session>,
-        id: Path<String>,
-    ) -> Result<RevokeResponse, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<TokenId>,
+    ) -> Result<RevokeResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         if !state.store.revoke_token(&auth.0.user.id, &id.0).await? {
             return Err(ApiError::not_found("No token of yours has that id.").into());
         }

@@ -5,6 +5,7 @@
 
 use crate::text::Text;
 use leadgen_core::{
+    ids::EndpointId,
     jobs::WebhookJobV1,
     store::{DeliveryRecord, EndpointRecord},
     time::now_unix,
@@ -50,7 +51,7 @@ impl Example for CreateWebhookRequest {
 #[oai(rename_all = "camelCase", example)]
 pub struct WebhookInfo {
     /// Its id.
-    pub id: String,
+    pub id: EndpointId,
     /// Where messages go.
     pub url: String,
     /// What it receives.
@@ -234,7 +235,7 @@ pub enum TestWebhookResponse {
 }
 
 /// The caller's endpoint `id`, or 404.
-async fn owned(state: &AppState, auth: &crate::auth::AuthUser, id: &str) -> Result<EndpointRecord, ApiError> {
+async fn owned(state: &AppState, auth: &crate::auth::AuthUser, id: &EndpointId) -> Result<EndpointRecord, ApiError> {
     state
         .store
         .webhook(&auth.user.id, id)
@@ -298,8 +299,8 @@ impl WebhooksApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::WebhooksWrite>,
-        id: Path<String>,
-    ) -> Result<DeleteWebhookResponse, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<EndpointId>,
+    ) -> Result<DeleteWebhookResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         if !state.store.delete_webhook(&auth.0.user.id, &id.0).await? {
             return Err(ApiError::not_found("No webhook endpoint of yours has that id.").into());
         }
@@ -316,8 +317,8 @@ impl WebhooksApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::WebhooksWrite>,
-        id: Path<String>,
-    ) -> Result<Json<WebhookWithSecret>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<EndpointId>,
+    ) -> Result<Json<WebhookWithSecret>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let record = owned(&state, &auth.0, &id.0).await?;
         let secret = webhooks::generate_secret();
         let sealed = webhooks::seal_secret(&state.vault, &auth.0.user.id, &secret)?;
@@ -343,8 +344,8 @@ impl WebhooksApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::WebhooksWrite>,
-        id: Path<String>,
-    ) -> Result<TestWebhookResponse, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<EndpointId>,
+    ) -> Result<TestWebhookResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let record = owned(&state, &auth.0, &id.0).await?;
         if let Some(wait) = state.test_events.take(&auth.0.user.id).await? {
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
@@ -388,8 +389,8 @@ impl WebhooksApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::WebhooksWrite>,
-        id: Path<String>,
-    ) -> Result<Json<DeliveryList>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        id: Path<EndpointId>,
+    ) -> Result<Json<DeliveryList>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         owned(&state, &auth.0, &id.0).await?;
         let deliveries = state
             .store

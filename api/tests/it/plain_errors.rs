@@ -51,6 +51,32 @@ async fn unreadable_bodies_and_parameters_are_refused_in_plain_words() {
     let (status, answer) = app.get("/api/leads/searches?limit=abc", Some(&token)).await;
     assert_eq!(status, 400);
     assert_eq!(answer["message"], "Parameter limit must be a whole number.");
+    // An id is parsed at the edge: a malformed one is refused, never looked up.
+    for (method, path) in [
+        ("get", "/api/leads/searches/s-1"),
+        ("post", "/api/leads/searches/..%2F..%2Fetc/cancel"),
+        ("delete", "/api/user/tokens/1%20OR%201=1"),
+        ("get", "/api/user/webhooks/nope/deliveries"),
+    ] {
+        let req = match method {
+            "get" => app.client.get(path),
+            "post" => app.client.post(path),
+            _ => app.client.delete(path),
+        };
+        let resp = req.header("authorization", format!("Bearer {token}")).send().await;
+        assert_eq!(resp.0.status(), 400, "{path}");
+        let answer: Value = serde_json::from_str(&resp.0.into_body().into_string().await.expect("body")).expect("json");
+        assert_eq!(
+            answer,
+            json!({"error": "invalid_request", "message": "Parameter id must be an id this API gave (a UUID)."}),
+            "{path}"
+        );
+    }
+    // A well-formed id of nothing is still 404.
+    let (status, _) = app
+        .get("/api/leads/searches/0192d5c1-8b1c-7d2e-9a3b-4c5d6e7f8091", Some(&token))
+        .await;
+    assert_eq!(status, 404);
     // What core refuses keeps core's message.
     let (status, answer) = app
         .post(

@@ -282,7 +282,7 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id,
-            endpoint_id: id.clone(),
+            endpoint_id: id.clone().into(),
             message_id: message_id.into(),
             event_type: "search.completed".into(),
             body: json!({"type": "search.completed", "data": {"leads": []}}).to_string(),
@@ -333,7 +333,7 @@ async fn an_endpoint_failing_every_attempt_is_disabled_with_a_notice() {
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id,
-            endpoint_id: id.clone(),
+            endpoint_id: id.clone().into(),
             message_id: "msg_doomed".into(),
             event_type: "search.failed".into(),
             body: json!({"type": "search.failed"}).to_string(),
@@ -416,11 +416,15 @@ async fn refused_addresses_are_refused_when_registered_and_never_reached() {
         .expect("stored");
     app.post(&format!("/api/user/webhooks/{}/test", endpoint.id), Some(&token), None)
         .await;
-    let log = wait_log(&app, &token, &endpoint.id, 1).await;
+    let log = wait_log(&app, &token, endpoint.id.as_str(), 1).await;
     assert_eq!(log[0]["error"], "address not allowed or unreachable", "{log:?}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(receiver.received().is_empty(), "nothing reached the refused address");
-    assert_eq!(deliveries(&app, &token, &endpoint.id).await.len(), 1, "not retried");
+    assert_eq!(
+        deliveries(&app, &token, endpoint.id.as_str()).await.len(),
+        1,
+        "not retried"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -534,7 +538,7 @@ async fn a_redirect_is_never_followed() {
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id,
-            endpoint_id: id.clone(),
+            endpoint_id: id.clone().into(),
             message_id: "msg_redirected".into(),
             event_type: "search.completed".into(),
             body: json!({"type": "search.completed"}).to_string(),
@@ -586,7 +590,7 @@ async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again(
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id: owner,
-            endpoint_id: failures.clone(),
+            endpoint_id: failures.clone().into(),
             message_id: log[0]["messageId"].as_str().expect("id").to_owned(),
             event_type: "search.failed".into(),
             body: got[0].body.clone(),
@@ -599,10 +603,10 @@ async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again(
 }
 
 /// Waits for the first logged attempt of each endpoint in `ids`.
-async fn first_attempts(app: &TestApp, token: &str, ids: &[String]) -> Vec<Value> {
+async fn first_attempts(app: &TestApp, token: &str, ids: &[leadgen_core::ids::EndpointId]) -> Vec<Value> {
     let mut out = Vec::new();
     for id in ids {
-        out.push(wait_log(app, token, id, 1).await[0].clone());
+        out.push(wait_log(app, token, id.as_str(), 1).await[0].clone());
     }
     out
 }

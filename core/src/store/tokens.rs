@@ -3,7 +3,7 @@
 use super::Store;
 use crate::{
     CoreError, CoreResult,
-    ids::UserId,
+    ids::{TokenId, UserId},
     personal_tokens::{MAX_TOKENS_PER_USER, NewToken, Scopes},
     time::now_unix,
 };
@@ -12,7 +12,7 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct TokenRecord {
     /// Token id.
-    pub id: String,
+    pub id: TokenId,
     /// Its owner's name for it.
     pub name: String,
     /// Its first characters.
@@ -96,7 +96,7 @@ impl Store {
 
     /// Revokes (deletes) one of the user's tokens. Returns whether it existed.
     #[tracing::instrument(skip(self))]
-    pub async fn revoke_token(&self, user_id: &UserId, token_id: &str) -> CoreResult<bool> {
+    pub async fn revoke_token(&self, user_id: &UserId, token_id: &TokenId) -> CoreResult<bool> {
         let done = sqlx::query("DELETE FROM personal_tokens WHERE user_id = $1 AND id = $2")
             .bind(user_id)
             .bind(token_id)

@@ -3,7 +3,7 @@
 use super::Store;
 use crate::{
     CoreError, CoreResult,
-    ids::UserId,
+    ids::{EndpointId, UserId},
     time::now_unix,
     vault::Sealed,
     webhooks::{EventType, MAX_ENDPOINTS_PER_USER, events_to_stored},
@@ -13,7 +13,7 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EndpointRecord {
     /// Endpoint id.
-    pub id: String,
+    pub id: EndpointId,
     /// Where deliveries go.
     pub url: String,
     /// Subscribed event names, separated by spaces.
@@ -87,7 +87,7 @@ macro_rules! endpoint_columns {
 #[derive(sqlx::FromRow)]
 struct RotationRow {
     user_id: String,
-    id: String,
+    id: EndpointId,
     key_id: String,
     nonce: Vec<u8>,
     ciphertext: Vec<u8>,
@@ -156,7 +156,7 @@ impl Store {
 
     /// One of the user's endpoints, with its sealed secret.
     #[tracing::instrument(skip(self))]
-    pub async fn webhook(&self, user_id: &UserId, endpoint_id: &str) -> CoreResult<Option<EndpointForDelivery>> {
+    pub async fn webhook(&self, user_id: &UserId, endpoint_id: &EndpointId) -> CoreResult<Option<EndpointForDelivery>> {
         let record = sqlx::query_as::<_, EndpointRecord>(concat!(
             "SELECT ",
             endpoint_columns!(),
@@ -203,7 +203,7 @@ impl Store {
 
     /// Deletes one of the user's endpoints and its log. Returns whether it existed.
     #[tracing::instrument(skip(self))]
-    pub async fn delete_webhook(&self, user_id: &UserId, endpoint_id: &str) -> CoreResult<bool> {
+    pub async fn delete_webhook(&self, user_id: &UserId, endpoint_id: &EndpointId) -> CoreResult<bool> {
         sqlx::query("DELETE FROM webhook_deliveries WHERE user_id = $1 AND endpoint_id = $2")
             .bind(user_id)
             .bind(endpoint_id)
@@ -222,7 +222,7 @@ impl Store {
     pub async fn rotate_webhook_secret(
         &self,
         user_id: &UserId,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         secret: &Sealed,
     ) -> CoreResult<bool> {
         let done = sqlx::query(
@@ -245,7 +245,7 @@ impl Store {
     pub async fn webhook_secrets_not_under_key_for_rotation(
         &self,
         key_id: &str,
-    ) -> CoreResult<Vec<(UserId, String, Sealed)>> {
+    ) -> CoreResult<Vec<(UserId, EndpointId, Sealed)>> {
         let rows = sqlx::query_as::<_, RotationRow>(
             "SELECT user_id, id, key_id, nonce, ciphertext FROM webhook_endpoints WHERE key_id <> $1",
         )
@@ -274,7 +274,7 @@ impl Store {
     pub async fn reseal_webhook_secret(
         &self,
         user_id: &UserId,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         old: &Sealed,
         new: &Sealed,
     ) -> CoreResult<bool> {
@@ -299,7 +299,7 @@ impl Store {
     pub async fn set_webhook_enabled(
         &self,
         user_id: &UserId,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         reason: Option<&str>,
     ) -> CoreResult<()> {
         sqlx::query(
@@ -322,7 +322,7 @@ impl Store {
     pub async fn delivery_attempts(
         &self,
         user_id: &UserId,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         message_id: &str,
     ) -> CoreResult<(i64, bool)> {
         let (attempts, succeeded): (i64, Option<i64>) = sqlx::query_as(
@@ -342,7 +342,7 @@ impl Store {
     pub async fn record_delivery(
         &self,
         user_id: &UserId,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         delivery: &NewDelivery<'_>,
     ) -> CoreResult<()> {
         sqlx::query(
@@ -370,7 +370,7 @@ impl Store {
     pub async fn list_deliveries(
         &self,
         user_id: &UserId,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         limit: i64,
     ) -> CoreResult<Vec<DeliveryRecord>> {
         Ok(sqlx::query_as::<_, DeliveryRecord>(
