@@ -4,7 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use super::{CAP, PAGE, Rect};
+use super::{
+    geometry::Rect,
+    probe::{CAP, PAGE},
+};
 
 /// A page in the grouping's units (so that a repair can cost a fraction of one).
 const PAGE_UNITS: usize = 16;
@@ -25,7 +28,7 @@ pub(super) struct Flat {
     /// The same for a cut at latitude line `y` in column `x`: `hbad[y * (nx + 1) + x]`.
     hbad: Vec<usize>,
     memo: std::cell::RefCell<std::collections::HashMap<Span, Choice>>,
-    /// The slabs' far edges of spans best fetched as a chain (see [`Chain`](super::repair::Chain)).
+    /// The slabs' far edges of spans best fetched as a chain (see [`Chain`](super::state::Chain)).
     chains: std::cell::RefCell<std::collections::HashMap<(Span, bool), Vec<usize>>>,
 }
 
@@ -227,7 +230,7 @@ impl Flat {
     }
 
     /// The groups of the best plan of `span`, south-west first; two groups cut straight
-    /// apart whose pages could be shared (see [`Repair`](super::repair::Repair)) as a pair.
+    /// apart whose pages could be shared (see [`Repair`](super::state::Repair)) as a pair.
     pub(super) fn groups(&self, span: Span, out: &mut Vec<Group>) {
         let cost = self.best(span);
         let how = self.memo.borrow().get(&span).and_then(|c| c.1);

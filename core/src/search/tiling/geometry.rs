@@ -1,6 +1,8 @@
 //! Points and rectangles, and the grid arithmetic cells and groups of cells share.
 
-use super::MIN_SIDE;
+/// Smallest side (degrees, about 10 m) a rectangle is split to: more than 60 matches at one
+/// spot (a mall) cannot be told apart by area, so such a leaf keeps the 60 it saw.
+pub const MIN_SIDE: f64 = 0.000_1;
 
 /// A point (degrees).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]

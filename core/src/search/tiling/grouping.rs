@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 
 use super::{
-    Fetch, LatLng, Planner, Rect,
     flat::{Flat, Group},
-    geometry::cells_rect,
-    planner::State,
+    geometry::{LatLng, Rect, cells_rect},
+    probe::Fetch,
+    state::{Planner, State},
 };
 
 /// Most distinct leaf edges (each way) of a region grouped as a whole; a larger region

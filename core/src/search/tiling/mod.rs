@@ -40,9 +40,11 @@
 //! `full.rs` runs it for full-coverage searches.
 //!
 //! Layout: `geometry` (points and rectangles), `probe` (what a probe answers and what a
-//! fetch costs), the planner's state and bookkeeping (`planner`), its splitting rules
-//! (`split`), the grouping of complete regions into fetches (`grouping`, over `flat`'s
-//! dynamic programme) and the repair of chains (`repair`).
+//! fetch costs), the planner's `state`, its face (`planner`: probes, answers and what is
+//! found), its splitting rules (`split`), the grouping of complete regions into fetches
+//! (`grouping`, over `flat`'s dynamic programme) and the repair of chains (`repair`).
+//! Imports form no loop: `state` uses only `geometry` and `probe`, and the rules import the
+//! state and `flat`, never the face (they call each other's methods on the planner).
 
 mod flat;
 mod geometry;
@@ -51,17 +53,10 @@ mod planner;
 mod probe;
 mod repair;
 mod split;
+mod state;
 #[cfg(test)]
 mod tests;
 
-pub use geometry::{LatLng, Rect};
-pub use planner::Planner;
-pub use probe::{Fetch, Probe, ProbeId};
-
-/// Google's cap on one query's results.
-pub const CAP: usize = 60;
-/// Results per page.
-pub const PAGE: usize = 20;
-/// Smallest side (degrees, about 10 m) a rectangle is split to: more than 60 matches at one
-/// spot (a mall) cannot be told apart by area, so such a leaf keeps the 60 it saw.
-pub const MIN_SIDE: f64 = 0.000_1;
+pub use geometry::{LatLng, MIN_SIDE, Rect};
+pub use probe::{CAP, Fetch, PAGE, Probe, ProbeId};
+pub use state::Planner;

@@ -1,61 +1,14 @@
-//! The planner's state (every rectangle asked, as a tree of nodes) and the bookkeeping of
-//! probes and their answers; the rules live in `split`, `grouping` and `repair`.
+//! The planner's face: where it starts, which rectangle to probe next, the bookkeeping of
+//! probes and their answers, and what it has found and planned so far.
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::{CAP, Fetch, Probe, ProbeId, Rect, repair::Chain, split::UNKNOWN_SATURATED};
-
-/// The planner of one area.
-#[derive(Debug, Clone)]
-pub struct Planner {
-    /// Every rectangle asked, by probe id.
-    pub(super) nodes: Vec<Node>,
-    pub(super) queue: VecDeque<ProbeId>,
-    pub(super) fetches: Vec<Fetch>,
-    pub(super) chains: Vec<Chain>,
-    pub(super) probing: usize,
-    pub(super) probes: usize,
-    pub(super) truncated: bool,
-}
-
-/// What a probed (or waiting) rectangle is.
-#[derive(Debug, Clone)]
-pub(super) enum State {
-    /// Asked, not answered.
-    Asked,
-    /// A repair's probe, answered (see [`Repair`](super::repair::Repair)).
-    Extra,
-    /// Under the cap (or at the smallest size): every match it holds, listed. `planned`
-    /// once its places are in a fetch.
-    Leaf { ids: BTreeSet<String>, planned: bool },
-    /// Saturated: the (up to) 60 places it listed; split once its siblings answered.
-    Saturated { sample: BTreeSet<String> },
-    /// Saturated and split into a grid of `nx` by `ny` cells (row by row, south first).
-    Split {
-        sample: BTreeSet<String>,
-        nx: usize,
-        ny: usize,
-        children: Vec<usize>,
-        /// Cells not yet answered.
-        waiting: usize,
-        /// Cells not yet complete (answered, and if saturated, every cell of theirs too).
-        open: usize,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct Node {
-    pub(super) rect: Rect,
-    /// Matches expected in it (its share of its parent's estimate).
-    pub(super) expected: f64,
-    pub(super) parent: Option<usize>,
-    pub(super) state: State,
-    /// Complete, small enough to group as a whole, and not grouped yet: waits to be
-    /// grouped together with its neighbours.
-    pub(super) pending: bool,
-    /// The repair this probes a rectangle for, if any (see [`Repair`](super::repair::Repair)).
-    pub(super) repair: Option<usize>,
-}
+use super::{
+    geometry::Rect,
+    probe::{CAP, Fetch, Probe, ProbeId},
+    split::UNKNOWN_SATURATED,
+    state::{Node, Planner, State},
+};
 
 impl Planner {
     /// Plans `area`; its first probe is the whole area.

@@ -2,7 +2,12 @@
 
 use std::collections::BTreeSet;
 
-use super::{CAP, PAGE, Rect};
+use super::geometry::Rect;
+
+/// Google's cap on one query's results.
+pub const CAP: usize = 60;
+/// Results per page.
+pub const PAGE: usize = 20;
 
 /// What one free probe of a rectangle returned: the place ids of its (up to 3) pages.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -3,54 +3,12 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::{CAP, MIN_SIDE, PAGE, Planner, Probe, Rect, flat::Part};
-
-/// Two neighbouring groups cut straight apart whose pages could be shared (together they
-/// need fewer pages than apart): the one that sheds gives up a strip along their shared
-/// edge, holding just enough places that both fill their pages. The strip's depth is found
-/// by probing strips (interpolating on their counts); the strip then joins the other group
-/// (a union of probed rectangles) and the rest of the shedding group is probed as it is.
-/// If no depth is found in a few probes, the two are fetched as they were.
-#[derive(Debug, Clone)]
-struct Repair {
-    shed: Rect,
-    shed_ids: BTreeSet<String>,
-    take: Rect,
-    take_ids: BTreeSet<String>,
-    /// Whether the strip's depth runs along latitude (the two lie one north of the other),
-    /// and whether the strip lies at `shed`'s high end.
-    north: bool,
-    high: bool,
-    /// A depth (fraction of `shed`) known to hold too few places, and their count.
-    lo: (f64, usize),
-    /// A depth known to hold too many, and their count.
-    hi: (f64, usize),
-    /// The depth being probed.
-    at: f64,
-    rounds: u8,
-    /// Whether the chain's head sheds (else the next slab does).
-    head_shed: bool,
-    /// Places in the chain's slabs past these two.
-    beyond: usize,
-}
-
-/// Slabs cut straight across a rectangle, fetched one after the other: each edge between
-/// two is moved by a strip (see [`Repair`]) so that the slab before it fills its pages.
-#[derive(Debug, Clone)]
-pub(super) struct Chain {
-    /// The slabs after the head.
-    slabs: VecDeque<(Rect, BTreeSet<String>)>,
-    north: bool,
-    /// The slab whose far edge is being settled, and its places.
-    head: (Rect, BTreeSet<String>),
-    /// Whether the head shed a strip (so is not a union of probed rectangles: it is
-    /// probed before it is fetched), and the same of the next slab.
-    dirty: bool,
-    next_dirty: bool,
-    search: Option<Repair>,
-    verifying: bool,
-    done: bool,
-}
+use super::{
+    flat::Part,
+    geometry::{MIN_SIDE, Rect},
+    probe::{CAP, PAGE, Probe},
+    state::{Chain, Planner, Repair},
+};
 
 /// Strip probes a repair makes before giving up.
 const REPAIR_ROUNDS: u8 = 4;

@@ -2,9 +2,9 @@
 //! by what its 60 listed places say about how many it holds.
 
 use super::{
-    CAP, Planner,
     geometry::{Rect, cells_rect},
-    planner::State,
+    probe::CAP,
+    state::{Planner, State},
 };
 
 /// Places a grid cell is sized for: a saturated region is split into about
