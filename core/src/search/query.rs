@@ -270,7 +270,7 @@ mod tests {
             ("electrician", "Electrician in Leeds"),
         ] {
             let valid = ValidSearch::parse(Some(value), Some("Leeds")).expect(value);
-            let request = super::super::first_request(&valid);
+            let request = crate::search::request::first_request(&valid);
             assert_eq!(request.text_query, query);
             assert_eq!(request.included_type.as_deref(), Some(value));
             // It travels through the queue as it came.
