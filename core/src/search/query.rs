@@ -187,11 +187,6 @@ impl ValidSearch {
         raw.to_string()
     }
 
-    /// Whether the location was typed (not only an area's label).
-    pub fn has_typed_location(&self) -> bool {
-        self.area.is_none_or(|a| a.label() != self.location)
-    }
-
     /// The catalogue entry.
     pub fn business(&self) -> BusinessType {
         self.business

@@ -43,30 +43,6 @@ impl Rect {
         .all(|d| d.abs() < EPSILON)
     }
 
-    /// The four quarters: south-west, south-east, north-west, north-east.
-    pub fn quarters(&self) -> [Rect; 4] {
-        let mid = LatLng {
-            lat: (self.low.lat + self.high.lat) / 2.0,
-            lng: (self.low.lng + self.high.lng) / 2.0,
-        };
-        let r = |low_lat, low_lng, high_lat, high_lng| Rect {
-            low: LatLng {
-                lat: low_lat,
-                lng: low_lng,
-            },
-            high: LatLng {
-                lat: high_lat,
-                lng: high_lng,
-            },
-        };
-        [
-            r(self.low.lat, self.low.lng, mid.lat, mid.lng),
-            r(self.low.lat, mid.lng, mid.lat, self.high.lng),
-            r(mid.lat, self.low.lng, self.high.lat, mid.lng),
-            r(mid.lat, mid.lng, self.high.lat, self.high.lng),
-        ]
-    }
-
     /// The smallest rectangle holding both.
     pub fn union(&self, other: &Rect) -> Rect {
         Rect {
