@@ -8,14 +8,10 @@
 
 use serde::Serialize;
 
-/// One choosable business type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct BusinessType {
-    /// Google place type, e.g. `restaurant`.
-    pub value: &'static str,
-    /// What users see, and the first words of the text query.
-    pub label: &'static str,
-}
+use crate::place_types;
+
+/// One choosable business type; declared with Google's types (every Table A type is one).
+pub use crate::place_types::BusinessType;
 
 /// A group of types, as the search form shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -128,7 +124,7 @@ pub fn find(value: &str) -> Option<BusinessType> {
         .flat_map(|g| g.types.iter())
         .find(|t| t.value == value)
         .copied()
-        .or_else(|| crate::place_types::find(value))
+        .or_else(|| place_types::find(value))
 }
 
 impl BusinessType {

@@ -199,7 +199,7 @@ pub struct SearchComplete {
     /// Why it ended before covering everything, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
-    pub stop_reason: Option<crate::search::StopReason>,
+    pub stop_reason: Option<StopReason>,
     /// What the user should know about the results, in plain words (why it stopped
     /// early, or a spot where Google lists more places than it returns).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -244,6 +244,31 @@ impl SearchEvent {
         Self::Error(SearchFailed {
             message: message.into(),
         })
+    }
+}
+
+/// Why a search ended before it covered everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "StopReason", rename_all = "snake_case")
+)]
+pub enum StopReason {
+    /// The next request would have spent more than `maxCostUsd`.
+    MaxCost,
+    /// The user's lead allowance ran out.
+    Allowance,
+}
+
+impl StopReason {
+    /// The wire word: `max_cost`, `allowance`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::MaxCost => "max_cost",
+            Self::Allowance => "allowance",
+        }
     }
 }
 

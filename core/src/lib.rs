@@ -14,6 +14,7 @@ pub mod ids;
 pub mod jobs;
 pub mod keys;
 pub mod lead;
+pub mod master_key;
 pub mod money;
 pub mod outbound;
 pub mod personal_tokens;

@@ -570,7 +570,16 @@ pub const TABLE_A: &[(&str, &[&str])] = &[
 
 use std::sync::LazyLock;
 
-use crate::catalogue::BusinessType;
+use serde::Serialize;
+
+/// One choosable business type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BusinessType {
+    /// Google place type, e.g. `restaurant`.
+    pub value: &'static str,
+    /// What users see, and the first words of the text query.
+    pub label: &'static str,
+}
 
 /// Every Table A type with its label, built once (labels are derived, so they are made
 /// at start and live as long as the process, like the catalogue's).

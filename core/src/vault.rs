@@ -12,14 +12,11 @@ use aes_gcm::{
     Aes256Gcm, Nonce,
     aead::{Aead, Generate, KeyInit, Payload},
 };
-use base64::{Engine, engine::general_purpose::STANDARD as BASE64};
 use secrecy::{ExposeSecret, SecretBox};
-use sha2::{Digest, Sha256};
 
+/// The master keys' codec, declared apart so the secrets file reads keys without the vault.
+pub use crate::master_key::{KEY_LEN, MasterKey, decode_key, encode_key, generate_key, key_id};
 use crate::{CoreError, CoreResult};
-
-/// Length of a master key in bytes (AES-256).
-pub const KEY_LEN: usize = 32;
 
 /// An encrypted value as stored: which master key, the nonce and the ciphertext (with tag).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,9 +28,6 @@ pub struct Sealed {
     /// Ciphertext followed by the GCM tag.
     pub ciphertext: Vec<u8>,
 }
-
-/// A master key in raw form. Zeroed on drop by `secrecy`.
-pub type MasterKey = SecretBox<[u8; KEY_LEN]>;
 
 /// Where the vault's keys came from: fixed at start (environment), or a file that
 /// `rotate-key` may rewrite while the server runs (embedded mode).
@@ -62,42 +56,6 @@ impl std::fmt::Debug for Vault {
             .field("primary_key_id", &self.primary_key_id())
             .finish_non_exhaustive()
     }
-}
-
-/// A stable, non-secret identifier of a master key: 16 hex digits of a hash of it.
-pub fn key_id(key: &[u8; KEY_LEN]) -> String {
-    let digest = Sha256::new()
-        .chain_update(b"leadgen-master-key-id:")
-        .chain_update(key)
-        .finalize();
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// A new random master key.
-pub fn generate_key() -> MasterKey {
-    let key = aes_gcm::Key::<Aes256Gcm>::generate();
-    let mut raw = [0u8; KEY_LEN];
-    raw.copy_from_slice(key.as_slice());
-    SecretBox::new(Box::new(raw))
-}
-
-/// Base64 text of a master key, as written to configuration.
-pub fn encode_key(key: &MasterKey) -> String {
-    BASE64.encode(key.expose_secret())
-}
-
-/// Parses a base64 master key; `what` names its source in the error.
-pub fn decode_key(text: &str, what: &str) -> CoreResult<MasterKey> {
-    let bytes = BASE64
-        .decode(text.trim())
-        .map_err(|_| CoreError::Invalid(format!("{what} is not valid base64")))?;
-    let raw: [u8; KEY_LEN] = bytes.as_slice().try_into().map_err(|_| {
-        CoreError::Invalid(format!(
-            "{what} must be base64 of exactly 32 bytes, not {}",
-            bytes.len()
-        ))
-    })?;
-    Ok(SecretBox::new(Box::new(raw)))
 }
 
 impl Vault {
@@ -162,7 +120,7 @@ impl Vault {
     /// Re-reads a file key source (a rotation may have added a key). No-op for fixed keys.
     fn reload(&self) -> CoreResult<()> {
         if let KeySource::File(path) = &self.source {
-            let keys = crate::secrets_file::read_encryption_keys(path)?;
+            let keys = crate::secrets_file::file::read_encryption_keys(path)?;
             let (primary, previous) = keys
                 .split_first()
                 .ok_or_else(|| CoreError::Crypto(format!("{} holds no encryption key", path.display())))?;
@@ -239,12 +197,5 @@ mod tests {
             b"x"
         );
         assert_eq!(both.seal(b"y", "c").expect("seal").key_id, key_id(new.expose_secret()));
-    }
-
-    #[test]
-    fn decode_key_names_the_problem() {
-        assert!(decode_key("not base64!", "LEADGEN_ENCRYPTION_KEY").is_err());
-        let short = decode_key("c2hvcnQ=", "LEADGEN_ENCRYPTION_KEY").expect_err("short");
-        assert!(short.to_string().contains("exactly 32 bytes"));
     }
 }

@@ -9,7 +9,7 @@ use std::{
 
 use tokio::sync::broadcast;
 
-use super::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
+use super::envelope::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
 use crate::lead::SearchEvent;
 
 struct Channel {

@@ -11,47 +11,15 @@
 //! Embedded mode uses [`memory::MemoryBus`]; distributed mode [`redis::RedisBus`]. Both
 //! answer the same calls with the same semantics.
 
+mod envelope;
 pub mod memory;
 pub mod redis;
 
-use crate::ids::SearchId;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+pub use envelope::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
 
-use tokio::sync::broadcast;
-
-use crate::{CoreResult, lead::SearchEvent};
-
-/// How long a search's events stay replayable unless configured
-/// (`LEADGEN_RESULTS_REPLAY_MINUTES`): 10 minutes.
-pub const REPLAY_TTL: Duration = Duration::from_secs(600);
-
-/// Live events buffered per search for a subscriber. Small on purpose: each open stream
-/// holds one such buffer, and a subscriber that falls further behind catches up from the
-/// replay buffer (`EventBus::replay`) instead. The buffer holds `Arc<Envelope>`s: tokio's
-/// broadcast channel allocates every slot up front, and an inline `Envelope` (a few
-/// hundred bytes) made an idle stream's buffer about 5 KB.
-pub const LIVE_CAPACITY: usize = 16;
-
-/// An event with its number in the search's sequence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Envelope {
-    /// 1-based position in the search's event sequence.
-    pub id: u64,
-    /// The event.
-    pub event: SearchEvent,
-}
-
-/// What a subscriber gets: everything so far, then live events.
-pub struct Subscription {
-    /// Events already published (after the requested id), oldest first.
-    pub replay: Vec<Envelope>,
-    /// Live events; may repeat some of `replay` (skip ids already seen). On
-    /// `RecvError::Lagged`, read the gap with `EventBus::replay`.
-    pub live: broadcast::Receiver<Arc<Envelope>>,
-}
+use crate::{CoreResult, ids::SearchId, lead::SearchEvent};
 
 /// In-process or Redis event bus.
 #[derive(Clone)]

@@ -19,7 +19,7 @@ use futures_util::StreamExt;
 use redis::{AsyncCommands, aio::ConnectionManager};
 use tokio::sync::broadcast;
 
-use super::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
+use super::envelope::{Envelope, LIVE_CAPACITY, REPLAY_TTL, Subscription};
 use crate::{CoreError, CoreResult, lead::SearchEvent};
 
 /// Appends events to a search's replay list and publishes each with its number, in one

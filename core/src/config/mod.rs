@@ -42,27 +42,8 @@ pub use site::SiteInfo;
 pub use stores::{DatabaseConfig, RedisConfig};
 pub use telemetry::TelemetryConfig;
 pub use usage::{TierLimits, UsageLimits};
-pub use variables::{CONFIG_FILE, VARIABLES, Variable, variable_of};
+pub use variables::{CONFIG_FILE, ConfigError, VARIABLES, Variable, variable_of};
 pub use worker::WorkerConfig;
-
-/// A configuration value that cannot be used; the message names the variable.
-#[derive(Debug, thiserror::Error)]
-#[error("{variable}: {problem}")]
-pub struct ConfigError {
-    /// The environment variable at fault.
-    pub variable: &'static str,
-    /// What is wrong with it.
-    pub problem: String,
-}
-
-impl ConfigError {
-    pub(crate) fn new(variable: &'static str, problem: impl Into<String>) -> Self {
-        Self {
-            variable,
-            problem: problem.into(),
-        }
-    }
-}
 
 /// Everything the API and the workers need to start, by section (`[server]`, ...).
 #[derive(Debug, Clone, Default, Deserialize)]

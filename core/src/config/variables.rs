@@ -7,7 +7,26 @@ use figment::{
     value::{Dict, Map, Value},
 };
 
-use super::{ConfigError, de::FIELD_MARK};
+use super::de::FIELD_MARK;
+
+/// A configuration value that cannot be used; the message names the variable.
+#[derive(Debug, thiserror::Error)]
+#[error("{variable}: {problem}")]
+pub struct ConfigError {
+    /// The environment variable at fault.
+    pub variable: &'static str,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl ConfigError {
+    pub(crate) fn new(variable: &'static str, problem: impl Into<String>) -> Self {
+        Self {
+            variable,
+            problem: problem.into(),
+        }
+    }
+}
 
 /// One setting: the environment variable and where it lives in [`super::Config`] (and in
 /// the TOML file: `section.key`).

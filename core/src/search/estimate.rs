@@ -7,11 +7,14 @@
 //! answer says it is not exact.
 
 use super::{
-    Coverage, MAX_PAGES, PAGE_SIZE, RateGate, SearchFailure, Upstream, ValidSearch,
-    cost::{PriceTable, Requests, SearchCost, Sku},
-    first_request,
-    full::{Done, all_pages, base_request, probe},
+    cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
+    full::{Done, FULL_CONCURRENCY, all_pages, base_request, probe},
     locate::{AreaCache, locate},
+    options::Coverage,
+    paging::{MAX_PAGES, PAGE_SIZE},
+    query::ValidSearch,
+    request::first_request,
+    runner::{RateGate, SearchFailure, Upstream},
     tiling::{Planner, Probe},
 };
 use crate::places::IDS_FIELD_MASK;
@@ -38,7 +41,7 @@ impl Default for EstimateLimits {
         Self {
             max_probe_requests: 80,
             rps: 10.0,
-            concurrency: super::full::FULL_CONCURRENCY,
+            concurrency: FULL_CONCURRENCY,
         }
     }
 }
@@ -88,7 +91,7 @@ pub async fn estimate(
     let seconds = f64::from(requests.ids_only + requests.pro + requests.enterprise) / limits.rps.max(0.1);
     Ok(Estimate {
         estimated_leads: places,
-        estimated_cost_usd: super::round_cents(requests.cost_usd(prices)),
+        estimated_cost_usd: round_cents(requests.cost_usd(prices)),
         estimated_seconds: (seconds * 10.0).ceil() / 10.0,
         requests,
         exact,

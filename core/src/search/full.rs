@@ -17,15 +17,17 @@ use std::{
 use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnordered};
 
 use super::{
-    Checkpoint, DoneTile, EventSink, LeadAllowance, MAX_LEADS, MAX_PAGES, RateGate, Resume, SearchFailure,
-    SearchOutcome, SearchPlan, SearchStopped, StopReason, Upstream, accepted_lead,
-    cost::{Requests, Sku},
-    first_request, lead_mask,
+    checkpoint::{Checkpoint, DoneTile, Resume},
+    cost::{Requests, Sku, round_cents},
     locate::{AreaCache, locate},
-    tiling::{Planner, Probe, ProbeId, Rect},
+    paging::{MAX_LEADS, MAX_PAGES},
+    query::ValidSearch,
+    request::{accepted_lead, first_request, lead_mask},
+    runner::{EventSink, LeadAllowance, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
+    tiling::{CAP, Planner, Probe, ProbeId, Rect},
 };
 use crate::{
-    lead::{BusinessFound, Lead, SearchEvent, SearchProgress},
+    lead::{BusinessFound, Lead, SearchEvent, SearchProgress, StopReason},
     places::{IDS_FIELD_MASK, Place, PlacesError, SearchTextRequest},
 };
 
@@ -229,7 +231,7 @@ pub(crate) async fn run(
 
 /// A probe or fetch request of `search` before its rectangle is set: the business's label
 /// alone (the rectangle says where), its type and Google's `minRating`.
-pub(crate) fn base_request(search: &super::ValidSearch) -> SearchTextRequest {
+pub(crate) fn base_request(search: &ValidSearch) -> SearchTextRequest {
     let mut request = first_request(search);
     request.text_query = search.business().label.to_owned();
     request.location_restriction = None;
@@ -266,9 +268,9 @@ fn progress(
         leads: outcome.leads.len() as u32,
         places_found: planner.found_count() as u32,
         billable_requests: tally.requests.billable(prices),
-        cost_usd: super::round_cents(spent),
-        estimated_cost_usd: super::round_cents(expected),
-        estimated_places: (planner.found_count() + unresolved * super::tiling::CAP) as u32,
+        cost_usd: round_cents(spent),
+        estimated_cost_usd: round_cents(expected),
+        estimated_places: (planner.found_count() + unresolved * CAP) as u32,
     }
 }
 

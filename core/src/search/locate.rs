@@ -6,9 +6,9 @@
 use std::future::Future;
 
 use super::{
-    SearchFailure, Upstream,
     cost::{Requests, Sku},
     options::MAX_AREA_DEGREES,
+    runner::{RateGate, SearchFailure, Upstream},
     tiling::Rect,
 };
 use crate::places::SearchTextRequest;
@@ -62,7 +62,7 @@ pub fn too_large_message(location: &str) -> String {
 /// The area of `location`, from the cache or from one Pro request (counted in
 /// `requests`).
 pub async fn locate(
-    upstream: &Upstream<'_, impl super::RateGate>,
+    upstream: &Upstream<'_, impl RateGate>,
     location: &str,
     cache: &impl AreaCache,
     requests: &mut Requests,

@@ -187,11 +187,6 @@ impl ValidSearch {
         raw.to_string()
     }
 
-    /// Whether the location was typed (not only an area's label).
-    pub fn has_typed_location(&self) -> bool {
-        self.area.is_none_or(|a| a.label() != self.location)
-    }
-
     /// The catalogue entry.
     pub fn business(&self) -> BusinessType {
         self.business
@@ -270,7 +265,7 @@ mod tests {
             ("electrician", "Electrician in Leeds"),
         ] {
             let valid = ValidSearch::parse(Some(value), Some("Leeds")).expect(value);
-            let request = super::super::first_request(&valid);
+            let request = crate::search::request::first_request(&valid);
             assert_eq!(request.text_query, query);
             assert_eq!(request.included_type.as_deref(), Some(value));
             // It travels through the queue as it came.

@@ -16,8 +16,6 @@ use crate::{config::GoogleApis, places::RetryPolicy};
 
 /// The scope that lets us read and write the user's spreadsheets.
 pub const SPREADSHEETS_SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets";
-/// The Drive scope for files the app created or the user opened with it (to list them).
-pub const DRIVE_FILE_SCOPE: &str = "https://www.googleapis.com/auth/drive.file";
 /// MIME type of Google Sheets files in Drive.
 const SPREADSHEET_MIME: &str = "application/vnd.google-apps.spreadsheet";
 /// Upper bound on one call, so a hung connection cannot hold an export forever.

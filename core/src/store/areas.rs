@@ -1,7 +1,7 @@
 //! Located areas (see `search::locate`): a normalised location string and the viewport
 //! Google gave for it. Geography, shared by every user; never lead data.
 
-use super::Store;
+use super::handle::Store;
 use crate::{
     search::{
         AreaCache,

@@ -1,6 +1,6 @@
 //! Billing rows: Stripe customers, current subscriptions, applied webhook events.
 
-use super::Store;
+use super::handle::Store;
 use crate::ids::UserId;
 use crate::{CoreResult, billing::Subscription, time::now_unix};
 

@@ -1,7 +1,7 @@
 //! Each user's choice of automatic delivery, and how each search's delivery went (its
 //! history entry). Spreadsheet ids and titles only; nothing of the leads.
 
-use super::Store;
+use super::handle::Store;
 use crate::{
     CoreResult,
     delivery::{DeliveryKind, DeliveryPreference, DeliveryStatus},

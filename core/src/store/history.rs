@@ -2,7 +2,7 @@
 //! history. What was asked (type, location, options), how it went (status, counts, cost,
 //! times, error) and nothing of its leads.
 
-use super::Store;
+use super::handle::Store;
 use crate::{
     CoreResult,
     ids::{SearchId, UserId},

@@ -1,7 +1,7 @@
 //! Pending OIDC sign-ins, kept between the redirect to the provider and its callback so
 //! that any API replica can finish them. Each is taken (deleted) exactly once.
 
-use super::Store;
+use super::handle::Store;
 use crate::{CoreResult, time::now_unix};
 
 /// How long a sign-in may take at the provider before its state is refused.

@@ -11,6 +11,7 @@
 mod areas;
 mod billing;
 mod delivery;
+mod handle;
 mod history;
 mod login_attempts;
 mod secrets;
@@ -21,11 +22,8 @@ mod usage;
 mod users;
 mod webhooks;
 
-use std::time::Duration;
-
-use sqlx::{AnyPool, Executor, any::AnyPoolOptions, migrate::Migrator};
-
 pub use billing::EventOutcome;
+pub use handle::{Backend, Store};
 pub use history::{HistoryQuery, SearchSummary};
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, StoredSecret};
@@ -33,111 +31,3 @@ pub use sheets::{KnownSheet, SheetOrigin};
 pub use tokens::{TokenGrant, TokenRecord};
 pub use usage::{SearchRecord, SearchRun};
 pub use webhooks::{DeliveryRecord, EndpointForDelivery, EndpointRecord, NewDelivery};
-
-use crate::CoreResult;
-
-/// The migrations of `backend`. A database may hold migrations newer than this binary
-/// (after a rollback to the previous release): they are ignored rather than refused, so
-/// old pods still start. Every migration is additive (new tables and columns), which is
-/// what makes that safe; see docs/operations.md, Upgrading.
-fn migrator(backend: Backend) -> Migrator {
-    let mut migrator = match backend {
-        Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
-        Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
-    };
-    migrator.set_ignore_missing(true);
-    migrator
-}
-
-/// Which database is behind the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// Distributed mode.
-    Postgres,
-    /// Embedded mode.
-    Sqlite,
-}
-
-/// Handle to the database; cheap to clone.
-#[derive(Debug, Clone)]
-pub struct Store {
-    pool: AnyPool,
-    backend: Backend,
-}
-
-impl Store {
-    /// Connects to `url` (`postgres://...` or `sqlite://...`). Does not migrate.
-    pub async fn connect(url: &str) -> CoreResult<Self> {
-        sqlx::any::install_default_drivers();
-        let backend = if url.starts_with("sqlite:") {
-            Backend::Sqlite
-        } else {
-            Backend::Postgres
-        };
-        let options = match backend {
-            // SQLite allows one writer at a time: WAL lets readers run beside it, and a
-            // busy timeout makes writers queue instead of failing.
-            Backend::Sqlite => AnyPoolOptions::new().max_connections(8).after_connect(|conn, _meta| {
-                Box::pin(async move {
-                    conn.execute("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;")
-                        .await?;
-                    Ok(())
-                })
-            }),
-            // Connections kept open even when idle: opening one took about 90 ms here
-            // (TLS negotiation included), and a search that had to wait for one reached its
-            // first lead a page late (docs/benchmarks.md, the 4-user tail). Four covers a
-            // worker's default concurrency and the API's usual overlap.
-            Backend::Postgres => AnyPoolOptions::new().max_connections(16).min_connections(4),
-        };
-        let pool = options.acquire_timeout(Duration::from_secs(10)).connect(url).await?;
-        Ok(Self { pool, backend })
-    }
-
-    /// Applies pending migrations for this backend.
-    pub async fn migrate(&self) -> CoreResult<()> {
-        migrator(self.backend).run(&self.pool).await?;
-        Ok(())
-    }
-
-    /// Round-trips a trivial query (readiness).
-    pub async fn ping(&self) -> CoreResult<()> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
-    }
-
-    /// The backend in use.
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// Closes every connection.
-    pub async fn close(&self) {
-        self.pool.close().await;
-    }
-
-    /// Makes a per-user cap hold under concurrency: the caller's one capped insert
-    /// (`INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < cap`) runs in `tx` after this.
-    ///
-    /// Postgres: the statement alone is not enough, since two transactions would count
-    /// from snapshots that miss each other's rows. Locking the owner's `users` row first
-    /// queues a user's capped creates, and the insert that runs after the wait takes a
-    /// new snapshot (read committed) that holds the previous create's row. `FOR NO KEY
-    /// UPDATE` leaves foreign-key checks and plain reads of the user free.
-    ///
-    /// SQLite: nothing to do. A write statement takes the database's one write lock
-    /// before it reads, so its count and its insert are a single step.
-    async fn serialize_capped_create(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        user_id: &str,
-    ) -> CoreResult<()> {
-        if self.backend == Backend::Postgres {
-            sqlx::query("SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE")
-                .bind(user_id)
-                .fetch_optional(&mut **tx)
-                .await?;
-        }
-        Ok(())
-    }
-}

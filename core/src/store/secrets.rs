@@ -1,7 +1,7 @@
 //! Encrypted per-user secrets. The store only ever sees sealed bytes and a masked
 //! preview; sealing and opening are the vault's job.
 
-use super::Store;
+use super::handle::Store;
 use crate::ids::UserId;
 use crate::{CoreError, CoreResult, time::now_unix, vault::Sealed};
 

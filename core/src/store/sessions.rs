@@ -1,6 +1,6 @@
 //! Session records: one row per issued token (`jti`), so logout and refresh revoke.
 
-use super::Store;
+use super::handle::Store;
 use crate::ids::UserId;
 use crate::{CoreResult, session::Claims, time::now_unix};
 

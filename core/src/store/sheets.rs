@@ -1,6 +1,6 @@
 //! The spreadsheets each user can export to: id and title only, never cells.
 
-use super::Store;
+use super::handle::Store;
 use crate::ids::UserId;
 use crate::{CoreResult, time::now_unix};
 

@@ -1,6 +1,6 @@
 //! Personal API tokens: one row per token, holding its hash, never the token.
 
-use super::Store;
+use super::handle::Store;
 use crate::{
     CoreError, CoreResult,
     ids::{TokenId, UserId},

@@ -4,7 +4,7 @@
 //! how much it took (`last_grant`), reading the row as it was before the update (as both
 //! Postgres and SQLite evaluate `SET`). Concurrent grants therefore never exceed a limit.
 
-use super::Store;
+use super::handle::Store;
 use crate::ids::{SearchId, UserId};
 use crate::{CoreResult, time::now_unix};
 

@@ -1,6 +1,6 @@
 //! Users: created or updated at sign-in, read by id.
 
-use super::Store;
+use super::handle::Store;
 use crate::ids::UserId;
 use crate::{
     CoreResult,

@@ -1,6 +1,6 @@
 //! Webhook endpoints (sealed secret) and their delivery log (no payload, ever).
 
-use super::Store;
+use super::handle::Store;
 use crate::{
     CoreError, CoreResult,
     ids::{EndpointId, UserId},

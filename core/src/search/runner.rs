@@ -1,0 +1,138 @@
+//! What running a search is given (who to ask, how fast, where its events go, its leads'
+//! allowance) and what it gives back.
+
+use std::future::Future;
+
+use super::{
+    checkpoint::Checkpoint,
+    cost::{PriceTable, Requests, Sku},
+    query::ValidSearch,
+};
+use crate::{
+    lead::{Lead, SearchEvent, SearchParams, StopReason},
+    places::{PlacesClient, PlacesError, SearchTextRequest},
+};
+
+/// Waits until another upstream call with this key is allowed.
+pub trait RateGate: Send + Sync {
+    /// Resolves when the next call for `key_id` may go.
+    fn until_ready(&self, key_id: &str) -> impl Future<Output = ()> + Send;
+}
+
+/// Where a running search sends its events.
+pub trait EventSink: Send {
+    /// Delivers a page's events in order, together with the checkpoint reached after them,
+    /// in one step (so a retry never repeats a page whose leads went out, nor skips one
+    /// whose leads did not); an error means the search should stop.
+    fn emit(
+        &mut self,
+        events: Vec<SearchEvent>,
+        checkpoint: &Checkpoint,
+    ) -> impl Future<Output = Result<(), SearchStopped>> + Send;
+    /// True when nobody wants the rest of this search any more.
+    fn cancelled(&mut self) -> impl Future<Output = bool> + Send;
+}
+
+/// The search stopped because its listener went away or its events cannot be delivered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("search stopped: {0}")]
+pub struct SearchStopped(pub String);
+
+/// How a search ended, short of success.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchFailure {
+    /// Google refused or failed.
+    #[error(transparent)]
+    Upstream(#[from] PlacesError),
+    /// Cancelled or undeliverable.
+    #[error(transparent)]
+    Stopped(#[from] SearchStopped),
+    /// The search cannot run as asked (a location Google cannot place, an area too large,
+    /// a budget that does not cover the first request); the message says why.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// Grants a running search more leads from the user's allowance, as they stream.
+pub trait LeadAllowance: Send + Sync {
+    /// Takes up to `wanted` more leads; returns how many were granted (0: none left).
+    fn grant(&self, wanted: u32) -> impl Future<Output = u32> + Send;
+}
+
+/// An allowance that grants nothing beyond the reservation (quick searches, tests).
+pub struct NoMoreLeads;
+
+impl LeadAllowance for NoMoreLeads {
+    async fn grant(&self, _wanted: u32) -> u32 {
+        0
+    }
+}
+
+/// How a search ended: its leads (those an earlier run delivered first), what it cost,
+/// and whether it stopped early.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchOutcome {
+    /// Every lead sent, in order.
+    pub leads: Vec<Lead>,
+    /// Requests made to Google, by SKU (an earlier run's included).
+    pub requests: Requests,
+    /// Why it stopped before covering everything.
+    pub stop: Option<StopReason>,
+    /// Whether some spot held more matches than Google lists for one query (full
+    /// coverage cannot tell those apart by area).
+    pub truncated: bool,
+    /// How many places the area was expected to hold, when the search knows (full
+    /// coverage: what its probes counted, exact once every area is probed).
+    pub expected_places: Option<u32>,
+}
+
+/// Who to ask and how fast: the Places client, the user's key and the key's rate gate.
+pub struct Upstream<'a, G: RateGate> {
+    /// Google Places.
+    pub client: &'a PlacesClient,
+    /// The user's key.
+    pub api_key: &'a str,
+    /// The key's fingerprint, for the rate gate (never the key).
+    pub key_id: &'a str,
+    /// The key's rate gate.
+    pub gate: &'a G,
+}
+
+impl<G: RateGate> Upstream<'_, G> {
+    /// One page with `mask`, once the gate allows.
+    pub(crate) async fn page(
+        &self,
+        mask: &str,
+        request: &SearchTextRequest,
+    ) -> Result<crate::places::SearchTextResponse, PlacesError> {
+        self.gate.until_ready(self.key_id).await;
+        self.client.search_text_with_mask(self.api_key, mask, request).await
+    }
+}
+
+/// One search to run.
+pub struct SearchPlan<'a> {
+    /// What the user asked for.
+    pub search: &'a ValidSearch,
+    /// Leads reserved before it was queued (at most [`MAX_LEADS`](super::paging::MAX_LEADS)); a full search asks
+    /// its [`LeadAllowance`] for more as leads stream.
+    pub lead_budget: u32,
+    /// Prices of Google's SKUs.
+    pub prices: PriceTable,
+    /// Requests in flight at once (full coverage; the rate gate still paces them).
+    pub concurrency: usize,
+}
+
+impl SearchPlan<'_> {
+    /// What `start` and `complete` echo.
+    pub fn params(&self) -> SearchParams {
+        self.search.params()
+    }
+
+    /// Whether spending `more` dollars on top of `spent` stays within the budget.
+    pub(crate) fn affords(&self, spent: &Requests, sku: Sku, n: u32) -> bool {
+        self.search
+            .max_cost_usd()
+            .is_none_or(|max| spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku) <= max + 1e-9)
+    }
+}

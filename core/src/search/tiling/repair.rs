@@ -1,0 +1,238 @@
+//! Repairs: slabs cut straight across a rectangle (a chain) are settled edge by edge, each
+//! edge moved by a strip whose depth is found by probing, so that each slab fills its pages.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use super::{
+    flat::Part,
+    geometry::{MIN_SIDE, Rect},
+    probe::{CAP, PAGE, Probe},
+    state::{Chain, Planner, Repair},
+};
+
+/// Strip probes a repair makes before giving up.
+const REPAIR_ROUNDS: u8 = 4;
+
+impl Repair {
+    /// The strip of `shed` `d` deep, and the rest of `shed`.
+    fn strip(&self, d: f64) -> (Rect, Rect) {
+        let (mut strip, mut rest) = (self.shed, self.shed);
+        let (r, n) = (self.shed, self.north);
+        let (low, high) = if n {
+            (r.low.lat, r.high.lat)
+        } else {
+            (r.low.lng, r.high.lng)
+        };
+        let cut = if self.high {
+            high - (high - low) * d
+        } else {
+            low + (high - low) * d
+        };
+        let (strip_side, rest_side) = if self.high {
+            (&mut strip.low, &mut rest.high)
+        } else {
+            (&mut strip.high, &mut rest.low)
+        };
+        if n {
+            strip_side.lat = cut;
+            rest_side.lat = cut;
+        } else {
+            strip_side.lng = cut;
+            rest_side.lng = cut;
+        }
+        (strip, rest)
+    }
+
+    /// Whether a strip of `s` places makes both groups fill their pages (as well as the
+    /// two would fetched together).
+    fn fits(&self, s: usize) -> bool {
+        let (a, b) = (self.shed_ids.len(), self.take_ids.len());
+        if s > a || b + s > CAP {
+            return false;
+        }
+        let (head, next) = if self.head_shed { (a - s, b + s) } else { (b + s, a - s) };
+        head.div_ceil(PAGE) + (next + self.beyond).div_ceil(PAGE) <= (a + b + self.beyond).div_ceil(PAGE)
+    }
+
+    /// The first run of strip counts that fit, strictly between the known ones.
+    fn window(&self) -> Option<(usize, usize)> {
+        let first = (self.lo.1 + 1..self.hi.1).find(|&s| self.fits(s))?;
+        let last = (first..self.hi.1).take_while(|&s| self.fits(s)).last()?;
+        Some((first, last))
+    }
+}
+
+fn probe_saturated(ids: &BTreeSet<String>) -> bool {
+    ids.len() >= CAP
+}
+
+impl Planner {
+    /// Plans groups of leaves: each as one fetch, or slabs to repair as a chain.
+    pub(super) fn plan_groups(&mut self, parts: Vec<(Vec<Part>, bool)>) {
+        for (slabs, north) in parts {
+            for (members, ..) in &slabs {
+                self.plan_leaves(members, Vec::new());
+            }
+            let mut slabs: VecDeque<(Rect, BTreeSet<String>)> =
+                slabs.into_iter().map(|(_, rect, ids)| (rect, ids)).collect();
+            let Some(head) = slabs.pop_front() else { continue };
+            if slabs.is_empty() {
+                self.plan_leaves(&[], vec![head]);
+                continue;
+            }
+            self.chains.push(Chain {
+                slabs,
+                north,
+                head,
+                dirty: false,
+                next_dirty: false,
+                search: None,
+                verifying: false,
+                done: false,
+            });
+            self.boundary(self.chains.len() - 1);
+        }
+    }
+
+    /// Starts on the edge between `chain`'s head and the next slab: moves it by a strip if
+    /// that fills the head's pages, shedding from the side that needs the smaller strip.
+    fn boundary(&mut self, chain: usize) {
+        let c = &self.chains[chain];
+        let Some(next) = c.slabs.front() else {
+            self.finish_head(chain);
+            return;
+        };
+        let beyond: usize = c.slabs.iter().skip(1).map(|s| s.1.len()).sum();
+        let make = |shed: &(Rect, BTreeSet<String>), take: &(Rect, BTreeSet<String>), head_shed| Repair {
+            shed: shed.0,
+            shed_ids: shed.1.clone(),
+            take: take.0,
+            take_ids: take.1.clone(),
+            north: c.north,
+            high: head_shed,
+            head_shed,
+            beyond,
+            lo: (0.0, 0),
+            hi: (1.0, shed.1.len() + 1),
+            at: 0.0,
+            rounds: 0,
+        };
+        let options = [make(&c.head, next, true), make(next, &c.head, false)];
+        if options[0].fits(0) {
+            self.finish_head(chain);
+            return;
+        }
+        let best = options
+            .into_iter()
+            .filter_map(|r| r.window().map(|w| ((w.0, r.shed_ids.len()), r)))
+            .min_by_key(|(key, _)| *key);
+        match best {
+            Some((_, repair)) => {
+                self.chains[chain].search = Some(repair);
+                self.next_cut(chain);
+            }
+            None => self.finish_head(chain),
+        }
+    }
+
+    /// The head is settled: fetch it (probing it first if it shed a strip), then go on.
+    fn finish_head(&mut self, chain: usize) {
+        let c = &mut self.chains[chain];
+        c.search = None;
+        if c.dirty {
+            c.verifying = true;
+            let rect = c.head.0;
+            let id = self.ask(rect, 0.0, None);
+            self.nodes[id].repair = Some(chain);
+            return;
+        }
+        let head = c.head.clone();
+        self.plan_leaves(&[], vec![head]);
+        self.advance(chain);
+    }
+
+    /// Moves on to `chain`'s next slab, if any.
+    fn advance(&mut self, chain: usize) {
+        let c = &mut self.chains[chain];
+        match c.slabs.pop_front() {
+            Some(next) => {
+                c.head = next;
+                c.dirty = c.next_dirty;
+                c.next_dirty = false;
+                self.boundary(chain);
+            }
+            None => c.done = true,
+        }
+    }
+
+    /// Probes the next strip depth of `chain`'s edge, or leaves the edge where it is.
+    fn next_cut(&mut self, chain: usize) {
+        let Some(r) = &self.chains[chain].search else { return };
+        let len = if r.north {
+            r.shed.high.lat - r.shed.low.lat
+        } else {
+            r.shed.high.lng - r.shed.low.lng
+        };
+        let window = r
+            .window()
+            .filter(|_| r.rounds < REPAIR_ROUNDS && (r.hi.0 - r.lo.0) * len > MIN_SIDE);
+        let Some((first, last)) = window else {
+            self.finish_head(chain);
+            return;
+        };
+        let goal = (first + last) as f64 / 2.0;
+        let t = (goal - r.lo.1 as f64) / (r.hi.1 - r.lo.1) as f64;
+        let d = r.lo.0 + (r.hi.0 - r.lo.0) * t.clamp(0.05, 0.95);
+        let rect = r.strip(d).0;
+        if let Some(r) = &mut self.chains[chain].search {
+            r.at = d;
+            r.rounds += 1;
+        }
+        let id = self.ask(rect, 0.0, None);
+        self.nodes[id].repair = Some(chain);
+    }
+
+    /// A chain's probe answered: the head's own (fetch it) or a strip's (move the edge,
+    /// narrow, or give up).
+    pub(super) fn repaired(&mut self, chain: usize, probe: Probe) {
+        let ids: BTreeSet<String> = probe.ids.into_iter().collect();
+        let c = &mut self.chains[chain];
+        if c.verifying {
+            c.verifying = false;
+            let head = (c.head.0, ids);
+            self.plan_leaves(&[], vec![head]);
+            self.advance(chain);
+            return;
+        }
+        let Some(r) = c.search.as_mut() else { return };
+        let s = if probe_saturated(&ids) { usize::MAX } else { ids.len() };
+        if s != usize::MAX && r.fits(s) {
+            let (strip, rest) = r.strip(r.at);
+            let shed_rest: BTreeSet<String> = r.shed_ids.difference(&ids).cloned().collect();
+            let take = (r.take.union(&strip), r.take_ids.union(&ids).cloned().collect());
+            let head_shed = r.head_shed;
+            if head_shed {
+                c.head = (rest, shed_rest);
+                c.dirty = true;
+                if let Some(next) = c.slabs.front_mut() {
+                    *next = take;
+                }
+            } else {
+                c.head = take;
+                if let Some(next) = c.slabs.front_mut() {
+                    *next = (rest, shed_rest);
+                }
+                c.next_dirty = true;
+            }
+            self.finish_head(chain);
+            return;
+        }
+        let first = r.window().map_or(0, |w| w.0);
+        if s < first {
+            r.lo = (r.at, s);
+        } else {
+            r.hi = (r.at, s.min(r.shed_ids.len() + 1));
+        }
+        self.next_cut(chain);
+    }
+}
