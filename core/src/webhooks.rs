@@ -31,15 +31,19 @@ pub const MAX_URL_LEN: usize = 2000;
 
 /// The events an endpoint can subscribe to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum), oai(rename = "WebhookEventType"))]
 pub enum EventType {
     /// A search finished; the payload carries its leads.
     #[serde(rename = "search.completed")]
+    #[cfg_attr(feature = "openapi", oai(rename = "search.completed"))]
     SearchCompleted,
     /// A search failed; the payload says why.
     #[serde(rename = "search.failed")]
+    #[cfg_attr(feature = "openapi", oai(rename = "search.failed"))]
     SearchFailed,
     /// "Send test event": delivered to one endpoint whatever it subscribes to.
     #[serde(rename = "webhook.test")]
+    #[cfg_attr(feature = "openapi", oai(rename = "webhook.test"))]
     Test,
 }
 

@@ -1,13 +1,13 @@
 //! Billing: `/api/billing/*`: plans, Checkout, the customer portal, subscription status,
 //! and Stripe's webhook (a plain route: its signature covers the raw body).
 
-use leadgen_core::{billing::Subscription, time::now_unix};
+use leadgen_core::{billing::Subscription, time::now_unix, usage::Tier};
 use poem::{
     Body, IntoResponse, Request, Response, handler,
     http::StatusCode,
     web::{Data, Json as PoemJson},
 };
-use poem_openapi::{Object, OpenApi, payload::Json};
+use poem_openapi::{Enum, Object, OpenApi, payload::Json};
 use secrecy::ExposeSecret;
 
 use super::ApiTags;
@@ -32,16 +32,16 @@ const FEATURES: [&str; 4] = [
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct Plan {
-    /// `monthly` or `yearly`: what to send to start Checkout.
-    pub id: String,
+    /// What to send as `interval` to start Checkout.
+    pub id: Interval,
     /// Plan name.
     pub name: String,
     /// Price in US dollars per interval.
     pub price: f64,
     /// Currency (ISO code, lower case).
     pub currency: String,
-    /// `month` or `year`.
-    pub interval: String,
+    /// How often it bills.
+    pub interval: BillingPeriod,
     /// The price per month, for comparing (yearly: 8.25).
     pub monthly_equivalent: f64,
     /// Saved over paying monthly for a year (yearly: 249); 0 for monthly.
@@ -52,6 +52,38 @@ pub struct Plan {
     pub features: Vec<String>,
     /// Checkout can be started (Stripe is configured).
     pub checkout_available: bool,
+}
+
+/// How often a plan bills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum BillingPeriod {
+    /// Every month.
+    Month,
+    /// Every year.
+    Year,
+}
+
+/// The settings card's word for a subscription (spec: Billing card).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum CardStatus {
+    /// Pro, renewing.
+    Active,
+    /// Ended, or set to end at the period's end.
+    Cancelled,
+    /// No subscription.
+    None,
+}
+
+impl CardStatus {
+    fn of(subscription: Option<&Subscription>) -> Self {
+        match subscription.map(Subscription::card_status) {
+            Some("active") => Self::Active,
+            Some("cancelled") => Self::Cancelled,
+            _ => Self::None,
+        }
+    }
 }
 
 /// `data` of the plans answer.
@@ -132,8 +164,8 @@ pub struct BillingStatusData {
     pub subscription: SubscriptionInfo,
     /// Flags.
     pub flags: BillingFlags,
-    /// `free` or `pro`: the limits that apply.
-    pub tier: String,
+    /// The limits that apply.
+    pub tier: Tier,
 }
 
 /// The billing status.
@@ -151,8 +183,8 @@ pub struct BillingStatusResponse {
 pub struct SubscriptionStatusResponse {
     /// Always true.
     pub success: bool,
-    /// `active`, `cancelled`, or `none`.
-    pub subscription_status: String,
+    /// Whether the subscription renews, ends, or there is none.
+    pub subscription_status: CardStatus,
     /// `monthly`, `yearly`, or `free`.
     pub subscription_plan: String,
 }
@@ -170,12 +202,12 @@ impl BillingApi {
     async fn list_plans(&self, state: Data<&AppState>) -> Json<PlansResponse> {
         let available = state.stripe.is_some();
         let monthly_searches = state.usage.limits(leadgen_core::usage::Tier::Pro).monthly_searches;
-        let plan = |id: &str, price: f64, interval: &str, months: f64| Plan {
-            id: id.to_owned(),
+        let plan = |id: Interval, price: f64, interval: BillingPeriod, months: f64| Plan {
+            id,
             name: "Pro".to_owned(),
             price,
             currency: "usd".to_owned(),
-            interval: interval.to_owned(),
+            interval,
             monthly_equivalent: (price / months * 100.0).round() / 100.0,
             savings: (29.0 * months - price).max(0.0),
             monthly_searches,
@@ -185,7 +217,10 @@ impl BillingApi {
         Json(PlansResponse {
             success: true,
             data: PlansData {
-                plans: vec![plan("monthly", 29.0, "month", 1.0), plan("yearly", 99.0, "year", 12.0)],
+                plans: vec![
+                    plan(Interval::Monthly, 29.0, BillingPeriod::Month, 1.0),
+                    plan(Interval::Yearly, 99.0, BillingPeriod::Year, 12.0),
+                ],
             },
         })
     }
@@ -309,11 +344,7 @@ impl BillingApi {
                     billing_configured: state.stripe.is_some(),
                 },
                 subscription: info,
-                tier: match tier {
-                    leadgen_core::usage::Tier::Free => "free",
-                    leadgen_core::usage::Tier::Pro => "pro",
-                }
-                .to_owned(),
+                tier,
             },
         }))
     }
@@ -333,10 +364,7 @@ impl BillingApi {
         let subscription = state.store.subscription(&auth.0.user.id).await?;
         Ok(Json(SubscriptionStatusResponse {
             success: true,
-            subscription_status: subscription
-                .as_ref()
-                .map_or("none", Subscription::card_status)
-                .to_owned(),
+            subscription_status: CardStatus::of(subscription.as_ref()),
             subscription_plan: subscription.map_or_else(|| "free".to_owned(), |s| s.plan),
         }))
     }

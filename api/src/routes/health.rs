@@ -1,7 +1,7 @@
 //! Liveness and readiness: `/api/health`, `/api/ready`.
 
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
 use super::ApiTags;
 use crate::state::AppState;
@@ -19,11 +19,21 @@ pub struct Health {
     pub version: String,
 }
 
+/// Whether this instance takes traffic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "snake_case")]
+pub enum ReadinessStatus {
+    /// Every dependency answers.
+    Ready,
+    /// One does not (see which).
+    NotReady,
+}
+
 /// Readiness of each dependency.
 #[derive(Debug, Object)]
 pub struct Readiness {
-    /// `ready` or `not_ready`.
-    pub status: String,
+    /// Whether it takes traffic.
+    pub status: ReadinessStatus,
     /// The store answers.
     pub store: bool,
     /// The job queue answers (Redis, or in-process in embedded mode).
@@ -87,7 +97,11 @@ impl HealthApi {
         let stopping = state.is_stopping();
         let all = store && redis_ok && !stopping;
         let body = Json(Readiness {
-            status: if all { "ready" } else { "not_ready" }.into(),
+            status: if all {
+                ReadinessStatus::Ready
+            } else {
+                ReadinessStatus::NotReady
+            },
             store,
             queue: redis_ok,
             bus: redis_ok,

@@ -55,7 +55,7 @@ pub struct WebhookInfo {
     /// Where messages go.
     pub url: String,
     /// What it receives.
-    pub events: Vec<String>,
+    pub events: Vec<EventType>,
     /// False once deliveries failed for about a day (see `disabledReason`); a successful
     /// test event enables it again.
     pub enabled: bool,
@@ -71,7 +71,7 @@ impl Example for WebhookInfo {
         Self {
             id: "0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21".into(),
             url: "https://hooks.example.com/leadgen".into(),
-            events: vec!["search.completed".into(), "search.failed".into()],
+            events: EventType::SUBSCRIBABLE.to_vec(),
             enabled: true,
             disabled_reason: None,
             created_at: "2026-11-25T15:00:00+00:00".into(),
@@ -84,10 +84,7 @@ impl From<EndpointRecord> for WebhookInfo {
         Self {
             id: e.id,
             url: e.url,
-            events: webhooks::events_from_stored(&e.events)
-                .into_iter()
-                .map(|e| e.as_str().to_owned())
-                .collect(),
+            events: webhooks::events_from_stored(&e.events),
             enabled: e.enabled == 1,
             disabled_reason: e.disabled_reason,
             created_at: rfc3339(e.created_at),
@@ -122,7 +119,7 @@ pub struct WebhookList {
     /// Newest first.
     pub webhooks: Vec<WebhookInfo>,
     /// The events an endpoint can receive.
-    pub available_events: Vec<String>,
+    pub available_events: Vec<EventType>,
 }
 
 /// One delivery attempt (never its payload).
@@ -287,7 +284,7 @@ impl WebhooksApi {
         let list = state.store.list_webhooks(&auth.0.user.id).await?;
         Ok(Json(WebhookList {
             webhooks: list.into_iter().map(WebhookInfo::from).collect(),
-            available_events: EventType::SUBSCRIBABLE.map(|e| e.as_str().to_owned()).to_vec(),
+            available_events: EventType::SUBSCRIBABLE.to_vec(),
         }))
     }
 

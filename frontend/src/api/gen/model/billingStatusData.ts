@@ -7,6 +7,7 @@
  */
 import type { BillingFlags } from './billingFlags';
 import type { SubscriptionInfo } from './subscriptionInfo';
+import type { Tier } from './tier';
 
 /**
  * `data` of the billing status.
@@ -16,6 +17,6 @@ export interface BillingStatusData {
   flags: BillingFlags & unknown;
   /** The subscription. */
   subscription: SubscriptionInfo & unknown;
-  /** `free` or `pro`: the limits that apply. */
-  tier: string;
+  /** The limits that apply. */
+  tier: Tier & unknown;
 }
