@@ -27,21 +27,27 @@ pub const MAX_EXPIRY_DAYS: u32 = 3650;
 /// Managing tokens themselves, billing and sign-out always need a session, so a leaked
 /// token cannot mint more tokens or change the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum), oai(rename = "TokenScope"))]
 pub enum Scope {
     /// Estimate, run, follow, list and cancel searches.
     #[serde(rename = "searches:run")]
+    #[cfg_attr(feature = "openapi", oai(rename = "searches:run"))]
     SearchesRun,
     /// Read usage, plan and subscription status.
     #[serde(rename = "usage:read")]
+    #[cfg_attr(feature = "openapi", oai(rename = "usage:read"))]
     UsageRead,
     /// Export leads to Google Sheets.
     #[serde(rename = "exports:write")]
+    #[cfg_attr(feature = "openapi", oai(rename = "exports:write"))]
     ExportsWrite,
     /// Save, delete or test the Places API key.
     #[serde(rename = "keys:write")]
+    #[cfg_attr(feature = "openapi", oai(rename = "keys:write"))]
     KeysWrite,
     /// Create, list, test and delete webhook endpoints.
     #[serde(rename = "webhooks:write")]
+    #[cfg_attr(feature = "openapi", oai(rename = "webhooks:write"))]
     WebhooksWrite,
 }
 

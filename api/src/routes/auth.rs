@@ -20,7 +20,7 @@ use crate::{
 #[oai(rename_all = "camelCase")]
 pub struct UserInfo {
     /// Our user id.
-    pub id: String,
+    pub id: UserId,
     /// Display name, if the identity provider gave one.
     #[oai(nullable)]
     pub name: Option<String>,
@@ -38,7 +38,7 @@ pub struct UserInfo {
 impl From<&User> for UserInfo {
     fn from(user: &User) -> Self {
         Self {
-            id: user.id.to_string(),
+            id: user.id.clone(),
             name: user.name.clone(),
             email: user.email.clone(),
             picture: user.picture.clone(),

@@ -54,7 +54,7 @@ pub struct TokenInfo {
     /// Its first characters, to recognise it (`lgp_1a2b3c4d`).
     pub prefix: String,
     /// What it may do.
-    pub scopes: Vec<String>,
+    pub scopes: Vec<Scope>,
     /// When it was created (RFC 3339).
     pub created_at: String,
     /// When it was last used (RFC 3339, to the minute); null if never.
@@ -71,7 +71,7 @@ impl poem_openapi::types::Example for TokenInfo {
             id: "0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21".into(),
             name: "CRM sync".into(),
             prefix: "lgp_1a2b3c4d".into(),
-            scopes: vec!["searches:run".into(), "usage:read".into()],
+            scopes: vec![Scope::SearchesRun, Scope::UsageRead],
             created_at: "2026-11-25T15:00:00+00:00".into(),
             last_used_at: Some("2026-11-25T16:30:00+00:00".into()),
             expires_at: Some("2027-02-23T15:00:00+00:00".into()),
@@ -85,10 +85,7 @@ impl From<TokenRecord> for TokenInfo {
             id: t.id,
             name: t.name,
             prefix: t.prefix,
-            scopes: Scopes::from_stored(&t.scopes)
-                .iter()
-                .map(|s| s.as_str().to_owned())
-                .collect(),
+            scopes: Scopes::from_stored(&t.scopes).iter().collect(),
             created_at: rfc3339(t.created_at),
             last_used_at: t.last_used_at.map(rfc3339),
             expires_at: t.expires_at.map(rfc3339),
@@ -129,8 +126,8 @@ pub struct TokenList {
 /// A scope a token may hold.
 #[derive(Debug, Object)]
 pub struct ScopeInfo {
-    /// Its name (`searches:run`).
-    pub name: String,
+    /// Its name.
+    pub name: Scope,
     /// What it allows.
     pub description: String,
 }
@@ -203,7 +200,7 @@ impl TokensApi {
             available_scopes: Scope::ALL
                 .into_iter()
                 .map(|s| ScopeInfo {
-                    name: s.as_str().into(),
+                    name: s,
                     description: scope_description(s).into(),
                 })
                 .collect(),
