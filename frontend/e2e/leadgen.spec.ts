@@ -127,14 +127,15 @@ test('signed out: landing page, unknown paths go home, protected pages ask to si
 });
 
 test('signed out: signing in from a protected page comes back to it', async ({ page, consoleErrors }) => {
-  await signInAs(page, 'erin');
+  // A user of this test only: specs share one database, and 'first login' is per user.
+  await signInAs(page, 'rhea');
   await page.goto('/settings?tab=profile');
   await page.waitForURL((url) => url.pathname === '/auth/sign-in');
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await page.waitForURL((url) => url.pathname === '/auth/success');
   await expect(page.getByText('Taking you back...')).toBeVisible();
   await page.waitForURL((url) => url.pathname === '/settings' && url.searchParams.get('tab') === 'profile');
-  await expect(page.getByLabel('Email')).toHaveValue('erin@example.com');
+  await expect(page.getByLabel('Email')).toHaveValue('rhea@example.com');
   expectNoConsoleErrors(consoleErrors);
 });
 
