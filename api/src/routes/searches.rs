@@ -36,7 +36,7 @@ const DEFAULT_PAGE: i64 = 20;
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchItem {
     /// Its id.
-    pub id: String,
+    pub id: SearchId,
     /// Catalogue value.
     pub business_type: String,
     /// Location as typed (or an explicit area's label).
@@ -145,7 +145,7 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
         None => None,
     };
     Ok(SearchItem {
-        id: s.id.to_string(),
+        id: s.id.clone(),
         business_type: s.business_type,
         location: s.location,
         coverage: stored("coverage", &s.coverage)?,

@@ -129,7 +129,7 @@ pub struct DeliveryInfo {
     /// When it was attempted (RFC 3339).
     pub at: String,
     /// The event.
-    pub event: String,
+    pub event: EventType,
     /// The message's `webhook-id` (the same for every attempt of one message).
     pub message_id: String,
     /// 1 for the first try, then 2, 3...
@@ -153,7 +153,7 @@ impl Example for DeliveryInfo {
     fn example() -> Self {
         Self {
             at: "2026-11-25T15:00:03+00:00".into(),
-            event: "search.completed".into(),
+            event: EventType::SearchCompleted,
             message_id: "msg_0192f0c47a1e7c3b9a512f0d5f6b8e21".into(),
             attempt: 1,
             status_code: Some(200),
@@ -164,11 +164,16 @@ impl Example for DeliveryInfo {
     }
 }
 
-impl From<DeliveryRecord> for DeliveryInfo {
-    fn from(d: DeliveryRecord) -> Self {
-        Self {
+impl TryFrom<DeliveryRecord> for DeliveryInfo {
+    type Error = ApiError;
+
+    /// A logged event name no version wrote is a corrupt row (500).
+    fn try_from(d: DeliveryRecord) -> Result<Self, ApiError> {
+        let event = leadgen_core::words::parse(&d.event_type)
+            .ok_or_else(|| ApiError::internal(&format!("webhook_deliveries.event_type holds '{}'", d.event_type)))?;
+        Ok(Self {
             at: rfc3339(d.created_at),
-            event: d.event_type,
+            event,
             message_id: d.message_id,
             attempt: d.attempt,
             status_code: d.status_code,
@@ -177,7 +182,7 @@ impl From<DeliveryRecord> for DeliveryInfo {
             // Read back through the fixed outcomes: rows logged before they existed hold
             // the client's own words.
             error: d.error.map(|e| DeliveryFailure::from_logged(&e).to_string()),
-        }
+        })
     }
 }
 
@@ -394,7 +399,10 @@ impl WebhooksApi {
             .list_deliveries(&auth.0.user.id, &id.0, DELIVERY_PAGE)
             .await?;
         Ok(Json(DeliveryList {
-            deliveries: deliveries.into_iter().map(DeliveryInfo::from).collect(),
+            deliveries: deliveries
+                .into_iter()
+                .map(DeliveryInfo::try_from)
+                .collect::<Result<_, _>>()?,
         }))
     }
 }
