@@ -188,18 +188,15 @@ async fn owned(state: &AppState, user_id: &UserId, id: &SearchId) -> Result<Sear
         .ok_or_else(|| ApiError::not_found("No search of yours has that id."))
 }
 
-/// The spec's statuses, for the `status` filter.
-fn parse_status(value: &str) -> Result<String, ApiError> {
-    SearchStatus::ALL
-        .iter()
-        .find(|s| s.as_str() == value)
-        .map(|s| s.as_str().to_owned())
-        .ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_request",
-                "status must be one of queued, running, complete, failed, cancelled.",
-            )
-        })
+/// The spec's statuses, for the `status` filter (text in the contract, with the product's
+/// message for a word it does not know).
+fn parse_status(value: &str) -> Result<SearchStatus, ApiError> {
+    leadgen_core::words::parse(value).ok_or_else(|| {
+        ApiError::bad_request(
+            "invalid_request",
+            "status must be one of queued, running, complete, failed, cancelled.",
+        )
+    })
 }
 
 /// `{created_at}.{id}` of a page's last entry.

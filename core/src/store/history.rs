@@ -51,7 +51,7 @@ pub struct SearchSummary {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HistoryQuery {
     /// Only this status.
-    pub status: Option<String>,
+    pub status: Option<crate::search::SearchStatus>,
     /// Only this catalogue value.
     pub business_type: Option<String>,
     /// Only searches older than this `(created_at, id)` (the previous page's last).
@@ -184,7 +184,7 @@ impl Store {
              LIMIT $6"
         ))
         .bind(user_id)
-        .bind(query.status.clone().unwrap_or_default())
+        .bind(query.status.map_or("", |s| s.as_str()))
         .bind(query.business_type.clone().unwrap_or_default())
         .bind(before_at)
         .bind(before_id)
