@@ -5,6 +5,7 @@ mod backends;
 mod bus;
 mod caps;
 mod doc_links;
+mod import_loops;
 mod keys;
 mod places;
 mod rotation;
