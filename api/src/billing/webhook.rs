@@ -37,7 +37,7 @@ pub enum Handled {
     /// Recorded; the subscription of this user (if any) was updated.
     Applied {
         /// Whose subscription changed, when the event was about one we know.
-        user_id: Option<String>,
+        user_id: Option<leadgen_core::ids::UserId>,
     },
     /// Already applied before.
     Duplicate,
@@ -91,12 +91,12 @@ pub async fn handle(store: &Store, stripe: &StripeApi, body: &[u8]) -> Result<Ha
         }
     };
     if let (Some(user), Some(named)) = (&user_id, &current.user_id)
-        && user != named
+        && user.as_str() != named
     {
         tracing::warn!(customer = %current.customer_id, "subscription metadata names another user; trusting the customer");
     }
     let outcome = store
-        .apply_billing_event(id, kind, user_id.as_deref(), Some(&current.subscription))
+        .apply_billing_event(id, kind, user_id.as_ref(), Some(&current.subscription))
         .await?;
     Ok(match outcome {
         EventOutcome::Applied => Handled::Applied { user_id },

@@ -69,12 +69,13 @@ impl Store {
 
     /// The user a Stripe customer belongs to (webhooks name customers, not users).
     #[tracing::instrument(skip(self))]
-    pub async fn user_for_customer(&self, customer_id: &str) -> CoreResult<Option<String>> {
+    pub async fn user_for_customer(&self, customer_id: &str) -> CoreResult<Option<UserId>> {
         Ok(
             sqlx::query_scalar::<_, String>("SELECT user_id FROM billing_customers WHERE customer_id = $1")
                 .bind(customer_id)
                 .fetch_optional(&self.pool)
-                .await?,
+                .await?
+                .map(UserId::from),
         )
     }
 
@@ -118,7 +119,7 @@ impl Store {
         &self,
         event_id: &str,
         event_type: &str,
-        user_id: Option<&str>,
+        user_id: Option<&UserId>,
         subscription: Option<&Subscription>,
     ) -> CoreResult<EventOutcome> {
         let mut tx = self.pool.begin().await?;
