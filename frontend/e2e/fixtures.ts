@@ -97,6 +97,17 @@ export async function shot(page: Page, name: string) {
  * on, so one run lists every screen's violations.
  */
 export async function expectAccessible(page: Page, screen: string) {
+  // Colours mid-transition (a card fading in, a button changing state) are not what anyone
+  // reads: axe blended them once into a 1.93 contrast. Let finite animations end first
+  // (spinners run forever and are left alone).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const { violations } = await new AxeBuilder({ page })
     .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
     .analyze();
