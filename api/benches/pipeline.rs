@@ -207,7 +207,11 @@ async fn streams() -> String {
     };
     let max = *targets.last().expect("targets");
     // No workers: every search stays queued and its stream open, with keep-alives.
-    let s = stack(Duration::ZERO, 50, 0, false).await;
+    let mut s = stack(Duration::ZERO, 50, 0, false).await;
+    // 50 users hold every stream: lift the per-user cap (20 a process by default) so the
+    // measure is the server's memory, not its refusals.
+    let per_user = max.div_ceil(s.tokens.len()) + 1;
+    s.vars.push(("LEADGEN_MAX_STREAMS_PER_USER", per_user.to_string()));
     let (child, base) = start_api(&s).await;
     let pid = child.id().expect("pid");
     let http = reqwest::Client::builder()
