@@ -119,6 +119,12 @@ impl ApiError {
         tracing::error!(error = %cause, "internal error");
         Self::Internal(body("internal_error", INTERNAL))
     }
+
+    /// The value a stored word names (`core::words`); a word no version wrote is a
+    /// corrupt row: 500, the column named in the log.
+    pub fn stored<T: serde::de::DeserializeOwned>(column: &str, word: &str) -> Result<T, Self> {
+        leadgen_core::words::parse(word).ok_or_else(|| Self::internal(&format!("{column} holds '{word}'")))
+    }
 }
 
 impl From<CoreError> for ApiError {

@@ -117,17 +117,12 @@ pub(crate) fn rfc3339(secs: i64) -> String {
         .unwrap_or_default()
 }
 
-/// The value a stored word names; a word no version wrote is a corrupt row (500).
-fn stored<T: serde::de::DeserializeOwned>(column: &str, word: &str) -> Result<T, ApiError> {
-    leadgen_core::words::parse(word).ok_or_else(|| ApiError::internal(&format!("searches.{column} holds '{word}'")))
-}
-
 /// A history entry for `s`; a running search gets its progress from its checkpoint.
 async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError> {
     let now = leadgen_core::time::now_unix();
     let replay_secs = state.bus.replay_ttl().as_secs() as i64;
     let results_available = s.finished_at.is_none_or(|f| now - f < replay_secs);
-    let status: SearchStatus = stored("status", &s.status)?;
+    let status: SearchStatus = ApiError::stored("searches.status", &s.status)?;
     let progress = if status == SearchStatus::Running {
         progress_of(state, &s.id).await
     } else {
@@ -135,9 +130,9 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
     };
     let delivery = match s.delivery_kind {
         Some(kind) => Some(SearchDelivery {
-            kind: stored("delivery_kind", &kind)?,
+            kind: ApiError::stored("searches.delivery_kind", &kind)?,
             status: match s.delivery_status {
-                Some(word) => stored("delivery_status", &word)?,
+                Some(word) => ApiError::stored("searches.delivery_status", &word)?,
                 None => DeliveryStatus::Pending,
             },
             detail: s.delivery_detail,
@@ -148,7 +143,7 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
         id: s.id.clone(),
         business_type: s.business_type,
         location: s.location,
-        coverage: stored("coverage", &s.coverage)?,
+        coverage: ApiError::stored("searches.coverage", &s.coverage)?,
         options: serde_json::from_str(&s.options).unwrap_or_else(|_| serde_json::json!({})),
         background: s.background != 0,
         status,
@@ -157,7 +152,10 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
         billable_requests: s.billable_requests,
         cost_usd: s.cost_usd,
         error_message: s.error_message,
-        stop_reason: s.stop_reason.map(|word| stored("stop_reason", &word)).transpose()?,
+        stop_reason: s
+            .stop_reason
+            .map(|word| ApiError::stored("searches.stop_reason", &word))
+            .transpose()?,
         delivery,
         started_at: rfc3339(s.created_at),
         finished_at: s.finished_at.map(rfc3339),

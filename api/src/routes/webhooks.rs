@@ -169,8 +169,7 @@ impl TryFrom<DeliveryRecord> for DeliveryInfo {
 
     /// A logged event name no version wrote is a corrupt row (500).
     fn try_from(d: DeliveryRecord) -> Result<Self, ApiError> {
-        let event = leadgen_core::words::parse(&d.event_type)
-            .ok_or_else(|| ApiError::internal(&format!("webhook_deliveries.event_type holds '{}'", d.event_type)))?;
+        let event = ApiError::stored("webhook_deliveries.event_type", &d.event_type)?;
         Ok(Self {
             at: rfc3339(d.created_at),
             event,

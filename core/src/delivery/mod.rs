@@ -31,15 +31,6 @@ impl DeliveryKind {
             Self::Sheets => "sheets",
         }
     }
-
-    /// The kind a stored word names.
-    pub fn parse(word: &str) -> Option<Self> {
-        match word {
-            "email" => Some(Self::Email),
-            "sheets" => Some(Self::Sheets),
-            _ => None,
-        }
-    }
 }
 
 /// A user's choice of automatic delivery.

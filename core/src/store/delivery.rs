@@ -21,7 +21,7 @@ impl Store {
         .await?;
         Ok(row.and_then(|(kind, spreadsheet_id, spreadsheet_name)| {
             Some(DeliveryPreference {
-                kind: DeliveryKind::parse(&kind)?,
+                kind: crate::words::parse(&kind)?,
                 spreadsheet_id,
                 spreadsheet_name,
             })
