@@ -4,7 +4,11 @@ import zlib from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { defineConfig, type Plugin } from 'vite';
+import { PageLoading } from './src/components/ui/spinner';
+import { CHECKING_SESSION } from './src/features/auth/signed-in-only-text';
 
 // The Rust API serves `dist/` with an SPA fallback; in development Vite proxies
 // every `/api` call (including the SSE search stream) to the API on port 8080.
@@ -18,6 +22,7 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react(),
     tailwindcss(),
+    routePages(),
     precompress(),
   ],
   server: {
@@ -39,6 +44,70 @@ export default defineConfig({
   },
 });
 
+
+/** The signed-in layout, whose chunks every app page needs as well as its own. */
+const APP_LAYOUT = /\/src\/routes\/_authed\.tsx\?tsr-split/;
+/** An app page's route module, split by the router plugin: its name is the page's. */
+const APP_PAGE = /\/src\/routes\/_authed\/([\w-]+)\.tsx\?tsr-split/;
+
+/**
+ * Writes `pages/<page>.html` for each signed-in page (`dashboard`, `settings`...): the
+ * built `index.html` with
+ * - a `<link rel="modulepreload">` for every chunk that page and the signed-in layout
+ *   need, which the router would otherwise only ask for once the entry script has run
+ *   (one more round trip before the page can render);
+ * - the signed-in layout's first frame ('Checking authentication...', rendered here by
+ *   the same component) already in `#root`, so it is painted as soon as the HTML and CSS
+ *   arrive instead of after the scripts have loaded and run; React replaces it with the
+ *   identical frame when it mounts.
+ * The API serves the page's file instead of `index.html` for that path
+ * (api/src/web.rs), so the landing page does not download the app's chunks.
+ */
+function routePages(): Plugin {
+  return {
+    name: 'leadgen-route-pages',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? 'dist';
+      const html = bundle['index.html'];
+      if (!html || html.type !== 'asset') return;
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const entry = chunks.find((chunk) => chunk.isEntry);
+      // What the entry pulls in statically is preloaded by index.html already.
+      const loaded = new Set<string>();
+      const closure = (file: string, into: Set<string>) => {
+        if (into.has(file)) return;
+        into.add(file);
+        for (const next of byFile.get(file)?.imports ?? []) closure(next, into);
+      };
+      if (entry) closure(entry.fileName, loaded);
+      const layout = chunks.filter((chunk) => APP_LAYOUT.test(chunk.facadeModuleId ?? ''));
+      const pages = new Map<string, Set<string>>();
+      for (const chunk of chunks) {
+        const page = APP_PAGE.exec(chunk.facadeModuleId ?? '')?.[1];
+        if (!page) continue;
+        const files = pages.get(page) ?? new Set<string>();
+        for (const root of [chunk, ...layout]) closure(root.fileName, files);
+        pages.set(page, files);
+      }
+      const firstFrame = renderToStaticMarkup(createElement(PageLoading, { message: CHECKING_SESSION }));
+      if (!String(html.source).includes('<div id="root"></div>')) throw new Error('index.html: no empty #root to fill');
+      fs.mkdirSync(path.join(outDir, 'pages'), { recursive: true });
+      for (const [page, files] of pages) {
+        const links = [...files]
+          .filter((file) => !loaded.has(file))
+          .sort()
+          .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">`)
+          .join('\n');
+        const source = String(html.source)
+          .replace('  </head>', `${links}\n  </head>`)
+          .replace('<div id="root"></div>', `<div id="root">${firstFrame}</div>`);
+        fs.writeFileSync(path.join(outDir, 'pages', `${page}.html`), source);
+      }
+    },
+  };
+}
 
 /** Text files worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|map|txt|xml|webmanifest)$/;

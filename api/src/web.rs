@@ -68,11 +68,12 @@ impl Endpoint for WebApp {
             // answering with HTML would be cached for a year under a script's name.
             Some(rel) if rel.starts_with("assets/") => Err(NotFoundError.into()),
             _ => {
-                let mut resp = self.file("index.html", accepted, conditions, REVALIDATE)?;
                 let page = match path.trim_end_matches('/') {
                     "" | "/index.html" => "/",
                     page => page,
                 };
+                let html = self.page_html(page);
+                let mut resp = self.file(&html, accepted, conditions, REVALIDATE)?;
                 let public = PUBLIC_PAGES.contains(&page);
                 if !public {
                     // App pages and unknown paths: the HTML is the same, but only the
@@ -87,6 +88,20 @@ impl Endpoint for WebApp {
 }
 
 impl WebApp {
+    /// The HTML for an app page: `pages/<name>.html` when the build wrote one for the
+    /// path's first segment (the same `index.html`, preloading that page's chunks; see
+    /// `routePages` in frontend/vite.config.ts), `index.html` for everything else.
+    fn page_html(&self, page: &str) -> String {
+        let name = page.trim_start_matches('/').split('/').next().unwrap_or_default();
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+        let file = format!("pages/{name}.html");
+        if plain && self.dir.join(&file).is_file() {
+            file
+        } else {
+            "index.html".to_owned()
+        }
+    }
+
     /// One file of the build (`rel` is checked), in the best encoding the client accepts.
     fn file(
         &self,

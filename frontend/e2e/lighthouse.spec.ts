@@ -76,7 +76,10 @@ async function audit(pathname: string, name: string, budget: Partial<Record<Cate
     const scores = Object.fromEntries(
       Object.entries(result.lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]),
     ) as Record<Category, number>;
-    process.stderr.write(`[lighthouse] ${name} (run ${run}): ${JSON.stringify(scores)}\n`);
+    const metric = (id: string) => result.lhr.audits[id]?.displayValue ?? '?';
+    process.stderr.write(
+      `[lighthouse] ${name} (run ${run}): ${JSON.stringify(scores)}; FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)}\n`,
+    );
     if (!best || scores.performance > best.scores.performance) {
       best = { scores, lhr: result.lhr };
       fs.writeFileSync(path.join(REPORT_DIR, `${name}.html`), String(result.report));

@@ -138,6 +138,36 @@ async fn the_html_is_revalidated_and_app_pages_are_not_indexed() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// An app page the build wrote its own HTML for (preloading its chunks) is served that
+/// HTML, precompressed like the rest; other paths keep `index.html`.
+#[tokio::test]
+async fn app_pages_get_the_html_that_preloads_their_chunks() {
+    let dir = fake_build();
+    std::fs::create_dir_all(dir.join("pages")).expect("dir");
+    std::fs::write(dir.join("pages/dashboard.html"), "<!doctype html><!-- dashboard -->").expect("write");
+    std::fs::write(dir.join("pages/dashboard.html.br"), "dashboard-br").expect("write");
+    let app = app_serving(&dir).await;
+
+    for page in ["/dashboard", "/dashboard/", "/dashboard/anything"] {
+        let (resp, body) = get(&app, page, Some("br")).await;
+        resp.assert_status_is_ok();
+        assert_eq!(body, "dashboard-br", "{page}");
+        resp.assert_header("cache-control", "no-cache");
+        resp.assert_header("x-robots-tag", "noindex");
+    }
+    let (_, body) = get(&app, "/dashboard", Some("gzip")).await;
+    assert_eq!(
+        body, "<!doctype html><!-- dashboard -->",
+        "no gzip copy: the file as it is"
+    );
+    for page in ["/", "/settings", "/Dashboard", "/dash%62oard", "/pages"] {
+        let (resp, body) = get(&app, page, Some("br")).await;
+        resp.assert_status_is_ok();
+        assert_eq!(body, "index-br", "{page}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[tokio::test]
 async fn robots_txt_is_a_robots_file_with_the_sitemap() {
     let dir = fake_build();

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PageLoading } from '../../components/ui/spinner';
 import { useAuth } from '../../lib/session/auth-context';
+import { CHECKING_SESSION } from './signed-in-only-text';
 
 /**
  * The protected layout's body: `children` once the session is known to be signed in,
@@ -11,6 +12,6 @@ import { useAuth } from '../../lib/session/auth-context';
  */
 export function SignedInOnly({ children }: { children: ReactNode }) {
   const { isAuthenticated } = useAuth();
-  if (!isAuthenticated) return <PageLoading message="Checking authentication..." />;
+  if (!isAuthenticated) return <PageLoading message={CHECKING_SESSION} />;
   return <>{children}</>;
 }

@@ -13,6 +13,7 @@ import { SearchWorkspace } from '../../features/search/search-workspace';
 import { useSearchWorkspace } from '../../features/search/use-search-workspace';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
+import { getStoredToken } from '../../lib/auth-token';
 
 export const Route = createFileRoute('/_authed/dashboard')({
   beforeLoad: ({ context }) => {
@@ -20,15 +21,20 @@ export const Route = createFileRoute('/_authed/dashboard')({
     if (needsFirstOnboarding(context.auth?.user)) throw redirect({ to: '/onboarding', replace: true });
   },
   loader: async ({ context: { auth, queryClient } }) => {
-    if (!auth?.isAuthenticated) return;
-    // Read in parallel with loading the page's code; the usage card and the form's
-    // catalogue show their own loading.
+    // Signed in, or about to be known so (the start-up check is still asking who the stored
+    // token belongs to): read in parallel with that check and with loading the page's
+    // code, rather than one round trip after it. The usage card and the form's catalogue
+    // show their own loading.
+    if (!auth?.isAuthenticated && !(auth?.isLoading && getStoredToken())) return;
     void queryClient.prefetchQuery(getGetUsageQueryOptions());
     void queryClient.prefetchQuery(getListBusinessTypesQueryOptions({ query: { staleTime: Infinity } }));
     // Whether a key is saved decides the first screen (the 'API Key Required' notice, the
     // form's Search button): waited for, so nothing appears late. A failed read does not
     // block the page; its card shows the failure.
-    await queryClient.ensureQueryData(getGetApiKeyStatusQueryOptions()).catch(() => undefined);
+    // Until the start-up check answers, the layout shows 'Checking authentication...' and
+    // this waits for nothing: the guard re-runs the loader once it does.
+    const keyStatus = queryClient.ensureQueryData(getGetApiKeyStatusQueryOptions()).catch(() => undefined);
+    if (auth.isAuthenticated) await keyStatus;
   },
   component: () => (
     <OnboardingGate>
