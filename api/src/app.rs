@@ -30,12 +30,10 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
 /// The spec as JSON, as committed in `openapi.json`: poem-openapi's, with the statuses
 /// whole classes of operations answer (`openapi_contract`), the rules core's parsers
 /// hold request fields to (`openapi_rules`), an example on every operation
-/// (`openapi_examples`) and what OpenAPI readers require (`openapi_readers`).
+/// (`openapi_examples`) and what OpenAPI readers require (`openapi_readers`), applied
+/// on the typed document (`openapi_document`).
 pub fn openapi_json() -> String {
-    let spec = crate::openapi_contract::with_common_responses(&openapi_service().spec());
-    let spec = crate::openapi_rules::with_request_rules(&spec);
-    let spec = crate::openapi_examples::with_examples(&spec);
-    crate::openapi_readers::for_readers(&spec)
+    crate::openapi_document::finish(&openapi_service().spec())
 }
 
 /// The interactive docs (Swagger UI) showing [`openapi_json`]. Its Authorize button takes

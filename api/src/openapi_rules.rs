@@ -16,188 +16,370 @@ use leadgen_core::{
     sheets::MAX_EXPORT_ROWS,
     webhooks::EventType,
 };
-use serde_json::{Value, json};
+use openapiv3::{
+    AnySchema, ArrayType, IntegerType, NumberType, OpenAPI, ParameterSchemaOrContent, ReferenceOr, Schema, SchemaData,
+    SchemaKind, StringType, Type, VariantOrUnknownOrEmpty,
+};
 
-use crate::routes::sheets::MAX_CELL_CHARS;
+use crate::{
+    openapi_document::{SchemaNode, component_schema_mut, item_mut, operation_mut, parameter_data_mut},
+    routes::sheets::MAX_CELL_CHARS,
+};
 
 /// At least one character that is not white space (names are trimmed before checks).
 const NOT_BLANK: &str = r"\S";
 
-/// `spec` with every rule below merged into the schema it belongs to.
-pub fn with_request_rules(spec: &str) -> String {
-    let Ok(mut doc) = serde_json::from_str::<Value>(spec) else {
-        return spec.to_owned();
-    };
+/// What core requires of a field, written into its schema. `false` when the schema is
+/// not of the kind the rule is for: poem-openapi changed it, and the rule would be lost.
+type Rule = Box<dyn Fn(&mut Schema) -> bool>;
+
+/// `doc` with every rule below written into the schema it belongs to.
+pub fn with_request_rules(doc: &mut OpenAPI) {
+    // A rule that finds no field is caught by the tests below, never at run time.
+    let _lost = apply(doc);
+}
+
+/// Applies every rule; returns where the ones that found no field of their kind belong.
+fn apply(doc: &mut OpenAPI) -> Vec<String> {
+    let mut lost = Vec::new();
     for (schema, property, rule) in property_rules() {
-        if let Some(target) = doc.pointer_mut(&format!("/components/schemas/{schema}/properties/{property}")) {
-            merge(target, rule);
+        let target = component_schema_mut(doc, schema).and_then(|s| match &mut s.schema_kind {
+            SchemaKind::Type(Type::Object(object)) => object.properties.get_mut(property),
+            _ => None,
+        });
+        if !target.and_then(item_mut).is_some_and(|t| rule(t.schema_mut())) {
+            lost.push(format!("{schema}.{property}"));
         }
     }
     for (operation, parameter, rule) in parameter_rules() {
-        if let Some(target) = parameter_schema(&mut doc, operation, parameter) {
-            merge(target, rule);
+        if !parameter_schema(doc, operation, parameter).is_some_and(rule) {
+            lost.push(format!("{operation}({parameter})"));
         }
     }
-    serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_owned())
+    lost
 }
 
-/// (component schema, property, what core requires of it).
-fn property_rules() -> Vec<(&'static str, &'static str, Value)> {
-    let scopes: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
-    let events: Vec<&str> = EventType::SUBSCRIBABLE.iter().map(|e| e.as_str()).collect();
-    // Trimmed, then empty (delete the key) or Google's shape.
-    let key_pattern = format!(
-        r"^\s*({}[A-Za-z0-9_-]{{{},{}}})?\s*$",
+fn integer(edit: impl Fn(&mut IntegerType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::Integer(integer)) => {
+            edit(integer);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn number(edit: impl Fn(&mut NumberType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::Number(number)) => {
+            edit(number);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn string(edit: impl Fn(&mut StringType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::String(string)) => {
+            edit(string);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn array(edit: impl Fn(&mut ArrayType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::Array(array)) => {
+            edit(array);
+            true
+        }
+        _ => false,
+    })
+}
+
+/// Items that are one of `words`.
+fn one_of(words: &[&str]) -> ReferenceOr<Box<Schema>> {
+    ReferenceOr::boxed_item(Schema {
+        schema_data: SchemaData::default(),
+        schema_kind: SchemaKind::Type(Type::String(StringType {
+            enumeration: words.iter().map(|w| Some((*w).to_owned())).collect(),
+            ..StringType::default()
+        })),
+    })
+}
+
+/// Google's key shape, from core's constants; `optional`: or empty.
+fn key_pattern(optional: bool) -> String {
+    let key = format!(
+        "{}[A-Za-z0-9_-]{{{},{}}}",
         api_key::PREFIX,
         api_key::MIN_LEN - api_key::PREFIX.len(),
         api_key::MAX_LEN - api_key::PREFIX.len()
     );
+    // Trimmed, then (if optional) empty, which deletes the key.
+    if optional {
+        format!(r"^\s*({key})?\s*$")
+    } else {
+        format!(r"^\s*{key}\s*$")
+    }
+}
+
+/// (component schema, property, what core requires of it).
+fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
+    let scopes: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
+    let events: Vec<&str> = EventType::SUBSCRIBABLE.iter().map(|e| e.as_str()).collect();
+    let cell = |s: &mut StringType| s.max_length = Some(MAX_CELL_CHARS);
     vec![
-        ("SaveApiKeyRequest", "api_key", json!({ "pattern": key_pattern })),
+        (
+            "SaveApiKeyRequest",
+            "api_key",
+            string(|s| s.pattern = Some(key_pattern(true))),
+        ),
         // A key to check: Google's shape, not empty.
         (
             "CheckApiKeyRequest",
             "apiKey",
-            json!({ "pattern": format!(
-                r"^\s*{}[A-Za-z0-9_-]{{{},{}}}\s*$",
-                api_key::PREFIX,
-                api_key::MIN_LEN - api_key::PREFIX.len(),
-                api_key::MAX_LEN - api_key::PREFIX.len()
-            ) }),
+            string(|s| s.pattern = Some(key_pattern(false))),
         ),
         (
             "SearchRequest",
             "minReviews",
-            json!({ "minimum": 0, "maximum": MAX_MIN_REVIEWS }),
+            integer(|i| {
+                i.minimum = Some(0);
+                i.maximum = Some(i64::from(MAX_MIN_REVIEWS));
+            }),
         ),
-        ("SearchRequest", "minRating", json!({ "minimum": 0, "maximum": 5 })),
+        (
+            "SearchRequest",
+            "minRating",
+            number(|n| {
+                n.minimum = Some(0.0);
+                n.maximum = Some(5.0);
+            }),
+        ),
         (
             "SearchRequest",
             "maxCostUsd",
-            json!({ "minimum": 0, "exclusiveMinimum": true, "maximum": MAX_COST_USD }),
+            number(|n| {
+                n.minimum = Some(0.0);
+                n.exclusive_minimum = true;
+                n.maximum = Some(MAX_COST_USD);
+            }),
         ),
-        ("GeoPoint", "latitude", json!({ "minimum": -90, "maximum": 90 })),
-        ("GeoPoint", "longitude", json!({ "minimum": -180, "maximum": 180 })),
+        (
+            "GeoPoint",
+            "latitude",
+            number(|n| {
+                n.minimum = Some(-90.0);
+                n.maximum = Some(90.0);
+            }),
+        ),
+        (
+            "GeoPoint",
+            "longitude",
+            number(|n| {
+                n.minimum = Some(-180.0);
+                n.maximum = Some(180.0);
+            }),
+        ),
         (
             "SearchArea",
             "radiusMeters",
-            json!({ "minimum": 0, "exclusiveMinimum": true, "maximum": MAX_RADIUS_METERS }),
+            number(|n| {
+                n.minimum = Some(0.0);
+                n.exclusive_minimum = true;
+                n.maximum = Some(MAX_RADIUS_METERS);
+            }),
         ),
         (
             "CreateTokenRequest",
             "name",
-            json!({ "minLength": 1, "maxLength": MAX_NAME_LEN, "pattern": NOT_BLANK }),
+            string(|s| {
+                s.min_length = Some(1);
+                s.max_length = Some(MAX_NAME_LEN);
+                s.pattern = Some(NOT_BLANK.into());
+            }),
         ),
         (
             "CreateTokenRequest",
             "scopes",
-            json!({ "minItems": 1, "items": { "type": "string", "enum": scopes } }),
+            array(move |a| {
+                a.min_items = Some(1);
+                a.items = Some(one_of(&scopes));
+            }),
         ),
         (
             "CreateTokenRequest",
             "expiresInDays",
-            json!({ "minimum": 1, "maximum": MAX_EXPIRY_DAYS }),
+            integer(|i| {
+                i.minimum = Some(1);
+                i.maximum = Some(i64::from(MAX_EXPIRY_DAYS));
+            }),
         ),
         (
             "CreateWebhookRequest",
             "events",
-            json!({ "minItems": 1, "items": { "type": "string", "enum": events } }),
+            array(move |a| {
+                a.min_items = Some(1);
+                a.items = Some(one_of(&events));
+            }),
         ),
         (
             "CreateWebhookRequest",
             "url",
-            json!({ "pattern": "^https?://[^/?#@]+" }),
+            string(|s| s.pattern = Some("^https?://[^/?#@]+".into())),
         ),
         (
             "ExportToSheetsRequest",
             "leads",
-            json!({ "minItems": 1, "maxItems": MAX_EXPORT_ROWS }),
+            array(|a| {
+                a.min_items = Some(1);
+                a.max_items = Some(MAX_EXPORT_ROWS);
+            }),
         ),
-        ("ExportToSheetsRequest", "businessType", json!({ "maxLength": 200 })),
-        ("ExportToSheetsRequest", "location", json!({ "maxLength": 200 })),
+        (
+            "ExportToSheetsRequest",
+            "businessType",
+            string(|s| s.max_length = Some(200)),
+        ),
+        (
+            "ExportToSheetsRequest",
+            "location",
+            string(|s| s.max_length = Some(200)),
+        ),
         (
             "ExportLead",
             "name",
-            json!({ "minLength": 1, "maxLength": MAX_CELL_CHARS, "pattern": NOT_BLANK }),
+            string(|s| {
+                s.min_length = Some(1);
+                s.max_length = Some(MAX_CELL_CHARS);
+                s.pattern = Some(NOT_BLANK.into());
+            }),
         ),
-        ("ExportLead", "address", json!({ "maxLength": MAX_CELL_CHARS })),
-        ("ExportLead", "phone", json!({ "maxLength": MAX_CELL_CHARS })),
-        ("ExportLead", "website", json!({ "maxLength": MAX_CELL_CHARS })),
+        ("ExportLead", "address", string(cell)),
+        ("ExportLead", "phone", string(cell)),
+        ("ExportLead", "website", string(cell)),
     ]
 }
 
-/// (operation id, query parameter, what the handler requires of it).
-fn parameter_rules() -> Vec<(&'static str, &'static str, Value)> {
-    let statuses: Vec<&str> = SearchStatus::ALL.iter().map(|s| s.as_str()).collect();
+/// (operation id, parameter, what the handler requires of it).
+fn parameter_rules() -> Vec<(&'static str, &'static str, Rule)> {
+    let statuses: Vec<String> = SearchStatus::ALL.iter().map(|s| s.as_str().to_owned()).collect();
     vec![
-        ("start_sign_in", "feature", json!({ "enum": ["sheets"] })),
-        ("list_searches", "status", json!({ "enum": statuses })),
-        ("list_searches", "limit", json!({ "minimum": 1, "maximum": 100 })),
-        // `{created_at}.{id}` of a page's last entry, as `nextCursor` gave it.
-        ("list_searches", "cursor", json!({ "pattern": r"^-?[0-9]{1,18}\..+$" })),
-        // A whole number (poem-openapi says `integer`, format `uint64`, which readers
-        // need not take as a range).
         (
-            "stream_search_events",
-            "Last-Event-ID",
-            json!({ "minimum": 0, "maximum": u64::MAX }),
+            "start_sign_in",
+            "feature",
+            string(|s| s.enumeration = vec![Some("sheets".into())]),
         ),
+        (
+            "list_searches",
+            "status",
+            string(move |s| s.enumeration = statuses.iter().cloned().map(Some).collect()),
+        ),
+        (
+            "list_searches",
+            "limit",
+            integer(|i| {
+                i.minimum = Some(1);
+                i.maximum = Some(100);
+            }),
+        ),
+        // `{created_at}.{id}` of a page's last entry, as `nextCursor` gave it.
+        (
+            "list_searches",
+            "cursor",
+            string(|s| s.pattern = Some(r"^-?[0-9]{1,18}\..+$".into())),
+        ),
+        ("stream_search_events", "Last-Event-ID", Box::new(whole_u64)),
     ]
 }
 
-fn parameter_schema<'a>(doc: &'a mut Value, operation: &str, parameter: &str) -> Option<&'a mut Value> {
-    let op = doc
-        .get_mut("paths")?
-        .as_object_mut()?
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-        .find(|op| op.get("operationId").and_then(Value::as_str) == Some(operation))?;
-    op.get_mut("parameters")?
-        .as_array_mut()?
-        .iter_mut()
-        .find(|p| p.get("name").and_then(Value::as_str) == Some(parameter))?
-        .get_mut("schema")
+/// A whole number the handler reads as a `u64`. poem-openapi says `integer`, format
+/// `uint64`, which readers need not take as a range; openapiv3 holds an integer's bounds
+/// as `i64`, too small for `u64::MAX`, so the bound is written as "below 2^64", which a
+/// float holds exactly and which admits the same numbers.
+fn whole_u64(schema: &mut Schema) -> bool {
+    let SchemaKind::Type(Type::Integer(IntegerType {
+        format: VariantOrUnknownOrEmpty::Unknown(format),
+        ..
+    })) = &schema.schema_kind
+    else {
+        return false;
+    };
+    if format != "uint64" {
+        return false;
+    }
+    schema.schema_kind = SchemaKind::Any(AnySchema {
+        typ: Some("integer".into()),
+        format: Some("uint64".into()),
+        minimum: Some(0.0),
+        maximum: Some(2f64.powi(64)),
+        exclusive_maximum: Some(true),
+        ..AnySchema::default()
+    });
+    true
 }
 
-/// Adds `rule`'s keywords to `target`, replacing any of the same name.
-fn merge(target: &mut Value, rule: Value) {
-    if let (Some(target), Value::Object(rule)) = (target.as_object_mut(), rule) {
-        target.extend(rule);
+fn parameter_schema<'a>(doc: &'a mut OpenAPI, operation: &str, parameter: &str) -> Option<&'a mut Schema> {
+    let data = operation_mut(doc, operation)?
+        .parameters
+        .iter_mut()
+        .filter_map(item_mut)
+        .map(parameter_data_mut)
+        .find(|data| data.name == parameter)?;
+    match &mut data.format {
+        ParameterSchemaOrContent::Schema(schema) => item_mut(schema),
+        ParameterSchemaOrContent::Content(_) => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
+    fn poem_openapi_spec() -> OpenAPI {
+        serde_json::from_str(&crate::app::openapi_service().spec()).expect("spec")
+    }
+
     #[test]
-    fn every_rule_finds_its_field_in_the_generated_spec() {
-        let spec = crate::app::openapi_service().spec();
-        let doc: Value = serde_json::from_str(&spec).expect("json");
-        for (schema, property, _) in property_rules() {
-            assert!(
-                doc.pointer(&format!("/components/schemas/{schema}/properties/{property}"))
-                    .is_some(),
-                "{schema}.{property} is not in the spec: the rule would be lost"
-            );
-        }
-        let mut doc = doc;
-        for (operation, parameter, _) in parameter_rules() {
-            assert!(
-                parameter_schema(&mut doc, operation, parameter).is_some(),
-                "{operation}'s parameter {parameter} is not in the spec"
-            );
-        }
+    fn every_rule_finds_a_field_of_its_kind_in_the_generated_spec() {
+        let mut doc = poem_openapi_spec();
+        crate::openapi_contract::with_common_responses(&mut doc);
+        let lost = apply(&mut doc);
+        assert!(
+            lost.is_empty(),
+            "rules that would be lost (no such field, or not of their kind): {lost:?}"
+        );
     }
 
     #[test]
     fn rules_come_from_core_and_keep_what_the_field_had() {
-        let spec = crate::app::openapi_service().spec();
-        let out: Value = serde_json::from_str(&with_request_rules(&spec)).expect("json");
+        let mut doc = poem_openapi_spec();
+        with_request_rules(&mut doc);
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
         let scopes = &out["components"]["schemas"]["CreateTokenRequest"]["properties"]["scopes"];
         assert_eq!(scopes["type"], "array", "poem-openapi's own keywords stay");
         assert_eq!(scopes["minItems"], 1);
         assert_eq!(scopes["items"]["enum"].as_array().map(Vec::len), Some(Scope::ALL.len()));
+    }
+
+    #[test]
+    fn the_last_event_id_admits_exactly_the_u64_range() {
+        let mut doc = poem_openapi_spec();
+        with_request_rules(&mut doc);
+        let bound = parameter_schema(&mut doc, "stream_search_events", "Last-Event-ID").expect("header");
+        let SchemaKind::Any(any) = &bound.schema_kind else {
+            panic!("{bound:?}")
+        };
+        let below = any.maximum.expect("a bound");
+        assert_eq!(any.exclusive_maximum, Some(true));
+        // Exactly 2^64: u64::MAX is the largest integer below it.
+        assert_eq!(below, u64::MAX as f64);
+        assert_eq!(below as u128, u128::from(u64::MAX) + 1);
+        assert_eq!(any.typ.as_deref(), Some("integer"));
     }
 }
