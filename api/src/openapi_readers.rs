@@ -6,9 +6,11 @@
 //!   nullable reference as `allOf: [$ref, {nullable: true}]`; the type is the referenced
 //!   schema's;
 //! - an operation open to anyone says so with `security: []` (`security-defined`);
-//! - the document names its server (`no-empty-servers`): the one serving it, `/`.
+//!
+//! The document's server (`no-empty-servers`: `/`, the one serving it) is poem-openapi's
+//! own `OpenApiService::server`, in `app.rs`.
 
-use openapiv3::{AnySchema, OpenAPI, ReferenceOr, Schema, SchemaKind, Server, StringType, Type};
+use openapiv3::{AnySchema, OpenAPI, ReferenceOr, Schema, SchemaKind, StringType, Type};
 
 use crate::openapi_document::{operations_mut, referenced, visit_schemas_mut};
 
@@ -17,13 +19,6 @@ pub fn for_readers(doc: &mut OpenAPI) {
     let components = doc.components.clone().unwrap_or_default();
     visit_schemas_mut(doc, &mut |schema| type_beside_nullable(schema, &components));
     public_operations_say_so(doc);
-    if doc.servers.is_empty() {
-        doc.servers.push(Server {
-            url: "/".into(),
-            description: Some("The server serving this document".into()),
-            ..Server::default()
-        });
-    }
 }
 
 /// The JSON Schema type name of a schema (`None`: it names none).
@@ -173,6 +168,11 @@ mod tests {
         assert_eq!(answer["note"]["type"], "string");
         assert_eq!(out["paths"]["/health"]["get"]["security"], json!([]));
         assert_eq!(out["paths"]["/me"]["get"]["security"], json!([{ "bearer": [] }]));
-        assert_eq!(out["servers"][0]["url"], "/");
+    }
+
+    #[test]
+    fn the_published_document_names_its_server() {
+        let doc: OpenAPI = serde_json::from_str(&crate::app::openapi_json()).expect("spec");
+        assert_eq!(doc.servers.first().map(|s| s.url.as_str()), Some("/"));
     }
 }
