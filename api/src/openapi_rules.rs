@@ -100,7 +100,7 @@ fn array(edit: impl Fn(&mut ArrayType) + 'static) -> Rule {
 }
 
 /// Items that are one of `words`.
-fn one_of(words: &[&str]) -> ReferenceOr<Box<Schema>> {
+fn one_of(words: &[&'static str]) -> ReferenceOr<Box<Schema>> {
     ReferenceOr::boxed_item(Schema {
         schema_data: SchemaData::default(),
         schema_kind: SchemaKind::Type(Type::String(StringType {
@@ -126,172 +126,90 @@ fn key_pattern(optional: bool) -> String {
     }
 }
 
+/// A whole number from `min` to `max`.
+fn integer_in(min: i64, max: i64) -> Rule {
+    integer(move |i| (i.minimum, i.maximum) = (Some(min), Some(max)))
+}
+
+/// A number from `min` to `max`; above `min` when `exclusive`.
+fn number_in(min: f64, exclusive: bool, max: f64) -> Rule {
+    number(move |n| (n.minimum, n.exclusive_minimum, n.maximum) = (Some(min), exclusive, Some(max)))
+}
+
+/// Text of at most `max` characters.
+fn at_most(max: usize) -> Rule {
+    string(move |s| s.max_length = Some(max))
+}
+
+/// Text matching `pattern`.
+fn matching(pattern: String) -> Rule {
+    string(move |s| s.pattern = Some(pattern.clone()))
+}
+
+/// A name: not blank, at most `max` characters.
+fn name(max: usize) -> Rule {
+    string(move |s| (s.min_length, s.max_length, s.pattern) = (Some(1), Some(max), Some(NOT_BLANK.into())))
+}
+
+/// A list of at least one of `words`.
+fn some_of(words: Vec<&'static str>) -> Rule {
+    array(move |a| (a.min_items, a.items) = (Some(1), Some(one_of(&words))))
+}
+
+/// One of `words`.
+fn word_of(words: Vec<&'static str>) -> Rule {
+    string(move |s| s.enumeration = words.iter().map(|w| Some((*w).to_owned())).collect())
+}
+
 /// (component schema, property, what core requires of it).
 fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
-    let scopes: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
-    let events: Vec<&str> = EventType::SUBSCRIBABLE.iter().map(|e| e.as_str()).collect();
-    let cell = |s: &mut StringType| s.max_length = Some(MAX_CELL_CHARS);
+    let scopes = Scope::ALL.iter().map(|s| s.as_str()).collect();
+    let events = EventType::SUBSCRIBABLE.iter().map(|e| e.as_str()).collect();
     vec![
-        (
-            "SaveApiKeyRequest",
-            "api_key",
-            string(|s| s.pattern = Some(key_pattern(true))),
-        ),
+        ("SaveApiKeyRequest", "api_key", matching(key_pattern(true))),
         // A key to check: Google's shape, not empty.
-        (
-            "CheckApiKeyRequest",
-            "apiKey",
-            string(|s| s.pattern = Some(key_pattern(false))),
-        ),
-        (
-            "SearchRequest",
-            "minReviews",
-            integer(|i| {
-                i.minimum = Some(0);
-                i.maximum = Some(i64::from(MAX_MIN_REVIEWS));
-            }),
-        ),
-        (
-            "SearchRequest",
-            "minRating",
-            number(|n| {
-                n.minimum = Some(0.0);
-                n.maximum = Some(5.0);
-            }),
-        ),
-        (
-            "SearchRequest",
-            "maxCostUsd",
-            number(|n| {
-                n.minimum = Some(0.0);
-                n.exclusive_minimum = true;
-                n.maximum = Some(MAX_COST_USD);
-            }),
-        ),
-        (
-            "GeoPoint",
-            "latitude",
-            number(|n| {
-                n.minimum = Some(-90.0);
-                n.maximum = Some(90.0);
-            }),
-        ),
-        (
-            "GeoPoint",
-            "longitude",
-            number(|n| {
-                n.minimum = Some(-180.0);
-                n.maximum = Some(180.0);
-            }),
-        ),
-        (
-            "SearchArea",
-            "radiusMeters",
-            number(|n| {
-                n.minimum = Some(0.0);
-                n.exclusive_minimum = true;
-                n.maximum = Some(MAX_RADIUS_METERS);
-            }),
-        ),
-        (
-            "CreateTokenRequest",
-            "name",
-            string(|s| {
-                s.min_length = Some(1);
-                s.max_length = Some(MAX_NAME_LEN);
-                s.pattern = Some(NOT_BLANK.into());
-            }),
-        ),
-        (
-            "CreateTokenRequest",
-            "scopes",
-            array(move |a| {
-                a.min_items = Some(1);
-                a.items = Some(one_of(&scopes));
-            }),
-        ),
+        ("CheckApiKeyRequest", "apiKey", matching(key_pattern(false))),
+        ("SearchRequest", "minReviews", integer_in(0, i64::from(MAX_MIN_REVIEWS))),
+        ("SearchRequest", "minRating", number_in(0.0, false, 5.0)),
+        ("SearchRequest", "maxCostUsd", number_in(0.0, true, MAX_COST_USD)),
+        ("GeoPoint", "latitude", number_in(-90.0, false, 90.0)),
+        ("GeoPoint", "longitude", number_in(-180.0, false, 180.0)),
+        ("SearchArea", "radiusMeters", number_in(0.0, true, MAX_RADIUS_METERS)),
+        ("CreateTokenRequest", "name", name(MAX_NAME_LEN)),
+        ("CreateTokenRequest", "scopes", some_of(scopes)),
         (
             "CreateTokenRequest",
             "expiresInDays",
-            integer(|i| {
-                i.minimum = Some(1);
-                i.maximum = Some(i64::from(MAX_EXPIRY_DAYS));
-            }),
+            integer_in(1, i64::from(MAX_EXPIRY_DAYS)),
         ),
-        (
-            "CreateWebhookRequest",
-            "events",
-            array(move |a| {
-                a.min_items = Some(1);
-                a.items = Some(one_of(&events));
-            }),
-        ),
-        (
-            "CreateWebhookRequest",
-            "url",
-            string(|s| s.pattern = Some("^https?://[^/?#@]+".into())),
-        ),
+        ("CreateWebhookRequest", "events", some_of(events)),
+        ("CreateWebhookRequest", "url", matching("^https?://[^/?#@]+".into())),
         (
             "ExportToSheetsRequest",
             "leads",
-            array(|a| {
-                a.min_items = Some(1);
-                a.max_items = Some(MAX_EXPORT_ROWS);
-            }),
+            array(|a| (a.min_items, a.max_items) = (Some(1), Some(MAX_EXPORT_ROWS))),
         ),
-        (
-            "ExportToSheetsRequest",
-            "businessType",
-            string(|s| s.max_length = Some(200)),
-        ),
-        (
-            "ExportToSheetsRequest",
-            "location",
-            string(|s| s.max_length = Some(200)),
-        ),
-        (
-            "ExportLead",
-            "name",
-            string(|s| {
-                s.min_length = Some(1);
-                s.max_length = Some(MAX_CELL_CHARS);
-                s.pattern = Some(NOT_BLANK.into());
-            }),
-        ),
-        ("ExportLead", "address", string(cell)),
-        ("ExportLead", "phone", string(cell)),
-        ("ExportLead", "website", string(cell)),
+        ("ExportToSheetsRequest", "businessType", at_most(200)),
+        ("ExportToSheetsRequest", "location", at_most(200)),
+        ("ExportLead", "name", name(MAX_CELL_CHARS)),
+        ("ExportLead", "address", at_most(MAX_CELL_CHARS)),
+        ("ExportLead", "phone", at_most(MAX_CELL_CHARS)),
+        ("ExportLead", "website", at_most(MAX_CELL_CHARS)),
     ]
 }
 
 /// (operation id, parameter, what the handler requires of it).
 fn parameter_rules() -> Vec<(&'static str, &'static str, Rule)> {
-    let statuses: Vec<String> = SearchStatus::ALL.iter().map(|s| s.as_str().to_owned()).collect();
     vec![
-        (
-            "start_sign_in",
-            "feature",
-            string(|s| s.enumeration = vec![Some("sheets".into())]),
-        ),
+        ("start_sign_in", "feature", word_of(vec!["sheets"])),
         (
             "list_searches",
             "status",
-            string(move |s| s.enumeration = statuses.iter().cloned().map(Some).collect()),
+            word_of(SearchStatus::ALL.iter().map(|s| s.as_str()).collect()),
         ),
-        (
-            "list_searches",
-            "limit",
-            integer(|i| {
-                i.minimum = Some(1);
-                i.maximum = Some(100);
-            }),
-        ),
+        ("list_searches", "limit", integer_in(1, 100)),
         // `{created_at}.{id}` of a page's last entry, as `nextCursor` gave it.
-        (
-            "list_searches",
-            "cursor",
-            string(|s| s.pattern = Some(r"^-?[0-9]{1,18}\..+$".into())),
-        ),
+        ("list_searches", "cursor", matching(r"^-?[0-9]{1,18}\..+$".into())),
         ("stream_search_events", "Last-Event-ID", Box::new(whole_u64)),
     ]
 }
