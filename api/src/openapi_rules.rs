@@ -17,9 +17,11 @@ use leadgen_core::{
     webhooks::EventType,
 };
 use openapiv3::{
-    AnySchema, ArrayType, IntegerType, NumberType, OpenAPI, ParameterSchemaOrContent, ReferenceOr, Schema, SchemaData,
-    SchemaKind, StringType, Type, VariantOrUnknownOrEmpty,
+    ArrayType, IntegerType, NumberType, OpenAPI, ParameterSchemaOrContent, ReferenceOr, Schema, SchemaData, SchemaKind,
+    StringType, Type, VariantOrUnknownOrEmpty,
 };
+
+use serde_json::json;
 
 use crate::{
     openapi_document::{SchemaNode, component_schema_mut, item_mut, operation_mut, parameter_data_mut},
@@ -215,28 +217,21 @@ fn parameter_rules() -> Vec<(&'static str, &'static str, Rule)> {
 }
 
 /// A whole number the handler reads as a `u64`. poem-openapi says `integer`, format
-/// `uint64`, which readers need not take as a range; openapiv3 holds an integer's bounds
-/// as `i64`, too small for `u64::MAX`, so the bound is written as "below 2^64", which a
-/// float holds exactly and which admits the same numbers.
+/// `uint64`, which readers need not take as a range, so the range is stated. openapiv3
+/// holds an integer's bounds as `i64`, too small for `u64::MAX`; its extension map, which
+/// it writes flattened into the schema, carries the exact bound. (A float bound such as
+/// "below 2^64" would be exact too, but schemathesis' generator then rounds it and sends
+/// 2^64 as valid.)
 fn whole_u64(schema: &mut Schema) -> bool {
-    let SchemaKind::Type(Type::Integer(IntegerType {
-        format: VariantOrUnknownOrEmpty::Unknown(format),
-        ..
-    })) = &schema.schema_kind
-    else {
+    let SchemaKind::Type(Type::Integer(integer)) = &mut schema.schema_kind else {
         return false;
     };
-    if format != "uint64" {
+    if integer.format != VariantOrUnknownOrEmpty::Unknown("uint64".into()) {
         return false;
     }
-    schema.schema_kind = SchemaKind::Any(AnySchema {
-        typ: Some("integer".into()),
-        format: Some("uint64".into()),
-        minimum: Some(0.0),
-        maximum: Some(2f64.powi(64)),
-        exclusive_maximum: Some(true),
-        ..AnySchema::default()
-    });
+    integer.minimum = Some(0);
+    integer.maximum = None;
+    schema.schema_data.extensions.insert("maximum".into(), json!(u64::MAX));
     true
 }
 
@@ -289,15 +284,18 @@ mod tests {
     fn the_last_event_id_admits_exactly_the_u64_range() {
         let mut doc = poem_openapi_spec();
         with_request_rules(&mut doc);
-        let bound = parameter_schema(&mut doc, "stream_search_events", "Last-Event-ID").expect("header");
-        let SchemaKind::Any(any) = &bound.schema_kind else {
-            panic!("{bound:?}")
-        };
-        let below = any.maximum.expect("a bound");
-        assert_eq!(any.exclusive_maximum, Some(true));
-        // Exactly 2^64: u64::MAX is the largest integer below it.
-        assert_eq!(below, u64::MAX as f64);
-        assert_eq!(below as u128, u128::from(u64::MAX) + 1);
-        assert_eq!(any.typ.as_deref(), Some("integer"));
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
+        let header = out["paths"]["/api/leads/searches/{id}/events"]["get"]["parameters"]
+            .as_array()
+            .and_then(|p| p.iter().find(|p| p["name"] == "Last-Event-ID"))
+            .expect("the header");
+        let schema = &header["schema"];
+        assert_eq!(schema["type"], "integer");
+        assert_eq!(schema["minimum"].as_i64(), Some(0));
+        assert_eq!(
+            schema["maximum"].as_u64(),
+            Some(u64::MAX),
+            "exact, not a rounded float: {schema}"
+        );
     }
 }
