@@ -42,25 +42,12 @@ pub fn to_json(doc: &OpenAPI) -> String {
 }
 
 /// Every operation, with its path and method (`get`, `post`...).
-pub fn operations(doc: &OpenAPI) -> impl Iterator<Item = (&str, &'static str, &Operation)> {
+pub fn operations(doc: &OpenAPI) -> impl Iterator<Item = (&str, &str, &Operation)> {
     doc.paths
         .paths
         .iter()
-        .filter_map(|(path, item)| item.as_item().map(|item| (path, item)))
-        .flat_map(|(path, item)| {
-            [
-                ("get", &item.get),
-                ("put", &item.put),
-                ("post", &item.post),
-                ("delete", &item.delete),
-                ("options", &item.options),
-                ("head", &item.head),
-                ("patch", &item.patch),
-                ("trace", &item.trace),
-            ]
-            .into_iter()
-            .filter_map(move |(method, op)| op.as_ref().map(|op| (path.as_str(), method, op)))
-        })
+        .filter_map(|(path, item)| item.as_item().map(|item| (path.as_str(), item)))
+        .flat_map(|(path, item)| item.iter().map(move |(method, op)| (path, method, op)))
 }
 
 /// Every operation, to edit, with its path and method.
