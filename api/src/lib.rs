@@ -10,6 +10,7 @@ pub mod compression;
 pub mod error;
 pub mod method_not_allowed;
 pub mod openapi_contract;
+pub mod openapi_document;
 pub mod openapi_examples;
 pub mod openapi_readers;
 pub mod openapi_rules;

@@ -21,219 +21,278 @@
 //! - an optional field of a request body may be `null`, which poem-openapi reads as
 //!   absent (or its default): the document says so, so that clients may send it.
 
-use serde_json::{Map, Value, json};
+use openapiv3::{
+    Header, HeaderStyle, IntegerType, MediaType, OpenAPI, ParameterSchemaOrContent, ReferenceOr, Response, Responses,
+    Schema, SchemaData, SchemaKind, StatusCode, StringType, Type,
+};
+use serde_json::json;
+
+use crate::openapi_document::{Nested, component_schema_mut, item_mut, nested, operations, operations_mut, schema_ref};
 
 /// Operations outside the rate limits (their paths are exempt in `rate_limits`).
 const NOT_RATE_LIMITED: &[&str] = &["get_health", "get_ready"];
 
-/// `spec` (JSON) with the common statuses added where an operation lacks them.
-pub fn with_common_responses(spec: &str) -> String {
-    let mut doc: Value = match serde_json::from_str(spec) {
-        Ok(doc) => doc,
-        Err(_) => return spec.to_owned(),
-    };
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return spec.to_owned();
-    };
-    for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else { continue };
-        for op in item.values_mut() {
-            let Some(op) = op.as_object_mut() else { continue };
-            let id = op
-                .get("operationId")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let takes_body = op.contains_key("requestBody");
-            let secured = op
-                .get("security")
-                .and_then(Value::as_array)
-                .is_some_and(|s| !s.is_empty());
-            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
-                continue;
-            };
-            if !NOT_RATE_LIMITED.contains(&id.as_str()) {
-                add(responses, "429", too_many_requests());
-            }
-            if takes_body {
-                let limit = crate::body_limit::in_words(crate::body_limit::limit_for_operation(&id));
-                add(
-                    responses,
-                    "413",
-                    error_answer(&format!(
-                        "The body is larger than {limit}, the most this operation takes (`payload_too_large`)."
-                    )),
-                );
-                add(
-                    responses,
-                    "415",
-                    error_answer("The body is not JSON: send it with `Content-Type: application/json`."),
-                );
-            }
-            if id != "get_health" {
-                add(
-                    responses,
-                    "503",
-                    error_answer("A backing service (the database or Redis) is unavailable; try again shortly."),
-                );
-            }
-            if secured {
-                add(
-                    responses,
-                    "401",
-                    error_answer("No valid credential (missing, malformed, expired or revoked)."),
-                );
+/// The media type poem-openapi gives an event stream.
+pub const EVENT_STREAM: &str = "text/event-stream";
+
+/// `doc` with the common statuses added where an operation lacks them, stream frames
+/// documented and optional request fields nullable.
+pub fn with_common_responses(doc: &mut OpenAPI) {
+    for (_, _, op) in operations_mut(doc) {
+        let id = op.operation_id.clone().unwrap_or_default();
+        let takes_body = op.request_body.is_some();
+        let secured = op.security.as_ref().is_some_and(|s| !s.is_empty());
+        let responses = &mut op.responses;
+        if !NOT_RATE_LIMITED.contains(&id.as_str()) {
+            add(responses, 429, too_many_requests());
+        }
+        if takes_body {
+            let limit = crate::body_limit::in_words(crate::body_limit::limit_for_operation(&id));
+            add(
+                responses,
+                413,
+                error_answer(&format!(
+                    "The body is larger than {limit}, the most this operation takes (`payload_too_large`)."
+                )),
+            );
+            add(
+                responses,
+                415,
+                error_answer("The body is not JSON: send it with `Content-Type: application/json`."),
+            );
+        }
+        if id != "get_health" {
+            add(
+                responses,
+                503,
+                error_answer("A backing service (the database or Redis) is unavailable; try again shortly."),
+            );
+        }
+        if secured {
+            add(
+                responses,
+                401,
+                error_answer("No valid credential (missing, malformed, expired or revoked)."),
+            );
+        }
+        for answer in responses.responses.values_mut().filter_map(item_mut) {
+            if let Some(stream) = answer.content.get_mut(EVENT_STREAM) {
+                document_frames(stream);
             }
         }
     }
-    for item in paths.values_mut().filter_map(Value::as_object_mut) {
-        for op in item.values_mut().filter_map(Value::as_object_mut) {
-            for answer in op
-                .get_mut("responses")
-                .and_then(Value::as_object_mut)
-                .into_iter()
-                .flat_map(|r| r.values_mut())
-            {
-                if let Some(stream) = answer.pointer_mut("/content/text~1event-stream") {
-                    document_frames(stream);
-                }
-            }
+    for name in request_body_schemas(doc) {
+        if let Some(schema) = component_schema_mut(doc, &name) {
+            optional_fields_nullable(schema);
         }
     }
-    let request_schemas = request_body_schemas(&doc);
-    if let Some(schemas) = doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
-        for name in request_schemas {
-            if let Some(schema) = schemas.get_mut(&name) {
-                optional_fields_nullable(schema);
-            }
-        }
-    }
-    serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_owned())
 }
 
 /// poem-openapi documents an event stream as an array of its events; a reader of
 /// OpenAPI 3.0 applies a stream's schema to each frame instead. Says what a frame is.
-fn document_frames(stream: &mut Value) {
-    let Some(event) = stream.pointer("/schema/items").cloned() else {
+fn document_frames(stream: &mut MediaType) {
+    // An array with a format (poem-openapi's `event-stream`) is openapiv3's "any" schema.
+    let items = match stream
+        .schema
+        .as_ref()
+        .and_then(ReferenceOr::as_item)
+        .map(|s| &s.schema_kind)
+    {
+        Some(SchemaKind::Type(Type::Array(array))) => array.items.as_ref(),
+        Some(SchemaKind::Any(any)) if any.typ.as_deref() == Some("array") => any.items.as_ref(),
+        _ => None,
+    };
+    let Some(event) = items.and_then(|event| serde_json::to_value(event).ok()) else {
         return;
     };
-    stream["schema"] = json!({
-        "type": "object",
-        "description": "One Server-Sent Events frame. Keep-alive comments (lines starting with `:`) come between frames.",
-        "required": ["data"],
-        "properties": {
-            "id": {
-                "type": "string",
-                "pattern": "^[0-9]+$",
-                "description": "The event's number in its search (1, 2, ...): send the last one seen as `Last-Event-ID` to resume after it.",
+    let string = |description: &str, string: StringType| {
+        ReferenceOr::boxed_item(Schema {
+            schema_data: SchemaData {
+                description: Some(description.to_owned()),
+                ..SchemaData::default()
             },
-            "event": {"type": "string", "enum": ["message"], "description": "Always the default type."},
-            "data": {
-                "type": "string",
-                "description": "One JSON event (`start`, `business_found`, `progress`, `lead_enriched`, `complete`, `error`).",
-                // OpenAPI 3.0 has no `contentSchema` (3.1 does): an extension keeps the
-                // event's schema beside the frame for readers and generators.
-                "x-contentMediaType": "application/json",
-                "x-contentSchema": event,
-            },
+            schema_kind: SchemaKind::Type(Type::String(string)),
+        })
+    };
+    let mut data = string(
+        "One JSON event (`start`, `business_found`, `progress`, `lead_enriched`, `complete`, `error`).",
+        StringType::default(),
+    );
+    if let ReferenceOr::Item(data) = &mut data {
+        // OpenAPI 3.0 has no `contentSchema` (3.1 does): an extension keeps the
+        // event's schema beside the frame for readers and generators.
+        data.schema_data
+            .extensions
+            .insert("x-contentMediaType".into(), json!("application/json"));
+        data.schema_data.extensions.insert("x-contentSchema".into(), event);
+    }
+    let frame = openapiv3::ObjectType {
+        required: vec!["data".into()],
+        properties: [
+            (
+                "id".to_owned(),
+                string(
+                    "The event's number in its search (1, 2, ...): send the last one seen as `Last-Event-ID` to resume after it.",
+                    StringType {
+                        pattern: Some("^[0-9]+$".into()),
+                        ..StringType::default()
+                    },
+                ),
+            ),
+            (
+                "event".to_owned(),
+                string(
+                    "Always the default type.",
+                    StringType {
+                        enumeration: vec![Some("message".into())],
+                        ..StringType::default()
+                    },
+                ),
+            ),
+            ("data".to_owned(), data),
+        ]
+        .into_iter()
+        .collect(),
+        ..openapiv3::ObjectType::default()
+    };
+    stream.schema = Some(ReferenceOr::Item(Schema {
+        schema_data: SchemaData {
+            description: Some(
+                "One Server-Sent Events frame. Keep-alive comments (lines starting with `:`) come between frames."
+                    .into(),
+            ),
+            ..SchemaData::default()
         },
-    });
+        schema_kind: SchemaKind::Type(Type::Object(frame)),
+    }));
 }
 
 /// Names of the component schemas a request body can hold, directly or nested.
-fn request_body_schemas(doc: &Value) -> Vec<String> {
+fn request_body_schemas(doc: &OpenAPI) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
-    let mut pending: Vec<&Value> = Vec::new();
-    for item in doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-    {
-        for op in item.as_object().into_iter().flat_map(|o| o.values()) {
-            pending.extend(op.get("requestBody"));
-        }
-    }
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Object(map) => {
-                if let Some(name) = map
-                    .get("$ref")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.strip_prefix("#/components/schemas/"))
-                    && !found.iter().any(|f| f == name)
-                {
-                    found.push(name.to_owned());
-                    pending.extend(doc.pointer(&format!("/components/schemas/{name}")));
+    let mut pending: Vec<Nested<'_>> = operations(doc)
+        .filter_map(|(_, _, op)| op.request_body.as_ref()?.as_item())
+        .flat_map(|body| body.content.values())
+        .filter_map(|media| media.schema.as_ref())
+        .map(|schema| match schema {
+            ReferenceOr::Reference { reference } => Nested::Reference(reference),
+            ReferenceOr::Item(schema) => Nested::Inline(schema),
+        })
+        .collect();
+    let components = doc.components.as_ref();
+    while let Some(node) = pending.pop() {
+        match node {
+            Nested::Reference(reference) => {
+                let Some(name) = crate::openapi_document::component_name(reference) else {
+                    continue;
+                };
+                if found.iter().any(|f| f == name) {
+                    continue;
                 }
-                pending.extend(map.values());
+                found.push(name.to_owned());
+                if let Some(schema) = components.and_then(|c| crate::openapi_document::referenced(c, reference)) {
+                    pending.extend(nested(schema));
+                }
             }
-            Value::Array(items) => pending.extend(items),
-            _ => {}
+            Nested::Inline(schema) => pending.extend(nested(schema)),
         }
     }
     found
 }
 
 /// Marks every property an object does not require as nullable.
-fn optional_fields_nullable(schema: &mut Value) {
-    let required: Vec<String> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-        .unwrap_or_default();
-    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+fn optional_fields_nullable(schema: &mut Schema) {
+    let SchemaKind::Type(Type::Object(object)) = &mut schema.schema_kind else {
         return;
     };
-    for (name, property) in properties.iter_mut() {
-        if !required.contains(name) {
+    for (name, property) in object.properties.iter_mut() {
+        if object.required.contains(name) {
+            continue;
+        }
+        match property {
             // In OpenAPI 3.0 a keyword beside `$ref` is ignored: wrap the reference first.
-            if let Some(reference) = property.get("$ref").cloned() {
-                *property = json!({"allOf": [{"$ref": reference}]});
+            ReferenceOr::Reference { reference } => {
+                *property = ReferenceOr::boxed_item(Schema {
+                    schema_data: SchemaData {
+                        nullable: true,
+                        ..SchemaData::default()
+                    },
+                    schema_kind: SchemaKind::AllOf {
+                        all_of: vec![ReferenceOr::ref_(reference)],
+                    },
+                });
             }
-            if let Some(property) = property.as_object_mut() {
-                property.insert("nullable".into(), Value::Bool(true));
-            }
+            ReferenceOr::Item(property) => property.schema_data.nullable = true,
         }
     }
 }
 
-fn add(responses: &mut Map<String, Value>, status: &str, answer: Value) {
-    responses.entry(status).or_insert(answer);
+fn add(responses: &mut Responses, status: u16, answer: Response) {
+    responses
+        .responses
+        .entry(StatusCode::Code(status))
+        .or_insert(ReferenceOr::Item(answer));
 }
 
-fn error_answer(description: &str) -> Value {
-    json!({
-        "description": description,
-        "content": {"application/json; charset=utf-8": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
-    })
+fn error_answer(description: &str) -> Response {
+    Response {
+        description: description.to_owned(),
+        content: [(
+            "application/json; charset=utf-8".to_owned(),
+            MediaType {
+                schema: Some(schema_ref("ErrorBody")),
+                ..MediaType::default()
+            },
+        )]
+        .into_iter()
+        .collect(),
+        ..Response::default()
+    }
 }
 
-fn too_many_requests() -> Value {
+fn too_many_requests() -> Response {
     let mut answer = error_answer(
         "Too many requests from this user, address or API token (`rate_limited`); try again after `Retry-After` seconds.",
     );
-    answer["headers"] = json!({
-        "Retry-After": {
-            "description": "Seconds to wait before the next request.",
-            "schema": {"type": "integer", "minimum": 1},
-        }
-    });
+    let seconds = Schema {
+        schema_data: SchemaData::default(),
+        schema_kind: SchemaKind::Type(Type::Integer(IntegerType {
+            minimum: Some(1),
+            ..IntegerType::default()
+        })),
+    };
+    answer.headers.insert(
+        "Retry-After".into(),
+        ReferenceOr::Item(Header {
+            description: Some("Seconds to wait before the next request.".into()),
+            style: HeaderStyle::Simple,
+            required: false,
+            deprecated: None,
+            format: ParameterSchemaOrContent::Schema(ReferenceOr::Item(seconds)),
+            example: None,
+            examples: Default::default(),
+            extensions: Default::default(),
+        }),
+    );
     answer
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     #[test]
     fn adds_what_a_class_of_operations_can_answer_and_keeps_what_is_there() {
-        let spec = json!({"paths": {
+        let spec = json!({"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {
             "/api/x": {"post": {"operationId": "make_x", "requestBody": {}, "security": [{"BearerAuth": []}],
                                 "responses": {"200": {"description": "ok"}, "401": {"description": "kept"}}}},
             "/api/health": {"get": {"operationId": "get_health", "responses": {"200": {"description": "ok"}}}},
         }});
-        let out: Value = serde_json::from_str(&with_common_responses(&spec.to_string())).expect("json");
+        let mut doc: OpenAPI = serde_json::from_value(spec).expect("an OpenAPI document");
+        with_common_responses(&mut doc);
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
         let made = &out["paths"]["/api/x"]["post"]["responses"];
         assert_eq!(made["401"]["description"], "kept");
         assert!(made["415"]["content"].is_object());
@@ -247,5 +306,28 @@ mod tests {
             ["200"],
             "health is not rate limited, takes no body"
         );
+    }
+
+    #[test]
+    fn every_event_stream_is_documented_frame_by_frame() {
+        let mut doc: OpenAPI = serde_json::from_str(&crate::app::openapi_service().spec()).expect("spec");
+        with_common_responses(&mut doc);
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
+        let mut streams = 0;
+        for item in out["paths"].as_object().expect("paths").values() {
+            for op in item.as_object().expect("operations").values() {
+                for answer in op["responses"].as_object().expect("responses").values() {
+                    if let Some(stream) = answer.pointer("/content/text~1event-stream/schema") {
+                        streams += 1;
+                        assert_eq!(stream["type"], "object", "a frame, not poem-openapi's array: {stream}");
+                        assert_eq!(
+                            stream["properties"]["data"]["x-contentSchema"]["$ref"],
+                            "#/components/schemas/SearchEvent"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(streams >= 2, "the search stream and its replay: {streams}");
     }
 }

@@ -6,123 +6,141 @@
 //!   nullable reference as `allOf: [$ref, {nullable: true}]`; the type is the referenced
 //!   schema's;
 //! - an operation open to anyone says so with `security: []` (`security-defined`);
-//! - the document names its server (`no-empty-servers`): the one serving it, `/`.
+//!
+//! The document's server (`no-empty-servers`: `/`, the one serving it) is poem-openapi's
+//! own `OpenApiService::server`, in `app.rs`.
 
-use serde_json::{Map, Value, json};
+use openapiv3::{AnySchema, OpenAPI, ReferenceOr, Schema, SchemaKind, StringType, Type};
 
-/// `spec` (JSON) with what readers require added.
-pub fn for_readers(spec: &str) -> String {
-    let Ok(mut doc) = serde_json::from_str::<Value>(spec) else {
-        return spec.to_owned();
-    };
-    let schemas = doc["components"]["schemas"].clone();
-    type_beside_nullable(&mut doc, &schemas);
-    public_operations_say_so(&mut doc);
-    if doc
-        .get("servers")
-        .is_none_or(|s| s.as_array().is_none_or(Vec::is_empty))
-    {
-        doc["servers"] = json!([{ "url": "/", "description": "The server serving this document" }]);
+use crate::openapi_document::{operations_mut, referenced, visit_schemas_mut};
+
+/// `doc` with what readers require added.
+pub fn for_readers(doc: &mut OpenAPI) {
+    let components = doc.components.clone().unwrap_or_default();
+    visit_schemas_mut(doc, &mut |schema| type_beside_nullable(schema, &components));
+    public_operations_say_so(doc);
+}
+
+/// The JSON Schema type name of a schema (`None`: it names none).
+fn type_name(schema: &Schema) -> Option<String> {
+    Some(
+        match &schema.schema_kind {
+            SchemaKind::Type(Type::String(_)) => "string",
+            SchemaKind::Type(Type::Number(_)) => "number",
+            SchemaKind::Type(Type::Integer(_)) => "integer",
+            SchemaKind::Type(Type::Object(_)) => "object",
+            SchemaKind::Type(Type::Array(_)) => "array",
+            SchemaKind::Type(Type::Boolean(_)) => "boolean",
+            SchemaKind::Any(any) => return any.typ.clone(),
+            _ => return None,
+        }
+        .to_owned(),
+    )
+}
+
+/// The words of an enum schema.
+fn enum_words(schema: &Schema) -> Option<Vec<Option<String>>> {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(string)) if !string.enumeration.is_empty() => Some(string.enumeration.clone()),
+        _ => None,
     }
-    serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_owned())
 }
 
-/// The schema `reference` (`#/components/schemas/X`) names.
-fn referenced<'a>(reference: &str, schemas: &'a Value) -> Option<&'a Value> {
-    schemas.get(reference.strip_prefix("#/components/schemas/")?)
-}
-
-/// The schema referenced among `object`'s `allOf` parts.
-fn all_of_target<'a>(object: &Map<String, Value>, schemas: &'a Value) -> Option<&'a Value> {
-    object
-        .get("allOf")?
-        .as_array()?
-        .iter()
-        .find_map(|part| referenced(part.get("$ref")?.as_str()?, schemas))
-}
-
-fn is_nullable(object: &Map<String, Value>) -> bool {
-    object.get("nullable") == Some(&Value::Bool(true))
-}
-
-/// Gives every `nullable` reference a `type`: an object's beside it; an enum is written out
+/// Gives a `nullable` reference a `type`: an object's beside it; an enum is written out
 /// in place (with `null` among its values), since a `type: string` beside the reference
 /// would make generated clients forget the enum's words.
-fn type_beside_nullable(node: &mut Value, schemas: &Value) {
-    match node {
-        Value::Object(object) => {
-            let parts_nullable = object
-                .get("allOf")
-                .and_then(Value::as_array)
-                .is_some_and(|parts| parts.iter().filter_map(Value::as_object).any(is_nullable));
-            if let Some(target) = all_of_target(object, schemas).filter(|_| is_nullable(object) || parts_nullable) {
-                if let Some(words) = target.get("enum").and_then(Value::as_array) {
-                    let description = object.get("description").cloned().or_else(|| {
-                        object["allOf"]
-                            .as_array()
-                            .and_then(|parts| parts.iter().find_map(|p| p.get("description").cloned()))
-                    });
-                    let mut words = words.clone();
-                    words.push(Value::Null);
-                    object.remove("allOf");
-                    object.insert(
-                        "type".into(),
-                        target.get("type").cloned().unwrap_or_else(|| json!("string")),
-                    );
-                    object.insert("enum".into(), Value::Array(words));
-                    object.insert("nullable".into(), Value::Bool(true));
-                    if let Some(description) = description {
-                        object.insert("description".into(), description);
-                    }
-                } else if let Some(kind) = target.get("type").cloned() {
-                    if is_nullable(object) && !object.contains_key("type") {
-                        object.insert("type".into(), kind.clone());
-                    }
-                    for part in object["allOf"]
-                        .as_array_mut()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_object_mut)
-                    {
-                        if is_nullable(part) && !part.contains_key("type") {
-                            part.insert("type".into(), kind.clone());
-                        }
-                    }
-                }
+fn type_beside_nullable(schema: &mut Schema, components: &openapiv3::Components) {
+    let parts = match &schema.schema_kind {
+        SchemaKind::AllOf { all_of } => all_of,
+        SchemaKind::Any(any) if !any.all_of.is_empty() => &any.all_of,
+        _ => return,
+    };
+    let parts_nullable = parts
+        .iter()
+        .filter_map(ReferenceOr::as_item)
+        .any(|part| part.schema_data.nullable);
+    if !(schema.schema_data.nullable || parts_nullable) {
+        return;
+    }
+    let Some(target) = parts.iter().find_map(|part| match part {
+        ReferenceOr::Reference { reference } => referenced(components, reference),
+        ReferenceOr::Item(_) => None,
+    }) else {
+        return;
+    };
+    if let Some(mut words) = enum_words(target) {
+        let description = schema.schema_data.description.clone().or_else(|| {
+            parts
+                .iter()
+                .filter_map(ReferenceOr::as_item)
+                .find_map(|part| part.schema_data.description.clone())
+        });
+        words.push(None);
+        schema.schema_kind = SchemaKind::Type(Type::String(StringType {
+            enumeration: words,
+            ..StringType::default()
+        }));
+        schema.schema_data.nullable = true;
+        schema.schema_data.description = description;
+    } else if let Some(kind) = type_name(target) {
+        let nullable = schema.schema_data.nullable;
+        let parts = match &mut schema.schema_kind {
+            // An `allOf` that names a type beside it is openapiv3's "any" schema.
+            SchemaKind::AllOf { all_of } if nullable => {
+                schema.schema_kind = SchemaKind::Any(AnySchema {
+                    typ: Some(kind.clone()),
+                    all_of: std::mem::take(all_of),
+                    ..AnySchema::default()
+                });
+                let SchemaKind::Any(any) = &mut schema.schema_kind else {
+                    return;
+                };
+                &mut any.all_of
             }
-            for child in object.values_mut() {
-                type_beside_nullable(child, schemas);
+            SchemaKind::AllOf { all_of } => all_of,
+            SchemaKind::Any(any) => {
+                if nullable && any.typ.is_none() {
+                    any.typ = Some(kind.clone());
+                }
+                &mut any.all_of
+            }
+            _ => return,
+        };
+        for part in parts.iter_mut().filter_map(crate::openapi_document::item_mut) {
+            if part.schema_data.nullable && type_name(part).is_none() {
+                part.schema_kind = match std::mem::replace(&mut part.schema_kind, SchemaKind::Any(AnySchema::default()))
+                {
+                    SchemaKind::Any(any) => SchemaKind::Any(AnySchema {
+                        typ: Some(kind.clone()),
+                        ..any
+                    }),
+                    other => other,
+                };
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|item| type_beside_nullable(item, schemas)),
-        _ => {}
     }
 }
 
 /// Sets `security: []` on each operation that names no security requirement.
-fn public_operations_say_so(doc: &mut Value) {
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for operation in paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-        .filter_map(Value::as_object_mut)
-    {
-        if !operation.contains_key("security") && operation.contains_key("responses") {
-            operation.insert("security".into(), json!([]));
+fn public_operations_say_so(doc: &mut OpenAPI) {
+    for (_, _, operation) in operations_mut(doc) {
+        if operation.security.is_none() {
+            operation.security = Some(Vec::new());
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
 
     #[test]
     fn a_nullable_reference_gets_its_type_and_public_operations_say_so() {
         let spec = json!({
+            "openapi": "3.0.0",
+            "info": { "title": "t", "version": "1" },
             "paths": {
                 "/health": { "get": { "responses": {} } },
                 "/me": { "get": { "responses": {}, "security": [{ "bearer": [] }] } }
@@ -137,7 +155,9 @@ mod tests {
                 } }
             } }
         });
-        let out: Value = serde_json::from_str(&for_readers(&spec.to_string())).expect("json");
+        let mut doc: OpenAPI = serde_json::from_value(spec).expect("an OpenAPI document");
+        for_readers(&mut doc);
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
         let answer = &out["components"]["schemas"]["Answer"]["properties"];
         assert_eq!(answer["cost"]["allOf"][1]["type"], "object");
         assert_eq!(
@@ -148,6 +168,11 @@ mod tests {
         assert_eq!(answer["note"]["type"], "string");
         assert_eq!(out["paths"]["/health"]["get"]["security"], json!([]));
         assert_eq!(out["paths"]["/me"]["get"]["security"], json!([{ "bearer": [] }]));
-        assert_eq!(out["servers"][0]["url"], "/");
+    }
+
+    #[test]
+    fn the_published_document_names_its_server() {
+        let doc: OpenAPI = serde_json::from_str(&crate::app::openapi_json()).expect("spec");
+        assert_eq!(doc.servers.first().map(|s| s.url.as_str()), Some("/"));
     }
 }

@@ -16,188 +16,286 @@ use leadgen_core::{
     sheets::MAX_EXPORT_ROWS,
     webhooks::EventType,
 };
-use serde_json::{Value, json};
+use openapiv3::{
+    ArrayType, IntegerType, NumberType, OpenAPI, ParameterSchemaOrContent, ReferenceOr, Schema, SchemaData, SchemaKind,
+    StringType, Type, VariantOrUnknownOrEmpty,
+};
 
-use crate::routes::sheets::MAX_CELL_CHARS;
+use serde_json::json;
+
+use crate::{
+    openapi_document::{SchemaNode, component_schema_mut, item_mut, operation_mut, parameter_data_mut},
+    routes::sheets::MAX_CELL_CHARS,
+};
 
 /// At least one character that is not white space (names are trimmed before checks).
 const NOT_BLANK: &str = r"\S";
 
-/// `spec` with every rule below merged into the schema it belongs to.
-pub fn with_request_rules(spec: &str) -> String {
-    let Ok(mut doc) = serde_json::from_str::<Value>(spec) else {
-        return spec.to_owned();
-    };
+/// What core requires of a field, written into its schema. `false` when the schema is
+/// not of the kind the rule is for: poem-openapi changed it, and the rule would be lost.
+type Rule = Box<dyn Fn(&mut Schema) -> bool>;
+
+/// `doc` with every rule below written into the schema it belongs to.
+pub fn with_request_rules(doc: &mut OpenAPI) {
+    // A rule that finds no field is caught by the tests below, never at run time.
+    let _lost = apply(doc);
+}
+
+/// Applies every rule; returns where the ones that found no field of their kind belong.
+fn apply(doc: &mut OpenAPI) -> Vec<String> {
+    let mut lost = Vec::new();
     for (schema, property, rule) in property_rules() {
-        if let Some(target) = doc.pointer_mut(&format!("/components/schemas/{schema}/properties/{property}")) {
-            merge(target, rule);
+        let target = component_schema_mut(doc, schema).and_then(|s| match &mut s.schema_kind {
+            SchemaKind::Type(Type::Object(object)) => object.properties.get_mut(property),
+            _ => None,
+        });
+        if !target.and_then(item_mut).is_some_and(|t| rule(t.schema_mut())) {
+            lost.push(format!("{schema}.{property}"));
         }
     }
     for (operation, parameter, rule) in parameter_rules() {
-        if let Some(target) = parameter_schema(&mut doc, operation, parameter) {
-            merge(target, rule);
+        if !parameter_schema(doc, operation, parameter).is_some_and(rule) {
+            lost.push(format!("{operation}({parameter})"));
         }
     }
-    serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_owned())
+    lost
 }
 
-/// (component schema, property, what core requires of it).
-fn property_rules() -> Vec<(&'static str, &'static str, Value)> {
-    let scopes: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
-    let events: Vec<&str> = EventType::SUBSCRIBABLE.iter().map(|e| e.as_str()).collect();
-    // Trimmed, then empty (delete the key) or Google's shape.
-    let key_pattern = format!(
-        r"^\s*({}[A-Za-z0-9_-]{{{},{}}})?\s*$",
+fn integer(edit: impl Fn(&mut IntegerType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::Integer(integer)) => {
+            edit(integer);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn number(edit: impl Fn(&mut NumberType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::Number(number)) => {
+            edit(number);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn string(edit: impl Fn(&mut StringType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::String(string)) => {
+            edit(string);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn array(edit: impl Fn(&mut ArrayType) + 'static) -> Rule {
+    Box::new(move |schema| match &mut schema.schema_kind {
+        SchemaKind::Type(Type::Array(array)) => {
+            edit(array);
+            true
+        }
+        _ => false,
+    })
+}
+
+/// Items that are one of `words`.
+fn one_of(words: &[&'static str]) -> ReferenceOr<Box<Schema>> {
+    ReferenceOr::boxed_item(Schema {
+        schema_data: SchemaData::default(),
+        schema_kind: SchemaKind::Type(Type::String(StringType {
+            enumeration: words.iter().map(|w| Some((*w).to_owned())).collect(),
+            ..StringType::default()
+        })),
+    })
+}
+
+/// Google's key shape, from core's constants; `optional`: or empty.
+fn key_pattern(optional: bool) -> String {
+    let key = format!(
+        "{}[A-Za-z0-9_-]{{{},{}}}",
         api_key::PREFIX,
         api_key::MIN_LEN - api_key::PREFIX.len(),
         api_key::MAX_LEN - api_key::PREFIX.len()
     );
+    // Trimmed, then (if optional) empty, which deletes the key.
+    if optional {
+        format!(r"^\s*({key})?\s*$")
+    } else {
+        format!(r"^\s*{key}\s*$")
+    }
+}
+
+/// A whole number from `min` to `max`.
+fn integer_in(min: i64, max: i64) -> Rule {
+    integer(move |i| (i.minimum, i.maximum) = (Some(min), Some(max)))
+}
+
+/// A number from `min` to `max`; above `min` when `exclusive`.
+fn number_in(min: f64, exclusive: bool, max: f64) -> Rule {
+    number(move |n| (n.minimum, n.exclusive_minimum, n.maximum) = (Some(min), exclusive, Some(max)))
+}
+
+/// Text of at most `max` characters.
+fn at_most(max: usize) -> Rule {
+    string(move |s| s.max_length = Some(max))
+}
+
+/// Text matching `pattern`.
+fn matching(pattern: String) -> Rule {
+    string(move |s| s.pattern = Some(pattern.clone()))
+}
+
+/// A name: not blank, at most `max` characters.
+fn name(max: usize) -> Rule {
+    string(move |s| (s.min_length, s.max_length, s.pattern) = (Some(1), Some(max), Some(NOT_BLANK.into())))
+}
+
+/// A list of at least one of `words`.
+fn some_of(words: Vec<&'static str>) -> Rule {
+    array(move |a| (a.min_items, a.items) = (Some(1), Some(one_of(&words))))
+}
+
+/// One of `words`.
+fn word_of(words: Vec<&'static str>) -> Rule {
+    string(move |s| s.enumeration = words.iter().map(|w| Some((*w).to_owned())).collect())
+}
+
+/// (component schema, property, what core requires of it).
+fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
+    let scopes = Scope::ALL.iter().map(|s| s.as_str()).collect();
+    let events = EventType::SUBSCRIBABLE.iter().map(|e| e.as_str()).collect();
     vec![
-        ("SaveApiKeyRequest", "api_key", json!({ "pattern": key_pattern })),
+        ("SaveApiKeyRequest", "api_key", matching(key_pattern(true))),
         // A key to check: Google's shape, not empty.
-        (
-            "CheckApiKeyRequest",
-            "apiKey",
-            json!({ "pattern": format!(
-                r"^\s*{}[A-Za-z0-9_-]{{{},{}}}\s*$",
-                api_key::PREFIX,
-                api_key::MIN_LEN - api_key::PREFIX.len(),
-                api_key::MAX_LEN - api_key::PREFIX.len()
-            ) }),
-        ),
-        (
-            "SearchRequest",
-            "minReviews",
-            json!({ "minimum": 0, "maximum": MAX_MIN_REVIEWS }),
-        ),
-        ("SearchRequest", "minRating", json!({ "minimum": 0, "maximum": 5 })),
-        (
-            "SearchRequest",
-            "maxCostUsd",
-            json!({ "minimum": 0, "exclusiveMinimum": true, "maximum": MAX_COST_USD }),
-        ),
-        ("GeoPoint", "latitude", json!({ "minimum": -90, "maximum": 90 })),
-        ("GeoPoint", "longitude", json!({ "minimum": -180, "maximum": 180 })),
-        (
-            "SearchArea",
-            "radiusMeters",
-            json!({ "minimum": 0, "exclusiveMinimum": true, "maximum": MAX_RADIUS_METERS }),
-        ),
-        (
-            "CreateTokenRequest",
-            "name",
-            json!({ "minLength": 1, "maxLength": MAX_NAME_LEN, "pattern": NOT_BLANK }),
-        ),
-        (
-            "CreateTokenRequest",
-            "scopes",
-            json!({ "minItems": 1, "items": { "type": "string", "enum": scopes } }),
-        ),
+        ("CheckApiKeyRequest", "apiKey", matching(key_pattern(false))),
+        ("SearchRequest", "minReviews", integer_in(0, i64::from(MAX_MIN_REVIEWS))),
+        ("SearchRequest", "minRating", number_in(0.0, false, 5.0)),
+        ("SearchRequest", "maxCostUsd", number_in(0.0, true, MAX_COST_USD)),
+        ("GeoPoint", "latitude", number_in(-90.0, false, 90.0)),
+        ("GeoPoint", "longitude", number_in(-180.0, false, 180.0)),
+        ("SearchArea", "radiusMeters", number_in(0.0, true, MAX_RADIUS_METERS)),
+        ("CreateTokenRequest", "name", name(MAX_NAME_LEN)),
+        ("CreateTokenRequest", "scopes", some_of(scopes)),
         (
             "CreateTokenRequest",
             "expiresInDays",
-            json!({ "minimum": 1, "maximum": MAX_EXPIRY_DAYS }),
+            integer_in(1, i64::from(MAX_EXPIRY_DAYS)),
         ),
-        (
-            "CreateWebhookRequest",
-            "events",
-            json!({ "minItems": 1, "items": { "type": "string", "enum": events } }),
-        ),
-        (
-            "CreateWebhookRequest",
-            "url",
-            json!({ "pattern": "^https?://[^/?#@]+" }),
-        ),
+        ("CreateWebhookRequest", "events", some_of(events)),
+        ("CreateWebhookRequest", "url", matching("^https?://[^/?#@]+".into())),
         (
             "ExportToSheetsRequest",
             "leads",
-            json!({ "minItems": 1, "maxItems": MAX_EXPORT_ROWS }),
+            array(|a| (a.min_items, a.max_items) = (Some(1), Some(MAX_EXPORT_ROWS))),
         ),
-        ("ExportToSheetsRequest", "businessType", json!({ "maxLength": 200 })),
-        ("ExportToSheetsRequest", "location", json!({ "maxLength": 200 })),
-        (
-            "ExportLead",
-            "name",
-            json!({ "minLength": 1, "maxLength": MAX_CELL_CHARS, "pattern": NOT_BLANK }),
-        ),
-        ("ExportLead", "address", json!({ "maxLength": MAX_CELL_CHARS })),
-        ("ExportLead", "phone", json!({ "maxLength": MAX_CELL_CHARS })),
-        ("ExportLead", "website", json!({ "maxLength": MAX_CELL_CHARS })),
+        ("ExportToSheetsRequest", "businessType", at_most(200)),
+        ("ExportToSheetsRequest", "location", at_most(200)),
+        ("ExportLead", "name", name(MAX_CELL_CHARS)),
+        ("ExportLead", "address", at_most(MAX_CELL_CHARS)),
+        ("ExportLead", "phone", at_most(MAX_CELL_CHARS)),
+        ("ExportLead", "website", at_most(MAX_CELL_CHARS)),
     ]
 }
 
-/// (operation id, query parameter, what the handler requires of it).
-fn parameter_rules() -> Vec<(&'static str, &'static str, Value)> {
-    let statuses: Vec<&str> = SearchStatus::ALL.iter().map(|s| s.as_str()).collect();
+/// (operation id, parameter, what the handler requires of it).
+fn parameter_rules() -> Vec<(&'static str, &'static str, Rule)> {
     vec![
-        ("start_sign_in", "feature", json!({ "enum": ["sheets"] })),
-        ("list_searches", "status", json!({ "enum": statuses })),
-        ("list_searches", "limit", json!({ "minimum": 1, "maximum": 100 })),
-        // `{created_at}.{id}` of a page's last entry, as `nextCursor` gave it.
-        ("list_searches", "cursor", json!({ "pattern": r"^-?[0-9]{1,18}\..+$" })),
-        // A whole number (poem-openapi says `integer`, format `uint64`, which readers
-        // need not take as a range).
+        ("start_sign_in", "feature", word_of(vec!["sheets"])),
         (
-            "stream_search_events",
-            "Last-Event-ID",
-            json!({ "minimum": 0, "maximum": u64::MAX }),
+            "list_searches",
+            "status",
+            word_of(SearchStatus::ALL.iter().map(|s| s.as_str()).collect()),
         ),
+        ("list_searches", "limit", integer_in(1, 100)),
+        // `{created_at}.{id}` of a page's last entry, as `nextCursor` gave it.
+        ("list_searches", "cursor", matching(r"^-?[0-9]{1,18}\..+$".into())),
+        ("stream_search_events", "Last-Event-ID", Box::new(whole_u64)),
     ]
 }
 
-fn parameter_schema<'a>(doc: &'a mut Value, operation: &str, parameter: &str) -> Option<&'a mut Value> {
-    let op = doc
-        .get_mut("paths")?
-        .as_object_mut()?
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-        .find(|op| op.get("operationId").and_then(Value::as_str) == Some(operation))?;
-    op.get_mut("parameters")?
-        .as_array_mut()?
-        .iter_mut()
-        .find(|p| p.get("name").and_then(Value::as_str) == Some(parameter))?
-        .get_mut("schema")
+/// A whole number the handler reads as a `u64`. poem-openapi says `integer`, format
+/// `uint64`, which readers need not take as a range, so the range is stated. openapiv3
+/// holds an integer's bounds as `i64`, too small for `u64::MAX`; its extension map, which
+/// it writes flattened into the schema, carries the exact bound. (A float bound such as
+/// "below 2^64" would be exact too, but schemathesis' generator then rounds it and sends
+/// 2^64 as valid.)
+fn whole_u64(schema: &mut Schema) -> bool {
+    let SchemaKind::Type(Type::Integer(integer)) = &mut schema.schema_kind else {
+        return false;
+    };
+    if integer.format != VariantOrUnknownOrEmpty::Unknown("uint64".into()) {
+        return false;
+    }
+    integer.minimum = Some(0);
+    integer.maximum = None;
+    schema.schema_data.extensions.insert("maximum".into(), json!(u64::MAX));
+    true
 }
 
-/// Adds `rule`'s keywords to `target`, replacing any of the same name.
-fn merge(target: &mut Value, rule: Value) {
-    if let (Some(target), Value::Object(rule)) = (target.as_object_mut(), rule) {
-        target.extend(rule);
+fn parameter_schema<'a>(doc: &'a mut OpenAPI, operation: &str, parameter: &str) -> Option<&'a mut Schema> {
+    let data = operation_mut(doc, operation)?
+        .parameters
+        .iter_mut()
+        .filter_map(item_mut)
+        .map(parameter_data_mut)
+        .find(|data| data.name == parameter)?;
+    match &mut data.format {
+        ParameterSchemaOrContent::Schema(schema) => item_mut(schema),
+        ParameterSchemaOrContent::Content(_) => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
+    fn poem_openapi_spec() -> OpenAPI {
+        serde_json::from_str(&crate::app::openapi_service().spec()).expect("spec")
+    }
+
     #[test]
-    fn every_rule_finds_its_field_in_the_generated_spec() {
-        let spec = crate::app::openapi_service().spec();
-        let doc: Value = serde_json::from_str(&spec).expect("json");
-        for (schema, property, _) in property_rules() {
-            assert!(
-                doc.pointer(&format!("/components/schemas/{schema}/properties/{property}"))
-                    .is_some(),
-                "{schema}.{property} is not in the spec: the rule would be lost"
-            );
-        }
-        let mut doc = doc;
-        for (operation, parameter, _) in parameter_rules() {
-            assert!(
-                parameter_schema(&mut doc, operation, parameter).is_some(),
-                "{operation}'s parameter {parameter} is not in the spec"
-            );
-        }
+    fn every_rule_finds_a_field_of_its_kind_in_the_generated_spec() {
+        let mut doc = poem_openapi_spec();
+        crate::openapi_contract::with_common_responses(&mut doc);
+        let lost = apply(&mut doc);
+        assert!(
+            lost.is_empty(),
+            "rules that would be lost (no such field, or not of their kind): {lost:?}"
+        );
     }
 
     #[test]
     fn rules_come_from_core_and_keep_what_the_field_had() {
-        let spec = crate::app::openapi_service().spec();
-        let out: Value = serde_json::from_str(&with_request_rules(&spec)).expect("json");
+        let mut doc = poem_openapi_spec();
+        with_request_rules(&mut doc);
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
         let scopes = &out["components"]["schemas"]["CreateTokenRequest"]["properties"]["scopes"];
         assert_eq!(scopes["type"], "array", "poem-openapi's own keywords stay");
         assert_eq!(scopes["minItems"], 1);
         assert_eq!(scopes["items"]["enum"].as_array().map(Vec::len), Some(Scope::ALL.len()));
+    }
+
+    #[test]
+    fn the_last_event_id_admits_exactly_the_u64_range() {
+        let mut doc = poem_openapi_spec();
+        with_request_rules(&mut doc);
+        let out: Value = serde_json::from_str(&crate::openapi_document::to_json(&doc)).expect("json");
+        let header = out["paths"]["/api/leads/searches/{id}/events"]["get"]["parameters"]
+            .as_array()
+            .and_then(|p| p.iter().find(|p| p["name"] == "Last-Event-ID"))
+            .expect("the header");
+        let schema = &header["schema"];
+        assert_eq!(schema["type"], "integer");
+        assert_eq!(schema["minimum"].as_i64(), Some(0));
+        assert_eq!(
+            schema["maximum"].as_u64(),
+            Some(u64::MAX),
+            "exact, not a rounded float: {schema}"
+        );
     }
 }
