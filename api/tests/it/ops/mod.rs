@@ -1,4 +1,5 @@
-//! Operations: metrics from both processes, graceful stop, rolling worker restarts, and
+//! Operations: metrics from both processes, graceful stop, rolling worker restarts, an
+//! upgrade from the previous release with searches in flight, and
 //! the worker fleet run as Kubernetes runs it (one PID and hostname namespace per pod).
 
 mod faults;
@@ -8,4 +9,5 @@ mod prune;
 mod redis_hygiene;
 mod rolling_restart;
 mod shutdown;
+mod upgrade;
 pub mod worker_process;
