@@ -77,7 +77,7 @@ fn release_n() -> PathBuf {
 }
 
 /// The N+1 `leadgen-api`: this build's.
-fn this_api() -> PathBuf {
+pub(super) fn this_api() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_leadgen-api"))
 }
 
@@ -90,14 +90,27 @@ fn free_port() -> u16 {
 }
 
 /// What every process of either release is given.
-struct Deployment {
-    db: TestDatabase,
-    prefix: String,
-    sim: PlacesSim,
+pub(super) struct Deployment {
+    pub db: TestDatabase,
+    pub prefix: String,
+    pub sim: PlacesSim,
 }
 
 impl Deployment {
-    fn vars(&self) -> Vec<(&'static str, String)> {
+    /// A fresh database, its own Redis prefix, and a simulator answering a page in `latency`.
+    pub async fn new(latency: Duration) -> Self {
+        Self {
+            db: TestDatabase::postgres().await,
+            prefix: format!("leadgen-test-{}", uuid::Uuid::new_v4().simple()),
+            sim: PlacesSim::builder()
+                .latency(latency)
+                .start(std::net::SocketAddr::from(([127, 0, 0, 1], 0)))
+                .await
+                .expect("simulator"),
+        }
+    }
+
+    pub fn vars(&self) -> Vec<(&'static str, String)> {
         vec![
             ("DATABASE_URL", self.db.url.clone()),
             ("REDIS_URL", leadgen_testkit::db::redis_url()),
@@ -113,7 +126,7 @@ impl Deployment {
         ]
     }
 
-    fn worker(&self, binary: PathBuf) -> WorkerProcess {
+    pub fn worker(&self, binary: PathBuf) -> WorkerProcess {
         let target = Target {
             database_url: &self.db.url,
             prefix: &self.prefix,
@@ -135,13 +148,13 @@ impl Deployment {
 }
 
 /// `leadgen-api serve` of one release; killed if the test ends first.
-struct ApiProcess {
+pub(super) struct ApiProcess {
     child: tokio::process::Child,
-    base: String,
+    pub base: String,
 }
 
 impl ApiProcess {
-    async fn start(binary: &Path, deployment: &Deployment) -> Self {
+    pub async fn start(binary: &Path, deployment: &Deployment) -> Self {
         let port = free_port();
         let log = std::env::var_os("API_LOG").is_some();
         let mut command = tokio::process::Command::new(binary);
@@ -178,7 +191,7 @@ impl ApiProcess {
     }
 
     /// SIGTERM, as Kubernetes stops a pod, and a clean exit within the grace period.
-    async fn stop(mut self) {
+    pub async fn stop(mut self) {
         let pid = self.child.id().expect("running");
         let status = std::process::Command::new("kill")
             .args(["-TERM", &pid.to_string()])
@@ -398,15 +411,7 @@ async fn upgrading_a_running_release_loses_no_search_and_repeats_no_lead() {
     let new_worker = super::worker_process::worker_binary();
     eprintln!("upgrade: release N from {}", old.display());
 
-    let deployment = Deployment {
-        db: TestDatabase::postgres().await,
-        prefix: format!("leadgen-test-{}", uuid::Uuid::new_v4().simple()),
-        sim: PlacesSim::builder()
-            .latency(Duration::from_millis(1_000))
-            .start(std::net::SocketAddr::from(([127, 0, 0, 1], 0)))
-            .await
-            .expect("simulator"),
-    };
+    let deployment = Deployment::new(Duration::from_millis(1_000)).await;
     let mut redis = redis::Client::open(leadgen_testkit::db::redis_url())
         .expect("redis url")
         .get_multiplexed_async_connection()
