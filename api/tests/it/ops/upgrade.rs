@@ -4,8 +4,8 @@
 //! 1. release N (the previous commit's binaries, built by `ops/release-n`, or the
 //!    directory `LEADGEN_UPGRADE_FROM_BIN`) migrates a fresh database and runs two API
 //!    processes and two workers (two slots each, so some searches wait in the queue);
-//! 2. eight background searches start through N's APIs; Google (the simulator) answers a
-//!    page a second, so they are mid-flight for the whole upgrade;
+//! 2. twelve background searches start through N's APIs; Google (the simulator) answers
+//!    a page a second, so they are mid-flight or waiting in the queue during the upgrade;
 //! 3. N+1's `leadgen-api migrate` runs (the chart's pre-upgrade hook);
 //! 4. the APIs roll one by one (N+1 up and ready, then SIGTERM to an N): clients whose
 //!    stream ended with "server stopping" reconnect to a live API with `Last-Event-ID`;
@@ -45,8 +45,9 @@ use crate::{
     support::{TEST_ENCRYPTION_KEY, TEST_JWT_SECRET},
 };
 
-/// Searches started on release N, before the upgrade.
-const BEFORE: usize = 8;
+/// Searches started on release N, before the upgrade: more than N's four slots take, so
+/// some wait in the queue through the migration and the API roll.
+const BEFORE: usize = 12;
 /// Searches started through N+1's first API, while N's workers still run.
 const DURING: usize = 4;
 /// The search queue (its keys are `{prefix}.search.v1:...`).
@@ -455,9 +456,18 @@ async fn upgrading_a_running_release_loses_no_search_and_repeats_no_lead() {
     for i in 0..BEFORE {
         runs.push(start(i, apis[i % 2].base.clone()));
     }
-    // Mid-flight: every search has its id and N's workers are running some.
+    // Mid-flight: every search has its id and N's workers are running some. Meanwhile
+    // the most searches seen waiting in N's queue.
+    let ready_key = format!("{}.{SEARCH_QUEUE}:ready", deployment.prefix);
+    let mut waiting = 0i64;
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
+        let now_waiting: i64 = redis::cmd("LLEN")
+            .arg(&ready_key)
+            .query_async(&mut redis)
+            .await
+            .unwrap_or(0);
+        waiting = waiting.max(now_waiting);
         let ids = runs
             .iter()
             .filter(|(_, _, seen, _)| seen.lock().expect("seen").search_id.is_some())
@@ -532,6 +542,11 @@ async fn upgrading_a_running_release_loses_no_search_and_repeats_no_lead() {
 
     // The workers, one by one: N+1 taking jobs, then N stopped (its drain is 1 s, so it
     // hands back what it runs).
+    let waiting_at_roll: i64 = redis::cmd("LLEN")
+        .arg(&ready_key)
+        .query_async(&mut redis)
+        .await
+        .unwrap_or(0);
     let mut in_flight_at_stop = Vec::new();
     for slot in workers.iter_mut() {
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -563,9 +578,11 @@ async fn upgrading_a_running_release_loses_no_search_and_repeats_no_lead() {
     }
     let reconnects: Vec<usize> = followed.iter().map(|(_, _, f)| f.reconnects).collect();
     eprintln!(
-        "upgrade: searches running on each N worker at its stop {in_flight_at_stop:?}, reconnects {reconnects:?}"
+        "upgrade: up to {waiting} searches waiting in N's queue at their start, {waiting_at_roll} when the workers rolled; \
+         running on each N worker at its stop {in_flight_at_stop:?}; reconnects {reconnects:?}"
     );
     if same_layout {
+        assert!(waiting > 0, "searches waited in N's queue for N's workers");
         assert!(
             in_flight_at_stop.iter().any(|n| *n > 0.0),
             "an N worker was stopped in the middle of searches: {in_flight_at_stop:?}"
