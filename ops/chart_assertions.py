@@ -710,42 +710,57 @@ def check_network_policies(c: Checks, p: str, docs: list[dict], expect: dict) ->
         for db, port in (("postgresql", 5432), ("redis", 6379)):
             pol = policies[db]
             froms = [peer.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component") or peer.get("podSelector", {}).get("matchLabels", {}).get("app") for peer in ingress_peers(pol, port)]
-            want = ["api", "worker", "migrate"] + (["keda-operator"] if db == "redis" else [])
-            c.check(f"{p} bundled {db} accepts only Leadgen's pods{' and KEDA' if db == 'redis' else ''} on {port}", froms == want, f"{froms}")
+            # Postgres: and the queue check of `helm test`, which signs its account in there.
+            want = ["api", "worker", "migrate"] + (["keda-operator"] if db == "redis" else ["test"])
+            c.check(f"{p} bundled {db} accepts only Leadgen's pods{' and KEDA' if db == 'redis' else ' and the queue check'} on {port}", froms == want, f"{froms}")
             c.check(f"{p} bundled {db} reaches nothing", not pol["spec"].get("egress"), f"{pol['spec'].get('egress')}")
 
 
 def check_helm_test(c: Checks, p: str, docs: list[dict]) -> None:
-    """`helm test` asks the API Service for health and readiness with the chart's image,
-    hardened like every pod."""
-    pods = [d for d in find(docs, "Pod") if component(d) == "test"]
-    if not c.check(f"{p} one helm test pod", len(pods) == 1, f"{len(pods)}"):
+    """`helm test` asks the API Service for health and readiness, and queues a search
+    through it that a worker must run (`leadgen-api queue-check`, with the release's
+    settings), each with the chart's image, hardened like every pod."""
+    pods = {d["metadata"]["name"]: d for d in find(docs, "Pod") if component(d) == "test"}
+    if not c.check(f"{p} two helm test pods (probe, queue check)", sorted(pods) == ["leadgen-test-api", "leadgen-test-queue"], f"{sorted(pods)}"):
         return
-    pod = pods[0]
-    c.check(f"{p} the test pod is a helm test hook", hook_events(pod) == {"test"}, f"{hook_events(pod)}")
-    spec = pod["spec"]
-    ctr = spec["containers"][0]
     api_svc = next(s for s in find(docs, "Service") if component(s) == "api")
     port = next(pt["port"] for pt in api_svc["spec"]["ports"] if pt["name"] == "http")
     base = f"http://{api_svc['metadata']['name']}.leadgen.svc:{port}"
+    api = deployment(docs, "api")
+    leadgen = {x["image"] for x in pod_spec(api)["containers"]}
+    probe = pods["leadgen-test-api"]["spec"]["containers"][0]
     c.check(
         f"{p} the test probes the API Service's health and readiness",
-        ctr.get("command") == ["leadgen-api", "probe", f"{base}/api/health", f"{base}/api/ready"],
-        f"{ctr.get('command')}",
+        probe.get("command") == ["leadgen-api", "probe", f"{base}/api/health", f"{base}/api/ready"],
+        f"{probe.get('command')}",
     )
-    leadgen = {x["image"] for d in docs if d.get("kind") == "Deployment" and component(d) == "api" for x in pod_spec(d)["containers"]}
-    c.check(f"{p} the test runs the chart's own image", {ctr["image"]} == leadgen, f"{ctr['image']} vs {leadgen}")
-    sc = ctr.get("securityContext", {})
+    queue = pods["leadgen-test-queue"]["spec"]["containers"][0]
     c.check(
-        f"{p} the test pod is hardened",
-        spec.get("securityContext", {}).get("runAsNonRoot") is True
-        and sc.get("readOnlyRootFilesystem") is True
-        and sc.get("allowPrivilegeEscalation") is False
-        and spec.get("automountServiceAccountToken") is False
-        and spec.get("restartPolicy") == "Never"
-        and bool(ctr.get("resources")),
-        f"{spec}",
+        f"{p} the queue check queues a search through the API Service",
+        queue.get("command") == ["leadgen-api", "queue-check", "--timeout", "180", base],
+        f"{queue.get('command')}",
     )
+    c.check(
+        f"{p} the queue check has the API's settings (ConfigMap and Secret)",
+        queue.get("envFrom") == pod_spec(api)["containers"][0].get("envFrom"),
+        f"{queue.get('envFrom')}",
+    )
+    for name, pod in sorted(pods.items()):
+        c.check(f"{p} {name} is a helm test hook", hook_events(pod) == {"test"}, f"{hook_events(pod)}")
+        spec = pod["spec"]
+        ctr = spec["containers"][0]
+        c.check(f"{p} {name} runs the chart's own image", {ctr["image"]} == leadgen, f"{ctr['image']} vs {leadgen}")
+        sc = ctr.get("securityContext", {})
+        c.check(
+            f"{p} {name} is hardened",
+            spec.get("securityContext", {}).get("runAsNonRoot") is True
+            and sc.get("readOnlyRootFilesystem") is True
+            and sc.get("allowPrivilegeEscalation") is False
+            and spec.get("automountServiceAccountToken") is False
+            and spec.get("restartPolicy") == "Never"
+            and bool(ctr.get("resources")),
+            f"{spec}",
+        )
 
 
 def check_wiring(c: Checks, docs: list[dict], names: set[str], secret_names: set[str]) -> None:

@@ -1,4 +1,5 @@
-//! Operator commands besides `serve`: `migrate`, `rotate-key` and `probe`.
+//! Operator commands besides `serve`: `migrate`, `rotate-key`, `probe` and
+//! `queue-check`.
 
 use anyhow::Context;
 use leadgen_core::{
@@ -108,6 +109,128 @@ pub async fn probe(urls: &[String]) -> anyhow::Result<bool> {
         }
     }
     Ok(all)
+}
+
+/// The account `queue-check` searches as (its own, so its searches and usage are nobody
+/// else's).
+const CHECK_ISSUER: &str = "leadgen-queue-check";
+/// A key of the right shape that Google refuses: the check needs a worker to take the
+/// search, not Google to answer it (which would cost someone).
+const CHECK_PLACES_KEY: &str = "AIzaLeadgenQueueCheckNotARealKey0000000";
+
+/// Queues a search through the API at `api` and waits (up to `limit`) until a worker has
+/// taken it: the chart's `helm test` proof that a fresh release can queue and run a
+/// search. It signs in its own account straight in the database (it runs with the
+/// release's `DATABASE_URL` and `LEADGEN_JWT_SECRET`, as the migrate Job does), saves a
+/// well-formed key Google refuses, and searches: the stream must start and end with an
+/// event from a worker (Google's refusal, or whatever Google or the network answered),
+/// and the search's history entry must have left `queued`. No Google call is billed.
+pub async fn queue_check(config: &Config, api: &str, limit: std::time::Duration) -> anyhow::Result<String> {
+    use leadgen_core::{session::SessionKeys, user::ProviderIdentity};
+
+    let store = Store::connect(&config.store_url())
+        .await
+        .context("connecting to the store")?;
+    let user = store
+        .upsert_user_on_sign_in(&ProviderIdentity {
+            issuer: CHECK_ISSUER.to_owned(),
+            subject: "helm-test".to_owned(),
+            email: "helm-test@leadgen.invalid".to_owned(),
+            name: Some("helm test".to_owned()),
+            picture: None,
+        })
+        .await
+        .context("creating the check's account")?;
+    let secrets = secrets_file::resolve(config)?;
+    let (token, claims) = SessionKeys::new(&secrets.jwt_secret, std::time::Duration::from_secs(600)).issue(&user.id)?;
+    store.create_session(&claims).await.context("starting a session")?;
+    store.close().await;
+
+    let api = api.trim_end_matches('/');
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .context("building the HTTP client")?;
+    let saved = http
+        .post(format!("{api}/api/user/api-key"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"api_key": CHECK_PLACES_KEY}))
+        .send()
+        .await
+        .context("saving the check's Places key")?;
+    anyhow::ensure!(
+        saved.status().is_success(),
+        "saving a Places key answered {}",
+        saved.status()
+    );
+    let mut stream = http
+        .post(format!("{api}/api/leads/search-stream"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"businessType": "restaurant", "location": "Springfield, IL"}))
+        .send()
+        .await
+        .context("starting a search")?;
+    anyhow::ensure!(
+        stream.status().is_success(),
+        "starting a search answered {}: {}",
+        stream.status(),
+        stream.text().await.unwrap_or_default()
+    );
+    let read = async {
+        let mut buffer = String::new();
+        let mut search_id = None;
+        while let Some(chunk) = stream.chunk().await.context("reading the search's events")? {
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buffer.find("\n\n") {
+                let frame: String = buffer.drain(..end + 2).collect();
+                let data: String = frame
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data:"))
+                    .map(str::trim_start)
+                    .collect();
+                if data.is_empty() {
+                    continue;
+                }
+                let event: serde_json::Value = serde_json::from_str(&data).context("an event that is not JSON")?;
+                match event["type"].as_str() {
+                    Some("start") => search_id = event["searchId"].as_str().map(str::to_owned),
+                    Some("complete") => return Ok((search_id, "complete".to_owned())),
+                    Some("error") => {
+                        let message = event["message"].as_str().unwrap_or_default().to_owned();
+                        // These two come from the API, not a worker.
+                        anyhow::ensure!(
+                            message != crate::relay::SERVER_STOPPING && message != crate::relay::TIMED_OUT,
+                            "no worker answered: {message}"
+                        );
+                        return Ok((search_id, format!("error: {message}")));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        anyhow::bail!("the search's stream ended without a last event")
+    };
+    let (search_id, outcome) = tokio::time::timeout(limit, read)
+        .await
+        .map_err(|_| anyhow::anyhow!("no worker took the search within {limit:?} (are workers running?)"))??;
+    let search_id = search_id.context("the stream never said the search's id")?;
+    let entry: serde_json::Value = http
+        .get(format!("{api}/api/leads/searches/{search_id}"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .context("reading the search's history entry")?
+        .json()
+        .await
+        .context("the history entry is not JSON")?;
+    let status = entry["status"].as_str().unwrap_or_default();
+    anyhow::ensure!(
+        status != "queued" && status != "running",
+        "the search ended but its history says {status}"
+    );
+    Ok(format!(
+        "search {search_id} was queued and a worker ran it ({status}; {outcome})"
+    ))
 }
 
 fn describe(report: &RotationReport) -> String {

@@ -36,6 +36,16 @@ enum Command {
         #[arg(required = true)]
         urls: Vec<String>,
     },
+    /// Queue a search through the API at API_URL as an account of its own and wait until a
+    /// worker has run it; exit 0 then, 1 otherwise (`helm test`). Needs `DATABASE_URL` and
+    /// `LEADGEN_JWT_SECRET`, as `migrate` does; uses a key Google refuses, so costs nothing.
+    QueueCheck {
+        /// The API's address, e.g. `http://leadgen-api:8080`.
+        api_url: String,
+        /// Seconds to wait for a worker (KEDA may be waking one from zero).
+        #[arg(long, default_value_t = 120)]
+        timeout: u64,
+    },
 }
 
 #[tokio::main]
@@ -67,6 +77,18 @@ async fn main() -> anyhow::Result<()> {
         Command::RotateKey { retire_previous } => {
             println!("{}", commands::rotate_key(&config, retire_previous).await?);
             Ok(())
+        }
+        Command::QueueCheck { api_url, timeout } => {
+            match commands::queue_check(&config, &api_url, Duration::from_secs(timeout)).await {
+                Ok(summary) => {
+                    println!("{summary}");
+                    Ok(())
+                }
+                Err(e) => {
+                    println!("queue check failed: {e:#}");
+                    std::process::exit(1);
+                }
+            }
         }
         Command::Openapi | Command::Probe { .. } => Ok(()),
     }

@@ -1,11 +1,15 @@
-//! Operations: metrics from both processes, graceful stop, rolling worker restarts, and
-//! the worker fleet run as Kubernetes runs it (one PID and hostname namespace per pod).
+//! Operations: metrics from both processes, graceful stop, rolling worker restarts, an
+//! upgrade from the previous release with searches in flight, the `helm test` queue
+//! check, and the worker fleet run as Kubernetes runs it (one PID and hostname namespace
+//! per pod).
 
 mod faults;
 mod metrics;
 mod pods;
 mod prune;
+mod queue_check;
 mod redis_hygiene;
 mod rolling_restart;
 mod shutdown;
+mod upgrade;
 pub mod worker_process;

@@ -97,6 +97,7 @@ async fn pods_share_the_queue_survive_sigkill_and_leave_nothing_behind() {
             ("LEADGEN_WORKER_DRAIN_SECS", "1".into()),
         ],
         log: None,
+        binary: None,
     };
 
     // Two pods: one named by the chart (the pod name), one by itself.

@@ -80,6 +80,18 @@ pub struct Launch<'a> {
     pub extra: Vec<(&'a str, String)>,
     /// Where to keep every line the worker logs (for scans of what it writes).
     pub log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
+    /// Another `leadgen-worker` than this build's (the upgrade test's release N).
+    pub binary: Option<PathBuf>,
+}
+
+/// What a worker process connects to.
+pub struct Target<'a> {
+    /// `DATABASE_URL`.
+    pub database_url: &'a str,
+    /// `LEADGEN_REDIS_PREFIX`.
+    pub prefix: &'a str,
+    /// `LEADGEN_PLACES_BASE_URL`.
+    pub places_url: &'a str,
 }
 
 /// A running worker process; killed if the test ends first.
@@ -96,7 +108,17 @@ pub struct WorkerProcess {
 impl WorkerProcess {
     /// Starts a worker against `env` and waits until it says it is taking jobs.
     pub fn start(env: &SearchEnv, launch: Launch<'_>) -> Self {
-        let binary = worker_binary();
+        let target = Target {
+            database_url: &env.app._db.url,
+            prefix: env.prefix(),
+            places_url: &env.sim.base_url,
+        };
+        Self::start_on(&target, launch)
+    }
+
+    /// Starts a worker against `target` and waits until it says it is taking jobs.
+    pub fn start_on(target: &Target<'_>, launch: Launch<'_>) -> Self {
+        let binary = launch.binary.clone().unwrap_or_else(worker_binary);
         let mut command = match launch.pod_hostname {
             Some(hostname) => {
                 let mut c = Command::new("unshare");
@@ -110,12 +132,12 @@ impl WorkerProcess {
         command
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("DATABASE_URL", &env.app._db.url)
+            .env("DATABASE_URL", target.database_url)
             .env("REDIS_URL", leadgen_testkit::db::redis_url())
-            .env("LEADGEN_REDIS_PREFIX", env.prefix())
+            .env("LEADGEN_REDIS_PREFIX", target.prefix)
             .env("LEADGEN_ENCRYPTION_KEY", TEST_ENCRYPTION_KEY)
             .env("LEADGEN_JWT_SECRET", TEST_JWT_SECRET)
-            .env("LEADGEN_PLACES_BASE_URL", &env.sim.base_url)
+            .env("LEADGEN_PLACES_BASE_URL", target.places_url)
             .env("LEADGEN_PLACES_RPS", "1000")
             .env("LEADGEN_FREE_DAILY_LEADS", "0")
             .env("LEADGEN_WORKER_METRICS_LISTEN", "127.0.0.1:0")
@@ -251,6 +273,11 @@ fn child_of(parent: u32) -> Option<u32> {
 /// A finished search's events: it completed, and every lead the simulator holds for it
 /// arrived exactly once, in Google's order, numbered without gaps.
 pub fn assert_every_lead_once(env: &SearchEnv, kind: &str, city: &str, events: &[(u64, Value)]) {
+    assert_leads_once(&env.sim, kind, city, events);
+}
+
+/// [`assert_every_lead_once`] against the simulator `sim`.
+pub fn assert_leads_once(sim: &PlacesSim, kind: &str, city: &str, events: &[(u64, Value)]) {
     let last = &events.last().expect("events").1;
     assert_eq!(last["type"], "complete", "{kind} in {city} ended with {last}");
     let leads: Vec<String> = events
@@ -261,8 +288,7 @@ pub fn assert_every_lead_once(env: &SearchEnv, kind: &str, city: &str, events: &
     let unique: std::collections::HashSet<&String> = leads.iter().collect();
     assert_eq!(unique.len(), leads.len(), "{kind} in {city}: a lead was sent twice");
     let business_type = leadgen_core::catalogue::find(kind).expect("catalogue type");
-    let expected: Vec<String> = env
-        .sim
+    let expected: Vec<String> = sim
         .expected_places(&business_type.text_query(city), Some(kind))
         .iter()
         .take(MAX_RESULTS)
