@@ -32,7 +32,9 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
 /// hold request fields to (`openapi_rules`), an example on every operation
 /// (`openapi_examples`) and what OpenAPI readers require (`openapi_readers`).
 pub fn openapi_json() -> String {
-    let spec = crate::openapi_contract::with_common_responses(&openapi_service().spec());
+    // Workspaces first: the rest see the documented header, not its marker.
+    let spec = crate::openapi_workspaces::with_workspace_roles(&openapi_service().spec());
+    let spec = crate::openapi_contract::with_common_responses(&spec);
     let spec = crate::openapi_rules::with_request_rules(&spec);
     let spec = crate::openapi_examples::with_examples(&spec);
     crate::openapi_readers::for_readers(&spec)

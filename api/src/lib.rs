@@ -13,6 +13,7 @@ pub mod openapi_contract;
 pub mod openapi_examples;
 pub mod openapi_readers;
 pub mod openapi_rules;
+pub mod openapi_workspaces;
 pub mod payload_errors;
 pub mod rate_limits;
 pub mod relay;
