@@ -173,6 +173,24 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Adds `user` to the workspace with `role`; a member already there keeps their role.
+    /// Returns whether they were added. (Invitations, when they land, add members through
+    /// this; tests use it to make teams.)
+    #[tracing::instrument(skip(self))]
+    pub async fn add_member(&self, workspace: &WorkspaceId, user: &UserId, role: Role) -> CoreResult<bool> {
+        let done = sqlx::query(
+            "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(workspace)
+        .bind(user)
+        .bind(role.as_str())
+        .bind(now_unix())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// The members of a workspace, owners first, then by email.
     #[tracing::instrument(skip(self))]
     pub async fn list_members(&self, workspace: &WorkspaceId) -> CoreResult<Vec<Member>> {
