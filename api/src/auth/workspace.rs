@@ -35,11 +35,14 @@ pub fn from_header(request: &Request) -> Result<Option<WorkspaceId>, ApiError> {
         })
 }
 
-/// The workspace the path's `{id}` names. A malformed id names no workspace: 404, like
-/// one the caller cannot see.
+/// The workspace the path's `{id}` names: its first parameter, in every path under
+/// `/api/workspaces/{id}` (poem-openapi's router names path parameters by position,
+/// `param0`, `param1`...). A malformed id names no workspace: 404, like one the caller
+/// cannot see.
 pub fn from_path(request: &Request) -> Result<WorkspaceId, ApiError> {
     request
-        .raw_path_param("id")
+        .raw_path_param("param0")
+        .or_else(|| request.raw_path_param("id"))
         .and_then(WorkspaceId::parse)
         .ok_or_else(|| ApiError::not_found(NO_SUCH_WORKSPACE))
 }
