@@ -236,9 +236,11 @@ pub fn explain(operation_id: &str, body: &[u8]) -> String {
 /// message (`failed to parse parameter `limit`: failed to parse "integer_int64": ...`).
 pub fn explain_parameter(message: &str) -> Option<String> {
     let (name, detail) = if let Some(rest) = message.strip_prefix("failed to parse path `") {
-        // poem names path parameters by position (`param0`); this API's one path
-        // parameter is always `{id}` (a test over openapi.json holds it so).
-        ("id", rest.split_once('`')?.1)
+        // poem names path parameters by position (`param0`); this API's first path
+        // parameter is always `{id}`, and the one second one a member's `{user_id}`
+        // (`/api/workspaces/{id}/members/{user_id}`).
+        let (position, detail) = rest.split_once('`')?;
+        (if position == "param1" { "user_id" } else { "id" }, detail)
     } else {
         message.strip_prefix("failed to parse parameter `")?.split_once('`')?
     };
