@@ -375,6 +375,10 @@ mod tests {
             explain_parameter("failed to parse path `param0`: failed to parse \"string_uuid\": not a uuid").as_deref(),
             Some("Parameter id must be an id this API gave (a UUID).")
         );
+        assert_eq!(
+            explain_parameter("failed to parse path `param1`: failed to parse \"string_uuid\": not a uuid").as_deref(),
+            Some("Parameter user_id must be an id this API gave (a UUID).")
+        );
         let spec: Value = serde_json::from_str(&crate::app::openapi_json()).expect("spec");
         let path_parameters: std::collections::BTreeSet<&str> = spec["paths"]
             .as_object()
@@ -387,6 +391,16 @@ mod tests {
             .filter(|p| p["in"] == "path")
             .filter_map(|p| p["name"].as_str())
             .collect();
-        assert_eq!(path_parameters, ["id"].into(), "every path parameter is `id`");
+        assert_eq!(
+            path_parameters,
+            ["id", "user_id"].into(),
+            "every first path parameter is `id`, a second one a member's `user_id`"
+        );
+        // ... and `user_id` only ever second, after the workspace's `{id}`.
+        for path in spec["paths"].as_object().expect("paths").keys() {
+            if path.contains("{user_id}") {
+                assert!(path.starts_with("/api/workspaces/{id}/"), "{path}");
+            }
+        }
     }
 }
