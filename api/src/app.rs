@@ -34,7 +34,8 @@ pub fn openapi_service() -> OpenApiService<routes::Apis, ()> {
 /// whole classes of operations answer (`openapi_contract`), the rules core's parsers
 /// hold request fields to (`openapi_rules`), an example on every operation
 /// (`openapi_examples`) and what OpenAPI readers require (`openapi_readers`), applied
-/// on the typed document (`openapi_document`).
+/// on the typed document (`openapi_document`), after each workspace-scoped operation's
+/// header and role (`openapi_workspaces`).
 pub fn openapi_json() -> String {
     crate::openapi_document::finish(&openapi_service().spec())
 }

@@ -14,6 +14,7 @@ pub mod openapi_document;
 pub mod openapi_examples;
 pub mod openapi_readers;
 pub mod openapi_rules;
+pub mod openapi_workspaces;
 pub mod payload_errors;
 pub mod rate_limits;
 pub mod relay;

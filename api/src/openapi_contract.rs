@@ -234,7 +234,7 @@ fn add(responses: &mut Responses, status: u16, answer: Response) {
         .or_insert(ReferenceOr::Item(answer));
 }
 
-fn error_answer(description: &str) -> Response {
+pub(crate) fn error_answer(description: &str) -> Response {
     Response {
         description: description.to_owned(),
         content: [(

@@ -2,6 +2,7 @@
 //! modules edit: poem-openapi's JSON is read once, each module applies its rules as
 //! functions over the typed model, and the result is written once (issue #27 item 5).
 //!
+//! - `openapi_workspaces`: each workspace-scoped operation's header, role and 404;
 //! - `openapi_contract`: the statuses whole classes of operations answer, event-stream
 //!   frames, nullable optional request fields;
 //! - `openapi_rules`: the rules core's parsers hold request fields to;
@@ -26,6 +27,8 @@ const SCHEMAS: &str = "#/components/schemas/";
 /// code alone, so every test that builds the app would fail first.
 pub fn finish(spec: &str) -> String {
     let mut doc: OpenAPI = serde_json::from_str(spec).expect("poem-openapi's spec reads as an OpenAPI 3.0 document");
+    // Workspaces first: the rest see the documented header, not its marker.
+    crate::openapi_workspaces::with_workspace_roles(&mut doc);
     crate::openapi_contract::with_common_responses(&mut doc);
     crate::openapi_rules::with_request_rules(&mut doc);
     crate::openapi_examples::with_examples(&mut doc);

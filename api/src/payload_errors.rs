@@ -236,9 +236,11 @@ pub fn explain(operation_id: &str, body: &[u8]) -> String {
 /// message (`failed to parse parameter `limit`: failed to parse "integer_int64": ...`).
 pub fn explain_parameter(message: &str) -> Option<String> {
     let (name, detail) = if let Some(rest) = message.strip_prefix("failed to parse path `") {
-        // poem names path parameters by position (`param0`); this API's one path
-        // parameter is always `{id}` (a test over openapi.json holds it so).
-        ("id", rest.split_once('`')?.1)
+        // poem names path parameters by position (`param0`); this API's first path
+        // parameter is always `{id}`, and the one second one a member's `{user_id}`
+        // (`/api/workspaces/{id}/members/{user_id}`).
+        let (position, detail) = rest.split_once('`')?;
+        (if position == "param1" { "user_id" } else { "id" }, detail)
     } else {
         message.strip_prefix("failed to parse parameter `")?.split_once('`')?
     };
@@ -373,6 +375,10 @@ mod tests {
             explain_parameter("failed to parse path `param0`: failed to parse \"string_uuid\": not a uuid").as_deref(),
             Some("Parameter id must be an id this API gave (a UUID).")
         );
+        assert_eq!(
+            explain_parameter("failed to parse path `param1`: failed to parse \"string_uuid\": not a uuid").as_deref(),
+            Some("Parameter user_id must be an id this API gave (a UUID).")
+        );
         let spec: Value = serde_json::from_str(&crate::app::openapi_json()).expect("spec");
         let path_parameters: std::collections::BTreeSet<&str> = spec["paths"]
             .as_object()
@@ -385,6 +391,16 @@ mod tests {
             .filter(|p| p["in"] == "path")
             .filter_map(|p| p["name"].as_str())
             .collect();
-        assert_eq!(path_parameters, ["id"].into(), "every path parameter is `id`");
+        assert_eq!(
+            path_parameters,
+            ["id", "user_id"].into(),
+            "every first path parameter is `id`, a second one a member's `user_id`"
+        );
+        // ... and `user_id` only ever second, after the workspace's `{id}`.
+        for path in spec["paths"].as_object().expect("paths").keys() {
+            if path.contains("{user_id}") {
+                assert!(path.starts_with("/api/workspaces/{id}/"), "{path}");
+            }
+        }
     }
 }

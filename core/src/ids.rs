@@ -148,6 +148,22 @@ id_type!(
     EndpointId
 );
 
+id_type!(
+    /// A workspace's id: the tenant every search, key, plan, token and webhook belongs to.
+    /// A personal workspace's id equals its user's id (see [`WorkspaceId::personal`]).
+    WorkspaceId
+);
+
+impl WorkspaceId {
+    /// The id of `user`'s personal workspace: the user's own id. One rule, so the
+    /// migration's backfill is `workspace_id = user_id` in both stores, and a row an older
+    /// release writes with no workspace belongs to its user's personal workspace
+    /// (docs/decisions.md, "Workspaces").
+    pub fn personal(user: &UserId) -> Self {
+        Self(user.as_str().to_owned())
+    }
+}
+
 impl SearchId {
     /// A fresh id that sorts after every id made before it (UUID v7: milliseconds, then
     /// random), so the history's order is the order searches were asked in, even within

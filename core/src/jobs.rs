@@ -21,8 +21,12 @@ pub const SEARCH_QUEUE: &str = "search.v1";
 pub struct SearchJobV1 {
     /// The search's id (its event channel).
     pub search_id: crate::ids::SearchId,
-    /// Whose key to use and whose usage to settle.
+    /// Who asked for it.
     pub user_id: crate::ids::UserId,
+    /// The workspace whose key, usage and history it runs in. Absent in a job an older
+    /// release queued: then its user's personal workspace ([`SearchJobV1::workspace`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_id: Option<crate::ids::WorkspaceId>,
     /// What to search: validated by the API, and again when read off the queue (the
     /// JSON keeps its flat `business_type` and `location`).
     #[serde(flatten)]
@@ -35,6 +39,22 @@ impl JobPayload for SearchJobV1 {
     const QUEUE: &'static str = SEARCH_QUEUE;
 }
 
+/// The workspace of a job: the one it names, or (queued by a release before workspaces)
+/// its user's personal workspace, the same rule the store reads rows by.
+macro_rules! workspace_of_job {
+    ($($job:ty),+) => {
+        $(impl $job {
+            /// The workspace this job acts in.
+            pub fn workspace(&self) -> crate::ids::WorkspaceId {
+                self.workspace_id
+                    .clone()
+                    .unwrap_or_else(|| crate::ids::WorkspaceId::personal(&self.user_id))
+            }
+        })+
+    };
+}
+workspace_of_job!(SearchJobV1, WebhookJobV1, DeliveryJobV1);
+
 /// Queue of [`WebhookJobV1`].
 pub const WEBHOOK_QUEUE: &str = "webhook.v1";
 
@@ -42,8 +62,12 @@ pub const WEBHOOK_QUEUE: &str = "webhook.v1";
 /// `message_id`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WebhookJobV1 {
-    /// The endpoint's owner (every look-up is scoped by it).
+    /// Who made the endpoint (the workspace rule below falls back to theirs).
     pub user_id: crate::ids::UserId,
+    /// The endpoint's workspace (every look-up is scoped by it); absent in a job an older
+    /// release queued ([`WebhookJobV1::workspace`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_id: Option<crate::ids::WorkspaceId>,
     /// The endpoint.
     pub endpoint_id: crate::ids::EndpointId,
     /// The `webhook-id`: the same for every attempt and every endpoint of one event.
@@ -114,8 +138,13 @@ pub const DELIVERY_QUEUE: &str = "delivery.v1";
 /// not made again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeliveryJobV1 {
-    /// Whose search.
+    /// Who ran the search (the email delivery goes to their address, the Sheets one
+    /// through their Google account).
     pub user_id: crate::ids::UserId,
+    /// The search's workspace; absent in a job an older release queued
+    /// ([`DeliveryJobV1::workspace`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_id: Option<crate::ids::WorkspaceId>,
     /// Which search.
     pub search_id: crate::ids::SearchId,
     /// How, as chosen when the search finished.
@@ -137,6 +166,7 @@ mod tests {
         let job = SearchJobV1 {
             search_id: "s1".into(),
             user_id: "u1".into(),
+            workspace_id: None,
             search: ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
             lead_budget: 60,
         };
@@ -162,5 +192,30 @@ mod tests {
         assert_eq!(serde_json::from_value::<SearchJobV1>(json).expect("read"), job);
         let bad = serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "", "lead_budget": 60});
         assert!(serde_json::from_value::<SearchJobV1>(bad).is_err());
+    }
+
+    #[test]
+    fn a_job_acts_in_its_workspace_or_else_its_users_personal_one() {
+        // Queued by a release before workspaces: no workspace_id on the wire.
+        let old = serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "Austin", "lead_budget": 60});
+        let job = serde_json::from_value::<SearchJobV1>(old).expect("read");
+        assert_eq!(job.workspace(), crate::ids::WorkspaceId::from("u1"));
+        let shared = SearchJobV1 {
+            workspace_id: Some("w9".into()),
+            ..job
+        };
+        let json = serde_json::to_value(&shared).expect("json");
+        assert_eq!(json["workspace_id"], "w9");
+        let back = serde_json::from_value::<SearchJobV1>(json).expect("read");
+        assert_eq!(back.workspace(), crate::ids::WorkspaceId::from("w9"));
+        let hook = WebhookJobV1 {
+            user_id: "u2".into(),
+            workspace_id: None,
+            endpoint_id: "e1".into(),
+            message_id: "m".into(),
+            event_type: "test".into(),
+            body: "{}".into(),
+        };
+        assert_eq!(hook.workspace(), crate::ids::WorkspaceId::from("u2"));
     }
 }

@@ -1,14 +1,14 @@
-//! Users' Places API keys: validated, sealed by the vault, stored with a masked preview,
+//! Workspaces' Places API keys: validated, sealed by the vault, stored with a masked preview,
 //! opened only to call Google.
 
-use crate::ids::UserId;
+use crate::ids::WorkspaceId;
 use std::sync::Arc;
 
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::{
     CoreError, CoreResult, api_key,
-    store::{SecretKind, Store},
+    store::{SecretKind, SecretOwner, Store},
     vault::Vault,
 };
 
@@ -46,26 +46,31 @@ impl KeyService {
         Self { store, vault }
     }
 
-    /// Validates and stores `raw` (trimmed) as the user's key. Returns the new status.
-    pub async fn save(&self, user_id: &UserId, raw: &str) -> CoreResult<KeyStatus> {
+    /// Validates and stores `raw` (trimmed) as the workspace's key. Returns the new status.
+    pub async fn save(&self, workspace: &WorkspaceId, raw: &str) -> CoreResult<KeyStatus> {
         let key = raw.trim();
         api_key::validate_format(key)?;
-        let kind = SecretKind::PlacesApiKey;
-        let sealed = self.vault.seal(key.as_bytes(), &kind.context(user_id))?;
+        let (kind, owner) = (SecretKind::PlacesApiKey, SecretOwner::Workspace(workspace.clone()));
+        let sealed = self.vault.seal(key.as_bytes(), &owner.context(kind))?;
         self.store
-            .put_secret(user_id, kind, &sealed, &api_key::mask(key))
+            .put_secret(&owner, kind, &sealed, &api_key::mask(key))
             .await?;
-        self.status(user_id).await
+        self.status(workspace).await
     }
 
-    /// Deletes the user's key. Returns whether one existed.
-    pub async fn delete(&self, user_id: &UserId) -> CoreResult<bool> {
-        self.store.delete_secret(user_id, SecretKind::PlacesApiKey).await
+    /// Deletes the workspace's key. Returns whether one existed.
+    pub async fn delete(&self, workspace: &WorkspaceId) -> CoreResult<bool> {
+        self.store
+            .delete_secret(&SecretOwner::Workspace(workspace.clone()), SecretKind::PlacesApiKey)
+            .await
     }
 
-    /// What may be shown about the user's key.
-    pub async fn status(&self, user_id: &UserId) -> CoreResult<KeyStatus> {
-        let stored = self.store.secret(user_id, SecretKind::PlacesApiKey).await?;
+    /// What may be shown about the workspace's key.
+    pub async fn status(&self, workspace: &WorkspaceId) -> CoreResult<KeyStatus> {
+        let stored = self
+            .store
+            .secret(&SecretOwner::Workspace(workspace.clone()), SecretKind::PlacesApiKey)
+            .await?;
         Ok(match stored {
             Some(s) => KeyStatus {
                 has_key: true,
@@ -83,12 +88,12 @@ impl KeyService {
     }
 
     /// The user's key in plaintext, to call Google with; `None` if not configured.
-    pub async fn open(&self, user_id: &UserId) -> CoreResult<Option<OpenedKey>> {
-        let kind = SecretKind::PlacesApiKey;
-        let Some(stored) = self.store.secret(user_id, kind).await? else {
+    pub async fn open(&self, workspace: &WorkspaceId) -> CoreResult<Option<OpenedKey>> {
+        let (kind, owner) = (SecretKind::PlacesApiKey, SecretOwner::Workspace(workspace.clone()));
+        let Some(stored) = self.store.secret(&owner, kind).await? else {
             return Ok(None);
         };
-        let plain = self.vault.open(&stored.sealed, &kind.context(user_id))?;
+        let plain = self.vault.open(&stored.sealed, &owner.context(kind))?;
         let text = String::from_utf8(plain.expose_secret().clone())
             .map_err(|_| CoreError::Crypto("stored key is not text".into()))?;
         Ok(Some(OpenedKey {
@@ -98,9 +103,14 @@ impl KeyService {
     }
 
     /// Records whether the opened key worked, unless it was replaced meanwhile.
-    pub async fn record_check(&self, user_id: &UserId, opened: &OpenedKey, valid: bool) -> CoreResult<()> {
+    pub async fn record_check(&self, workspace: &WorkspaceId, opened: &OpenedKey, valid: bool) -> CoreResult<()> {
         self.store
-            .record_secret_check(user_id, SecretKind::PlacesApiKey, &opened.sealed, valid)
+            .record_secret_check(
+                &SecretOwner::Workspace(workspace.clone()),
+                SecretKind::PlacesApiKey,
+                &opened.sealed,
+                valid,
+            )
             .await?;
         Ok(())
     }

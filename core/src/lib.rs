@@ -33,6 +33,7 @@ pub mod user;
 pub mod vault;
 pub mod webhooks;
 pub mod words;
+pub mod workspace;
 
 pub use error::{CoreError, CoreResult};
 

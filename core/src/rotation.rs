@@ -19,22 +19,25 @@ pub struct RotationReport {
 pub async fn rotate_secrets(store: &Store, vault: &Vault) -> CoreResult<RotationReport> {
     let primary = vault.primary_key_id();
     let mut report = RotationReport::default();
-    for (user_id, kind, old) in store.secrets_not_under_key_for_rotation(&primary).await? {
-        let context = kind.context(&user_id);
+    for (owner, kind, old) in store.secrets_not_under_key_for_rotation(&primary).await? {
+        let context = owner.context(kind);
         let plain = vault.open(&old, &context)?;
         let new = vault.seal(secrecy::ExposeSecret::expose_secret(&plain), &context)?;
-        if store.reseal_secret(&user_id, kind, &old, &new).await? {
+        if store.reseal_secret(&owner, kind, &old, &new).await? {
             report.resealed += 1;
         } else {
             report.skipped_changed += 1;
         }
     }
     // Webhook signing secrets (issue #15) are sealed the same way, one per endpoint.
-    for (user_id, endpoint_id, old) in store.webhook_secrets_not_under_key_for_rotation(&primary).await? {
-        let context = crate::webhooks::secret_context(&user_id);
+    for (workspace, endpoint_id, old) in store.webhook_secrets_not_under_key_for_rotation(&primary).await? {
+        let context = crate::webhooks::secret_context(&workspace);
         let plain = vault.open(&old, &context)?;
         let new = vault.seal(secrecy::ExposeSecret::expose_secret(&plain), &context)?;
-        if store.reseal_webhook_secret(&user_id, &endpoint_id, &old, &new).await? {
+        if store
+            .reseal_webhook_secret(&workspace, &endpoint_id, &old, &new)
+            .await?
+        {
             report.resealed += 1;
         } else {
             report.skipped_changed += 1;

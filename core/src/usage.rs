@@ -5,7 +5,7 @@
 //! counted in UTC. A search reserves one search and up to 60 leads before it is queued;
 //! when it finishes, the leads it did not deliver are given back (`Store::settle_search`).
 
-use crate::ids::{SearchId, UserId};
+use crate::ids::{SearchId, UserId, WorkspaceId};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -241,6 +241,7 @@ impl UsageService {
     /// Reserves one search and up to 60 leads, and records the search as queued.
     pub async fn reserve(
         &self,
+        workspace_id: &WorkspaceId,
         user_id: &UserId,
         tier: Tier,
         business_type: &str,
@@ -249,7 +250,7 @@ impl UsageService {
         let p = periods(Utc::now());
         if self
             .store
-            .grant_usage(user_id, &p.month, "searches", 1, limits.monthly_searches)
+            .grant_usage(workspace_id, &p.month, "searches", 1, limits.monthly_searches)
             .await?
             == 0
         {
@@ -260,14 +261,18 @@ impl UsageService {
         }
         let wanted = i64::from(MAX_LEADS);
         let budget = match limits.daily_leads {
-            Some(cap) => self.store.grant_usage(user_id, &p.day, "leads", wanted, cap).await?,
+            Some(cap) => {
+                self.store
+                    .grant_usage(workspace_id, &p.day, "leads", wanted, cap)
+                    .await?
+            }
             None => {
-                self.store.add_usage(user_id, &p.day, "leads", wanted).await?;
+                self.store.add_usage(workspace_id, &p.day, "leads", wanted).await?;
                 wanted
             }
         };
         if budget == 0 {
-            self.store.release_usage(user_id, &p.month, "searches", 1).await?;
+            self.store.release_usage(workspace_id, &p.month, "searches", 1).await?;
             return Ok(Err(UsageDenied::DailyLeads {
                 limit: limits.daily_leads.unwrap_or_default(),
             }));
@@ -277,6 +282,7 @@ impl UsageService {
             .create_search(&SearchRecord {
                 id: search_id.clone(),
                 user_id: user_id.to_owned(),
+                workspace_id: workspace_id.to_owned(),
                 business_type: business_type.to_owned(),
                 status: crate::search::SearchStatus::Queued.as_str().into(),
                 lead_budget: budget,
@@ -293,10 +299,21 @@ impl UsageService {
 
     /// Grants running search `search_id` up to `wanted` more leads (a full search counts
     /// its leads as they stream); 0 when the day's allowance is used up.
-    pub async fn extend(&self, user_id: &UserId, search_id: &SearchId, tier: Tier, wanted: u32) -> CoreResult<u32> {
+    pub async fn extend(
+        &self,
+        workspace_id: &WorkspaceId,
+        search_id: &SearchId,
+        tier: Tier,
+        wanted: u32,
+    ) -> CoreResult<u32> {
         let granted = self
             .store
-            .extend_search_budget(user_id, search_id, i64::from(wanted), self.limits(tier).daily_leads)
+            .extend_search_budget(
+                workspace_id,
+                search_id,
+                i64::from(wanted),
+                self.limits(tier).daily_leads,
+            )
             .await?;
         Ok(u32::try_from(granted).unwrap_or(0))
     }
@@ -310,12 +327,17 @@ impl UsageService {
     }
 
     /// The report for the usage card.
-    pub async fn report(&self, user_id: &UserId, tier: Tier, key_updated_at: Option<i64>) -> CoreResult<UsageReport> {
+    pub async fn report(
+        &self,
+        workspace_id: &WorkspaceId,
+        tier: Tier,
+        key_updated_at: Option<i64>,
+    ) -> CoreResult<UsageReport> {
         let limits = self.limits(tier);
         let p = periods(Utc::now());
-        let current = self.store.usage_used(user_id, &p.month, "searches").await?;
-        let leads_this_month = self.store.usage_used(user_id, &p.month, "leads").await?;
-        let leads_today = self.store.usage_used(user_id, &p.day, "leads").await?;
+        let current = self.store.usage_used(workspace_id, &p.month, "searches").await?;
+        let leads_this_month = self.store.usage_used(workspace_id, &p.month, "leads").await?;
+        let leads_today = self.store.usage_used(workspace_id, &p.day, "leads").await?;
         let limit = limits.monthly_searches.max(1);
         let percentage = ((current as f64 / limit as f64) * 1000.0).round() / 10.0;
         let status = UsageStatus {

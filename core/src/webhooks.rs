@@ -192,28 +192,29 @@ impl DeliverySchedule {
     }
 }
 
-/// The vault context a user's webhook secrets are sealed under.
-pub fn secret_context(user_id: &crate::ids::UserId) -> String {
-    format!("{user_id}:webhook_secret")
+/// The vault context a workspace's webhook secrets are sealed under (a personal
+/// workspace's id is its user's id, so secrets sealed before workspaces open unchanged).
+pub fn secret_context(workspace: &crate::ids::WorkspaceId) -> String {
+    format!("{workspace}:webhook_secret")
 }
 
-/// Seals a new secret for `user_id`'s endpoint.
+/// Seals a new secret for an endpoint of `workspace`.
 pub fn seal_secret(
     vault: &crate::vault::Vault,
-    user_id: &crate::ids::UserId,
+    workspace: &crate::ids::WorkspaceId,
     secret: &str,
 ) -> CoreResult<crate::vault::Sealed> {
-    vault.seal(secret.as_bytes(), &secret_context(user_id))
+    vault.seal(secret.as_bytes(), &secret_context(workspace))
 }
 
 /// Opens an endpoint's secret.
 pub fn open_secret(
     vault: &crate::vault::Vault,
-    user_id: &crate::ids::UserId,
+    workspace: &crate::ids::WorkspaceId,
     sealed: &crate::vault::Sealed,
 ) -> CoreResult<secrecy::SecretString> {
     use secrecy::ExposeSecret;
-    let bytes = vault.open(sealed, &secret_context(user_id))?;
+    let bytes = vault.open(sealed, &secret_context(workspace))?;
     let text = String::from_utf8(bytes.expose_secret().clone())
         .map_err(|_| CoreError::Crypto("a webhook secret is not text".into()))?;
     Ok(secrecy::SecretString::from(text))

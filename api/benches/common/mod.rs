@@ -16,6 +16,7 @@ use leadgen_api::{app, auth, state::AppState};
 use leadgen_core::{
     bus::{EventBus, redis::RedisBus},
     config::Config,
+    ids::WorkspaceId,
     usage::UsageService,
     user::ProviderIdentity,
 };
@@ -111,7 +112,11 @@ pub async fn stack_with(
             })
             .await
             .expect("user");
-        state.keys.save(&user.id, &key_for(i)).await.expect("key");
+        state
+            .keys
+            .save(&WorkspaceId::personal(&user.id), &key_for(i))
+            .await
+            .expect("key");
         tokens.push(auth::start_session(&state, &user.id).await.expect("session"));
     }
     for w in 0..workers {

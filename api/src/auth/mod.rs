@@ -11,16 +11,26 @@ pub mod access;
 pub mod http_client;
 pub mod local;
 pub mod oidc;
+pub mod workspace;
 
 use std::marker::PhantomData;
 
-use leadgen_core::{ids::UserId, personal_tokens, session::Claims, store::TokenGrant, user::User};
+use leadgen_core::{
+    ids::{UserId, WorkspaceId},
+    personal_tokens,
+    session::Claims,
+    store::TokenGrant,
+    user::User,
+    workspace::Role,
+};
 use poem::{Request, RequestBody};
 use poem_openapi::{
-    ApiExtractor, ApiExtractorType, ExtractParamOptions, SecurityScheme, auth::Bearer, registry::Registry,
+    ApiExtractor, ApiExtractorType, ExtractParamOptions, SecurityScheme,
+    auth::Bearer,
+    registry::{MetaParamIn, MetaSchemaRef, Registry},
 };
 
-use self::access::{Access, Needs};
+use self::access::{Access, InWorkspace, Needs, Scoping};
 use crate::{
     error::ApiError,
     rate_limits::{Caller, RateLimits},
@@ -105,16 +115,48 @@ async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<AuthUser> {
     Ok(caller)
 }
 
-/// The caller, authenticated, allowed what `A` says (see [`access`]). The only way an
-/// operation gets a caller.
+/// The workspace an operation acts in, and the caller's role there.
 #[derive(Debug, Clone)]
-pub struct Auth<A: Access>(pub AuthUser, PhantomData<A>);
+pub struct CallerWorkspace {
+    /// The workspace.
+    pub id: WorkspaceId,
+    /// The caller's role in it (at least the one the operation needs).
+    pub role: Role,
+}
+
+/// The caller, authenticated, allowed what `A` says (see [`access`]), and for a
+/// workspace-scoped `A` the workspace they act in, their membership and role checked.
+/// The only way an operation gets a caller.
+#[derive(Debug, Clone)]
+pub struct Auth<A: Access>(pub AuthUser, Option<CallerWorkspace>, PhantomData<A>);
+
+impl<A: InWorkspace> Auth<A> {
+    /// The workspace the operation acts in (chosen by the header or the path, checked).
+    pub fn workspace(&self) -> &WorkspaceId {
+        &self.caller_workspace().id
+    }
+
+    /// The workspace and the caller's role in it.
+    pub fn caller_workspace(&self) -> &CallerWorkspace {
+        // The extractor resolves a workspace for every `InWorkspace` requirement.
+        self.1.as_ref().expect("a workspace-scoped operation has a workspace")
+    }
+}
 
 /// A caller with a session (personal tokens are refused with 403).
 pub type BearerAuth = Auth<access::Session>;
 
 impl<'a, A: Access> ApiExtractor<'a> for Auth<A> {
-    const TYPES: &'static [ApiExtractorType] = &[ApiExtractorType::SecurityScheme];
+    // A workspace-scoped operation also declares a parameter: the contract's post-processing
+    // (`openapi_workspaces`) turns it into the documented `Leadgen-Workspace` header (or
+    // drops it, when the path names the workspace) and the operation's `x-leadgen-role`,
+    // so the role is written once, here in the type, and documented from it.
+    const TYPES: &'static [ApiExtractorType] = match A::SCOPE {
+        Scoping::User => &[ApiExtractorType::SecurityScheme],
+        Scoping::Workspace(_) | Scoping::WorkspaceInPath(_) => {
+            &[ApiExtractorType::SecurityScheme, ApiExtractorType::Parameter]
+        }
+    };
     type ParamType = ();
     type ParamRawType = ();
 
@@ -126,6 +168,14 @@ impl<'a, A: Access> ApiExtractor<'a> for Auth<A> {
         <Credentials as ApiExtractor<'a>>::security_schemes()
     }
 
+    fn param_in() -> Option<MetaParamIn> {
+        A::SCOPE.role().map(|_| MetaParamIn::Header)
+    }
+
+    fn param_schema_ref() -> Option<MetaSchemaRef> {
+        crate::openapi_workspaces::marker_schema(A::SCOPE)
+    }
+
     async fn from_request(
         request: &'a Request,
         body: &mut RequestBody,
@@ -133,7 +183,18 @@ impl<'a, A: Access> ApiExtractor<'a> for Auth<A> {
     ) -> poem::Result<Self> {
         let Credentials(user) = <Credentials as ApiExtractor<'a>>::from_request(request, body, param_opts).await?;
         user.allow(A::NEEDS)?;
-        Ok(Self(user, PhantomData))
+        let workspace = match A::SCOPE {
+            Scoping::User => None,
+            Scoping::Workspace(needed) => {
+                let named = workspace::from_header(request)?;
+                Some(workspace::resolve(request, &user, named, needed).await?)
+            }
+            Scoping::WorkspaceInPath(needed) => {
+                let named = workspace::from_path(request)?;
+                Some(workspace::resolve(request, &user, Some(named), needed).await?)
+            }
+        };
+        Ok(Self(user, workspace, PhantomData))
     }
 }
 

@@ -29,11 +29,6 @@ use super::http_client::OidcHttpClient;
 
 /// Extra consent a sign-in can ask for.
 pub const FEATURE_SHEETS: &str = "sheets";
-/// Google scopes for exporting to Sheets.
-pub const SHEETS_SCOPES: [&str; 2] = [
-    "https://www.googleapis.com/auth/spreadsheets",
-    "https://www.googleapis.com/auth/drive.file",
-];
 /// Provider metadata (and its signing keys) is re-discovered after this long.
 const DISCOVERY_TTL: Duration = Duration::from_secs(3600);
 
@@ -154,7 +149,7 @@ impl Oidc {
             .add_scope(Scope::new("profile".into()))
             .set_pkce_challenge(challenge);
         if feature == Some(FEATURE_SHEETS) {
-            for scope in SHEETS_SCOPES {
+            for scope in leadgen_core::sheets::SCOPES {
                 request = request.add_scope(Scope::new(scope.into()));
             }
             // Google's incremental authorization: a refresh token, and a consent screen

@@ -1,7 +1,7 @@
 //! The Stripe calls Leadgen makes, through async-stripe: customers, Checkout sessions,
 //! portal sessions, and reading a subscription's current state.
 
-use leadgen_core::ids::UserId;
+use leadgen_core::ids::WorkspaceId;
 use std::{collections::HashMap, time::Duration};
 
 use leadgen_core::{billing::Subscription, config::BillingConfig};
@@ -63,8 +63,9 @@ impl StripeFailure {
 pub struct StripeSubscription {
     /// The Stripe customer it bills.
     pub customer_id: String,
-    /// `metadata.user_id`, which our Checkout sessions set.
-    pub user_id: Option<String>,
+    /// `metadata.workspace_id` (`metadata.user_id` before workspaces: the user's id, which
+    /// is their personal workspace's), which our Checkout sessions set.
+    pub workspace_id: Option<String>,
     /// Its state, reduced to what we keep.
     pub subscription: Subscription,
 }
@@ -72,8 +73,9 @@ pub struct StripeSubscription {
 /// What Checkout needs from us.
 #[derive(Debug, Clone)]
 pub struct CheckoutRequest<'a> {
-    /// Our user id (client_reference_id and metadata, so webhooks can find the user).
-    pub user_id: &'a UserId,
+    /// The workspace subscribing (client_reference_id and metadata, so webhooks can find
+    /// it).
+    pub workspace_id: &'a WorkspaceId,
     /// The user's Stripe customer.
     pub customer_id: &'a str,
     /// Monthly or yearly.
@@ -115,14 +117,15 @@ impl StripeApi {
         &self.config
     }
 
-    /// Creates the user's Stripe customer. The idempotency key is derived from the user,
-    /// so two racing first checkouts create one customer, not two.
-    pub async fn create_customer(&self, user_id: &UserId, email: &str) -> Result<String, StripeFailure> {
-        let key = format!("leadgen-customer-{user_id}");
+    /// Creates the workspace's Stripe customer (billed to `email`, the owner's). The
+    /// idempotency key is derived from the workspace, so two racing first checkouts create
+    /// one customer, not two.
+    pub async fn create_customer(&self, workspace_id: &WorkspaceId, email: &str) -> Result<String, StripeFailure> {
+        let key = format!("leadgen-customer-{workspace_id}");
         self.with_key(&key, |strategy| async move {
             let customer = CreateCustomer::new()
                 .email(email)
-                .metadata(HashMap::from([("user_id".to_owned(), user_id.to_string())]))
+                .metadata(HashMap::from([("workspace_id".to_owned(), workspace_id.to_string())]))
                 .customize()
                 .request_strategy(strategy)
                 .send(&self.client)
@@ -139,7 +142,7 @@ impl StripeApi {
     ) -> Result<(String, String), StripeFailure> {
         let key = format!("leadgen-checkout-{}", uuid::Uuid::new_v4());
         let price = request.interval.price_id(&self.config).to_owned();
-        let metadata = HashMap::from([("user_id".to_owned(), request.user_id.to_string())]);
+        let metadata = HashMap::from([("workspace_id".to_owned(), request.workspace_id.to_string())]);
         self.with_key(&key, |strategy| {
             let (price, metadata, request) = (price.clone(), metadata.clone(), request.clone());
             async move {
@@ -151,7 +154,7 @@ impl StripeApi {
                 let session = CreateCheckoutSession::new()
                     .mode(CheckoutSessionMode::Subscription)
                     .customer(request.customer_id)
-                    .client_reference_id(request.user_id.as_str())
+                    .client_reference_id(request.workspace_id.as_str())
                     .line_items(vec![line])
                     .subscription_data(subscription_data)
                     .metadata(metadata)
@@ -214,7 +217,11 @@ impl StripeApi {
                     };
                     return Ok(StripeSubscription {
                         customer_id: sub.customer.id().to_string(),
-                        user_id: sub.metadata.get("user_id").cloned(),
+                        workspace_id: sub
+                            .metadata
+                            .get("workspace_id")
+                            .or_else(|| sub.metadata.get("user_id"))
+                            .cloned(),
                         subscription,
                     });
                 }

@@ -34,10 +34,10 @@ pub enum WebhookError {
 /// What was done with an event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Handled {
-    /// Recorded; the subscription of this user (if any) was updated.
+    /// Recorded; the subscription of this workspace (if any) was updated.
     Applied {
         /// Whose subscription changed, when the event was about one we know.
-        user_id: Option<leadgen_core::ids::UserId>,
+        workspace_id: Option<leadgen_core::ids::WorkspaceId>,
     },
     /// Already applied before.
     Duplicate,
@@ -76,12 +76,12 @@ pub async fn handle(store: &Store, stripe: &StripeApi, body: &[u8]) -> Result<Ha
         // E.g. a one-off invoice: nothing to update, but remember we saw it.
         let outcome = store.apply_billing_event(id, kind, None, None).await?;
         return Ok(match outcome {
-            EventOutcome::Applied => Handled::Applied { user_id: None },
+            EventOutcome::Applied => Handled::Applied { workspace_id: None },
             EventOutcome::Duplicate => Handled::Duplicate,
         });
     };
     let current = stripe.subscription(subscription_id).await?;
-    let user_id = match store.user_for_customer(&current.customer_id).await? {
+    let workspace_id = match store.workspace_for_customer(&current.customer_id).await? {
         Some(user) => Some(user),
         // The customer is ours only if we recorded it; metadata alone names a user we
         // never billed (or another deployment sharing the Stripe account).
@@ -90,16 +90,16 @@ pub async fn handle(store: &Store, stripe: &StripeApi, body: &[u8]) -> Result<Ha
             None
         }
     };
-    if let (Some(user), Some(named)) = (&user_id, &current.user_id)
-        && user.as_str() != named
+    if let (Some(workspace), Some(named)) = (&workspace_id, &current.workspace_id)
+        && workspace.as_str() != named
     {
-        tracing::warn!(customer = %current.customer_id, "subscription metadata names another user; trusting the customer");
+        tracing::warn!(customer = %current.customer_id, "subscription metadata names another workspace; trusting the customer");
     }
     let outcome = store
-        .apply_billing_event(id, kind, user_id.as_ref(), Some(&current.subscription))
+        .apply_billing_event(id, kind, workspace_id.as_ref(), Some(&current.subscription))
         .await?;
     Ok(match outcome {
-        EventOutcome::Applied => Handled::Applied { user_id },
+        EventOutcome::Applied => Handled::Applied { workspace_id },
         EventOutcome::Duplicate => Handled::Duplicate,
     })
 }

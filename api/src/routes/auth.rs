@@ -9,7 +9,7 @@ use super::ApiTags;
 use crate::{
     auth::{
         self, Auth, access, local,
-        oidc::{FEATURE_SHEETS, SHEETS_SCOPES, SignedIn},
+        oidc::{FEATURE_SHEETS, SignedIn},
     },
     error::{ApiError, Fails, status::*},
     state::AppState,
@@ -137,7 +137,7 @@ async fn store_sheets_grant(state: &AppState, user_id: &UserId, signed_in: &Sign
         return Ok(());
     };
     if let Some(granted) = &signed_in.granted_scopes
-        && !granted.iter().any(|s| s == SHEETS_SCOPES[0])
+        && !granted.iter().any(|s| s == leadgen_core::sheets::SCOPE_SPREADSHEETS)
     {
         tracing::info!("Sheets consent did not grant the spreadsheets scope");
         return Ok(());

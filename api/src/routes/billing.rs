@@ -240,7 +240,7 @@ impl BillingApi {
     async fn create_checkout_session(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::Session>,
+        auth: Auth<access::Billing>,
         body: Json<CheckoutSessionRequest>,
     ) -> Result<
         Json<CheckoutSessionResponse>,
@@ -248,28 +248,33 @@ impl BillingApi {
     > {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
         let interval = body.0.interval;
-        let user = &auth.0.user;
-        if state.store.subscription(&user.id).await?.is_some_and(|s| s.is_active()) {
+        let (user, workspace) = (&auth.0.user, auth.workspace());
+        if state
+            .store
+            .subscription(workspace)
+            .await?
+            .is_some_and(|s| s.is_active())
+        {
             return Err(ApiError::bad_request(
                 "already_subscribed",
                 "You already have an active subscription. Manage it from Settings, Billing.",
             )
             .into());
         }
-        let customer_id = match state.store.billing_customer(&user.id).await? {
+        let customer_id = match state.store.billing_customer(workspace).await? {
             Some(id) => id,
             None => {
                 let created = stripe
-                    .create_customer(&user.id, &user.email)
+                    .create_customer(workspace, &user.email)
                     .await
                     .map_err(stripe_error)?;
-                state.store.save_billing_customer(&user.id, &created).await?
+                state.store.save_billing_customer(workspace, &created).await?
             }
         };
         let base = state.config.server.public_url.as_str().trim_end_matches('/');
         let (session_id, url) = stripe
             .create_checkout_session(CheckoutRequest {
-                user_id: &user.id,
+                workspace_id: workspace,
                 customer_id: &customer_id,
                 interval,
                 success_url: format!("{base}/billing/success?session_id={{CHECKOUT_SESSION_ID}}"),
@@ -298,13 +303,13 @@ impl BillingApi {
     async fn create_portal_session(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::Session>,
+        auth: Auth<access::Billing>,
     ) -> Result<
         Json<PortalSessionResponse>,
         Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>,
     > {
         let stripe = state.stripe.as_ref().ok_or_else(not_configured)?;
-        let customer_id = state.store.billing_customer(&auth.0.user.id).await?.ok_or_else(|| {
+        let customer_id = state.store.billing_customer(auth.workspace()).await?.ok_or_else(|| {
             ApiError::bad_request(
                 "no_billing_account",
                 "You have no billing account yet: subscribe first.",
@@ -333,7 +338,7 @@ impl BillingApi {
         state: Data<&AppState>,
         auth: Auth<access::UsageRead>,
     ) -> Result<Json<BillingStatusResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let subscription = state.store.subscription(&auth.0.user.id).await?;
+        let subscription = state.store.subscription(auth.workspace()).await?;
         let tier = leadgen_core::billing::tier_of(subscription.as_ref());
         let info = subscription_info(subscription.as_ref());
         Ok(Json(BillingStatusResponse {
@@ -361,7 +366,7 @@ impl BillingApi {
         state: Data<&AppState>,
         auth: Auth<access::UsageRead>,
     ) -> Result<Json<SubscriptionStatusResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>> {
-        let subscription = state.store.subscription(&auth.0.user.id).await?;
+        let subscription = state.store.subscription(auth.workspace()).await?;
         Ok(Json(SubscriptionStatusResponse {
             success: true,
             subscription_status: CardStatus::of(subscription.as_ref()),

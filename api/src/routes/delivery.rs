@@ -96,9 +96,9 @@ impl DeliveryApi {
     async fn get_delivery(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::AnyCredential>,
+        auth: Auth<access::WorkspaceRead>,
     ) -> Result<Json<DeliverySettings>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let preference = state.store.delivery_preference(&auth.0.user.id).await?;
+        let preference = state.store.delivery_preference(auth.workspace()).await?;
         Ok(Json(settings(&state, &auth.0.user.email, preference.as_ref())))
     }
 
@@ -115,7 +115,7 @@ impl DeliveryApi {
     async fn update_delivery(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::ExportsWrite>,
+        auth: Auth<access::DeliveryWrite>,
         body: Json<UpdateDeliveryRequest>,
     ) -> Result<Json<DeliverySettings>, SheetsApiError> {
         let user = &auth.0.user;
@@ -159,7 +159,7 @@ impl DeliveryApi {
         };
         state
             .store
-            .set_delivery_preference(&user.id, preference.as_ref())
+            .set_delivery_preference(auth.workspace(), preference.as_ref())
             .await
             .map_err(ApiError::from)?;
         Ok(Json(settings(&state, &user.email, preference.as_ref())))

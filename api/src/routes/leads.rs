@@ -2,7 +2,7 @@
 //! Places API key check.
 
 use futures_util::StreamExt;
-use leadgen_core::ids::UserId;
+use leadgen_core::ids::{UserId, WorkspaceId};
 use leadgen_core::{
     catalogue::{self, BusinessType, GROUPS},
     jobs::SearchJobV1,
@@ -114,7 +114,7 @@ impl LeadsApi {
     ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | UNAVAILABLE }>> {
         // Before anything is reserved: a user at the cap spends nothing.
         let slot = state.streams.acquire(&auth.0.user.id)?;
-        let events = start_search(&state, &auth.0.user.id, body.0).await?;
+        let events = start_search(&state, auth.workspace(), &auth.0.user.id, body.0).await?;
         let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
         Ok(SearchEvents::new(frames, slot))
     }
@@ -134,7 +134,7 @@ impl LeadsApi {
         Json<SearchResult>,
         Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | BAD_GATEWAY | UNAVAILABLE }>,
     > {
-        let mut events = Box::pin(start_search(&state, &auth.0.user.id, body.0).await?);
+        let mut events = Box::pin(start_search(&state, auth.workspace(), &auth.0.user.id, body.0).await?);
         while let Some((_, event)) = events.next().await {
             match event {
                 SearchEvent::Complete(SearchComplete {
@@ -182,8 +182,7 @@ impl LeadsApi {
     ) -> Result<Json<EstimateResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
     {
         let search = validate(body.0)?;
-        let user_id = &auth.0.user.id;
-        let Some(opened) = state.keys.open(user_id).await? else {
+        let Some(opened) = state.keys.open(auth.workspace()).await? else {
             return Err(ApiError::bad_request("no_api_key", NO_KEY).into());
         };
         let key = opened.key.expose_secret();
@@ -199,7 +198,7 @@ impl LeadsApi {
             ..EstimateLimits::default()
         };
         let prices = state.config.places.prices;
-        let usage = current_usage(&state, user_id).await?.usage;
+        let usage = current_usage(&state, auth.workspace()).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
         match search::estimate(&upstream, &search, &prices, &state.store, limits).await {
             Ok(e) => Ok(Json(EstimateResponse {
@@ -233,7 +232,7 @@ impl LeadsApi {
         state: Data<&AppState>,
         auth: Auth<access::UsageRead>,
     ) -> Result<Json<UsageResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let report = current_usage(&state, &auth.0.user.id).await?;
+        let report = current_usage(&state, auth.workspace()).await?;
         Ok(Json(UsageResponse {
             success: true,
             data: report,
@@ -284,8 +283,8 @@ impl LeadsApi {
         auth: Auth<access::KeysWrite>,
     ) -> Result<Json<TestApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
     {
-        let user_id = &auth.0.user.id;
-        let Some(opened) = state.keys.open(user_id).await? else {
+        let workspace = auth.workspace();
+        let Some(opened) = state.keys.open(workspace).await? else {
             return Err(ApiError::bad_request(
                 "no_api_key",
                 "Please add your Google Places API key in Settings before testing it",
@@ -294,7 +293,7 @@ impl LeadsApi {
         };
         match state.places.check_key(opened.key.expose_secret()).await {
             Ok(()) => {
-                state.keys.record_check(user_id, &opened, true).await?;
+                state.keys.record_check(workspace, &opened, true).await?;
                 Ok(Json(TestApiKeyResponse {
                     valid: true,
                     message: "API key is valid and working".into(),
@@ -302,7 +301,7 @@ impl LeadsApi {
             }
             Err(e) => {
                 if e.is_key_problem() {
-                    state.keys.record_check(user_id, &opened, false).await?;
+                    state.keys.record_check(workspace, &opened, false).await?;
                 }
                 Err(upstream_error(e).into())
             }
@@ -333,11 +332,14 @@ fn validate(request: SearchRequest) -> Result<ValidSearch, ApiError> {
     })
 }
 
-async fn current_usage(state: &AppState, user_id: &UserId) -> Result<leadgen_core::usage::UsageReport, ApiError> {
-    let key = state.keys.status(user_id).await?;
+async fn current_usage(
+    state: &AppState,
+    workspace: &WorkspaceId,
+) -> Result<leadgen_core::usage::UsageReport, ApiError> {
+    let key = state.keys.status(workspace).await?;
     Ok(state
         .usage
-        .report(user_id, state.store.tier(user_id).await?, key.updated_at)
+        .report(workspace, state.store.tier(workspace).await?, key.updated_at)
         .await?)
 }
 
@@ -345,18 +347,24 @@ async fn current_usage(state: &AppState, user_id: &UserId) -> Result<leadgen_cor
 /// order, so no event is missed).
 async fn start_search(
     state: &AppState,
+    workspace: &WorkspaceId,
     user_id: &UserId,
     request: SearchRequest,
 ) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
     let background = request.background;
     let search = validate(request)?;
     let background = background.unwrap_or(search.coverage() == search::Coverage::Full);
-    if !state.keys.status(user_id).await?.has_key {
+    if !state.keys.status(workspace).await?.has_key {
         return Err(ApiError::bad_request("no_api_key", NO_KEY));
     }
     let reservation = match state
         .usage
-        .reserve(user_id, state.store.tier(user_id).await?, search.business().value)
+        .reserve(
+            workspace,
+            user_id,
+            state.store.tier(workspace).await?,
+            search.business().value,
+        )
         .await?
     {
         Ok(r) => r,
@@ -366,7 +374,7 @@ async fn start_search(
     state
         .store
         .describe_search(
-            user_id,
+            workspace,
             &search_id,
             search.location(),
             search.coverage().as_str(),
@@ -381,6 +389,7 @@ async fn start_search(
         .push(SearchJobV1 {
             search_id: search_id.clone(),
             user_id: user_id.to_owned(),
+            workspace_id: Some(workspace.to_owned()),
             search,
             lead_budget: reservation.lead_budget,
         })

@@ -12,6 +12,7 @@ pub mod site;
 pub mod tokens;
 pub mod user;
 pub mod webhooks;
+pub mod workspaces;
 
 use poem_openapi::Tags;
 
@@ -30,6 +31,9 @@ pub enum ApiTags {
     Sheets,
     /// Plans, Checkout, the billing portal and subscription status.
     Billing,
+    /// Workspaces (the tenant: one key, plan and history shared by its members) and
+    /// their members.
+    Workspaces,
     /// What the public pages say of the operator.
     Site,
     /// Liveness and readiness.
@@ -50,6 +54,7 @@ pub type Apis = (
     searches::SearchesApi,
     sheets::SheetsApi,
     billing::BillingApi,
+    workspaces::WorkspacesApi,
     site::SiteApi,
     health::HealthApi,
 );
@@ -66,6 +71,7 @@ pub fn api() -> Apis {
         searches::SearchesApi,
         sheets::SheetsApi,
         billing::BillingApi,
+        workspaces::WorkspacesApi,
         site::SiteApi,
         health::HealthApi,
     )

@@ -6,7 +6,7 @@
 use futures_util::StreamExt;
 use leadgen_core::{
     delivery::{DeliveryKind, DeliveryStatus},
-    ids::{SearchId, UserId},
+    ids::{SearchId, WorkspaceId},
     search::{Checkpoint, Coverage, SearchStatus, StopReason},
     store::{HistoryQuery, SearchSummary},
 };
@@ -178,10 +178,10 @@ async fn progress_of(state: &AppState, id: &SearchId) -> Option<HistoryProgress>
 }
 
 /// The caller's search `id`, or 404.
-async fn owned(state: &AppState, user_id: &UserId, id: &SearchId) -> Result<SearchSummary, ApiError> {
+async fn owned(state: &AppState, workspace: &WorkspaceId, id: &SearchId) -> Result<SearchSummary, ApiError> {
     state
         .store
-        .search_summary(user_id, id)
+        .search_summary(workspace, id)
         .await?
         .ok_or_else(|| ApiError::not_found("No search of yours has that id."))
 }
@@ -244,7 +244,7 @@ impl SearchesApi {
             before: cursor.0.map(|c| parse_cursor(&c)).transpose()?,
             limit: limit + 1,
         };
-        let mut rows = state.store.search_history(&auth.0.user.id, &query).await?;
+        let mut rows = state.store.search_history(auth.workspace(), &query).await?;
         let more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
         let next_cursor = more
@@ -271,7 +271,7 @@ impl SearchesApi {
         auth: Auth<access::SearchesRun>,
         id: Path<SearchId>,
     ) -> Result<Json<SearchItem>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        let summary = owned(&state, auth.workspace(), &id.0).await?;
         Ok(Json(item(&state, summary).await?))
     }
 
@@ -300,7 +300,7 @@ impl SearchesApi {
         last_event_id: Header<Option<u64>>,
     ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE | TOO_MANY_REQUESTS }>>
     {
-        let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        let summary = owned(&state, auth.workspace(), &id.0).await?;
         let slot = state.streams.acquire(&auth.0.user.id)?;
         let search_id = summary.id.clone();
         let subscription = state.bus.subscribe(&search_id, 0).await?;
@@ -339,7 +339,7 @@ impl SearchesApi {
         auth: Auth<access::SearchesRun>,
         id: Path<SearchId>,
     ) -> Result<Json<SearchItem>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        let summary = owned(&state, &auth.0.user.id, &id.0).await?;
+        let summary = owned(&state, auth.workspace(), &id.0).await?;
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }

@@ -165,7 +165,7 @@ impl TokensApi {
     async fn create_token(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::Session>,
+        auth: Auth<access::TokensOwn>,
         body: Json<CreateTokenRequest>,
     ) -> Result<Json<CreatedToken>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let name = personal_tokens::check_name(&body.name)?;
@@ -175,7 +175,7 @@ impl TokensApi {
         let token = personal_tokens::generate();
         let record = state
             .store
-            .create_token(&auth.0.user.id, &name, &token, &scopes, expires_at)
+            .create_token(&auth.0.user.id, auth.workspace(), &name, &token, &scopes, expires_at)
             .await?;
         Ok(Json(CreatedToken {
             token: token.secret,
@@ -192,9 +192,9 @@ impl TokensApi {
     async fn list_tokens(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::Session>,
+        auth: Auth<access::TokensOwn>,
     ) -> Result<Json<TokenList>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let tokens = state.store.list_tokens(&auth.0.user.id).await?;
+        let tokens = state.store.list_tokens(auth.workspace(), &auth.0.user.id).await?;
         Ok(Json(TokenList {
             tokens: tokens.into_iter().map(TokenInfo::from).collect(),
             available_scopes: Scope::ALL
@@ -216,10 +216,14 @@ impl TokensApi {
     async fn revoke_token(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::Session>,
+        auth: Auth<access::TokensOwn>,
         id: Path<TokenId>,
     ) -> Result<RevokeResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        if !state.store.revoke_token(&auth.0.user.id, &id.0).await? {
+        if !state
+            .store
+            .revoke_token(auth.workspace(), &auth.0.user.id, &id.0)
+            .await?
+        {
             return Err(ApiError::not_found("No token of yours has that id.").into());
         }
         Ok(RevokeResponse::Revoked)

@@ -99,9 +99,9 @@ impl UserApi {
     async fn get_api_key_status(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::AnyCredential>,
+        auth: Auth<access::WorkspaceRead>,
     ) -> Result<Json<ApiKeyStatusResponse>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let status = state.keys.status(&auth.0.user.id).await?;
+        let status = state.keys.status(auth.workspace()).await?;
         Ok(Json(ApiKeyStatusResponse {
             api_key_status: status.into(),
         }))
@@ -120,16 +120,16 @@ impl UserApi {
         auth: Auth<access::KeysWrite>,
         body: Json<SaveApiKeyRequest>,
     ) -> Result<Json<SaveApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
-        let user_id = &auth.0.user.id;
+        let workspace = auth.workspace();
         let key = body.0.api_key.trim();
         let message = if key.is_empty() {
-            if state.keys.delete(user_id).await? {
+            if state.keys.delete(workspace).await? {
                 "API key deleted"
             } else {
                 "No API key was stored"
             }
         } else {
-            state.keys.save(user_id, key).await.map_err(|e| match e {
+            state.keys.save(workspace, key).await.map_err(|e| match e {
                 leadgen_core::CoreError::Invalid(m) => ApiError::bad_request("invalid_api_key", m),
                 other => other.into(),
             })?;
@@ -137,7 +137,7 @@ impl UserApi {
         };
         Ok(Json(SaveApiKeyResponse {
             message: message.into(),
-            api_key_status: state.keys.status(user_id).await?.into(),
+            api_key_status: state.keys.status(workspace).await?.into(),
         }))
     }
 }

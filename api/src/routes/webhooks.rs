@@ -5,7 +5,7 @@
 
 use crate::text::Text;
 use leadgen_core::{
-    ids::EndpointId,
+    ids::{EndpointId, WorkspaceId},
     jobs::WebhookJobV1,
     store::{DeliveryRecord, EndpointRecord},
     time::now_unix,
@@ -235,14 +235,14 @@ pub enum TestWebhookResponse {
     ),
 }
 
-/// The caller's endpoint `id`, or 404.
-async fn owned(state: &AppState, auth: &crate::auth::AuthUser, id: &EndpointId) -> Result<EndpointRecord, ApiError> {
+/// The workspace's endpoint `id`, or 404.
+async fn owned(state: &AppState, workspace: &WorkspaceId, id: &EndpointId) -> Result<EndpointRecord, ApiError> {
     state
         .store
-        .webhook(&auth.user.id, id)
+        .webhook(workspace, id)
         .await?
         .map(|e| e.record)
-        .ok_or_else(|| ApiError::not_found("No webhook endpoint of yours has that id."))
+        .ok_or_else(|| ApiError::not_found("No webhook endpoint of this workspace has that id."))
 }
 
 /// Webhook operations.
@@ -265,10 +265,10 @@ impl WebhooksApi {
         let url = webhooks::check_url(&body.url, &state.config.outbound_policy())?;
         let events = webhooks::parse_events(&body.events)?;
         let secret = webhooks::generate_secret();
-        let sealed = webhooks::seal_secret(&state.vault, &auth.0.user.id, &secret)?;
+        let sealed = webhooks::seal_secret(&state.vault, auth.workspace(), &secret)?;
         let record = state
             .store
-            .create_webhook(&auth.0.user.id, url.as_str(), &events, &sealed)
+            .create_webhook(auth.workspace(), &auth.0.user.id, url.as_str(), &events, &sealed)
             .await?;
         Ok(Json(WebhookWithSecret {
             secret,
@@ -285,7 +285,7 @@ impl WebhooksApi {
         state: Data<&AppState>,
         auth: Auth<access::WebhooksWrite>,
     ) -> Result<Json<WebhookList>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let list = state.store.list_webhooks(&auth.0.user.id).await?;
+        let list = state.store.list_webhooks(auth.workspace()).await?;
         Ok(Json(WebhookList {
             webhooks: list.into_iter().map(WebhookInfo::from).collect(),
             available_events: EventType::SUBSCRIBABLE.to_vec(),
@@ -302,8 +302,8 @@ impl WebhooksApi {
         auth: Auth<access::WebhooksWrite>,
         id: Path<EndpointId>,
     ) -> Result<DeleteWebhookResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        if !state.store.delete_webhook(&auth.0.user.id, &id.0).await? {
-            return Err(ApiError::not_found("No webhook endpoint of yours has that id.").into());
+        if !state.store.delete_webhook(auth.workspace(), &id.0).await? {
+            return Err(ApiError::not_found("No webhook endpoint of this workspace has that id.").into());
         }
         Ok(DeleteWebhookResponse::Deleted)
     }
@@ -320,12 +320,12 @@ impl WebhooksApi {
         auth: Auth<access::WebhooksWrite>,
         id: Path<EndpointId>,
     ) -> Result<Json<WebhookWithSecret>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        let record = owned(&state, &auth.0, &id.0).await?;
+        let record = owned(&state, auth.workspace(), &id.0).await?;
         let secret = webhooks::generate_secret();
-        let sealed = webhooks::seal_secret(&state.vault, &auth.0.user.id, &secret)?;
+        let sealed = webhooks::seal_secret(&state.vault, auth.workspace(), &secret)?;
         state
             .store
-            .rotate_webhook_secret(&auth.0.user.id, &id.0, &sealed)
+            .rotate_webhook_secret(auth.workspace(), &id.0, &sealed)
             .await?;
         Ok(Json(WebhookWithSecret {
             secret,
@@ -347,7 +347,7 @@ impl WebhooksApi {
         auth: Auth<access::WebhooksWrite>,
         id: Path<EndpointId>,
     ) -> Result<TestWebhookResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        let record = owned(&state, &auth.0, &id.0).await?;
+        let record = owned(&state, auth.workspace(), &id.0).await?;
         if let Some(wait) = state.test_events.take(&auth.0.user.id).await? {
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             let seconds = seconds.max(1);
@@ -370,6 +370,7 @@ impl WebhooksApi {
             .webhook
             .push(WebhookJobV1 {
                 user_id: auth.0.user.id.clone(),
+                workspace_id: Some(auth.workspace().clone()),
                 endpoint_id: record.id,
                 message_id: message_id.clone(),
                 event_type: EventType::Test.as_str().to_owned(),
@@ -392,10 +393,10 @@ impl WebhooksApi {
         auth: Auth<access::WebhooksWrite>,
         id: Path<EndpointId>,
     ) -> Result<Json<DeliveryList>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        owned(&state, &auth.0, &id.0).await?;
+        owned(&state, auth.workspace(), &id.0).await?;
         let deliveries = state
             .store
-            .list_deliveries(&auth.0.user.id, &id.0, DELIVERY_PAGE)
+            .list_deliveries(auth.workspace(), &id.0, DELIVERY_PAGE)
             .await?;
         Ok(Json(DeliveryList {
             deliveries: deliveries

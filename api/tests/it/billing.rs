@@ -171,7 +171,8 @@ async fn checkout_uses_the_chosen_price_and_one_customer_per_user() {
     let customers = env.stripe.customers();
     assert_eq!(customers.len(), 1, "one customer for the user: {customers:?}");
     assert_eq!(customers[0]["email"], "ben@example.com");
-    assert_eq!(customers[0]["metadata"]["user_id"], user_id.as_str());
+    // The plan is the workspace's: the personal one here, whose id is the user's.
+    assert_eq!(customers[0]["metadata"]["workspace_id"], user_id.as_str());
 
     let creates: Vec<_> = env
         .stripe

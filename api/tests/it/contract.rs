@@ -44,6 +44,20 @@ fn secured() -> BTreeSet<String> {
     out
 }
 
+/// Operations that act in a workspace (they document their least role).
+pub fn workspace_scoped() -> BTreeSet<String> {
+    let doc: Value = serde_json::from_str(&leadgen_api::app::openapi_json()).expect("openapi JSON");
+    let mut out = BTreeSet::new();
+    for (_, item) in doc["paths"].as_object().expect("paths") {
+        for (_, op) in item.as_object().expect("operations") {
+            if op.get("x-leadgen-role").is_some() {
+                out.insert(op["operationId"].as_str().expect("operationId").to_owned());
+            }
+        }
+    }
+    out
+}
+
 const SHEETS: [&str; 6] = [
     "get_sheets_auth_status",
     "list_sheets",
@@ -95,6 +109,13 @@ fn statuses_are_documented_only_where_they_can_happen() {
             "list_webhook_deliveries",
         ])
         .collect();
+    // And every workspace-scoped operation: a non-member is told the workspace does not
+    // exist.
+    let in_workspace = workspace_scoped();
+    let lookups: BTreeSet<&str> = lookups
+        .into_iter()
+        .chain(in_workspace.iter().map(String::as_str))
+        .collect();
     assert!(
         with("404").is_subset(&lookups),
         "404 outside look-ups: {:?}",
@@ -113,8 +134,10 @@ fn statuses_are_documented_only_where_they_can_happen() {
     );
     assert_eq!(
         ops["get_usage"],
-        ["200", "401", "403", "429", "500", "503"].map(String::from).into(),
-        "reading usage only needs a session, or a token with `usage:read` (503: the store is unreachable)"
+        ["200", "401", "403", "404", "429", "500", "503"]
+            .map(String::from)
+            .into(),
+        "reading usage only needs a session, or a token with `usage:read`, in a workspace of the caller's (404: not a member; 503: the store is unreachable)"
     );
     // An unreachable store or Redis answers 503 anywhere but liveness.
     let without_503: BTreeSet<&str> = ops

@@ -7,6 +7,10 @@
 //! (`GET /a/b` for `/a/b/{id}`), created first with the collection's `POST` and its
 //! documented example when empty; a path id this test still has no owner's value for
 //! fails it (or is added to `FOREIGN_IDS` with its reason).
+//!
+//! The workspace dimension (issue #28): for every workspace-scoped operation, a
+//! non-member naming a team's workspace (or any other id) gets 404, a member gets 403
+//! where their role may not act, and no list in one workspace shows another's ids.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,6 +39,9 @@ const FOREIGN_IDS: &[(&str, &str)] = &[(
 
 struct Operation {
     id: String,
+    /// The least workspace role it needs (`x-leadgen-role`); none for the person's own
+    /// operations.
+    role: Option<String>,
     method: String,
     path: String,
     body: Value,
@@ -71,6 +78,7 @@ fn operations() -> Vec<Operation> {
                 .is_some_and(|c| c.keys().any(|k| k.starts_with("application/json")));
             out.push(Operation {
                 id: op["operationId"].as_str().expect("operationId").to_owned(),
+                role: op["x-leadgen-role"].as_str().map(str::to_owned),
                 method: method.to_uppercase(),
                 path: path.clone(),
                 body: example_of(op),
@@ -82,6 +90,18 @@ fn operations() -> Vec<Operation> {
 }
 
 async fn call(env: &SearchEnv, token: &str, method: &str, path: &str, body: &Value) -> (u16, String) {
+    call_in(env, token, None, method, path, body).await
+}
+
+/// [`call`], acting in `workspace` (the `Leadgen-Workspace` header) when one is given.
+async fn call_in(
+    env: &SearchEnv,
+    token: &str,
+    workspace: Option<&str>,
+    method: &str,
+    path: &str,
+    body: &Value,
+) -> (u16, String) {
     let client = &env.app.client;
     let request = match method {
         "GET" => client.get(path),
@@ -92,6 +112,10 @@ async fn call(env: &SearchEnv, token: &str, method: &str, path: &str, body: &Val
         other => panic!("method {other} is not handled by the matrix"),
     }
     .header("authorization", format!("Bearer {token}"));
+    let request = match workspace {
+        Some(id) => request.header("Leadgen-Workspace", id),
+        None => request,
+    };
     let request = if body.is_null() {
         request
     } else {
@@ -301,6 +325,162 @@ both_modes!(
                 after.get(path),
                 "the owner's {path} changed after the other user's calls"
             );
+        }
+    }
+);
+
+/// The roles, least first.
+const ROLES: [&str; 3] = ["member", "admin", "owner"];
+
+fn rank(role: &str) -> usize {
+    ROLES.iter().position(|r| *r == role).expect("a known role")
+}
+
+/// `path` with its workspace id (`/api/workspaces/{id}`), its member id, and any other id
+/// filled in (a made-up one: what is checked here is answered before any look-up).
+fn in_team(path: &str, team: &str, member: &str) -> String {
+    let path = if path.starts_with("/api/workspaces/{id}") {
+        path.replacen("{id}", team, 1)
+    } else {
+        path.to_owned()
+    };
+    path.replace("{user_id}", member)
+        .replace("{id}", "0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21")
+}
+
+both_modes!(
+    a_workspace_admits_its_members_only_each_as_far_as_their_role,
+    |mode| async move {
+        let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+        let owner = env.token.clone();
+        let (member_id, member) = env.app.sign_in("member").await;
+        let (_, stranger) = env.app.sign_in("stranger").await;
+        let ops = operations();
+
+        // The owner's team: a key, a token and a webhook of its own.
+        let (status, text) = call(&env, &owner, "POST", "/api/workspaces", &json!({"name": "Team"})).await;
+        assert_eq!(status, 200, "{text}");
+        let team: Value = serde_json::from_str(&text).expect("JSON");
+        let team = team["id"].as_str().expect("id").to_owned();
+        let team_id = leadgen_core::ids::WorkspaceId::from(team.as_str());
+        env.app
+            .state
+            .store
+            .add_member(&team_id, &member_id, leadgen_core::workspace::Role::Member)
+            .await
+            .expect("member joins");
+        let in_team_call = |token: String, method: &'static str, path: &'static str, body: Value| {
+            let (env, team) = (&env, team.clone());
+            async move { call_in(env, &token, Some(&team), method, path, &body).await }
+        };
+        let (status, text) = in_team_call(
+            owner.clone(),
+            "POST",
+            "/api/user/api-key",
+            json!({"api_key": "AIzaSyA_team_0123456789abcdefghijklmnop"}),
+        )
+        .await;
+        assert_eq!(status, 200, "{text}");
+        let (status, hook) = in_team_call(
+            owner.clone(),
+            "POST",
+            "/api/user/webhooks",
+            json!({"url": "https://hooks.example.com/team-only", "events": ["search.completed"]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{hook}");
+        let hook: Value = serde_json::from_str(&hook).expect("JSON");
+        let (status, token) = in_team_call(
+            owner.clone(),
+            "POST",
+            "/api/user/tokens",
+            json!({"name": "team token", "scopes": ["usage:read"]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{token}");
+        let token: Value = serde_json::from_str(&token).expect("JSON");
+        let team_markers = [
+            hook["webhook"]["id"].as_str().expect("hook id").to_owned(),
+            "hooks.example.com/team-only".to_owned(),
+            token["info"]["prefix"].as_str().expect("prefix").to_owned(),
+            "mnop".to_owned(),
+        ];
+
+        let nowhere = leadgen_core::ids::WorkspaceId::random().to_string();
+        let mut scoped = 0;
+        // Leaving (`remove_member` with one's own id) is what a member may do there: last.
+        let mut in_order: Vec<&Operation> = ops.iter().filter(|op| op.role.is_some()).collect();
+        in_order.sort_by_key(|op| op.id == "remove_member");
+        for op in in_order {
+            if NOT_CALLED.iter().any(|(id, _)| *id == op.id) {
+                continue;
+            }
+            scoped += 1;
+            let role = op.role.as_deref().expect("role");
+            let by_path = op.path.starts_with("/api/workspaces/{id}");
+            // A stranger: the team, and an id that never existed, answer alike.
+            let mut answers = Vec::new();
+            for ws in [team.as_str(), nowhere.as_str()] {
+                let path = in_team(&op.path, ws, member_id.as_str());
+                let header = (!by_path).then_some(ws);
+                let (status, text) = call_in(&env, &stranger, header, &op.method, &path, &op.body).await;
+                assert_eq!(status, 404, "{} {path} as a stranger: {text}", op.id);
+                answers.push(text);
+            }
+            assert_eq!(
+                answers[0], answers[1],
+                "{}: the team is not told apart from nothing",
+                op.id
+            );
+            // The member: refused exactly where the role is above theirs.
+            let path = in_team(&op.path, &team, member_id.as_str());
+            let header = (!by_path).then_some(team.as_str());
+            let (status, text) = call_in(&env, &member, header, &op.method, &path, &op.body).await;
+            let refused = status == 403 && text.contains("role_required");
+            assert_eq!(
+                refused,
+                rank(role) > rank("member"),
+                "{} (needs {role}) as a member: {status} {text}",
+                op.id
+            );
+            assert!(
+                !text.contains("No such workspace"),
+                "{} lets its member in: {text}",
+                op.id
+            );
+        }
+        assert!(scoped >= 30, "{scoped} workspace-scoped operations called");
+
+        // No list in the member's personal workspace, nor in the owner's, shows the team's
+        // data; and the team's lists show nothing of the owner's personal search.
+        let (_, personal_history) = call(&env, &owner, "GET", "/api/leads/searches", &Value::Null).await;
+        for op in ops
+            .iter()
+            .filter(|op| op.method == "GET" && op.json_answer && op.role.is_some())
+        {
+            if op.path.contains('{') {
+                continue;
+            }
+            for who in [&member, &owner] {
+                let (_, text) = call(&env, who, "GET", &op.path, &Value::Null).await;
+                for marker in &team_markers {
+                    assert!(
+                        !text.contains(marker.as_str()),
+                        "{} outside the team shows {marker}: {text}",
+                        op.id
+                    );
+                }
+            }
+            let (_, text) = call_in(&env, &owner, Some(&team), "GET", &op.path, &Value::Null).await;
+            let personal: Value = serde_json::from_str(&personal_history).unwrap_or_default();
+            for search in personal["searches"].as_array().into_iter().flatten() {
+                let id = search["id"].as_str().expect("id");
+                assert!(
+                    !text.contains(id),
+                    "{} in the team shows the personal search {id}",
+                    op.id
+                );
+            }
         }
     }
 );

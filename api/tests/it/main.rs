@@ -21,3 +21,4 @@ mod support;
 mod tokens;
 mod web;
 mod webhooks;
+mod workspaces;

@@ -35,12 +35,14 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
         .await
         .expect("user");
     let key = "AIzaSyA_rotate_0123456789abcdefghijklmno";
-    keys.save(&user.id, key).await.expect("save");
+    let workspace = leadgen_core::ids::WorkspaceId::personal(&user.id);
+    keys.save(&workspace, key).await.expect("save");
     // A webhook endpoint's signing secret is sealed too, and moves with the rest.
     let hook_secret = leadgen_core::webhooks::generate_secret();
-    let sealed = leadgen_core::webhooks::seal_secret(&old_vault, &user.id, &hook_secret).expect("seal");
+    let sealed = leadgen_core::webhooks::seal_secret(&old_vault, &workspace, &hook_secret).expect("seal");
     let endpoint = store
         .create_webhook(
+            &workspace,
             &user.id,
             "https://hooks.example.com/x",
             &[leadgen_core::webhooks::EventType::SearchCompleted],
@@ -55,7 +57,7 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
     // The running server's vault still has only the old key as primary; it finds the new
     // key in the file when it meets a value sealed under it.
     assert_eq!(
-        keys.open(&user.id)
+        keys.open(&workspace)
             .await
             .expect("open")
             .expect("some")
@@ -76,7 +78,7 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
     );
     assert_eq!(
         only_new
-            .open(&user.id)
+            .open(&workspace)
             .await
             .expect("open")
             .expect("some")
@@ -86,11 +88,11 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
     );
     let new_vault = Vault::new(&remaining[0], &[], KeySource::Fixed);
     let stored = store
-        .webhook(&user.id, &endpoint.id)
+        .webhook(&workspace, &endpoint.id)
         .await
         .expect("read")
         .expect("endpoint");
-    let opened = leadgen_core::webhooks::open_secret(&new_vault, &user.id, &stored.secret).expect("opens");
+    let opened = leadgen_core::webhooks::open_secret(&new_vault, &workspace, &stored.secret).expect("opens");
     assert_eq!(opened.expose_secret(), hook_secret);
     assert_ne!(leadgen_core::vault::key_id(remaining[0].expose_secret()), old_id);
     store.close().await;

@@ -271,7 +271,9 @@ async fn every_operation_documents_the_scope_the_server_enforces() {
             }
             let id = op["operationId"].as_str().expect("id");
             let text = op["description"].as_str().unwrap_or_default();
-            let url = path.replace("{id}", "00000000-0000-0000-0000-000000000000");
+            let url = path
+                .replace("{id}", "00000000-0000-0000-0000-000000000000")
+                .replace("{user_id}", "00000000-0000-0000-0000-000000000000");
             let call = |token: String| {
                 let client = &app.client;
                 let method = method.clone();
@@ -281,6 +283,7 @@ async fn every_operation_documents_the_scope_the_server_enforces() {
                         "get" => client.get(&url),
                         "post" => client.post(&url).body_json(&json!({})),
                         "put" => client.put(&url).body_json(&json!({})),
+                        "patch" => client.patch(&url).body_json(&json!({})),
                         "delete" => client.delete(&url),
                         other => panic!("{other}"),
                     };

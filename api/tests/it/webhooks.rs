@@ -11,6 +11,7 @@ use std::{
 
 use base64::{Engine, engine::general_purpose::STANDARD};
 use hmac::{Hmac, Mac};
+use leadgen_core::ids::WorkspaceId;
 use poem::{
     EndpointExt, Response, Route, Server, handler,
     http::{HeaderMap, StatusCode},
@@ -282,6 +283,7 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id,
+            workspace_id: None,
             endpoint_id: id.clone().into(),
             message_id: message_id.into(),
             event_type: "search.completed".into(),
@@ -333,6 +335,7 @@ async fn an_endpoint_failing_every_attempt_is_disabled_with_a_notice() {
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id,
+            workspace_id: None,
             endpoint_id: id.clone().into(),
             message_id: "msg_doomed".into(),
             event_type: "search.failed".into(),
@@ -402,11 +405,13 @@ async fn refused_addresses_are_refused_when_registered_and_never_reached() {
 
     // One stored behind the API's back (as if the check had been passed another way):
     // the guarded client still refuses it at delivery, and says so in the log.
-    let sealed = leadgen_core::webhooks::seal_secret(&app.state.vault, &user_id, "whsec_AAAA").expect("seal");
+    let sealed = leadgen_core::webhooks::seal_secret(&app.state.vault, &WorkspaceId::personal(&user_id), "whsec_AAAA")
+        .expect("seal");
     let endpoint = app
         .state
         .store
         .create_webhook(
+            &WorkspaceId::personal(&user_id),
             &user_id,
             &format!("http://{}/hook", receiver.addr),
             &[leadgen_core::webhooks::EventType::SearchCompleted],
@@ -538,6 +543,7 @@ async fn a_redirect_is_never_followed() {
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id,
+            workspace_id: None,
             endpoint_id: id.clone().into(),
             message_id: "msg_redirected".into(),
             event_type: "search.completed".into(),
@@ -590,6 +596,7 @@ async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again(
         .webhook
         .push(leadgen_core::jobs::WebhookJobV1 {
             user_id: owner,
+            workspace_id: None,
             endpoint_id: failures.clone().into(),
             message_id: log[0]["messageId"].as_str().expect("id").to_owned(),
             event_type: "search.failed".into(),
@@ -633,7 +640,8 @@ async fn a_failed_delivery_is_logged_as_a_plain_outcome() {
     )
     .await;
     let (user_id, token) = app.sign_in("ada").await;
-    let sealed = leadgen_core::webhooks::seal_secret(&app.state.vault, &user_id, "whsec_AAAA").expect("seal");
+    let sealed = leadgen_core::webhooks::seal_secret(&app.state.vault, &WorkspaceId::personal(&user_id), "whsec_AAAA")
+        .expect("seal");
     let mut ids = Vec::new();
     for url in [
         // Loopback by name: refused when resolved.
@@ -650,6 +658,7 @@ async fn a_failed_delivery_is_logged_as_a_plain_outcome() {
             .state
             .store
             .create_webhook(
+                &WorkspaceId::personal(&user_id),
                 &user_id,
                 &url,
                 &[leadgen_core::webhooks::EventType::SearchCompleted],

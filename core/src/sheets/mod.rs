@@ -7,6 +7,15 @@
 //! - [`a1`]: spreadsheet ids from URLs, tab names in A1 notation.
 //! - [`service`]: grants, the token cache and the export itself.
 
+/// Google's scope for reading and writing the person's spreadsheets (the one an export
+/// cannot do without).
+pub const SCOPE_SPREADSHEETS: &str = "https://www.googleapis.com/auth/spreadsheets";
+/// Google's scope for the Drive files the app created or the person opened with it (to
+/// list and create spreadsheets).
+pub const SCOPE_DRIVE_FILE: &str = "https://www.googleapis.com/auth/drive.file";
+/// Every scope a sign-in asks for when the person chooses to export to Sheets.
+pub const SCOPES: [&str; 2] = [SCOPE_SPREADSHEETS, SCOPE_DRIVE_FILE];
+
 pub mod a1;
 mod error;
 pub mod google;

@@ -18,7 +18,7 @@ use super::{
 use crate::{
     CoreError,
     enrich::Contacts,
-    store::{SecretKind, SheetOrigin, Store},
+    store::{SecretKind, SecretOwner, SheetOrigin, Store},
     vault::Vault,
 };
 
@@ -208,9 +208,16 @@ impl SheetsService {
     pub async fn store_grant(&self, user_id: &UserId, refresh_token: &SecretString) -> Result<(), SheetsError> {
         let kind = SecretKind::GoogleRefreshToken;
         let plain = refresh_token.expose_secret();
-        let sealed = self.vault.seal(plain.as_bytes(), &kind.context(user_id))?;
+        let sealed = self
+            .vault
+            .seal(plain.as_bytes(), &SecretOwner::User(user_id.clone()).context(kind))?;
         self.store
-            .put_secret(user_id, kind, &sealed, &crate::api_key::mask(plain))
+            .put_secret(
+                &SecretOwner::User(user_id.clone()),
+                kind,
+                &sealed,
+                &crate::api_key::mask(plain),
+            )
             .await?;
         self.forget_token(user_id);
         Ok(())
@@ -227,7 +234,10 @@ impl SheetsService {
                 message: SheetsError::Unavailable.to_string(),
             });
         }
-        let stored = self.store.secret(user_id, SecretKind::GoogleRefreshToken).await?;
+        let stored = self
+            .store
+            .secret(&SecretOwner::User(user_id.clone()), SecretKind::GoogleRefreshToken)
+            .await?;
         let Some(stored) = stored else {
             return Ok(SheetsStatus {
                 authenticated: false,
@@ -453,13 +463,15 @@ impl SheetsService {
         let kind = SecretKind::GoogleRefreshToken;
         let stored = self
             .store
-            .secret(user_id, kind)
+            .secret(&SecretOwner::User(user_id.clone()), kind)
             .await?
             .ok_or_else(|| SheetsError::NeedsReauth(REAUTH_REQUIRED.to_owned()))?;
         if let Some(cached) = self.cached_token(user_id, &stored.sealed.nonce) {
             return Ok(cached);
         }
-        let plain = self.vault.open(&stored.sealed, &kind.context(user_id))?;
+        let plain = self
+            .vault
+            .open(&stored.sealed, &SecretOwner::User(user_id.clone()).context(kind))?;
         let refresh_token = SecretString::from(
             String::from_utf8(plain.expose_secret().clone())
                 .map_err(|_| CoreError::Crypto("stored refresh token is not text".into()))?,
@@ -468,13 +480,13 @@ impl SheetsService {
             Ok(minted) => {
                 if !minted.scope.is_empty() && !minted.scope.split(' ').any(|s| s == SPREADSHEETS_SCOPE) {
                     self.store
-                        .record_secret_check(user_id, kind, &stored.sealed, false)
+                        .record_secret_check(&SecretOwner::User(user_id.clone()), kind, &stored.sealed, false)
                         .await?;
                     return Err(SheetsError::NeedsReauth(REAUTH_REQUIRED.to_owned()));
                 }
                 if stored.is_valid != Some(true) {
                     self.store
-                        .record_secret_check(user_id, kind, &stored.sealed, true)
+                        .record_secret_check(&SecretOwner::User(user_id.clone()), kind, &stored.sealed, true)
                         .await?;
                 }
                 let lifetime = minted.expires_in.saturating_sub(TOKEN_MARGIN);
@@ -483,7 +495,7 @@ impl SheetsService {
             }
             Err(SheetsError::NeedsReauth(message)) => {
                 self.store
-                    .record_secret_check(user_id, kind, &stored.sealed, false)
+                    .record_secret_check(&SecretOwner::User(user_id.clone()), kind, &stored.sealed, false)
                     .await?;
                 Err(SheetsError::NeedsReauth(message))
             }

@@ -1,7 +1,7 @@
 //! Billing rows: Stripe customers, current subscriptions, applied webhook events.
 
 use super::handle::Store;
-use crate::ids::UserId;
+use crate::ids::WorkspaceId;
 use crate::{CoreResult, billing::Subscription, time::now_unix};
 
 #[derive(sqlx::FromRow)]
@@ -39,54 +39,54 @@ pub enum EventOutcome {
 impl Store {
     /// The user's Stripe customer id, if one was created.
     #[tracing::instrument(skip(self))]
-    pub async fn billing_customer(&self, user_id: &UserId) -> CoreResult<Option<String>> {
-        Ok(
-            sqlx::query_scalar::<_, String>("SELECT customer_id FROM billing_customers WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_optional(&self.pool)
-                .await?,
+    pub async fn billing_customer(&self, workspace_id: &WorkspaceId) -> CoreResult<Option<String>> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT customer_id FROM workspace_billing_customers WHERE workspace_id = $1",
         )
+        .bind(workspace_id)
+        .fetch_optional(&self.pool)
+        .await?)
     }
 
     /// Records the user's Stripe customer unless one is recorded already; answers the one
     /// that is (so two racing checkouts end up with the same customer).
     #[tracing::instrument(skip(self))]
-    pub async fn save_billing_customer(&self, user_id: &UserId, customer_id: &str) -> CoreResult<String> {
+    pub async fn save_billing_customer(&self, workspace_id: &WorkspaceId, customer_id: &str) -> CoreResult<String> {
         sqlx::query(
-            "INSERT INTO billing_customers (user_id, customer_id, created_at) VALUES ($1, $2, $3)
-             ON CONFLICT (user_id) DO NOTHING",
+            "INSERT INTO workspace_billing_customers (workspace_id, customer_id, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (workspace_id) DO NOTHING",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(customer_id)
         .bind(now_unix())
         .execute(&self.pool)
         .await?;
         Ok(self
-            .billing_customer(user_id)
+            .billing_customer(workspace_id)
             .await?
             .unwrap_or_else(|| customer_id.to_owned()))
     }
 
-    /// The user a Stripe customer belongs to (webhooks name customers, not users).
+    /// The workspace a Stripe customer belongs to (webhooks name customers, not workspaces).
     #[tracing::instrument(skip(self))]
-    pub async fn user_for_customer(&self, customer_id: &str) -> CoreResult<Option<UserId>> {
-        Ok(
-            sqlx::query_scalar::<_, String>("SELECT user_id FROM billing_customers WHERE customer_id = $1")
-                .bind(customer_id)
-                .fetch_optional(&self.pool)
-                .await?
-                .map(UserId::from),
+    pub async fn workspace_for_customer(&self, customer_id: &str) -> CoreResult<Option<WorkspaceId>> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT workspace_id FROM workspace_billing_customers WHERE customer_id = $1",
         )
+        .bind(customer_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .map(WorkspaceId::from))
     }
 
     /// The user's current subscription, if any.
     #[tracing::instrument(skip(self))]
-    pub async fn subscription(&self, user_id: &UserId) -> CoreResult<Option<Subscription>> {
+    pub async fn subscription(&self, workspace_id: &WorkspaceId) -> CoreResult<Option<Subscription>> {
         let row = sqlx::query_as::<_, SubscriptionRow>(
             "SELECT subscription_id, status, plan, current_period_end, cancel_at_period_end, has_payment_method
-             FROM subscriptions WHERE user_id = $1",
+             FROM workspace_subscriptions WHERE workspace_id = $1",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(Subscription::from))
@@ -105,12 +105,12 @@ impl Store {
     }
 
     /// The user's tier: Pro while their subscription is live, Free otherwise.
-    pub async fn tier(&self, user_id: &UserId) -> CoreResult<crate::usage::Tier> {
-        Ok(crate::billing::tier_of(self.subscription(user_id).await?.as_ref()))
+    pub async fn tier(&self, workspace_id: &WorkspaceId) -> CoreResult<crate::usage::Tier> {
+        Ok(crate::billing::tier_of(self.subscription(workspace_id).await?.as_ref()))
     }
 
     /// Applies a webhook event once: records its id and writes `subscription` (Stripe's
-    /// current state of it, for `user_id`) in one transaction. A second delivery of the
+    /// current state of it, for `workspace_id`) in one transaction. A second delivery of the
     /// same event writes nothing. A subscription other than the stored one replaces it
     /// only if it is live or the stored one is not, so a stale event about an old,
     /// cancelled subscription cannot hide a new active one.
@@ -119,7 +119,7 @@ impl Store {
         &self,
         event_id: &str,
         event_type: &str,
-        user_id: Option<&UserId>,
+        workspace_id: Option<&WorkspaceId>,
         subscription: Option<&Subscription>,
     ) -> CoreResult<EventOutcome> {
         let mut tx = self.pool.begin().await?;
@@ -136,12 +136,12 @@ impl Store {
             tx.rollback().await?;
             return Ok(EventOutcome::Duplicate);
         }
-        if let (Some(user_id), Some(sub)) = (user_id, subscription) {
+        if let (Some(workspace_id), Some(sub)) = (workspace_id, subscription) {
             let current = sqlx::query_as::<_, SubscriptionRow>(
                 "SELECT subscription_id, status, plan, current_period_end, cancel_at_period_end, has_payment_method
-                 FROM subscriptions WHERE user_id = $1",
+                 FROM workspace_subscriptions WHERE workspace_id = $1",
             )
-            .bind(user_id)
+            .bind(workspace_id)
             .fetch_optional(&mut *tx)
             .await?
             .map(Subscription::from);
@@ -151,16 +151,16 @@ impl Store {
             };
             if replaces {
                 sqlx::query(
-                    "INSERT INTO subscriptions (user_id, subscription_id, status, plan, current_period_end,
+                    "INSERT INTO workspace_subscriptions (workspace_id, subscription_id, status, plan, current_period_end,
                          cancel_at_period_end, has_payment_method, updated_at)
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                     ON CONFLICT (user_id) DO UPDATE SET
+                     ON CONFLICT (workspace_id) DO UPDATE SET
                          subscription_id = excluded.subscription_id, status = excluded.status, plan = excluded.plan,
                          current_period_end = excluded.current_period_end,
                          cancel_at_period_end = excluded.cancel_at_period_end,
                          has_payment_method = excluded.has_payment_method, updated_at = excluded.updated_at",
                 )
-                .bind(user_id)
+                .bind(workspace_id)
                 .bind(&sub.subscription_id)
                 .bind(&sub.status)
                 .bind(&sub.plan)

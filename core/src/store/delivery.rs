@@ -5,18 +5,18 @@ use super::handle::Store;
 use crate::{
     CoreResult,
     delivery::{DeliveryKind, DeliveryPreference, DeliveryStatus},
-    ids::{SearchId, UserId},
+    ids::{SearchId, WorkspaceId},
     time::now_unix,
 };
 
 impl Store {
     /// The user's automatic delivery, if they chose one.
     #[tracing::instrument(skip(self))]
-    pub async fn delivery_preference(&self, user_id: &UserId) -> CoreResult<Option<DeliveryPreference>> {
+    pub async fn delivery_preference(&self, workspace_id: &WorkspaceId) -> CoreResult<Option<DeliveryPreference>> {
         let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
-            "SELECT kind, spreadsheet_id, spreadsheet_name FROM delivery_preferences WHERE user_id = $1",
+            "SELECT kind, spreadsheet_id, spreadsheet_name FROM workspace_delivery_preferences WHERE workspace_id = $1",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.and_then(|(kind, spreadsheet_id, spreadsheet_name)| {
@@ -32,25 +32,25 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn set_delivery_preference(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         preference: Option<&DeliveryPreference>,
     ) -> CoreResult<()> {
         match preference {
             None => {
-                sqlx::query("DELETE FROM delivery_preferences WHERE user_id = $1")
-                    .bind(user_id)
+                sqlx::query("DELETE FROM workspace_delivery_preferences WHERE workspace_id = $1")
+                    .bind(workspace_id)
                     .execute(&self.pool)
                     .await?;
             }
             Some(p) => {
                 sqlx::query(
-                    "INSERT INTO delivery_preferences (user_id, kind, spreadsheet_id, spreadsheet_name, updated_at)
+                    "INSERT INTO workspace_delivery_preferences (workspace_id, kind, spreadsheet_id, spreadsheet_name, updated_at)
                      VALUES ($1, $2, $3, $4, $5)
-                     ON CONFLICT (user_id) DO UPDATE SET kind = excluded.kind,
+                     ON CONFLICT (workspace_id) DO UPDATE SET kind = excluded.kind,
                        spreadsheet_id = excluded.spreadsheet_id, spreadsheet_name = excluded.spreadsheet_name,
                        updated_at = excluded.updated_at",
                 )
-                .bind(user_id)
+                .bind(workspace_id)
                 .bind(p.kind.as_str())
                 .bind(&p.spreadsheet_id)
                 .bind(&p.spreadsheet_name)
@@ -67,7 +67,7 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn record_search_delivery(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         search_id: &SearchId,
         kind: DeliveryKind,
         status: DeliveryStatus,
@@ -75,10 +75,10 @@ impl Store {
     ) -> CoreResult<()> {
         sqlx::query(
             "UPDATE searches SET delivery_kind = $3, delivery_status = $4, delivery_detail = $5
-             WHERE id = $1 AND user_id = $2",
+             WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
         )
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(kind.as_str())
         .bind(status.as_str())
         .bind(detail)

@@ -5,7 +5,7 @@
 use super::handle::Store;
 use crate::{
     CoreResult,
-    ids::{SearchId, UserId},
+    ids::{SearchId, WorkspaceId},
 };
 
 /// One search as the history lists it.
@@ -74,7 +74,7 @@ impl Store {
     #[tracing::instrument(skip(self, options))]
     pub async fn describe_search(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         search_id: &SearchId,
         location: &str,
         coverage: &str,
@@ -83,10 +83,10 @@ impl Store {
     ) -> CoreResult<()> {
         sqlx::query(
             "UPDATE searches SET location = $3, coverage = $4, options = $5, background = $6
-             WHERE id = $1 AND user_id = $2",
+             WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
         )
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(location)
         .bind(coverage)
         .bind(options)
@@ -98,10 +98,15 @@ impl Store {
 
     /// Records why a search failed (the message its stream ended with).
     #[tracing::instrument(skip(self))]
-    pub async fn record_search_error(&self, user_id: &UserId, search_id: &SearchId, message: &str) -> CoreResult<()> {
-        sqlx::query("UPDATE searches SET error_message = $3 WHERE id = $1 AND user_id = $2")
+    pub async fn record_search_error(
+        &self,
+        workspace_id: &WorkspaceId,
+        search_id: &SearchId,
+        message: &str,
+    ) -> CoreResult<()> {
+        sqlx::query("UPDATE searches SET error_message = $3 WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2")
             .bind(search_id)
-            .bind(user_id)
+            .bind(workspace_id)
             .bind(message)
             .execute(&self.pool)
             .await?;
@@ -110,10 +115,15 @@ impl Store {
 
     /// Records why a search ended early (`max_cost`, `allowance`).
     #[tracing::instrument(skip(self))]
-    pub async fn record_search_stop(&self, user_id: &UserId, search_id: &SearchId, reason: &str) -> CoreResult<()> {
-        sqlx::query("UPDATE searches SET stop_reason = $3 WHERE id = $1 AND user_id = $2")
+    pub async fn record_search_stop(
+        &self,
+        workspace_id: &WorkspaceId,
+        search_id: &SearchId,
+        reason: &str,
+    ) -> CoreResult<()> {
+        sqlx::query("UPDATE searches SET stop_reason = $3 WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2")
             .bind(search_id)
-            .bind(user_id)
+            .bind(workspace_id)
             .bind(reason)
             .execute(&self.pool)
             .await?;
@@ -124,16 +134,16 @@ impl Store {
     /// anything (a refused key): it cost the user nothing, so it counts for nothing. Once
     /// per search; true when it was given back now.
     #[tracing::instrument(skip(self))]
-    pub async fn refund_unanswered_search(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<bool> {
+    pub async fn refund_unanswered_search(&self, workspace_id: &WorkspaceId, search_id: &SearchId) -> CoreResult<bool> {
         let mut tx = self.pool.begin().await?;
         let month: Option<(String,)> = sqlx::query_as(
             "UPDATE searches SET search_refunded = 1
-             WHERE id = $1 AND user_id = $2 AND status = 'failed' AND search_refunded = 0
+             WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2 AND status = 'failed' AND search_refunded = 0
                AND COALESCE(leads_delivered, 0) = 0
              RETURNING month",
         )
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_optional(&mut *tx)
         .await?;
         let Some((month,)) = month else {
@@ -141,10 +151,10 @@ impl Store {
             return Ok(false);
         };
         sqlx::query(
-            "UPDATE usage_counters SET used = CASE WHEN used < 1 THEN 0 ELSE used - 1 END
-             WHERE user_id = $1 AND period = $2 AND metric = 'searches'",
+            "UPDATE workspace_usage SET used = CASE WHEN used < 1 THEN 0 ELSE used - 1 END
+             WHERE workspace_id = $1 AND period = $2 AND metric = 'searches'",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(&month)
         .execute(&mut *tx)
         .await?;
@@ -154,21 +164,29 @@ impl Store {
 
     /// One of the user's searches.
     #[tracing::instrument(skip(self))]
-    pub async fn search_summary(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<Option<SearchSummary>> {
+    pub async fn search_summary(
+        &self,
+        workspace_id: &WorkspaceId,
+        search_id: &SearchId,
+    ) -> CoreResult<Option<SearchSummary>> {
         Ok(sqlx::query_as::<_, SearchSummary>(concat!(
             "SELECT ",
             summary_columns!(),
-            " FROM searches WHERE id = $1 AND user_id = $2"
+            " FROM searches WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2"
         ))
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_optional(&self.pool)
         .await?)
     }
 
     /// The user's searches, newest first, filtered and paged by `query`.
     #[tracing::instrument(skip(self))]
-    pub async fn search_history(&self, user_id: &UserId, query: &HistoryQuery) -> CoreResult<Vec<SearchSummary>> {
+    pub async fn search_history(
+        &self,
+        workspace_id: &WorkspaceId,
+        query: &HistoryQuery,
+    ) -> CoreResult<Vec<SearchSummary>> {
         // One statement for every combination: an unset filter is bound as '' (matches
         // all), the first page as "before the end of time".
         let (before_at, before_id) = query.before.clone().unwrap_or((i64::MAX, String::new()));
@@ -176,14 +194,14 @@ impl Store {
             "SELECT ",
             summary_columns!(),
             " FROM searches
-             WHERE user_id = $1
+             WHERE COALESCE(workspace_id, user_id) = $1
                AND ($2 = '' OR status = $2)
                AND ($3 = '' OR business_type = $3)
                AND (created_at < $4 OR (created_at = $4 AND id < $5))
              ORDER BY created_at DESC, id DESC
              LIMIT $6"
         ))
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(query.status.map_or("", |s| s.as_str()))
         .bind(query.business_type.clone().unwrap_or_default())
         .bind(before_at)

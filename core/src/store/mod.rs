@@ -1,11 +1,11 @@
-//! The store: users, encrypted secrets, sessions and pending sign-ins, on Postgres
+//! The store: users, workspaces, encrypted secrets, sessions and pending sign-ins, on Postgres
 //! (distributed mode) or SQLite (embedded mode).
 //!
 //! One implementation serves both through sqlx's `Any` driver: every statement is written
 //! once in the SQL both dialects share (`$n` parameters, `ON CONFLICT`, `RETURNING`),
 //! with integers for flags and Unix seconds for times. Migrations differ per backend
-//! (`migrations/postgres`, `migrations/sqlite`). Every query about a user's data takes
-//! that user's id: there is no unscoped finder (rotation's listing is the one
+//! (`migrations/postgres`, `migrations/sqlite`). Every query about a tenant's data takes
+//! its workspace's id (a person's own rows, their id): there is no unscoped finder (rotation's listing is the one
 //! operator-only exception, named as such).
 
 mod areas;
@@ -21,13 +21,15 @@ mod tokens;
 mod usage;
 mod users;
 mod webhooks;
+mod workspaces;
 
 pub use billing::EventOutcome;
 pub use handle::{Backend, Store};
 pub use history::{HistoryQuery, SearchSummary};
 pub use login_attempts::LoginAttempt;
-pub use secrets::{SecretKind, StoredSecret};
+pub use secrets::{SecretKind, SecretOwner, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
 pub use tokens::{TokenGrant, TokenRecord};
 pub use usage::{SearchRecord, SearchRun};
 pub use webhooks::{DeliveryRecord, EndpointForDelivery, EndpointRecord, NewDelivery};
+pub use workspaces::{MemberChange, Removal};

@@ -3,7 +3,7 @@
 use super::handle::Store;
 use crate::{
     CoreError, CoreResult,
-    ids::{TokenId, UserId},
+    ids::{TokenId, UserId, WorkspaceId},
     personal_tokens::{MAX_TOKENS_PER_USER, NewToken, Scopes},
     time::now_unix,
 };
@@ -34,6 +34,8 @@ pub struct TokenGrant {
     pub token_id: String,
     /// Its owner.
     pub user_id: UserId,
+    /// The workspace it was made in: the only one it acts in.
+    pub workspace_id: WorkspaceId,
     /// What it may do.
     pub scopes: Scopes,
 }
@@ -43,13 +45,14 @@ pub struct TokenGrant {
 const LAST_USED_GRANULARITY: i64 = 60;
 
 impl Store {
-    /// Records a new token of `user_id` (its hash only). Refused beyond
-    /// [`MAX_TOKENS_PER_USER`], counted in the insert itself so that concurrent creates
+    /// Records a new token of `user_id`, bound to `workspace_id` (its hash only). Refused
+    /// beyond [`MAX_TOKENS_PER_USER`] in that workspace, counted in the insert itself so that concurrent creates
     /// cannot pass the cap together (see `Store::serialize_capped_create`).
     #[tracing::instrument(skip(self, token, scopes))]
     pub async fn create_token(
         &self,
         user_id: &UserId,
+        workspace_id: &WorkspaceId,
         name: &str,
         token: &NewToken,
         scopes: &Scopes,
@@ -58,9 +61,9 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         self.serialize_capped_create(&mut tx, user_id.as_str()).await?;
         let created = sqlx::query_as::<_, TokenRecord>(
-            "INSERT INTO personal_tokens (id, user_id, name, prefix, token_hash, scopes, created_at, expires_at)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8
-             WHERE (SELECT COUNT(*) FROM personal_tokens WHERE user_id = $2) < $9
+            "INSERT INTO personal_tokens (id, user_id, workspace_id, name, prefix, token_hash, scopes, created_at, expires_at)
+             SELECT $1, $2, $10, $3, $4, $5, $6, $7, $8
+             WHERE (SELECT COUNT(*) FROM personal_tokens WHERE user_id = $2 AND COALESCE(workspace_id, user_id) = $10) < $9
              RETURNING id, name, prefix, scopes, created_at, last_used_at, expires_at",
         )
         .bind(uuid::Uuid::now_v7().to_string())
@@ -72,36 +75,48 @@ impl Store {
         .bind(now_unix())
         .bind(expires_at)
         .bind(MAX_TOKENS_PER_USER)
+        .bind(workspace_id)
         .fetch_optional(&mut *tx)
         .await?;
         tx.commit().await?;
         created.ok_or_else(|| {
             CoreError::Invalid(format!(
-                "You have {MAX_TOKENS_PER_USER} tokens already. Revoke one you no longer use first."
+                "You have {MAX_TOKENS_PER_USER} tokens in this workspace already. Revoke one you no longer use first."
             ))
         })
     }
 
-    /// The user's tokens, newest first.
+    /// The user's tokens made in the workspace, newest first.
     #[tracing::instrument(skip(self))]
-    pub async fn list_tokens(&self, user_id: &UserId) -> CoreResult<Vec<TokenRecord>> {
+    pub async fn list_tokens(&self, workspace_id: &WorkspaceId, user_id: &UserId) -> CoreResult<Vec<TokenRecord>> {
         Ok(sqlx::query_as::<_, TokenRecord>(
             "SELECT id, name, prefix, scopes, created_at, last_used_at, expires_at
-             FROM personal_tokens WHERE user_id = $1 ORDER BY created_at DESC, id DESC",
+             FROM personal_tokens WHERE user_id = $1 AND COALESCE(workspace_id, user_id) = $2
+             ORDER BY created_at DESC, id DESC",
         )
         .bind(user_id)
+        .bind(workspace_id)
         .fetch_all(&self.pool)
         .await?)
     }
 
-    /// Revokes (deletes) one of the user's tokens. Returns whether it existed.
+    /// Revokes (deletes) one of the user's tokens made in the workspace. Returns whether
+    /// it existed.
     #[tracing::instrument(skip(self))]
-    pub async fn revoke_token(&self, user_id: &UserId, token_id: &TokenId) -> CoreResult<bool> {
-        let done = sqlx::query("DELETE FROM personal_tokens WHERE user_id = $1 AND id = $2")
-            .bind(user_id)
-            .bind(token_id)
-            .execute(&self.pool)
-            .await?;
+    pub async fn revoke_token(
+        &self,
+        workspace_id: &WorkspaceId,
+        user_id: &UserId,
+        token_id: &TokenId,
+    ) -> CoreResult<bool> {
+        let done = sqlx::query(
+            "DELETE FROM personal_tokens WHERE user_id = $1 AND id = $2 AND COALESCE(workspace_id, user_id) = $3",
+        )
+        .bind(user_id)
+        .bind(token_id)
+        .bind(workspace_id)
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -113,15 +128,15 @@ impl Store {
     #[tracing::instrument(skip_all)]
     pub async fn authenticate_token(&self, token_hash: &str) -> CoreResult<Option<TokenGrant>> {
         let now = now_unix();
-        let row: Option<(String, UserId, String)> = sqlx::query_as(
-            "SELECT id, user_id, scopes FROM personal_tokens
+        let row: Option<(String, UserId, WorkspaceId, String)> = sqlx::query_as(
+            "SELECT id, user_id, COALESCE(workspace_id, user_id), scopes FROM personal_tokens
              WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > $2)",
         )
         .bind(token_hash)
         .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        let Some((token_id, user_id, scopes)) = row else {
+        let Some((token_id, user_id, workspace_id, scopes)) = row else {
             return Ok(None);
         };
         sqlx::query(
@@ -137,6 +152,7 @@ impl Store {
         Ok(Some(TokenGrant {
             token_id,
             user_id,
+            workspace_id,
             scopes: Scopes::from_stored(&scopes),
         }))
     }

@@ -5,7 +5,7 @@
 //! Postgres and SQLite evaluate `SET`). Concurrent grants therefore never exceed a limit.
 
 use super::handle::Store;
-use crate::ids::{SearchId, UserId};
+use crate::ids::{SearchId, UserId, WorkspaceId};
 use crate::{CoreResult, time::now_unix};
 
 /// One search's record.
@@ -13,8 +13,10 @@ use crate::{CoreResult, time::now_unix};
 pub struct SearchRecord {
     /// Search id.
     pub id: SearchId,
-    /// Owner.
+    /// Who ran it.
     pub user_id: UserId,
+    /// The workspace it ran in (whose key, usage and history).
+    pub workspace_id: WorkspaceId,
     /// Catalogue value searched.
     pub business_type: String,
     /// queued, complete, failed or cancelled.
@@ -30,12 +32,12 @@ pub struct SearchRecord {
 }
 
 /// Gives back `$4` units of a counter, never below zero.
-const RELEASE_SQL: &str = "UPDATE usage_counters SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
-     WHERE user_id = $1 AND period = $2 AND metric = $3";
+const RELEASE_SQL: &str = "UPDATE workspace_usage SET used = CASE WHEN used < $4 THEN 0 ELSE used - $4 END
+     WHERE workspace_id = $1 AND period = $2 AND metric = $3";
 /// Adds `$4` units to a counter, creating it if needed.
 const ADD_SQL: &str =
-    "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
-     ON CONFLICT (user_id, period, metric) DO UPDATE SET used = usage_counters.used + excluded.used";
+    "INSERT INTO workspace_usage (workspace_id, period, metric, used, last_grant) VALUES ($1, $2, $3, $4, 0)
+     ON CONFLICT (workspace_id, period, metric) DO UPDATE SET used = workspace_usage.used + excluded.used";
 
 impl Store {
     /// Takes up to `wanted` units of `metric` in `period`, never passing `limit`. Returns
@@ -43,29 +45,29 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn grant_usage(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         period: &str,
         metric: &str,
         wanted: i64,
         limit: i64,
     ) -> CoreResult<i64> {
         sqlx::query(
-            "INSERT INTO usage_counters (user_id, period, metric, used, last_grant) VALUES ($1, $2, $3, 0, 0)
-             ON CONFLICT (user_id, period, metric) DO NOTHING",
+            "INSERT INTO workspace_usage (workspace_id, period, metric, used, last_grant) VALUES ($1, $2, $3, 0, 0)
+             ON CONFLICT (workspace_id, period, metric) DO NOTHING",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(period)
         .bind(metric)
         .execute(&self.pool)
         .await?;
         let granted: Option<(i64,)> = sqlx::query_as(
-            "UPDATE usage_counters SET
+            "UPDATE workspace_usage SET
                  last_grant = CASE WHEN $5 - used < $4 THEN $5 - used ELSE $4 END,
                  used = used + CASE WHEN $5 - used < $4 THEN $5 - used ELSE $4 END
-             WHERE user_id = $1 AND period = $2 AND metric = $3 AND used < $5
+             WHERE workspace_id = $1 AND period = $2 AND metric = $3 AND used < $5
              RETURNING last_grant",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(period)
         .bind(metric)
         .bind(wanted)
@@ -77,9 +79,15 @@ impl Store {
 
     /// Gives back `amount` units (never below zero).
     #[tracing::instrument(skip(self))]
-    pub async fn release_usage(&self, user_id: &UserId, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
+    pub async fn release_usage(
+        &self,
+        workspace_id: &WorkspaceId,
+        period: &str,
+        metric: &str,
+        amount: i64,
+    ) -> CoreResult<()> {
         sqlx::query(RELEASE_SQL)
-            .bind(user_id)
+            .bind(workspace_id)
             .bind(period)
             .bind(metric)
             .bind(amount)
@@ -90,9 +98,15 @@ impl Store {
 
     /// Adds `amount` units without a limit (delivered leads this month).
     #[tracing::instrument(skip(self))]
-    pub async fn add_usage(&self, user_id: &UserId, period: &str, metric: &str, amount: i64) -> CoreResult<()> {
+    pub async fn add_usage(
+        &self,
+        workspace_id: &WorkspaceId,
+        period: &str,
+        metric: &str,
+        amount: i64,
+    ) -> CoreResult<()> {
         sqlx::query(ADD_SQL)
-            .bind(user_id)
+            .bind(workspace_id)
             .bind(period)
             .bind(metric)
             .bind(amount)
@@ -103,10 +117,10 @@ impl Store {
 
     /// Units of `metric` used in `period`.
     #[tracing::instrument(skip(self))]
-    pub async fn usage_used(&self, user_id: &UserId, period: &str, metric: &str) -> CoreResult<i64> {
+    pub async fn usage_used(&self, workspace_id: &WorkspaceId, period: &str, metric: &str) -> CoreResult<i64> {
         let row: Option<(i64,)> =
-            sqlx::query_as("SELECT used FROM usage_counters WHERE user_id = $1 AND period = $2 AND metric = $3")
-                .bind(user_id)
+            sqlx::query_as("SELECT used FROM workspace_usage WHERE workspace_id = $1 AND period = $2 AND metric = $3")
+                .bind(workspace_id)
                 .bind(period)
                 .bind(metric)
                 .fetch_optional(&self.pool)
@@ -118,8 +132,8 @@ impl Store {
     #[tracing::instrument(skip_all, fields(search_id = %record.id))]
     pub async fn create_search(&self, record: &SearchRecord) -> CoreResult<()> {
         sqlx::query(
-            "INSERT INTO searches (id, user_id, business_type, status, lead_budget, leads_delivered, day, month, created_at, finished_at)
-             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, NULL)",
+            "INSERT INTO searches (id, user_id, workspace_id, business_type, status, lead_budget, leads_delivered, day, month, created_at, finished_at)
+             VALUES ($1, $2, $9, $3, $4, $5, NULL, $6, $7, $8, NULL)",
         )
         .bind(&record.id)
         .bind(&record.user_id)
@@ -129,20 +143,25 @@ impl Store {
         .bind(&record.day)
         .bind(&record.month)
         .bind(now_unix())
+        .bind(&record.workspace_id)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    /// The user's search record.
+    /// The workspace's search record.
     #[tracing::instrument(skip(self))]
-    pub async fn search_record(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<Option<SearchRecord>> {
+    pub async fn search_record(
+        &self,
+        workspace_id: &WorkspaceId,
+        search_id: &SearchId,
+    ) -> CoreResult<Option<SearchRecord>> {
         Ok(sqlx::query_as::<_, SearchRecord>(
-            "SELECT id, user_id, business_type, status, lead_budget, leads_delivered, day, month
-             FROM searches WHERE id = $1 AND user_id = $2",
+            "SELECT id, user_id, COALESCE(workspace_id, user_id) AS workspace_id, business_type, status, lead_budget, leads_delivered, day, month
+             FROM searches WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
         )
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_optional(&self.pool)
         .await?)
     }
@@ -151,22 +170,23 @@ impl Store {
     /// the first run, a retry of one that did not finish (its worker died or stopped), or
     /// a stale copy of a search already finished (nothing left to do).
     #[tracing::instrument(skip(self))]
-    pub async fn start_search(&self, user_id: &UserId, search_id: &SearchId) -> CoreResult<SearchRun> {
+    pub async fn start_search(&self, workspace_id: &WorkspaceId, search_id: &SearchId) -> CoreResult<SearchRun> {
         let done =
-            sqlx::query("UPDATE searches SET status = 'running' WHERE id = $1 AND user_id = $2 AND status = 'queued'")
+            sqlx::query("UPDATE searches SET status = 'running' WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2 AND status = 'queued'")
                 .bind(search_id)
-                .bind(user_id)
+                .bind(workspace_id)
                 .execute(&self.pool)
                 .await?;
         if done.rows_affected() == 1 {
             return Ok(SearchRun::First);
         }
-        let finished: Option<Option<i64>> =
-            sqlx::query_scalar("SELECT finished_at FROM searches WHERE id = $1 AND user_id = $2")
-                .bind(search_id)
-                .bind(user_id)
-                .fetch_optional(&self.pool)
-                .await?;
+        let finished: Option<Option<i64>> = sqlx::query_scalar(
+            "SELECT finished_at FROM searches WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
+        )
+        .bind(search_id)
+        .bind(workspace_id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(match finished {
             Some(Some(_)) => SearchRun::AlreadyFinished,
             _ => SearchRun::Retry,
@@ -179,7 +199,7 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn settle_search(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         search_id: &SearchId,
         status: crate::search::SearchStatus,
         delivered: i64,
@@ -188,11 +208,11 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let row: Option<(i64, String, String)> = sqlx::query_as(
             "UPDATE searches SET status = $3, leads_delivered = $4, finished_at = $5
-             WHERE id = $1 AND user_id = $2 AND finished_at IS NULL
+             WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2 AND finished_at IS NULL
              RETURNING lead_budget, day, month",
         )
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(status.as_str())
         .bind(delivered)
         .bind(now_unix())
@@ -204,14 +224,14 @@ impl Store {
         };
         let unused = (budget - delivered).max(0);
         sqlx::query(RELEASE_SQL)
-            .bind(user_id)
+            .bind(workspace_id)
             .bind(&day)
             .bind("leads")
             .bind(unused)
             .execute(&mut *tx)
             .await?;
         sqlx::query(ADD_SQL)
-            .bind(user_id)
+            .bind(workspace_id)
             .bind(&month)
             .bind("leads")
             .bind(delivered)
@@ -229,29 +249,30 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn extend_search_budget(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         search_id: &SearchId,
         wanted: i64,
         daily_cap: Option<i64>,
     ) -> CoreResult<i64> {
-        let day: Option<(String,)> =
-            sqlx::query_as("SELECT day FROM searches WHERE id = $1 AND user_id = $2 AND finished_at IS NULL")
-                .bind(search_id)
-                .bind(user_id)
-                .fetch_optional(&self.pool)
-                .await?;
+        let day: Option<(String,)> = sqlx::query_as(
+            "SELECT day FROM searches WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2 AND finished_at IS NULL",
+        )
+        .bind(search_id)
+        .bind(workspace_id)
+        .fetch_optional(&self.pool)
+        .await?;
         let Some((day,)) = day else { return Ok(0) };
         let granted = match daily_cap {
-            Some(cap) => self.grant_usage(user_id, &day, "leads", wanted, cap).await?,
+            Some(cap) => self.grant_usage(workspace_id, &day, "leads", wanted, cap).await?,
             None => {
-                self.add_usage(user_id, &day, "leads", wanted).await?;
+                self.add_usage(workspace_id, &day, "leads", wanted).await?;
                 wanted
             }
         };
         if granted > 0 {
-            sqlx::query("UPDATE searches SET lead_budget = lead_budget + $3 WHERE id = $1 AND user_id = $2")
+            sqlx::query("UPDATE searches SET lead_budget = lead_budget + $3 WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2")
                 .bind(search_id)
-                .bind(user_id)
+                .bind(workspace_id)
                 .bind(granted)
                 .execute(&self.pool)
                 .await?;
@@ -263,17 +284,17 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn record_search_cost(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         search_id: &SearchId,
         coverage: &str,
         billable_requests: i64,
         cost_usd: f64,
     ) -> CoreResult<()> {
         sqlx::query(
-            "UPDATE searches SET coverage = $3, billable_requests = $4, cost_usd = $5 WHERE id = $1 AND user_id = $2",
+            "UPDATE searches SET coverage = $3, billable_requests = $4, cost_usd = $5 WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
         )
         .bind(search_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(coverage)
         .bind(billable_requests)
         .bind(cost_usd)

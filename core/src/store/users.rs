@@ -9,8 +9,8 @@ use crate::{
 };
 
 impl Store {
-    /// Creates the user for this provider identity, or refreshes its profile, and counts
-    /// the sign-in.
+    /// Creates the user for this provider identity (and their personal workspace), or
+    /// refreshes its profile, and counts the sign-in.
     #[tracing::instrument(skip_all, fields(issuer = %identity.issuer))]
     pub async fn upsert_user_on_sign_in(&self, identity: &ProviderIdentity) -> CoreResult<User> {
         let now = now_unix();
@@ -34,6 +34,8 @@ impl Store {
         .bind(now)
         .fetch_one(&self.pool)
         .await?;
+        // Every user has a personal workspace from their first sign-in on.
+        self.ensure_personal_workspace(&user.id).await?;
         Ok(user)
     }
 

@@ -3,7 +3,7 @@
 use super::handle::Store;
 use crate::{
     CoreError, CoreResult,
-    ids::{EndpointId, UserId},
+    ids::{EndpointId, UserId, WorkspaceId},
     time::now_unix,
     vault::Sealed,
     webhooks::{EventType, MAX_ENDPOINTS_PER_USER, events_to_stored},
@@ -86,7 +86,7 @@ macro_rules! endpoint_columns {
 /// An endpoint's sealed secret and owner, for key rotation.
 #[derive(sqlx::FromRow)]
 struct RotationRow {
-    user_id: String,
+    workspace_id: String,
     id: EndpointId,
     key_id: String,
     nonce: Vec<u8>,
@@ -101,12 +101,14 @@ struct SealedRow {
 }
 
 impl Store {
-    /// Records a new endpoint of `user_id`, its secret sealed. Refused beyond
-    /// [`MAX_ENDPOINTS_PER_USER`], counted in the insert itself so that concurrent
-    /// creates cannot pass the cap together (see `Store::serialize_capped_create`).
+    /// Records a new endpoint of `workspace_id` (made by `user_id`), its secret sealed.
+    /// Refused beyond [`MAX_ENDPOINTS_PER_USER`] in the workspace, counted in the insert
+    /// itself so that concurrent creates cannot pass the cap together (under the
+    /// workspace's lock, as `Store::serialize_capped_create` explains for a user's).
     #[tracing::instrument(skip(self, url, secret))]
     pub async fn create_webhook(
         &self,
+        workspace_id: &WorkspaceId,
         user_id: &UserId,
         url: &str,
         events: &[EventType],
@@ -114,11 +116,11 @@ impl Store {
     ) -> CoreResult<EndpointRecord> {
         let now = now_unix();
         let mut tx = self.pool.begin().await?;
-        self.serialize_capped_create(&mut tx, user_id.as_str()).await?;
+        self.lock_workspace(&mut tx, workspace_id).await?;
         let created = sqlx::query_as::<_, EndpointRecord>(concat!(
-            "INSERT INTO webhook_endpoints (id, user_id, url, events, key_id, nonce, ciphertext, enabled, created_at, updated_at)
-             SELECT $1, $2, $3, $4, $5, $6, $7, 1, $8, $8
-             WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE user_id = $2) < $9
+            "INSERT INTO webhook_endpoints (id, user_id, workspace_id, url, events, key_id, nonce, ciphertext, enabled, created_at, updated_at)
+             SELECT $1, $2, $10, $3, $4, $5, $6, $7, 1, $8, $8
+             WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE COALESCE(workspace_id, user_id) = $10) < $9
              RETURNING ",
             endpoint_columns!()
         ))
@@ -131,46 +133,51 @@ impl Store {
         .bind(&secret.ciphertext)
         .bind(now)
         .bind(MAX_ENDPOINTS_PER_USER)
+        .bind(workspace_id)
         .fetch_optional(&mut *tx)
         .await?;
         tx.commit().await?;
         created.ok_or_else(|| {
             CoreError::Invalid(format!(
-                "You have {MAX_ENDPOINTS_PER_USER} webhook endpoints already. Delete one first."
+                "This workspace has {MAX_ENDPOINTS_PER_USER} webhook endpoints already. Delete one first."
             ))
         })
     }
 
     /// The user's endpoints, newest first.
     #[tracing::instrument(skip(self))]
-    pub async fn list_webhooks(&self, user_id: &UserId) -> CoreResult<Vec<EndpointRecord>> {
+    pub async fn list_webhooks(&self, workspace_id: &WorkspaceId) -> CoreResult<Vec<EndpointRecord>> {
         Ok(sqlx::query_as::<_, EndpointRecord>(concat!(
             "SELECT ",
             endpoint_columns!(),
-            " FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at DESC, id DESC"
+            " FROM webhook_endpoints WHERE COALESCE(workspace_id, user_id) = $1 ORDER BY created_at DESC, id DESC"
         ))
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_all(&self.pool)
         .await?)
     }
 
-    /// One of the user's endpoints, with its sealed secret.
+    /// One of the workspace's endpoints, with its sealed secret.
     #[tracing::instrument(skip(self))]
-    pub async fn webhook(&self, user_id: &UserId, endpoint_id: &EndpointId) -> CoreResult<Option<EndpointForDelivery>> {
+    pub async fn webhook(
+        &self,
+        workspace_id: &WorkspaceId,
+        endpoint_id: &EndpointId,
+    ) -> CoreResult<Option<EndpointForDelivery>> {
         let record = sqlx::query_as::<_, EndpointRecord>(concat!(
             "SELECT ",
             endpoint_columns!(),
-            " FROM webhook_endpoints WHERE user_id = $1 AND id = $2"
+            " FROM webhook_endpoints WHERE COALESCE(workspace_id, user_id) = $1 AND id = $2"
         ))
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .fetch_optional(&self.pool)
         .await?;
         let Some(record) = record else { return Ok(None) };
         let sealed = sqlx::query_as::<_, SealedRow>(
-            "SELECT key_id, nonce, ciphertext FROM webhook_endpoints WHERE user_id = $1 AND id = $2",
+            "SELECT key_id, nonce, ciphertext FROM webhook_endpoints WHERE COALESCE(workspace_id, user_id) = $1 AND id = $2",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .fetch_one(&self.pool)
         .await?;
@@ -186,13 +193,17 @@ impl Store {
 
     /// The user's enabled endpoints subscribed to `event`.
     #[tracing::instrument(skip(self))]
-    pub async fn webhooks_for_event(&self, user_id: &UserId, event: EventType) -> CoreResult<Vec<EndpointRecord>> {
+    pub async fn webhooks_for_event(
+        &self,
+        workspace_id: &WorkspaceId,
+        event: EventType,
+    ) -> CoreResult<Vec<EndpointRecord>> {
         let all = sqlx::query_as::<_, EndpointRecord>(concat!(
             "SELECT ",
             endpoint_columns!(),
-            " FROM webhook_endpoints WHERE user_id = $1 AND enabled = 1"
+            " FROM webhook_endpoints WHERE COALESCE(workspace_id, user_id) = $1 AND enabled = 1"
         ))
-        .bind(user_id)
+        .bind(workspace_id)
         .fetch_all(&self.pool)
         .await?;
         Ok(all
@@ -201,16 +212,16 @@ impl Store {
             .collect())
     }
 
-    /// Deletes one of the user's endpoints and its log. Returns whether it existed.
+    /// Deletes one of the workspace's endpoints and its log. Returns whether it existed.
     #[tracing::instrument(skip(self))]
-    pub async fn delete_webhook(&self, user_id: &UserId, endpoint_id: &EndpointId) -> CoreResult<bool> {
-        sqlx::query("DELETE FROM webhook_deliveries WHERE user_id = $1 AND endpoint_id = $2")
-            .bind(user_id)
+    pub async fn delete_webhook(&self, workspace_id: &WorkspaceId, endpoint_id: &EndpointId) -> CoreResult<bool> {
+        sqlx::query("DELETE FROM webhook_deliveries WHERE COALESCE(workspace_id, user_id) = $1 AND endpoint_id = $2")
+            .bind(workspace_id)
             .bind(endpoint_id)
             .execute(&self.pool)
             .await?;
-        let done = sqlx::query("DELETE FROM webhook_endpoints WHERE user_id = $1 AND id = $2")
-            .bind(user_id)
+        let done = sqlx::query("DELETE FROM webhook_endpoints WHERE COALESCE(workspace_id, user_id) = $1 AND id = $2")
+            .bind(workspace_id)
             .bind(endpoint_id)
             .execute(&self.pool)
             .await?;
@@ -221,15 +232,15 @@ impl Store {
     #[tracing::instrument(skip(self, secret))]
     pub async fn rotate_webhook_secret(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         endpoint_id: &EndpointId,
         secret: &Sealed,
     ) -> CoreResult<bool> {
         let done = sqlx::query(
             "UPDATE webhook_endpoints SET key_id = $3, nonce = $4, ciphertext = $5, updated_at = $6
-             WHERE user_id = $1 AND id = $2",
+             WHERE COALESCE(workspace_id, user_id) = $1 AND id = $2",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .bind(&secret.key_id)
         .bind(&secret.nonce)
@@ -245,9 +256,10 @@ impl Store {
     pub async fn webhook_secrets_not_under_key_for_rotation(
         &self,
         key_id: &str,
-    ) -> CoreResult<Vec<(UserId, EndpointId, Sealed)>> {
+    ) -> CoreResult<Vec<(WorkspaceId, EndpointId, Sealed)>> {
         let rows = sqlx::query_as::<_, RotationRow>(
-            "SELECT user_id, id, key_id, nonce, ciphertext FROM webhook_endpoints WHERE key_id <> $1",
+            "SELECT COALESCE(workspace_id, user_id) AS workspace_id, id, key_id, nonce, ciphertext
+             FROM webhook_endpoints WHERE key_id <> $1",
         )
         .bind(key_id)
         .fetch_all(&self.pool)
@@ -256,7 +268,7 @@ impl Store {
             .into_iter()
             .map(|r| {
                 (
-                    UserId::from(r.user_id),
+                    WorkspaceId::from(r.workspace_id),
                     r.id,
                     Sealed {
                         key_id: r.key_id,
@@ -273,16 +285,16 @@ impl Store {
     #[tracing::instrument(skip(self, old, new))]
     pub async fn reseal_webhook_secret(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         endpoint_id: &EndpointId,
         old: &Sealed,
         new: &Sealed,
     ) -> CoreResult<bool> {
         let done = sqlx::query(
             "UPDATE webhook_endpoints SET key_id = $4, nonce = $5, ciphertext = $6
-             WHERE user_id = $1 AND id = $2 AND nonce = $3",
+             WHERE COALESCE(workspace_id, user_id) = $1 AND id = $2 AND nonce = $3",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .bind(&old.nonce)
         .bind(&new.key_id)
@@ -298,15 +310,15 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn set_webhook_enabled(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         endpoint_id: &EndpointId,
         reason: Option<&str>,
     ) -> CoreResult<()> {
         sqlx::query(
             "UPDATE webhook_endpoints SET enabled = $3, disabled_reason = $4, updated_at = $5
-             WHERE user_id = $1 AND id = $2",
+             WHERE COALESCE(workspace_id, user_id) = $1 AND id = $2",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .bind(i64::from(reason.is_none()))
         .bind(reason)
@@ -321,15 +333,15 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn delivery_attempts(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         endpoint_id: &EndpointId,
         message_id: &str,
     ) -> CoreResult<(i64, bool)> {
         let (attempts, succeeded): (i64, Option<i64>) = sqlx::query_as(
             "SELECT COUNT(*), MAX(succeeded) FROM webhook_deliveries
-             WHERE user_id = $1 AND endpoint_id = $2 AND message_id = $3",
+             WHERE COALESCE(workspace_id, user_id) = $1 AND endpoint_id = $2 AND message_id = $3",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .bind(message_id)
         .fetch_one(&self.pool)
@@ -341,17 +353,18 @@ impl Store {
     #[tracing::instrument(skip(self, delivery))]
     pub async fn record_delivery(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         endpoint_id: &EndpointId,
         delivery: &NewDelivery<'_>,
     ) -> CoreResult<()> {
         sqlx::query(
-            "INSERT INTO webhook_deliveries (id, endpoint_id, user_id, message_id, event_type, attempt, status_code, latency_ms, error, succeeded, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            "INSERT INTO webhook_deliveries (id, endpoint_id, user_id, workspace_id, message_id, event_type, attempt, status_code, latency_ms, error, succeeded, created_at)
+             SELECT $1, $2, e.user_id, $3, $4, $5, $6, $7, $8, $9, $10, $11
+             FROM webhook_endpoints e WHERE e.id = $2 AND COALESCE(e.workspace_id, e.user_id) = $3",
         )
         .bind(uuid::Uuid::now_v7().to_string())
         .bind(endpoint_id)
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(delivery.message_id)
         .bind(delivery.event_type)
         .bind(delivery.attempt)
@@ -369,16 +382,16 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn list_deliveries(
         &self,
-        user_id: &UserId,
+        workspace_id: &WorkspaceId,
         endpoint_id: &EndpointId,
         limit: i64,
     ) -> CoreResult<Vec<DeliveryRecord>> {
         Ok(sqlx::query_as::<_, DeliveryRecord>(
             "SELECT id, message_id, event_type, attempt, status_code, latency_ms, error, succeeded, created_at
-             FROM webhook_deliveries WHERE user_id = $1 AND endpoint_id = $2
+             FROM webhook_deliveries WHERE COALESCE(workspace_id, user_id) = $1 AND endpoint_id = $2
              ORDER BY id DESC LIMIT $3",
         )
-        .bind(user_id)
+        .bind(workspace_id)
         .bind(endpoint_id)
         .bind(limit)
         .fetch_all(&self.pool)

@@ -5,6 +5,7 @@
 use futures_util::future::join_all;
 use leadgen_core::{
     CoreError,
+    ids::WorkspaceId,
     personal_tokens::{self, MAX_TOKENS_PER_USER, Scopes},
     store::Store,
     vault::Sealed,
@@ -32,22 +33,37 @@ fn successes<T: std::fmt::Debug>(results: Vec<Result<T, CoreError>>) -> usize {
 both_backends!(token_cap_holds_under_a_burst, |store: Store| async move {
     let user = store.upsert_user_on_sign_in(&identity("burst")).await.expect("user");
     let scopes = Scopes::parse(&["usage:read"]).expect("scopes");
+    let workspace = WorkspaceId::personal(&user.id);
     let tokens: Vec<_> = (0..BURST)
         .map(|i| (format!("t{i}"), personal_tokens::generate()))
         .collect();
     let creates = tokens
         .iter()
-        .map(|(name, token)| store.create_token(&user.id, name, token, &scopes, None));
+        .map(|(name, token)| store.create_token(&user.id, &workspace, name, token, &scopes, None));
     let created = successes(join_all(creates).await);
     let cap = usize::try_from(MAX_TOKENS_PER_USER).expect("cap");
     assert!(BURST > cap);
     assert_eq!(created, cap, "exactly the cap succeeds");
-    assert_eq!(store.list_tokens(&user.id).await.expect("list").len(), cap);
+    assert_eq!(
+        store
+            .list_tokens(&WorkspaceId::personal(&user.id), &user.id)
+            .await
+            .expect("list")
+            .len(),
+        cap
+    );
 
     // Another user's cap is their own.
     let other = store.upsert_user_on_sign_in(&identity("other")).await.expect("user");
     store
-        .create_token(&other.id, "mine", &personal_tokens::generate(), &scopes, None)
+        .create_token(
+            &other.id,
+            &WorkspaceId::personal(&other.id),
+            "mine",
+            &personal_tokens::generate(),
+            &scopes,
+            None,
+        )
         .await
         .expect("another user's first token");
 });
@@ -59,14 +75,22 @@ both_backends!(webhook_endpoint_cap_holds_under_a_burst, |store: Store| async mo
         nonce: vec![0; 12],
         ciphertext: vec![1; 48],
     };
+    let workspace = WorkspaceId::personal(&user.id);
     let urls: Vec<String> = (0..BURST).map(|i| format!("https://hooks.example.com/{i}")).collect();
     let creates = urls
         .iter()
-        .map(|url| store.create_webhook(&user.id, url, &[EventType::SearchCompleted], &sealed));
+        .map(|url| store.create_webhook(&workspace, &user.id, url, &[EventType::SearchCompleted], &sealed));
     let created = successes(join_all(creates).await);
     let cap = usize::try_from(MAX_ENDPOINTS_PER_USER).expect("cap");
     assert_eq!(created, cap, "exactly the cap succeeds");
-    assert_eq!(store.list_webhooks(&user.id).await.expect("list").len(), cap);
+    assert_eq!(
+        store
+            .list_webhooks(&WorkspaceId::personal(&user.id))
+            .await
+            .expect("list")
+            .len(),
+        cap
+    );
 });
 
 /// Distributed mode: the test-event limit is counted in Redis, so API replicas share it

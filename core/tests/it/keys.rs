@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use leadgen_core::{
     api_key::INVALID_FORMAT,
+    ids::WorkspaceId,
     keys::KeyService,
     store::Store,
     vault::{KeySource, Vault, generate_key},
@@ -21,8 +22,8 @@ both_backends!(
     keys_are_saved_masked_and_scoped_to_their_owner,
     |store: Store| async move {
         let keys = KeyService::new(store.clone(), vault());
-        let a = store.upsert_user_on_sign_in(&identity("a")).await.expect("a").id;
-        let b = store.upsert_user_on_sign_in(&identity("b")).await.expect("b").id;
+        let a = WorkspaceId::personal(&store.upsert_user_on_sign_in(&identity("a")).await.expect("a").id);
+        let b = WorkspaceId::personal(&store.upsert_user_on_sign_in(&identity("b")).await.expect("b").id);
 
         let status = keys.save(&a, &format!("  {KEY_A}\n")).await.expect("save trimmed");
         assert!(status.has_key);
@@ -72,7 +73,7 @@ both_backends!(
     malformed_keys_are_refused_and_nothing_is_stored,
     |store: Store| async move {
         let keys = KeyService::new(store.clone(), vault());
-        let a = store.upsert_user_on_sign_in(&identity("a")).await.expect("a").id;
+        let a = WorkspaceId::personal(&store.upsert_user_on_sign_in(&identity("a")).await.expect("a").id);
         for bad in ["", "   ", "hello", "AIza short", &format!("AIza{}", "x".repeat(80))] {
             let err = keys.save(&a, bad).await.expect_err(bad);
             assert_eq!(err.to_string(), INVALID_FORMAT);
@@ -83,10 +84,13 @@ both_backends!(
 
 both_backends!(raw_rows_hold_no_plaintext_key, |store: Store| async move {
     let keys = KeyService::new(store.clone(), vault());
-    let a = store.upsert_user_on_sign_in(&identity("a")).await.expect("a").id;
+    let a = WorkspaceId::personal(&store.upsert_user_on_sign_in(&identity("a")).await.expect("a").id);
     keys.save(&a, KEY_A).await.expect("save");
     let stored = store
-        .secret(&a, leadgen_core::store::SecretKind::PlacesApiKey)
+        .secret(
+            &leadgen_core::store::SecretOwner::Workspace(a.clone()),
+            leadgen_core::store::SecretKind::PlacesApiKey,
+        )
         .await
         .expect("row")
         .expect("some");

@@ -11,3 +11,4 @@ mod places;
 mod rotation;
 mod store;
 mod usage;
+mod workspaces;

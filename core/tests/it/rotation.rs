@@ -1,6 +1,7 @@
 use std::sync::Arc;
 
 use leadgen_core::{
+    ids::WorkspaceId,
     keys::KeyService,
     rotation::rotate_secrets,
     store::{SecretKind, Store},
@@ -17,11 +18,13 @@ both_backends!(rotation_moves_every_secret_to_the_new_key, |store: Store| async 
     let old_keys = KeyService::new(store.clone(), old_vault);
     let mut users = Vec::new();
     for i in 0..5 {
-        let id = store
-            .upsert_user_on_sign_in(&identity(&format!("u{i}")))
-            .await
-            .expect("user")
-            .id;
+        let id = WorkspaceId::personal(
+            &store
+                .upsert_user_on_sign_in(&identity(&format!("u{i}")))
+                .await
+                .expect("user")
+                .id,
+        );
         old_keys
             .save(&id, &KEY_A.replace("alice", &format!("user{i}")))
             .await
@@ -49,7 +52,10 @@ both_backends!(rotation_moves_every_secret_to_the_new_key, |store: Store| async 
         assert_eq!(opened.key.expose_secret(), &KEY_A.replace("alice", &format!("user{i}")));
         assert!(only_old.open(id).await.is_err(), "no secret opens under the old key");
         let row = store
-            .secret(id, SecretKind::PlacesApiKey)
+            .secret(
+                &leadgen_core::store::SecretOwner::Workspace(id.clone()),
+                SecretKind::PlacesApiKey,
+            )
             .await
             .expect("row")
             .expect("some");

@@ -1,4 +1,5 @@
 use leadgen_core::{
+    ids::WorkspaceId,
     search::SearchStatus,
     store::Store,
     usage::{Tier, TierLimits, UsageDenied, UsageLimits, UsageService, periods},
@@ -21,13 +22,18 @@ both_backends!(
         // 7 searches left this month; 50 try at once.
         let usage = UsageService::new(store.clone(), limits(7, None));
         let month = periods(chrono::Utc::now()).month;
-        store.grant_usage(&user, &month, "searches", 0, 7).await.expect("row");
+        store
+            .grant_usage(&WorkspaceId::personal(&user), &month, "searches", 0, 7)
+            .await
+            .expect("row");
         let mut tasks = Vec::new();
         for _ in 0..50 {
             let (usage, user) = (usage.clone(), user.clone());
-            tasks.push(tokio::spawn(
-                async move { usage.reserve(&user, Tier::Free, "cafe").await },
-            ));
+            tasks.push(tokio::spawn(async move {
+                usage
+                    .reserve(&WorkspaceId::personal(&user), &user, Tier::Free, "cafe")
+                    .await
+            }));
         }
         let mut granted = 0;
         let mut denied = 0;
@@ -39,7 +45,13 @@ both_backends!(
             }
         }
         assert_eq!((granted, denied), (7, 43));
-        assert_eq!(store.usage_used(&user, &month, "searches").await.expect("used"), 7);
+        assert_eq!(
+            store
+                .usage_used(&WorkspaceId::personal(&user), &month, "searches")
+                .await
+                .expect("used"),
+            7
+        );
     }
 );
 
@@ -50,21 +62,27 @@ both_backends!(
         // 100 leads a day: a search reserves up to 60, so the second gets 40, the third none.
         let usage = UsageService::new(store.clone(), limits(1000, Some(100)));
         let first = usage
-            .reserve(&user, Tier::Free, "cafe")
+            .reserve(&WorkspaceId::personal(&user), &user, Tier::Free, "cafe")
             .await
             .expect("store")
             .expect("granted");
         let second = usage
-            .reserve(&user, Tier::Free, "cafe")
+            .reserve(&WorkspaceId::personal(&user), &user, Tier::Free, "cafe")
             .await
             .expect("store")
             .expect("granted");
         assert_eq!((first.lead_budget, second.lead_budget), (60, 40));
-        let third = usage.reserve(&user, Tier::Free, "cafe").await.expect("store");
+        let third = usage
+            .reserve(&WorkspaceId::personal(&user), &user, Tier::Free, "cafe")
+            .await
+            .expect("store");
         assert_eq!(third, Err(UsageDenied::DailyLeads { limit: 100 }));
         let month = periods(chrono::Utc::now()).month;
         assert_eq!(
-            store.usage_used(&user, &month, "searches").await.expect("used"),
+            store
+                .usage_used(&WorkspaceId::personal(&user), &month, "searches")
+                .await
+                .expect("used"),
             2,
             "a denied search is given back"
         );
@@ -72,21 +90,43 @@ both_backends!(
         // The first search delivered 12 leads: 48 come back, once, however often it settles.
         assert!(
             store
-                .settle_search(&user, &first.search_id, SearchStatus::Complete, 12)
+                .settle_search(
+                    &WorkspaceId::personal(&user),
+                    &first.search_id,
+                    SearchStatus::Complete,
+                    12
+                )
                 .await
                 .expect("settle")
         );
         assert!(
             !store
-                .settle_search(&user, &first.search_id, SearchStatus::Complete, 12)
+                .settle_search(
+                    &WorkspaceId::personal(&user),
+                    &first.search_id,
+                    SearchStatus::Complete,
+                    12
+                )
                 .await
                 .expect("again")
         );
         let p = periods(chrono::Utc::now());
-        assert_eq!(store.usage_used(&user, &p.day, "leads").await.expect("day"), 52);
-        assert_eq!(store.usage_used(&user, &p.month, "leads").await.expect("month"), 12);
+        assert_eq!(
+            store
+                .usage_used(&WorkspaceId::personal(&user), &p.day, "leads")
+                .await
+                .expect("day"),
+            52
+        );
+        assert_eq!(
+            store
+                .usage_used(&WorkspaceId::personal(&user), &p.month, "leads")
+                .await
+                .expect("month"),
+            12
+        );
         let record = store
-            .search_record(&user, &first.search_id)
+            .search_record(&WorkspaceId::personal(&user), &first.search_id)
             .await
             .expect("read")
             .expect("some");
@@ -94,7 +134,7 @@ both_backends!(
         let other = store.upsert_user_on_sign_in(&identity("other")).await.expect("user").id;
         assert!(
             store
-                .search_record(&other, &first.search_id)
+                .search_record(&WorkspaceId::personal(&other), &first.search_id)
                 .await
                 .expect("read")
                 .is_none(),
@@ -102,7 +142,12 @@ both_backends!(
         );
         assert!(
             !store
-                .settle_search(&other, &second.search_id, SearchStatus::Complete, 0)
+                .settle_search(
+                    &WorkspaceId::personal(&other),
+                    &second.search_id,
+                    SearchStatus::Complete,
+                    0
+                )
                 .await
                 .expect("other"),
             "nor settled by another user"
@@ -124,12 +169,18 @@ both_backends!(the_report_has_the_specs_shape_and_levels, |store: Store| async m
         (20, false, false, true),
     ] {
         let month = periods(chrono::Utc::now()).month;
-        let used = store.usage_used(&user, &month, "searches").await.expect("used");
+        let used = store
+            .usage_used(&WorkspaceId::personal(&user), &month, "searches")
+            .await
+            .expect("used");
         store
-            .grant_usage(&user, &month, "searches", searches - used, 20)
+            .grant_usage(&WorkspaceId::personal(&user), &month, "searches", searches - used, 20)
             .await
             .expect("grant");
-        let report = usage.report(&user, Tier::Free, None).await.expect("report");
+        let report = usage
+            .report(&WorkspaceId::personal(&user), Tier::Free, None)
+            .await
+            .expect("report");
         assert_eq!(report.usage.current, searches);
         assert_eq!(report.usage.remaining, 20 - searches);
         assert_eq!(
@@ -145,7 +196,7 @@ both_backends!(the_report_has_the_specs_shape_and_levels, |store: Store| async m
     }
     let json = serde_json::to_value(
         usage
-            .report(&user, Tier::Free, Some(1_795_000_000))
+            .report(&WorkspaceId::personal(&user), Tier::Free, Some(1_795_000_000))
             .await
             .expect("report"),
     )

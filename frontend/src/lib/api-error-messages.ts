@@ -43,6 +43,14 @@ export const OPERATION_ERROR_MESSAGES = {
   get_billing_status: 'Failed to fetch billing status',
   // The spec names no default for this read; it is part of the billing status.
   get_subscription_status: 'Failed to fetch billing status',
+  // Workspaces (issue #28); no screen calls them yet, their texts are ready for it.
+  list_workspaces: 'Could not load your workspaces.',
+  create_workspace: 'Could not create the workspace.',
+  update_workspace: 'Could not rename the workspace.',
+  delete_workspace: 'Could not delete the workspace.',
+  list_members: 'Could not load the members.',
+  update_member: "Could not change the member's role.",
+  remove_member: 'Could not remove the member.',
 } as const satisfies Partial<Record<OperationId, string>>;
 
 /**

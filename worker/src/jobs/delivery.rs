@@ -12,7 +12,7 @@ use std::{sync::Arc, time::Duration};
 
 use leadgen_core::{
     delivery::{self, DeliveryKind, DeliveryStatus, MailFile},
-    ids::{SearchId, UserId},
+    ids::{SearchId, WorkspaceId},
     jobs::DeliveryJobV1,
     lead::{Lead, SearchComplete, SearchEvent, SearchParams},
     sheets::{ExportRequest, ExportRow, ExportTarget},
@@ -63,7 +63,7 @@ async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError>
             // The queue tries again; the history says so meanwhile.
             record(
                 deps,
-                &job.user_id,
+                &job.workspace(),
                 &job.search_id,
                 job.kind,
                 DeliveryStatus::Pending,
@@ -75,13 +75,13 @@ async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError>
         Err(Undelivered::Final(why)) => (DeliveryStatus::Failed, why),
     };
     tracing::info!(status = status.as_str(), "delivery done");
-    record(deps, &job.user_id, &job.search_id, job.kind, status, Some(&detail)).await;
+    record(deps, &job.workspace(), &job.search_id, job.kind, status, Some(&detail)).await;
     Ok(())
 }
 
 async fn record(
     deps: &WorkerDeps,
-    user_id: &UserId,
+    workspace: &WorkspaceId,
     search_id: &SearchId,
     kind: DeliveryKind,
     status: DeliveryStatus,
@@ -89,7 +89,7 @@ async fn record(
 ) {
     if let Err(e) = deps
         .store
-        .record_search_delivery(user_id, search_id, kind, status, detail)
+        .record_search_delivery(workspace, search_id, kind, status, detail)
         .await
     {
         tracing::warn!(error = %e, "could not record the delivery's outcome");

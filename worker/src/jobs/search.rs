@@ -12,7 +12,7 @@ use leadgen_core::{
     api_key,
     bus::EventBus,
     delivery::DeliveryStatus,
-    ids::UserId,
+    ids::WorkspaceId,
     jobs::SearchJobV1,
     lead::{BusinessFound, SearchComplete, SearchEvent, SearchFailed, SearchStarted},
     search::{
@@ -116,7 +116,7 @@ fn count_spend(requests: &search::Requests, prices: &search::PriceTable) {
 /// Grants a full search more leads from the user's daily allowance as they stream.
 struct UsageAllowance<'a> {
     usage: &'a UsageService,
-    user_id: &'a UserId,
+    workspace: &'a WorkspaceId,
     search_id: &'a SearchId,
     tier: Tier,
 }
@@ -124,7 +124,7 @@ struct UsageAllowance<'a> {
 impl LeadAllowance for UsageAllowance<'_> {
     async fn grant(&self, wanted: u32) -> u32 {
         self.usage
-            .extend(self.user_id, self.search_id, self.tier, wanted)
+            .extend(self.workspace, self.search_id, self.tier, wanted)
             .await
             .inspect_err(|e| tracing::warn!(error = %e, "could not extend the lead allowance"))
             .unwrap_or(0)
@@ -145,7 +145,7 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
     let _running = GaugeGuard::new(&metrics.jobs_running);
     let started = Instant::now();
     let mut resume = Resume::fresh();
-    match deps.store.start_search(&job.user_id, &job.search_id).await {
+    match deps.store.start_search(&job.workspace(), &job.search_id).await {
         Ok(SearchRun::First) => {}
         Ok(SearchRun::Retry) => {
             metrics.job_finished("retried");
@@ -181,16 +181,16 @@ async fn handle(job: SearchJobV1, deps: &WorkerDeps) {
             .await;
         let _ = deps
             .store
-            .settle_search(&job.user_id, &job.search_id, SearchStatus::Failed, 0)
+            .settle_search(&job.workspace(), &job.search_id, SearchStatus::Failed, 0)
             .await;
         let _ = deps
             .store
-            .record_search_error(&job.user_id, &job.search_id, JOB_FAILED)
+            .record_search_error(&job.workspace(), &job.search_id, JOB_FAILED)
             .await;
         let failed = SearchEvent::Error(SearchFailed {
             message: JOB_FAILED.into(),
         });
-        super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &failed).await;
+        super::webhook::emit_search_end(deps, &job.workspace(), &job.user_id, &job.search_id, &failed).await;
     }
 }
 
@@ -246,7 +246,8 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             .await?;
     }
 
-    let tier = deps.store.tier(&job.user_id).await?;
+    let workspace = job.workspace();
+    let tier = deps.store.tier(&workspace).await?;
     let resumed = resume.checkpoint.is_some();
     let outcome = run(job, deps, tier, &mut sink, resume).await;
     // Nothing came back from Google, in this run or an earlier one (a refused key).
@@ -260,18 +261,18 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                 enrichment::attach(&mut outcome.leads, found);
             }
             deps.store
-                .settle_search(&job.user_id, &job.search_id, SearchStatus::Complete, delivered)
+                .settle_search(&job.workspace(), &job.search_id, SearchStatus::Complete, delivered)
                 .await?;
             if let Some(reason) = outcome.stop {
                 deps.store
-                    .record_search_stop(&job.user_id, &job.search_id, reason.as_str())
+                    .record_search_stop(&job.workspace(), &job.search_id, reason.as_str())
                     .await?;
             }
             let cost = outcome.requests.report(&deps.prices);
             count_spend(&outcome.requests, &deps.prices);
             record_cost(deps, job, &cost).await;
-            let key_updated = deps.keys.status(&job.user_id).await?.updated_at;
-            let usage = deps.usage.report(&job.user_id, tier, key_updated).await?;
+            let key_updated = deps.keys.status(&job.workspace()).await?.updated_at;
+            let usage = deps.usage.report(&job.workspace(), tier, key_updated).await?;
             let notice = notice(&outcome, job, &deps.usage, tier);
             (
                 SearchStatus::Complete,
@@ -288,7 +289,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         Err(Failure::Stopped(reason)) => {
             tracing::info!(%reason, "search stopped");
             deps.store
-                .settle_search(&job.user_id, &job.search_id, SearchStatus::Cancelled, delivered)
+                .settle_search(&job.workspace(), &job.search_id, SearchStatus::Cancelled, delivered)
                 .await?;
             // Whoever still listens (a reconnected or re-opened background search) learns
             // that it ended; a quick search's own stream is gone already.
@@ -301,15 +302,15 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         }
         Err(Failure::Message(message)) => {
             deps.store
-                .settle_search(&job.user_id, &job.search_id, SearchStatus::Failed, delivered)
+                .settle_search(&job.workspace(), &job.search_id, SearchStatus::Failed, delivered)
                 .await?;
             deps.store
-                .record_search_error(&job.user_id, &job.search_id, &message)
+                .record_search_error(&job.workspace(), &job.search_id, &message)
                 .await?;
             if unanswered
                 && deps
                     .store
-                    .refund_unanswered_search(&job.user_id, &job.search_id)
+                    .refund_unanswered_search(&job.workspace(), &job.search_id)
                     .await?
             {
                 tracing::info!("the search failed before Google answered: its monthly search is given back");
@@ -320,7 +321,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     if let Some(event) = terminal {
         deps.bus.publish(&job.search_id, &event).await?;
         if status != SearchStatus::Cancelled {
-            super::webhook::emit_search_end(deps, &job.user_id, &job.search_id, &event).await;
+            super::webhook::emit_search_end(deps, &job.workspace(), &job.user_id, &job.search_id, &event).await;
         }
         if status == SearchStatus::Complete && delivered > 0 && job.search.coverage() == Coverage::Full {
             queue_delivery(deps, job).await;
@@ -333,7 +334,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
 /// Queues the finished full search's automatic delivery, if its owner chose one (#26).
 /// A failure to queue it is recorded in the history, never fails the search.
 async fn queue_delivery(deps: &WorkerDeps, job: &SearchJobV1) {
-    let preference = match deps.store.delivery_preference(&job.user_id).await {
+    let preference = match deps.store.delivery_preference(&job.workspace()).await {
         Ok(Some(preference)) => preference,
         Ok(None) => return,
         Err(e) => {
@@ -343,6 +344,7 @@ async fn queue_delivery(deps: &WorkerDeps, job: &SearchJobV1) {
     };
     let delivery = leadgen_core::jobs::DeliveryJobV1 {
         user_id: job.user_id.clone(),
+        workspace_id: Some(job.workspace()),
         search_id: job.search_id.clone(),
         kind: preference.kind,
         spreadsheet_id: preference.spreadsheet_id,
@@ -356,7 +358,7 @@ async fn queue_delivery(deps: &WorkerDeps, job: &SearchJobV1) {
     };
     if let Err(e) = deps
         .store
-        .record_search_delivery(&job.user_id, &job.search_id, preference.kind, status, detail)
+        .record_search_delivery(&job.workspace(), &job.search_id, preference.kind, status, detail)
         .await
     {
         tracing::warn!(error = %e, "could not record the delivery");
@@ -369,7 +371,7 @@ async fn record_cost(deps: &WorkerDeps, job: &SearchJobV1, cost: &search::Search
     if let Err(e) = deps
         .store
         .record_search_cost(
-            &job.user_id,
+            &job.workspace(),
             &job.search_id,
             job.search.coverage().as_str(),
             i64::from(cost.billable_requests),
@@ -421,7 +423,7 @@ async fn run(
     sink: &mut BusSink<'_>,
     resume: Resume,
 ) -> Result<SearchOutcome, Failure> {
-    let opened = match deps.keys.open(&job.user_id).await {
+    let opened = match deps.keys.open(&job.workspace()).await {
         Ok(Some(opened)) => opened,
         Ok(None) => return Err(Failure::Message(NO_KEY.to_owned())),
         Err(e) => {
@@ -447,7 +449,7 @@ async fn run(
     };
     let allowance = UsageAllowance {
         usage: &deps.usage,
-        user_id: &job.user_id,
+        workspace: &job.workspace(),
         search_id: &job.search_id,
         tier,
     };
@@ -468,14 +470,14 @@ async fn run(
     match result {
         Ok(outcome) => {
             // The key worked: the settings screen can say so.
-            let _ = deps.keys.record_check(&job.user_id, &opened, true).await;
+            let _ = deps.keys.record_check(&job.workspace(), &opened, true).await;
             Ok(outcome)
         }
         Err(SearchFailure::Stopped(SearchStopped(reason))) => Err(Failure::Stopped(reason)),
         Err(SearchFailure::Refused(message)) => Err(Failure::Message(message)),
         Err(SearchFailure::Upstream(e)) => {
             if e.is_key_problem() {
-                let _ = deps.keys.record_check(&job.user_id, &opened, false).await;
+                let _ = deps.keys.record_check(&job.workspace(), &opened, false).await;
             }
             tracing::warn!(error = %e, "search failed upstream");
             Err(Failure::Message(e.to_string()))

@@ -13,7 +13,7 @@
 use std::{sync::Arc, time::Instant};
 
 use leadgen_core::{
-    ids::{SearchId, UserId},
+    ids::{SearchId, UserId, WorkspaceId},
     jobs::WebhookJobV1,
     lead::{SearchComplete, SearchEvent, SearchFailed},
     outbound::OutboundError,
@@ -67,7 +67,7 @@ struct Attempt {
 async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
     let store = &deps.store;
     let endpoint = store
-        .webhook(&job.user_id, &job.endpoint_id)
+        .webhook(&job.workspace(), &job.endpoint_id)
         .await
         .map_err(|e| JobError::Retry(format!("could not read the endpoint: {e}")))?;
     let Some(endpoint) = endpoint else {
@@ -78,7 +78,7 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
         return Ok(()); // Disabled: its owner was told; a test event may revive it.
     }
     let (attempts, delivered) = store
-        .delivery_attempts(&job.user_id, &job.endpoint_id, &job.message_id)
+        .delivery_attempts(&job.workspace(), &job.endpoint_id, &job.message_id)
         .await
         .map_err(|e| JobError::Retry(format!("could not read the delivery log: {e}")))?;
     if delivered {
@@ -86,7 +86,7 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     }
     let attempt = attempts + 1;
     let url = url::Url::parse(&endpoint.record.url).map_err(|_| JobError::Permanent("bad endpoint URL".into()))?;
-    let secret = webhooks::open_secret(&deps.vault, &job.user_id, &endpoint.secret)
+    let secret = webhooks::open_secret(&deps.vault, &job.workspace(), &endpoint.secret)
         .map_err(|e| JobError::Permanent(format!("could not open the endpoint's secret: {e}")))?;
     let timestamp = now_unix();
     let signature = webhooks::sign(secret.expose_secret(), &job.message_id, timestamp, job.body.as_bytes())
@@ -128,7 +128,7 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     });
     store
         .record_delivery(
-            &job.user_id,
+            &job.workspace(),
             &job.endpoint_id,
             &NewDelivery {
                 message_id: &job.message_id,
@@ -145,7 +145,9 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     let Some(failure) = outcome.failure else {
         if test && endpoint.record.enabled == 0 {
             // The endpoint works again: deliveries resume.
-            let _ = store.set_webhook_enabled(&job.user_id, &job.endpoint_id, None).await;
+            let _ = store
+                .set_webhook_enabled(&job.workspace(), &job.endpoint_id, None)
+                .await;
         }
         return Ok(());
     };
@@ -171,7 +173,7 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
             job.event_type
         );
         let _ = store
-            .set_webhook_enabled(&job.user_id, &job.endpoint_id, Some(&notice))
+            .set_webhook_enabled(&job.workspace(), &job.endpoint_id, Some(&notice))
             .await;
         tracing::warn!(endpoint_id = %job.endpoint_id, attempt, "webhook endpoint disabled");
         return Err(JobError::Permanent(reason));
@@ -179,10 +181,16 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     Err(JobError::Retry(reason))
 }
 
-/// Queues a finished search's message for each of the user's endpoints subscribed to
+/// Queues a finished search's message for each of the workspace's endpoints subscribed to
 /// its event: `search.completed` with the leads, `search.failed` with the reason.
 /// Failures are logged, never the search's: the search itself is done.
-pub async fn emit_search_end(deps: &WorkerDeps, user_id: &UserId, search_id: &SearchId, event: &SearchEvent) {
+pub async fn emit_search_end(
+    deps: &WorkerDeps,
+    workspace: &WorkspaceId,
+    user_id: &UserId,
+    search_id: &SearchId,
+    event: &SearchEvent,
+) {
     let (kind, data) = match event {
         SearchEvent::Complete(SearchComplete {
             results, search, usage, ..
@@ -201,7 +209,7 @@ pub async fn emit_search_end(deps: &WorkerDeps, user_id: &UserId, search_id: &Se
         ),
         _ => return,
     };
-    let endpoints = match deps.store.webhooks_for_event(user_id, kind).await {
+    let endpoints = match deps.store.webhooks_for_event(workspace, kind).await {
         Ok(endpoints) => endpoints,
         Err(e) => {
             tracing::error!(error = %e, "could not read webhook endpoints");
@@ -216,6 +224,7 @@ pub async fn emit_search_end(deps: &WorkerDeps, user_id: &UserId, search_id: &Se
     for endpoint in endpoints {
         let job = WebhookJobV1 {
             user_id: user_id.clone(),
+            workspace_id: Some(workspace.clone()),
             endpoint_id: endpoint.id,
             message_id: message_id.clone(),
             event_type: kind.as_str().to_owned(),

@@ -178,6 +178,7 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
             .push(SearchJobV1 {
                 search_id: format!("s{i}").into(),
                 user_id: "u".into(),
+                workspace_id: None,
                 search: leadgen_core::search::ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
                 lead_budget: 60,
             })

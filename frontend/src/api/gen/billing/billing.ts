@@ -90,6 +90,8 @@ export const getCreateCheckoutSessionUrl = () => {
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
+ * Workspace role: at least `owner` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -189,6 +191,8 @@ export const useCreateCheckoutSession = <TError = ErrorType<ErrorBody>,
  * cancel), returning to Settings, Billing.
  *
  * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Workspace role: at least `owner` (403 `role_required` below it).
  *
  * Example:
  *
@@ -382,6 +386,8 @@ export const getGetBillingStatusUrl = () => {
  *
  * API tokens: need the `usage:read` scope.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -492,6 +498,8 @@ export const getGetSubscriptionStatusUrl = () => {
  * period's end), or `none`.
  *
  * API tokens: need the `usage:read` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
  *
  * Example:
  *

@@ -96,6 +96,8 @@ export const getListTokensUrl = () => {
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -207,6 +209,8 @@ export const getCreateTokenUrl = () => {
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -306,6 +310,8 @@ export const useCreateToken = <TError = ErrorType<ErrorBody>,
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -386,6 +392,8 @@ export const useRevokeToken = <TError = ErrorType<ErrorBody>,
 
 /**
  * API tokens: need the `webhooks:write` scope.
+ *
+ * Workspace role: at least `admin` (403 `role_required` below it).
  *
  * Example:
  *
@@ -497,6 +505,8 @@ export const getCreateWebhookUrl = () => {
  *
  * API tokens: need the `webhooks:write` scope.
  *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -594,6 +604,8 @@ export const useCreateWebhook = <TError = ErrorType<ErrorBody>,
 /**
  * API tokens: need the `webhooks:write` scope.
  *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -677,6 +689,8 @@ export const useDeleteWebhook = <TError = ErrorType<ErrorBody>,
  * payload.
  *
  * API tokens: need the `webhooks:write` scope.
+ *
+ * Workspace role: at least `admin` (403 `role_required` below it).
  *
  * Example:
  *
@@ -788,6 +802,8 @@ export const getRotateWebhookSecretUrl = (id: string,) => {
  *
  * API tokens: need the `webhooks:write` scope.
  *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -872,6 +888,8 @@ export const useRotateWebhookSecret = <TError = ErrorType<ErrorBody>,
  * again. At most five a minute per user: then 429 `rate_limited` with `Retry-After`.
  *
  * API tokens: need the `webhooks:write` scope.
+ *
+ * Workspace role: at least `admin` (403 `role_required` below it).
  *
  * Example:
  *

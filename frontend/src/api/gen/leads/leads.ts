@@ -219,6 +219,8 @@ export const getCheckApiKeyUrl = () => {
  *
  * API tokens: need the `keys:write` scope.
  *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -322,6 +324,8 @@ export const useCheckApiKey = <TError = ErrorType<ErrorBody>,
  *
  * API tokens: need the `searches:run` scope.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -420,6 +424,8 @@ export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
  * Runs the same search as the stream and returns every lead at once.
  *
  * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
  *
  * Example:
  *
@@ -529,6 +535,8 @@ export const useSearchLeads = <TError = ErrorType<ErrorBody>,
  *
  * API tokens: need the `searches:run` scope.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -636,6 +644,8 @@ export const getGetSearchUrl = (id: string,) => {
 
 /**
  * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
  *
  * Example:
  *
@@ -749,6 +759,8 @@ export const getCancelSearchUrl = (id: string,) => {
  *
  * API tokens: need the `searches:run` scope.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -835,6 +847,8 @@ export const useCancelSearch = <TError = ErrorType<ErrorBody>,
  *
  * API tokens: need the `keys:write` scope.
  *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -915,6 +929,8 @@ export const useTestApiKey = <TError = ErrorType<ErrorBody>,
 
 /**
  * API tokens: need the `usage:read` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
  *
  * Example:
  *

@@ -89,6 +89,8 @@ export const getSaveApiKeyUrl = () => {
  *
  * API tokens: need the `keys:write` scope.
  *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -185,6 +187,8 @@ export const useSaveApiKey = <TError = ErrorType<ErrorBody>,
 
 /**
  * API tokens: any valid token.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
  *
  * Example:
  *
@@ -377,6 +381,8 @@ export const useCompleteOnboarding = <TError = ErrorType<ErrorBody>,
  *
  * API tokens: any valid token.
  *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
  * Example:
  *
  * ```sh
@@ -490,6 +496,8 @@ export const getUpdateDeliveryUrl = () => {
  * `none`: nothing is delivered.
  *
  * API tokens: need the `exports:write` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
  *
  * Example:
  *

@@ -1,0 +1,339 @@
+//! Workspaces and their members (issue #28): `/api/workspaces`. The workspace is the
+//! tenant; who may call each operation is in its signature (`auth::access`): the least
+//! role, checked by the extractor, which answers a non-member 404 as if the workspace did
+//! not exist. The rules about *whom* an operation may touch (only an owner makes or
+//! unmakes owners; anyone may leave) are here, beside the operations.
+
+use leadgen_core::{
+    ids::{UserId, WorkspaceId},
+    store::MemberChange,
+    workspace::{self, Member, Role, WorkspaceSummary},
+};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
+
+use super::{ApiTags, searches::rfc3339};
+use crate::{
+    auth::{Auth, CallerWorkspace, access, workspace::NO_SUCH_WORKSPACE},
+    error::{ApiError, Fails, status::*},
+    state::AppState,
+    text::Text,
+};
+
+/// A workspace as the caller sees it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WorkspaceInfo {
+    /// Its id: the value of the `Leadgen-Workspace` header that acts in it.
+    pub id: WorkspaceId,
+    /// Its name.
+    pub name: String,
+    /// Your role in it.
+    pub role: Role,
+    /// Whether it is your personal workspace (made at your first sign-in; it cannot be
+    /// deleted and you cannot leave it).
+    pub personal: bool,
+}
+
+impl From<WorkspaceSummary> for WorkspaceInfo {
+    fn from(w: WorkspaceSummary) -> Self {
+        Self {
+            id: w.id,
+            name: w.name,
+            role: w.role,
+            personal: w.personal,
+        }
+    }
+}
+
+/// The caller's workspaces.
+#[derive(Debug, Object)]
+pub struct WorkspaceList {
+    /// Personal first, then by name.
+    pub workspaces: Vec<WorkspaceInfo>,
+}
+
+/// A new workspace, or a new name for one.
+#[derive(Debug, Object)]
+pub struct WorkspaceNameRequest {
+    /// 1 to 80 characters.
+    #[oai(validator(max_length = 400))]
+    pub name: Text,
+}
+
+/// A member of a workspace.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MemberInfo {
+    /// Their user id (for `update_member` and `remove_member`).
+    pub user_id: UserId,
+    /// Their sign-in email.
+    pub email: String,
+    /// Their name, when their identity provider gave one.
+    #[oai(nullable)]
+    pub name: Option<String>,
+    /// Their role.
+    pub role: Role,
+    /// When they joined (RFC 3339).
+    pub joined_at: String,
+}
+
+impl From<Member> for MemberInfo {
+    fn from(m: Member) -> Self {
+        Self {
+            user_id: m.user_id,
+            email: m.email,
+            name: m.name,
+            role: m.role,
+            joined_at: rfc3339(m.joined_at),
+        }
+    }
+}
+
+/// The members of a workspace.
+#[derive(Debug, Object)]
+pub struct MemberList {
+    /// Owners first, then admins, then members; by email within each.
+    pub members: Vec<MemberInfo>,
+}
+
+/// A member's new role.
+#[derive(Debug, Object)]
+pub struct UpdateMemberRequest {
+    /// `owner`, `admin` or `member`.
+    pub role: Role,
+}
+
+/// What `delete_workspace` answers.
+#[derive(Debug, ApiResponse)]
+pub enum DeleteWorkspaceResponse {
+    /// Deleted, with everything in it.
+    #[oai(status = 204)]
+    Deleted,
+}
+
+/// What `remove_member` answers.
+#[derive(Debug, ApiResponse)]
+pub enum RemoveMemberResponse {
+    /// Removed (or left): their next request in the workspace is refused.
+    #[oai(status = 204)]
+    Removed,
+}
+
+fn last_owner() -> ApiError {
+    ApiError::bad_request(
+        "last_owner",
+        "A workspace needs an owner: make another member an owner first.",
+    )
+}
+
+fn no_such_member() -> ApiError {
+    ApiError::not_found("No member of this workspace has that user id.")
+}
+
+/// Only an owner makes or unmakes owners.
+fn may_touch(caller: &CallerWorkspace, target: Role, new: Option<Role>) -> Result<(), ApiError> {
+    let touches_owner = target == Role::Owner || new == Some(Role::Owner);
+    if touches_owner && caller.role != Role::Owner {
+        return Err(ApiError::forbidden(
+            "role_required",
+            "Only an owner may make, demote or remove an owner.",
+        ));
+    }
+    Ok(())
+}
+
+/// Workspace operations.
+pub struct WorkspacesApi;
+
+#[OpenApi(tag = "ApiTags::Workspaces", prefix_path = "/workspaces")]
+impl WorkspacesApi {
+    /// Your workspaces
+    ///
+    /// Each with its id (the `Leadgen-Workspace` header's value), name, your role and
+    /// whether it is your personal one.
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/", method = "get", operation_id = "list_workspaces")]
+    async fn list_workspaces(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::Session>,
+    ) -> Result<Json<WorkspaceList>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
+        let user = &auth.0.user.id;
+        let mut workspaces = state.store.list_workspaces(user).await?;
+        if !workspaces.iter().any(|w| w.personal) {
+            // A user an older release signed up during a rollout: made on first use.
+            state.store.ensure_personal_workspace(user).await?;
+            workspaces = state.store.list_workspaces(user).await?;
+        }
+        Ok(Json(WorkspaceList {
+            workspaces: workspaces.into_iter().map(WorkspaceInfo::from).collect(),
+        }))
+    }
+
+    /// Create a workspace
+    ///
+    /// A shared workspace with you as its owner: its own key, plan, usage, history, tokens
+    /// and webhooks.
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/", method = "post", operation_id = "create_workspace")]
+    async fn create_workspace(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::Session>,
+        body: Json<WorkspaceNameRequest>,
+    ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
+        let name = workspace::parse_name(&body.name)?;
+        let created = state.store.create_workspace(&auth.0.user.id, &name).await?;
+        Ok(Json(created.into()))
+    }
+
+    /// Rename a workspace
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/:id", method = "patch", operation_id = "update_workspace")]
+    async fn update_workspace(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WorkspaceOwner>,
+        id: Path<WorkspaceId>,
+        body: Json<WorkspaceNameRequest>,
+    ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        let name = workspace::parse_name(&body.name)?;
+        state.store.rename_workspace(&id.0, &name).await?;
+        let renamed = state
+            .store
+            .workspace_for(auth.workspace(), &auth.0.user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(NO_SUCH_WORKSPACE))?;
+        Ok(Json(renamed.into()))
+    }
+
+    /// Delete a workspace
+    ///
+    /// Deletes it and everything in it: its key, plan records, usage, history, tokens and
+    /// webhooks. A personal workspace cannot be deleted (400 `personal_workspace`).
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/:id", method = "delete", operation_id = "delete_workspace")]
+    async fn delete_workspace(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WorkspaceOwner>,
+        id: Path<WorkspaceId>,
+    ) -> Result<DeleteWorkspaceResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        debug_assert_eq!(&id.0, auth.workspace());
+        if !state.store.delete_workspace(auth.workspace()).await? {
+            return Err(
+                ApiError::bad_request("personal_workspace", "Your personal workspace cannot be deleted.").into(),
+            );
+        }
+        Ok(DeleteWorkspaceResponse::Deleted)
+    }
+
+    /// The members of a workspace
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/:id/members", method = "get", operation_id = "list_members")]
+    async fn list_members(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WorkspaceMember>,
+        // The extractor reads and checks it (`auth`); named here for the contract.
+        #[oai(name = "id")] _id: Path<WorkspaceId>,
+    ) -> Result<Json<MemberList>, Fails<{ UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        let members = state.store.list_members(auth.workspace()).await?;
+        Ok(Json(MemberList {
+            members: members.into_iter().map(MemberInfo::from).collect(),
+        }))
+    }
+
+    /// Change a member's role
+    ///
+    /// Admins and owners change roles; only an owner makes or demotes an owner. The last
+    /// owner cannot be demoted (400 `last_owner`).
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/:id/members/:user_id", method = "patch", operation_id = "update_member")]
+    async fn update_member(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WorkspaceAdmin>,
+        // The extractor reads and checks it (`auth`); named here for the contract.
+        #[oai(name = "id")] _id: Path<WorkspaceId>,
+        user_id: Path<UserId>,
+        body: Json<UpdateMemberRequest>,
+    ) -> Result<Json<MemberInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        let workspace = auth.workspace();
+        let current = state
+            .store
+            .member_role(workspace, &user_id.0)
+            .await?
+            .ok_or_else(no_such_member)?;
+        may_touch(auth.caller_workspace(), current, Some(body.role))?;
+        match state.store.set_member_role(workspace, &user_id.0, body.role).await? {
+            MemberChange::Done => {}
+            MemberChange::NotMember => return Err(no_such_member().into()),
+            MemberChange::LastOwner => return Err(last_owner().into()),
+        }
+        let member = state
+            .store
+            .list_members(workspace)
+            .await?
+            .into_iter()
+            .find(|m| m.user_id == user_id.0)
+            .ok_or_else(no_such_member)?;
+        Ok(Json(member.into()))
+    }
+
+    /// Remove a member, or leave
+    ///
+    /// Your own user id leaves the workspace (any member may; the last owner may not, 400
+    /// `last_owner`). Removing someone else needs an admin, or an owner for an owner.
+    /// Removal is immediate: their next request in the workspace is refused, their API
+    /// tokens made there are revoked, and their running searches there are cancelled (the
+    /// history keeps them, cancelled).
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/:id/members/:user_id", method = "delete", operation_id = "remove_member")]
+    async fn remove_member(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WorkspaceMember>,
+        // The extractor reads and checks it (`auth`); named here for the contract.
+        #[oai(name = "id")] _id: Path<WorkspaceId>,
+        user_id: Path<UserId>,
+    ) -> Result<RemoveMemberResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        let caller = auth.caller_workspace();
+        let leaving = user_id.0 == auth.0.user.id;
+        if !leaving {
+            if !caller.role.allows(Role::Admin) {
+                return Err(ApiError::forbidden(
+                    "role_required",
+                    "Removing another member needs the admin role in this workspace; you are a member.",
+                )
+                .into());
+            }
+            let current = state
+                .store
+                .member_role(&caller.id, &user_id.0)
+                .await?
+                .ok_or_else(no_such_member)?;
+            may_touch(caller, current, None)?;
+        }
+        let removal = state.store.remove_member(&caller.id, &user_id.0).await?;
+        match removal.change {
+            MemberChange::Done => {}
+            MemberChange::NotMember => return Err(no_such_member().into()),
+            MemberChange::LastOwner => return Err(last_owner().into()),
+        }
+        for search in &removal.unfinished_searches {
+            if let Err(e) = state.bus.cancel(search).await {
+                tracing::warn!(error = %e, %search, "could not cancel a removed member's search");
+            }
+        }
+        Ok(RemoveMemberResponse::Removed)
+    }
+}
