@@ -144,7 +144,11 @@ async fn full(
     // Fetching the rest costs about what the floor does, plus the planner's few percent.
     let rest_pages = (rest / f64::from(PAGE_SIZE) * REST_OVERHEAD).ceil() as u32;
     let mut requests = Requests::default();
-    requests.add(Sku::Enterprise, planned as u32 + rest_pages);
+    // The search's early page (one page of the area while the planner probes) is billed too.
+    requests.add(
+        Sku::Enterprise,
+        (planned + planner.extra_requests()) as u32 + rest_pages,
+    );
     if !exact {
         // Probing the rest: on dense areas the planner makes about one IDs-only request
         // for every `PLACES_PER_PROBE_REQUEST` places.

@@ -43,7 +43,9 @@ const CANCEL_CHECK_EVERY: Duration = Duration::from_millis(250);
 pub(crate) enum Done {
     Probe(ProbeId, Result<(Vec<String>, u32), PlacesError>),
     Fetch {
-        rect: Rect,
+        /// The planned tile, or `None` for the planner's early page (one page of the
+        /// area, fetched again with its region, so no tile is done by it).
+        rect: Option<Rect>,
         planned: u32,
         result: Result<(Vec<Place>, u32), PlacesError>,
     },
@@ -128,10 +130,25 @@ pub(crate) async fn run(
     let mut next_fetch = 0usize;
     let mut last_progress = Instant::now();
     let mut last_cancel_check = Instant::now();
+    // The early page shows the first leads while the planner probes; a resumed search
+    // has shown its first leads already, so it does not pay for it again.
+    let mut early_wanted = tally.done.is_empty() && outcome.leads.is_empty();
 
     loop {
         while outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
-            if let Some(fetch) = planner.fetch_at(next_fetch) {
+            if let Some(rect) = planner.early_page().filter(|_| early_wanted) {
+                early_wanted = false;
+                let spent = Requests {
+                    enterprise: tally.requests.enterprise + tally.committed,
+                    ..tally.requests
+                };
+                if !plan.affords(&spent, Sku::Enterprise, 1) {
+                    outcome.stop = Some(StopReason::MaxCost);
+                    break;
+                }
+                tally.committed += 1;
+                inflight.push(first_page(upstream, &base, &mask, rect).boxed());
+            } else if let Some(fetch) = planner.fetch_at(next_fetch) {
                 next_fetch += 1;
                 if done_before.iter().any(|done| done.same_as(&fetch.rect)) {
                     continue;
@@ -167,7 +184,6 @@ pub(crate) async fn run(
                 let (places, pages) = result?;
                 tally.committed -= planned;
                 tally.requests.add(Sku::Enterprise, pages);
-                tally.fetched += 1;
                 let mut fresh: Vec<Lead> = Vec::new();
                 for lead in places.into_iter().filter_map(|p| accepted_lead(search, p)) {
                     if seen.insert(lead.place_id.clone()) {
@@ -182,8 +198,9 @@ pub(crate) async fn run(
                     budget += allowance.grant(wanted.next_multiple_of(MAX_LEADS)).await;
                 }
                 let mut given = 0;
-                // Places the probes found so far: the same for every lead of this tile.
-                let total = planner.found_count() as u32;
+                // Places found so far: the same for every lead of this tile (the probes'
+                // count, or the leads out so far while the first regions are probed).
+                let total = (planner.found_count() as u32).max((outcome.leads.len() + fresh.len()) as u32);
                 for lead in fresh {
                     if outcome.leads.len() as u32 >= budget {
                         outcome.stop = Some(StopReason::Allowance);
@@ -198,7 +215,10 @@ pub(crate) async fn run(
                         lead,
                     }));
                 }
-                tally.done.push(DoneTile { rect, leads: given });
+                if let Some(rect) = rect {
+                    tally.fetched += 1;
+                    tally.done.push(DoneTile { rect, leads: given });
+                }
                 tile_done = true;
             }
         }
@@ -328,5 +348,22 @@ async fn fetch_tile(
     planned: u32,
 ) -> Done {
     let result = all_pages(upstream, mask, within(base, rect)).await;
-    Done::Fetch { rect, planned, result }
+    Done::Fetch {
+        rect: Some(rect),
+        planned,
+        result,
+    }
+}
+
+/// The first page of `rect` with the lead mask (the planner's early page).
+async fn first_page(upstream: &Upstream<'_, impl RateGate>, base: &SearchTextRequest, mask: &str, rect: Rect) -> Done {
+    let result = upstream
+        .page(mask, &within(base, rect))
+        .await
+        .map(|page| (page.places, 1));
+    Done::Fetch {
+        rect: None,
+        planned: 1,
+        result,
+    }
 }

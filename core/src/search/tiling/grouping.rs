@@ -15,39 +15,79 @@ use super::{
 const FLAT_LIMIT: usize = 40;
 
 impl Planner {
-    /// `id`'s rectangle is fully probed: group it with its neighbours once its region is,
-    /// if the region is small enough to group as a whole; else group its parts now.
+    /// `id` is complete (a leaf, or a region whose every cell is): a region is grouped now
+    /// if it is too large to group as a whole or its parent is sure to be (see
+    /// [`Self::apart`]), else it waits to be grouped with its neighbours once its parent is
+    /// complete; then the parent is told.
     pub(super) fn completed(&mut self, id: usize) {
         let Some(parent) = self.nodes[id].parent else {
             self.group(id);
             return;
         };
+        if matches!(self.nodes[id].state, State::Split { .. }) {
+            if !self.apart(id) {
+                self.nodes[id].pending = true;
+            } else {
+                self.group(id);
+            }
+        }
+        if self.apart(parent) {
+            // Waiting gains nothing: its complete parts are fetched while the rest of it
+            // is still being probed.
+            if let State::Split { children, .. } = &self.nodes[parent].state {
+                for child in children.clone() {
+                    if self.nodes[child].pending {
+                        self.group(child);
+                    }
+                }
+            }
+        }
         if let State::Split { open, .. } = &mut self.nodes[parent].state {
             *open -= 1;
             if *open > 0 {
                 return;
             }
         }
-        // The parent is complete.
-        let (xs, ys) = self.edges(parent);
-        if xs.len().max(ys.len()) <= FLAT_LIMIT + 1 {
-            self.nodes[parent].pending = true;
-            self.completed(parent);
-        } else {
-            self.group(parent);
-        }
+        self.completed(parent);
     }
 
-    /// Plans the fetches of complete region `id`: as a whole if it is small enough (see
-    /// [`FLAT_LIMIT`]), else its pending parts each as a whole and its leaf cells together.
+    /// Whether region `id` (complete or not) is sure not to be grouped as a whole, so that
+    /// its complete parts may be grouped now: a leaf of it is planned, or the edges of its
+    /// cells so far (probed or not) are too many. Those edges only grow as cells split
+    /// (a cell's parts keep its outer edges), so the answer never turns back and the plan
+    /// is the one grouping at the end would make: only the order of fetches changes.
+    fn apart(&self, id: usize) -> bool {
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            match &self.nodes[n].state {
+                State::Split { children, .. } => stack.extend(children.iter().copied()),
+                State::Leaf { planned: true, .. } => return true,
+                _ => {
+                    let r = self.nodes[n].rect;
+                    xs.extend([r.low.lng, r.high.lng]);
+                    ys.extend([r.low.lat, r.high.lat]);
+                }
+            }
+        }
+        for v in [&mut xs, &mut ys] {
+            v.sort_by(f64::total_cmp);
+            v.dedup();
+        }
+        xs.len().max(ys.len()) > FLAT_LIMIT + 1
+    }
+
+    /// Plans the fetches of complete region `id`: as a whole if it may be (see
+    /// [`Self::apart`]), else its pending parts each as a whole and its leaf cells together.
     pub(super) fn group(&mut self, id: usize) {
         match self.nodes[id].state.clone() {
             State::Leaf { ids, planned: false } => {
                 self.plan_leaves(&[id], vec![(self.nodes[id].rect, ids)]);
             }
             State::Split { nx, ny, children, .. } => {
-                let (xs, ys) = self.edges(id);
-                if xs.len().max(ys.len()) <= FLAT_LIMIT + 1 {
+                if !self.apart(id) {
+                    let (xs, ys) = self.edges(id);
                     self.group_flat(id, &xs, &ys);
                     return;
                 }

@@ -26,17 +26,27 @@
 //! (two or more, each under the cap), reckoned at the pages of their total plus a small
 //! price each. The chain is then settled edge by edge: each edge is moved by a strip,
 //! whose depth is found by probing strips (interpolating on their counts, a page each),
-//! so that the slab before it fills its pages; a slab that shed a strip is probed again
-//! before it is fetched, so every fetch is probed or a union of probed rectangles.
-//! Measured on the synthetic worlds of the tests: 1.03-1.125x the floor (the product's
-//! ceiling is 1.143x: $2.00 per 1,000 leads), for 0.11-0.15 probe requests a place (the
-//! earlier strip-carving planner: 1.05-1.08x, but 0.45-0.85 probe requests a place, which
-//! at a key's 10 requests a second made it three times slower).
+//! so that the slab before it fills its pages; a slab that shed a strip holds what it held
+//! less what the strip's probe listed (both lists are complete: the counts add up, so it
+//! is not probed again). Every fetch is a union of probed rectangles, or such a union less
+//! a probed strip. Measured on the synthetic worlds of the tests: 1.03-1.125x the floor
+//! (the product's ceiling is 1.143x: $2.00 per 1,000 leads), for 0.10-0.15 probe requests a
+//! place (the earlier strip-carving planner: 1.05-1.08x, but 0.45-0.85 probe requests a
+//! place, which at a key's 10 requests a second made it three times slower).
 //!
 //! The runner drives it: `next_probe` → probe (concurrently, under the key's rate gate) →
-//! `record`; `fetch_plan` grows as regions are grouped. Fetching starts once a region is
-//! fully probed, so the first leads of a large metro come later than with strip carving
-//! (25 s against 10 s for 1,500 places at 10 requests a second) and the last much sooner.
+//! `record`; `fetch_plan` grows as regions are grouped. Probes go depth first (by their
+//! place in the tree), so regions are answered through one after the other rather than all
+//! at once, and a complete region is grouped and fetched while the rest is probed as soon
+//! as its parent is sure to be too large to group as a whole (its cells' edges only grow).
+//! A region that may still be grouped as a whole waits for its neighbours (that is what
+//! keeps the plan near the floor), so on a metro most fetches still come once most of it
+//! is probed. The first leads do not wait: once the area's probe shows more than the cap,
+//! [`Planner::early_page`] asks for the area's first page with the lead mask (one billable
+//! request; its places are fetched again with their regions, so it costs one request more
+//! than the plan, and the runner delivers each place once). `clock` (tests) models the
+//! runner on the simulator's metro: the first lead after 4 requests (1.2 s at 10 a second
+//! and 300 ms a request), where it came after 177 (19.5 s) before.
 //! `full.rs` runs it for full-coverage searches.
 //!
 //! Layout: `geometry` (points and rectangles), `probe` (what a probe answers and what a
@@ -46,6 +56,8 @@
 //! Imports form no loop: `state` uses only `geometry` and `probe`, and the rules import the
 //! state and `flat`, never the face (they call each other's methods on the planner).
 
+#[cfg(test)]
+mod clock;
 mod flat;
 mod geometry;
 mod grouping;

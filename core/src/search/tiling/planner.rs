@@ -1,7 +1,7 @@
 //! The planner's face: where it starts, which rectangle to probe next, the bookkeeping of
 //! probes and their answers, and what it has found and planned so far.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use super::{
     geometry::Rect,
@@ -15,18 +15,23 @@ impl Planner {
     pub fn new(area: Rect) -> Self {
         let mut planner = Self {
             nodes: Vec::new(),
-            queue: VecDeque::new(),
+            queue: BTreeSet::new(),
             fetches: Vec::new(),
             chains: Vec::new(),
             probing: 0,
             probes: 0,
             truncated: false,
+            early: None,
+            early_wanted: false,
         };
-        planner.ask(area, UNKNOWN_SATURATED, None);
+        planner.ask(area, UNKNOWN_SATURATED, None, Vec::new());
         planner
     }
 
-    pub(super) fn ask(&mut self, rect: Rect, expected: f64, parent: Option<usize>) -> usize {
+    /// Asks for `rect`'s probe; `path` is where it sits in the tree (see `Node::path`).
+    pub(super) fn ask(&mut self, rect: Rect, expected: f64, parent: Option<usize>, path: Vec<u16>) -> usize {
+        let id = self.nodes.len();
+        self.queue.insert((path.clone(), id));
         self.nodes.push(Node {
             rect,
             expected,
@@ -34,16 +39,33 @@ impl Planner {
             state: State::Asked,
             pending: false,
             repair: None,
+            path,
         });
-        self.queue.push_back(self.nodes.len() - 1);
-        self.nodes.len() - 1
+        id
     }
 
     /// The next rectangle to probe, if one is waiting. Several may be probed at once.
+    /// Repairs' probes come first (fetches wait on them), then the tree depth first.
     pub fn next_probe(&mut self) -> Option<(ProbeId, Rect)> {
-        let id = self.queue.pop_front()?;
+        let (_, id) = self.queue.pop_first()?;
         self.probing += 1;
         Some((id, self.nodes[id].rect))
+    }
+
+    /// The area's first page, to fetch at once with the lead mask (one billable request),
+    /// once the area's probe shows it holds more than the cap: the planner's own fetches
+    /// wait for whole regions to be probed, which on a metro takes seconds, and this page
+    /// shows the first leads meanwhile. Its places are fetched again with their region
+    /// (the runner delivers each once), so it costs one request more than the plan.
+    /// `None` until then, and after it is taken.
+    pub fn early_page(&mut self) -> Option<Rect> {
+        self.early.take()
+    }
+
+    /// Billable requests the search makes beyond its fetch plan: the early page, if the
+    /// area's probe wanted one (see [`Self::early_page`]).
+    pub fn extra_requests(&self) -> usize {
+        usize::from(self.early_wanted)
     }
 
     /// Records a probe's answer.
@@ -86,6 +108,8 @@ impl Planner {
             None => match &self.nodes[id].state {
                 State::Leaf { .. } => self.group(id),
                 _ => {
+                    self.early = Some(self.nodes[id].rect);
+                    self.early_wanted = true;
                     let expected = self.nodes[id].expected;
                     self.split(id, expected);
                 }

@@ -84,10 +84,7 @@ impl Planner {
                 slabs,
                 north,
                 head,
-                dirty: false,
-                next_dirty: false,
                 search: None,
-                verifying: false,
                 done: false,
             });
             self.boundary(self.chains.len() - 1);
@@ -135,17 +132,11 @@ impl Planner {
         }
     }
 
-    /// The head is settled: fetch it (probing it first if it shed a strip), then go on.
+    /// The head is settled: fetch it, then go on. A head that shed a strip is not probed
+    /// again: it holds what it held less what the strip's probe listed.
     fn finish_head(&mut self, chain: usize) {
         let c = &mut self.chains[chain];
         c.search = None;
-        if c.dirty {
-            c.verifying = true;
-            let rect = c.head.0;
-            let id = self.ask(rect, 0.0, None);
-            self.nodes[id].repair = Some(chain);
-            return;
-        }
         let head = c.head.clone();
         self.plan_leaves(&[], vec![head]);
         self.advance(chain);
@@ -157,8 +148,6 @@ impl Planner {
         match c.slabs.pop_front() {
             Some(next) => {
                 c.head = next;
-                c.dirty = c.next_dirty;
-                c.next_dirty = false;
                 self.boundary(chain);
             }
             None => c.done = true,
@@ -188,22 +177,14 @@ impl Planner {
             r.at = d;
             r.rounds += 1;
         }
-        let id = self.ask(rect, 0.0, None);
+        let id = self.ask(rect, 0.0, None, Vec::new());
         self.nodes[id].repair = Some(chain);
     }
 
-    /// A chain's probe answered: the head's own (fetch it) or a strip's (move the edge,
-    /// narrow, or give up).
+    /// A strip's probe answered: move the edge, narrow, or give up.
     pub(super) fn repaired(&mut self, chain: usize, probe: Probe) {
         let ids: BTreeSet<String> = probe.ids.into_iter().collect();
         let c = &mut self.chains[chain];
-        if c.verifying {
-            c.verifying = false;
-            let head = (c.head.0, ids);
-            self.plan_leaves(&[], vec![head]);
-            self.advance(chain);
-            return;
-        }
         let Some(r) = c.search.as_mut() else { return };
         let s = if probe_saturated(&ids) { usize::MAX } else { ids.len() };
         if s != usize::MAX && r.fits(s) {
@@ -213,7 +194,6 @@ impl Planner {
             let head_shed = r.head_shed;
             if head_shed {
                 c.head = (rest, shed_rest);
-                c.dirty = true;
                 if let Some(next) = c.slabs.front_mut() {
                     *next = take;
                 }
@@ -222,7 +202,6 @@ impl Planner {
                 if let Some(next) = c.slabs.front_mut() {
                     *next = (rest, shed_rest);
                 }
-                c.next_dirty = true;
             }
             self.finish_head(chain);
             return;

@@ -59,7 +59,10 @@ impl Planner {
         let mut children = Vec::with_capacity(nx * ny);
         for y in 0..ny {
             for x in 0..nx {
-                children.push(self.ask(cells_rect(rect, nx, ny, (x, x + 1), (y, y + 1)), share, Some(id)));
+                let mut path = self.nodes[id].path.clone();
+                path.push((y * nx + x) as u16);
+                let cell = cells_rect(rect, nx, ny, (x, x + 1), (y, y + 1));
+                children.push(self.ask(cell, share, Some(id), path));
             }
         }
         self.nodes[id].expected = expected;

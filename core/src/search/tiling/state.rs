@@ -15,12 +15,20 @@ use super::{
 pub struct Planner {
     /// Every rectangle asked, by probe id.
     pub(super) nodes: Vec<Node>,
-    pub(super) queue: VecDeque<ProbeId>,
+    /// Rectangles waiting for their probe, in the order they are probed: by their place
+    /// in the tree (depth first), so that one region is finished, grouped and fetched
+    /// while the next is still being probed.
+    pub(super) queue: BTreeSet<(Vec<u16>, ProbeId)>,
     pub(super) fetches: Vec<Fetch>,
     pub(super) chains: Vec<Chain>,
     pub(super) probing: usize,
     pub(super) probes: usize,
     pub(super) truncated: bool,
+    /// The first page to fetch at once (see [`Planner::early_page`]), once it is known to
+    /// be wanted and until it is taken.
+    pub(super) early: Option<Rect>,
+    /// Whether an early page was wanted (for what the search will cost).
+    pub(super) early_wanted: bool,
 }
 
 /// What a probed (or waiting) rectangle is.
@@ -60,14 +68,19 @@ pub(super) struct Node {
     pub(super) pending: bool,
     /// The repair this probes a rectangle for, if any (see [`Repair`]).
     pub(super) repair: Option<usize>,
+    /// Where it sits in the tree: the cell indexes from the area down (empty for the area
+    /// and for a repair's probes, which go first).
+    pub(super) path: Vec<u16>,
 }
 
 /// Two neighbouring groups cut straight apart whose pages could be shared (together they
 /// need fewer pages than apart): the one that sheds gives up a strip along their shared
 /// edge, holding just enough places that both fill their pages. The strip's depth is found
 /// by probing strips (interpolating on their counts); the strip then joins the other group
-/// (a union of probed rectangles) and the rest of the shedding group is probed as it is.
-/// If no depth is found in a few probes, the two are fetched as they were.
+/// (a union of probed rectangles), and the rest of the shedding group holds what it held
+/// less what the strip's probe listed (both lists are complete, so the counts add up
+/// without probing the rest). If no depth is found in a few probes, the two are fetched
+/// as they were.
 #[derive(Debug, Clone)]
 pub(super) struct Repair {
     pub(super) shed: Rect,
@@ -100,11 +113,6 @@ pub(super) struct Chain {
     pub(super) north: bool,
     /// The slab whose far edge is being settled, and its places.
     pub(super) head: (Rect, BTreeSet<String>),
-    /// Whether the head shed a strip (so is not a union of probed rectangles: it is
-    /// probed before it is fetched), and the same of the next slab.
-    pub(super) dirty: bool,
-    pub(super) next_dirty: bool,
     pub(super) search: Option<Repair>,
-    pub(super) verifying: bool,
     pub(super) done: bool,
 }
