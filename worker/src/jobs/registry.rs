@@ -12,7 +12,6 @@ use std::sync::Arc;
 use apalis::prelude::*;
 use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{CoreResult, jobs::JobPayload};
-use tokio_util::task::AbortOnDropHandle;
 
 use apalis::layers::WorkerBuilderExt;
 
@@ -144,7 +143,6 @@ fn consume<J: Job>(
     WorkerBuilder::new(name)
         .backend(consumer)
         .concurrency(concurrency)
-        .parallelize(on_own_task)
         .retry(J::retry(&deps))
         .data(deps)
         .data(running)
@@ -152,19 +150,6 @@ fn consume<J: Job>(
         .run_until(stop)
         .map(|r| r.map_err(anyhow::Error::from))
         .boxed()
-}
-
-/// Runs one job on a tokio task of its own, so a worker's jobs spread over every core
-/// rather than all being polled by its consumer's one task (the pipeline bench's (b):
-/// queued searches ran at a quarter of direct ones). The handle aborts the job when
-/// dropped: a worker whose future is dropped (a lost store, a crash in the fleet tests)
-/// still stops its jobs, as before, rather than leaving them running unowned.
-fn on_own_task<F>(job: F) -> AbortOnDropHandle<F::Output>
-where
-    F: Future + Send + 'static,
-    F::Output: Send + 'static,
-{
-    AbortOnDropHandle::new(tokio::spawn(job))
 }
 
 /// How long a kind's consumer waits before trying its store again after a failure.
