@@ -178,6 +178,11 @@ fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
         ("GeoPoint", "longitude", number_in(-180.0, false, 180.0)),
         ("SearchArea", "radiusMeters", number_in(0.0, true, MAX_RADIUS_METERS)),
         ("CreateTokenRequest", "name", name(MAX_NAME_LEN)),
+        (
+            "WorkspaceNameRequest",
+            "name",
+            name(leadgen_core::workspace::MAX_NAME_CHARS),
+        ),
         ("CreateTokenRequest", "scopes", some_of(scopes)),
         (
             "CreateTokenRequest",

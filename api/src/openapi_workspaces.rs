@@ -96,6 +96,15 @@ fn document_operation(op: &mut Operation) {
     };
     if from == "header" {
         op.parameters[index] = ReferenceOr::Item(workspace_header());
+        // A header that is not a workspace id is refused before anything else.
+        op.responses
+            .responses
+            .entry(StatusCode::Code(400))
+            .or_insert_with(|| {
+                ReferenceOr::Item(error_answer(
+                    "The request cannot be accepted; `message` says why (`invalid_workspace`: the Leadgen-Workspace header is not a workspace id).",
+                ))
+            });
     } else {
         op.parameters.remove(index);
     }

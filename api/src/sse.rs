@@ -244,7 +244,7 @@ mod event_contract {
             SearchEvent::Start(SearchStarted {
                 business_type: "cafe".into(),
                 location: "Austin".into(),
-                search_id: Some("0192d5c1-8b1c-7d2e-9a3b-4c5d6e7f8091".into()),
+                search_id: leadgen_core::ids::SearchId::parse("0192d5c1-8b1c-7d2e-9a3b-4c5d6e7f8091"),
             }),
             SearchEvent::business_found(lead(false), 1, 20),
             SearchEvent::business_found(lead(true), 2, 20),

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::enrich::Contacts;
+use crate::{enrich::Contacts, ids::SearchId};
 
 /// One business found. The contract's `LeadItem`: the stream's events, the answer of
 /// `POST /api/leads/search` and the leads a client sends back share this one shape.
@@ -150,7 +150,7 @@ pub struct SearchStarted {
     /// (`GET /api/leads/searches/{id}/events`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
-    pub search_id: Option<String>,
+    pub search_id: Option<SearchId>,
 }
 
 /// `business_found`: a new business was found.

@@ -13,10 +13,18 @@ const READY_CHECK_LIMIT: std::time::Duration = std::time::Duration::from_millis(
 /// Liveness.
 #[derive(Debug, Object)]
 pub struct Health {
-    /// `ok`.
-    pub status: String,
+    /// Always `ok`: the process answers.
+    pub status: LivenessStatus,
     /// Server version.
     pub version: String,
+}
+
+/// What `GET /api/health` says: the process is up (readiness is `GET /api/ready`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "snake_case")]
+pub enum LivenessStatus {
+    /// The process answers.
+    Ok,
 }
 
 /// Whether this instance takes traffic.
@@ -64,7 +72,7 @@ impl HealthApi {
     #[oai(path = "/health", method = "get", operation_id = "get_health")]
     async fn get_health(&self) -> Json<Health> {
         Json(Health {
-            status: "ok".into(),
+            status: LivenessStatus::Ok,
             version: env!("CARGO_PKG_VERSION").into(),
         })
     }

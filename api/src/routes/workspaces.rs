@@ -120,8 +120,10 @@ pub enum RemoveMemberResponse {
     Removed,
 }
 
+/// 403: a workspace keeps an owner (a refusal of the action, like a role's, not a malformed
+/// request: the same request succeeds once another member is an owner).
 fn last_owner() -> ApiError {
-    ApiError::bad_request(
+    ApiError::forbidden(
         "last_owner",
         "A workspace needs an owner: make another member an owner first.",
     )
@@ -214,7 +216,7 @@ impl WorkspacesApi {
     /// Delete a workspace
     ///
     /// Deletes it and everything in it: its key, plan records, usage, history, tokens and
-    /// webhooks. A personal workspace cannot be deleted (400 `personal_workspace`).
+    /// webhooks. A personal workspace cannot be deleted (403 `personal_workspace`).
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/:id", method = "delete", operation_id = "delete_workspace")]
@@ -226,9 +228,7 @@ impl WorkspacesApi {
     ) -> Result<DeleteWorkspaceResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         debug_assert_eq!(&id.0, auth.workspace());
         if !state.store.delete_workspace(auth.workspace()).await? {
-            return Err(
-                ApiError::bad_request("personal_workspace", "Your personal workspace cannot be deleted.").into(),
-            );
+            return Err(ApiError::forbidden("personal_workspace", "Your personal workspace cannot be deleted.").into());
         }
         Ok(DeleteWorkspaceResponse::Deleted)
     }
@@ -253,7 +253,7 @@ impl WorkspacesApi {
     /// Change a member's role
     ///
     /// Admins and owners change roles; only an owner makes or demotes an owner. The last
-    /// owner cannot be demoted (400 `last_owner`).
+    /// owner cannot be demoted (403 `last_owner`).
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/:id/members/:user_id", method = "patch", operation_id = "update_member")]
@@ -290,7 +290,7 @@ impl WorkspacesApi {
 
     /// Remove a member, or leave
     ///
-    /// Your own user id leaves the workspace (any member may; the last owner may not, 400
+    /// Your own user id leaves the workspace (any member may; the last owner may not, 403
     /// `last_owner`). Removing someone else needs an admin, or an owner for an owner.
     /// Removal is immediate: their next request in the workspace is refused, their API
     /// tokens made there are revoked, and their running searches there are cancelled (the

@@ -134,10 +134,10 @@ fn statuses_are_documented_only_where_they_can_happen() {
     );
     assert_eq!(
         ops["get_usage"],
-        ["200", "401", "403", "404", "429", "500", "503"]
+        ["200", "400", "401", "403", "404", "429", "500", "503"]
             .map(String::from)
             .into(),
-        "reading usage only needs a session, or a token with `usage:read`, in a workspace of the caller's (404: not a member; 503: the store is unreachable)"
+        "reading usage only needs a session, or a token with `usage:read`, in a workspace of the caller's (400: a Leadgen-Workspace header that is not an id; 404: not a member; 503: the store is unreachable)"
     );
     // An unreachable store or Redis answers 503 anywhere but liveness.
     let without_503: BTreeSet<&str> = ops

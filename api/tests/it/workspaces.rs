@@ -302,9 +302,9 @@ async fn tokens_stay_in_their_workspace_and_removal_is_immediate(backend: Backen
     // The last owner can neither leave nor be demoted.
     let ada_path = format!("/api/workspaces/{team}/members/{ada_id}");
     let (status, refused) = call(&app, "DELETE", &ada_path, &ada, None, None).await;
-    assert_eq!((status, refused["error"].as_str()), (400, Some("last_owner")));
+    assert_eq!((status, refused["error"].as_str()), (403, Some("last_owner")));
     let (status, refused) = call(&app, "PATCH", &ada_path, &ada, None, Some(json!({"role": "admin"}))).await;
-    assert_eq!((status, refused["error"].as_str()), (400, Some("last_owner")));
+    assert_eq!((status, refused["error"].as_str()), (403, Some("last_owner")));
 
     // Removal: the next request is refused, the token revoked, the running search cancelled.
     let running = queued_search(&app, &team_id, &ben_id).await;
@@ -336,7 +336,7 @@ async fn tokens_stay_in_their_workspace_and_removal_is_immediate(backend: Backen
     .await;
     assert_eq!(status, 204, "anyone may leave");
     let (status, refused) = call(&app, "DELETE", &format!("/api/workspaces/{ada_id}"), &ada, None, None).await;
-    assert_eq!((status, refused["error"].as_str()), (400, Some("personal_workspace")));
+    assert_eq!((status, refused["error"].as_str()), (403, Some("personal_workspace")));
     let (status, _) = call(&app, "DELETE", &format!("/api/workspaces/{team}"), &carl, None, None).await;
     assert_eq!(status, 404, "a former member is a stranger");
     let (status, _) = call(&app, "DELETE", &format!("/api/workspaces/{team}"), &ada, None, None).await;

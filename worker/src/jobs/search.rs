@@ -240,7 +240,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                 &SearchEvent::Start(SearchStarted {
                     business_type: params.business_type.clone(),
                     location: params.location.clone(),
-                    search_id: Some(job.search_id.to_string()),
+                    search_id: Some(job.search_id.clone()),
                 }),
             )
             .await?;

@@ -12,7 +12,9 @@
 export interface WorkspaceNameRequest {
   /**
      * 1 to 80 characters.
-     * @maxLength 400
+     * @minLength 1
+     * @maxLength 80
+     * @pattern \S
      */
   name: string;
 }

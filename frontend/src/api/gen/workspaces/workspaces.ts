@@ -296,7 +296,7 @@ export const useCreateWorkspace = <TError = ErrorType<ErrorBody>,
 
 /**
  * Deletes it and everything in it: its key, plan records, usage, history, tokens and
- * webhooks. A personal workspace cannot be deleted (400 `personal_workspace`).
+ * webhooks. A personal workspace cannot be deleted (403 `personal_workspace`).
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
@@ -592,7 +592,7 @@ export const getRemoveMemberUrl = (id: string,
 }
 
 /**
- * Your own user id leaves the workspace (any member may; the last owner may not, 400
+ * Your own user id leaves the workspace (any member may; the last owner may not, 403
  * `last_owner`). Removing someone else needs an admin, or an owner for an owner.
  * Removal is immediate: their next request in the workspace is refused, their API
  * tokens made there are revoked, and their running searches there are cancelled (the
@@ -684,7 +684,7 @@ export const useRemoveMember = <TError = ErrorType<ErrorBody>,
 
 /**
  * Admins and owners change roles; only an owner makes or demotes an owner. The last
- * owner cannot be demoted (400 `last_owner`).
+ * owner cannot be demoted (403 `last_owner`).
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
