@@ -30,6 +30,8 @@ use crate::{
 
 /// At least one character that is not white space (names are trimmed before checks).
 const NOT_BLANK: &str = r"\S";
+/// Not blank, and no control character (`char::is_control`: U+0000-U+001F, U+007F-U+009F).
+const NOT_BLANK_NO_CONTROL: &str = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$";
 
 /// What core requires of a field, written into its schema. `false` when the schema is
 /// not of the kind the rule is for: poem-openapi changed it, and the rule would be lost.
@@ -181,7 +183,13 @@ fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
         (
             "WorkspaceNameRequest",
             "name",
-            name(leadgen_core::workspace::MAX_NAME_CHARS),
+            string(|s| {
+                (s.min_length, s.max_length, s.pattern) = (
+                    Some(1),
+                    Some(leadgen_core::workspace::MAX_NAME_CHARS),
+                    Some(NOT_BLANK_NO_CONTROL.into()),
+                );
+            }),
         ),
         ("CreateTokenRequest", "scopes", some_of(scopes)),
         (

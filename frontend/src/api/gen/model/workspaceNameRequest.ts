@@ -14,7 +14,7 @@ export interface WorkspaceNameRequest {
      * 1 to 80 characters.
      * @minLength 1
      * @maxLength 80
-     * @pattern \S
+     * @pattern ^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$
      */
   name: string;
 }
