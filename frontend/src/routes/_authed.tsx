@@ -1,4 +1,5 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { AfterFirstPaint } from '../components/after-first-paint';
 import { requireSession } from '../features/auth/session-guard';
 import { SignedInOnly } from '../features/auth/signed-in-only';
 import { SearchFinishedNotices } from '../features/history/search-finished-notice';
@@ -13,7 +14,9 @@ export const Route = createFileRoute('/_authed')({
   component: () => (
     <SignedInOnly>
       <Outlet />
-      <SearchFinishedNotices />
+      <AfterFirstPaint>
+        <SearchFinishedNotices />
+      </AfterFirstPaint>
     </SignedInOnly>
   ),
 });

@@ -23,6 +23,10 @@ export function DashboardHeader({ user, onLogout }: { user: SessionUser | null; 
               <img
                 src={user.picture}
                 alt=""
+                // Decoration, from another origin (a new connection): fetched after what the
+                // page is for, rather than competing with its scripts and first reads.
+                fetchPriority="low"
+                decoding="async"
                 referrerPolicy="no-referrer"
                 onError={() => setPictureFailed(true)}
                 className="size-8 shrink-0 rounded-full object-cover ring-1 ring-slate-200"

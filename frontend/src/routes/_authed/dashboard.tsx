@@ -1,6 +1,7 @@
 import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { getGetUsageQueryOptions, getListBusinessTypesQueryOptions } from '../../api/gen/leads/leads';
 import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
+import { AfterFirstPaint } from '../../components/after-first-paint';
 import { UsageWidget } from '../../features/billing/usage-card';
 import { DashboardLayout } from '../../features/dashboard/dashboard-layout';
 import { needsFirstOnboarding } from '../../features/dashboard/first-onboarding';
@@ -70,18 +71,21 @@ function Dashboard() {
         }
         resultsActions={(results, query) => <LazyExportActions results={results} search={query} onOutcome={exportOutcome.report} />}
       />
-      <div className="grid gap-6 md:grid-cols-3">
-        <ApiKeyStatusCard configured={hasApiKey} loading={apiKey.isPending} preview={apiKey.data?.key_preview} />
-        <UsageWidget
-          footer={
-            <Link to="/settings" className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
-              View Details →
-            </Link>
-          }
-        />
-        <TutorialCard />
-      </div>
-      <SearchHistorySection {...search.history} resultsActions={(item, what) => <HistoryExportActions item={item} what={what} />} />
+      {/* Below the form: rendered just after it, so the form paints first. */}
+      <AfterFirstPaint>
+        <div className="grid gap-6 md:grid-cols-3">
+          <ApiKeyStatusCard configured={hasApiKey} loading={apiKey.isPending} preview={apiKey.data?.key_preview} />
+          <UsageWidget
+            footer={
+              <Link to="/settings" className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+                View Details →
+              </Link>
+            }
+          />
+          <TutorialCard />
+        </div>
+        <SearchHistorySection {...search.history} resultsActions={(item, what) => <HistoryExportActions item={item} what={what} />} />
+      </AfterFirstPaint>
     </DashboardLayout>
   );
 }
