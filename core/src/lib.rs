@@ -3,6 +3,7 @@
 //! workers build on it.
 
 pub mod api_key;
+pub mod audit;
 pub mod billing;
 pub mod bus;
 pub mod catalogue;
@@ -10,6 +11,7 @@ pub mod config;
 pub mod delivery;
 pub mod enrich;
 pub mod error;
+pub mod invitations;
 pub mod ids;
 pub mod jobs;
 pub mod keys;

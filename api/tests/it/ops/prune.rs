@@ -79,6 +79,7 @@ async fn seed(store: &Store) {
             email: "pruned@example.com".into(),
             name: None,
             picture: None,
+            email_verified: true,
         })
         .await
         .expect("user");
