@@ -117,7 +117,10 @@ pub async fn record(
     details: serde_json::Value,
 ) {
     let target = target.into();
-    if let Err(e) = store.insert_audit_event(workspace, actor, action, &target, &details).await {
+    if let Err(e) = store
+        .insert_audit_event(workspace, actor, action, &target, &details)
+        .await
+    {
         tracing::error!(error = %e, %workspace, action = action.as_str(), "could not record an audit event");
     }
 }

@@ -115,7 +115,11 @@ mod tests {
         let a = generate_token();
         let b = generate_token();
         assert_eq!(a.secret.len(), 43, "32 bytes, unpadded base64");
-        assert!(a.secret.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
+        assert!(
+            a.secret
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        );
         assert_ne!(a.secret, b.secret);
         assert_eq!(a.hash, hash_token(&a.secret));
         assert_eq!(a.hash.len(), 64);

@@ -76,7 +76,11 @@ impl AuditApi {
     /// setting of the server). Admins and owners read it.
     ///
     /// API tokens: not accepted; this needs a signed-in session.
-    #[oai(path = "/workspaces/:id/audit-events", method = "get", operation_id = "list_audit_events")]
+    #[oai(
+        path = "/workspaces/:id/audit-events",
+        method = "get",
+        operation_id = "list_audit_events"
+    )]
     async fn list_audit_events(
         &self,
         state: Data<&AppState>,

@@ -292,7 +292,11 @@ impl InvitationsApi {
     /// The invitations of the workspace whose links still work (never their tokens).
     ///
     /// API tokens: not accepted; this needs a signed-in session.
-    #[oai(path = "/workspaces/:id/invitations", method = "get", operation_id = "list_invitations")]
+    #[oai(
+        path = "/workspaces/:id/invitations",
+        method = "get",
+        operation_id = "list_invitations"
+    )]
     async fn list_invitations(
         &self,
         state: Data<&AppState>,
@@ -373,7 +377,11 @@ impl InvitationsApi {
     /// (or when unknown or revoked); 410 when it expired.
     ///
     /// API tokens: not accepted; this needs a signed-in session.
-    #[oai(path = "/invitations/:token/accept", method = "post", operation_id = "accept_invitation")]
+    #[oai(
+        path = "/invitations/:token/accept",
+        method = "post",
+        operation_id = "accept_invitation"
+    )]
     async fn accept_invitation(
         &self,
         state: Data<&AppState>,
@@ -388,7 +396,11 @@ impl InvitationsApi {
                 Some(address) => format!("you are signed in as {address}"),
                 None => format!(
                     "your identity provider has not verified your email ({})",
-                    if user.email.is_empty() { "none given" } else { &user.email }
+                    if user.email.is_empty() {
+                        "none given"
+                    } else {
+                        &user.email
+                    }
                 ),
             };
             return Err(ApiError::forbidden(

@@ -341,12 +341,13 @@ impl SheetsApi {
         let personal = WorkspaceId::personal(&auth.0.user.id);
         let named = crate::auth::workspace::from_header(request).ok().flatten();
         let workspace = match named {
-            Some(named) if state
-                .store
-                .member_role(&named, &auth.0.user.id)
-                .await
-                .map_err(ApiError::from)?
-                .is_some() =>
+            Some(named)
+                if state
+                    .store
+                    .member_role(&named, &auth.0.user.id)
+                    .await
+                    .map_err(ApiError::from)?
+                    .is_some() =>
             {
                 named
             }

@@ -129,7 +129,15 @@ impl UserApi {
         let actor = Some(&auth.0.user.id);
         let message = if key.is_empty() {
             if state.keys.delete(workspace).await? {
-                audit::record(&state.store, workspace, actor, Action::KeyRemoved, "places_api_key", json!({})).await;
+                audit::record(
+                    &state.store,
+                    workspace,
+                    actor,
+                    Action::KeyRemoved,
+                    "places_api_key",
+                    json!({}),
+                )
+                .await;
                 "API key deleted"
             } else {
                 "No API key was stored"
@@ -139,7 +147,15 @@ impl UserApi {
                 leadgen_core::CoreError::Invalid(m) => ApiError::bad_request("invalid_api_key", m),
                 other => other.into(),
             })?;
-            audit::record(&state.store, workspace, actor, Action::KeySaved, "places_api_key", json!({})).await;
+            audit::record(
+                &state.store,
+                workspace,
+                actor,
+                Action::KeySaved,
+                "places_api_key",
+                json!({}),
+            )
+            .await;
             "API key saved successfully"
         };
         Ok(Json(SaveApiKeyResponse {

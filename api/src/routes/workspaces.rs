@@ -374,7 +374,11 @@ impl WorkspacesApi {
             &state.store,
             &caller.id,
             Some(&auth.0.user.id),
-            if leaving { Action::MemberLeft } else { Action::MemberRemoved },
+            if leaving {
+                Action::MemberLeft
+            } else {
+                Action::MemberRemoved
+            },
             email.unwrap_or_default(),
             json!({
                 "userId": user_id.0,

@@ -18,7 +18,7 @@ const KEY: &str = "AIzaSyA_team_0123456789abcdefghijklmnop";
 const HEADER: &str = "Leadgen-Workspace";
 
 /// One call, with a bearer token and optionally the workspace header.
-async fn call(
+pub(crate) async fn call(
     app: &TestApp,
     method: &str,
     path: &str,

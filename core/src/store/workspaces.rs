@@ -273,11 +273,12 @@ impl Store {
                 tokens_revoked: 0,
             });
         }
-        let tokens = sqlx::query("DELETE FROM personal_tokens WHERE COALESCE(workspace_id, user_id) = $1 AND user_id = $2")
-            .bind(workspace)
-            .bind(member)
-            .execute(&mut *tx)
-            .await?;
+        let tokens =
+            sqlx::query("DELETE FROM personal_tokens WHERE COALESCE(workspace_id, user_id) = $1 AND user_id = $2")
+                .bind(workspace)
+                .bind(member)
+                .execute(&mut *tx)
+                .await?;
         let unfinished: Vec<String> = sqlx::query_scalar(
             "SELECT id FROM searches WHERE COALESCE(workspace_id, user_id) = $1 AND user_id = $2
                AND finished_at IS NULL",
