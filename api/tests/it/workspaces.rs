@@ -380,6 +380,14 @@ const PERSONAL: &[(&str, &str)] = &[
     ("list_workspaces", "the caller's memberships"),
     ("create_workspace", "a new workspace, owned by the caller"),
     (
+        "get_invitation",
+        "the link's token names the workspace; the invited person is not a member yet",
+    ),
+    (
+        "accept_invitation",
+        "the link's token names the workspace; the invited person is not a member yet",
+    ),
+    (
         "get_sheets_auth_status",
         "Google Sheets access is the person's Google account",
     ),
