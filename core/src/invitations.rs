@@ -67,6 +67,25 @@ pub fn email_key(email: &str) -> String {
     email.trim().to_lowercase()
 }
 
+/// An invitation to record (see `Store::create_invitation`).
+#[derive(Debug, Clone, Copy)]
+pub struct NewInvitation<'a> {
+    /// The workspace it joins.
+    pub workspace: &'a WorkspaceId,
+    /// Who makes it.
+    pub invited_by: &'a UserId,
+    /// The address, as typed (trimmed).
+    pub email: &'a str,
+    /// Its lower-case key ([`email_key`]).
+    pub email_key: &'a str,
+    /// The role it gives.
+    pub role: Role,
+    /// Its token's hash ([`hash_token`]): never the token.
+    pub token_hash: &'a str,
+    /// Unix seconds when it stops working.
+    pub expires_at: i64,
+}
+
 /// The person who made an invitation (or did something the audit log records).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Person {

@@ -6,7 +6,7 @@
 use leadgen_core::{
     audit::{self, Action},
     ids::{UserId, WorkspaceId},
-    invitations::{self, Invitation, Person},
+    invitations::{self, Invitation, NewInvitation, Person},
     store::Acceptance,
     time::now_unix,
     workspace::Role,
@@ -250,15 +250,15 @@ impl InvitationsApi {
         let token = invitations::generate_token();
         let invitation = state
             .store
-            .create_invitation(
-                &caller.id,
-                &auth.0.user.id,
-                &email,
-                &key,
-                body.role,
-                &token.hash,
-                now_unix() + invitations::VALID_FOR_SECS,
-            )
+            .create_invitation(&NewInvitation {
+                workspace: &caller.id,
+                invited_by: &auth.0.user.id,
+                email: &email,
+                email_key: &key,
+                role: body.role,
+                token_hash: &token.hash,
+                expires_at: now_unix() + invitations::VALID_FOR_SECS,
+            })
             .await?;
         let link = state
             .config

@@ -6,9 +6,8 @@ use super::handle::Store;
 use crate::{
     CoreError, CoreResult,
     ids::{UserId, WorkspaceId},
-    invitations::{Invitation, KEEP_EXPIRED_SECS, Person},
+    invitations::{Invitation, KEEP_EXPIRED_SECS, NewInvitation, Person},
     time::now_unix,
-    workspace::Role,
 };
 
 /// What accepting a link did.
@@ -87,17 +86,17 @@ impl Store {
 
     /// Records an invitation (its token's hash only), replacing a pending one for the same
     /// address in the workspace (whose link stops working).
-    #[tracing::instrument(skip(self, token_hash))]
-    pub async fn create_invitation(
-        &self,
-        workspace: &WorkspaceId,
-        invited_by: &UserId,
-        email: &str,
-        email_key: &str,
-        role: Role,
-        token_hash: &str,
-        expires_at: i64,
-    ) -> CoreResult<Invitation> {
+    #[tracing::instrument(skip_all, fields(workspace = %new.workspace))]
+    pub async fn create_invitation(&self, new: &NewInvitation<'_>) -> CoreResult<Invitation> {
+        let NewInvitation {
+            workspace,
+            invited_by,
+            email,
+            email_key,
+            role,
+            token_hash,
+            expires_at,
+        } = *new;
         let id = uuid::Uuid::now_v7().to_string();
         let mut tx = self.pool.begin().await?;
         self.lock_workspace(&mut tx, workspace).await?;
