@@ -7,13 +7,16 @@
 use std::time::Duration;
 
 use leadgen_core::{ids::WorkspaceId, user::ProviderIdentity, workspace::Role};
-use leadgen_testkit::smtp::SmtpServer;
+use leadgen_testkit::{places_sim::PlacesSim, smtp::SmtpServer};
 use serde_json::{Value, json};
 use sqlx::Connection;
 
 use crate::{
-    both_backends,
-    search::{env::Mode, no_lead_at_rest::all_stored_text},
+    both_backends, both_modes,
+    search::{
+        env::{Mode, SearchEnv},
+        no_lead_at_rest::all_stored_text,
+    },
     support::{Backend, TestApp},
     workspaces::call,
 };
@@ -788,5 +791,55 @@ both_backends!(
         assert_eq!(app.state.store.prune_audit_events(365).await.expect("prune"), 1);
         let (_, log) = call(&app, "GET", &events_path, &ada, None, None).await;
         assert!(!log.to_string().contains("workspace_created"));
+    }
+);
+
+both_modes!(
+    a_search_started_is_in_the_audit_log_without_its_leads,
+    |mode| async move {
+        let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+        let (_, me) = env.app.get("/api/auth/me", Some(&env.token)).await;
+        let me = me["user"]["id"]
+            .as_str()
+            .or(me["id"].as_str())
+            .expect("my id")
+            .to_owned();
+        let city = env.dense_city("cafe", 3);
+        let (status, events) = env.stream("cafe", &city).await;
+        assert_eq!(status, 200);
+        let search_id = events[0].1["searchId"].as_str().expect("search id").to_owned();
+        let complete = &events.last().expect("events").1;
+        assert_eq!(complete["type"], "complete", "{complete}");
+
+        let (status, log) = env
+            .app
+            .get(&format!("/api/workspaces/{me}/audit-events"), Some(&env.token))
+            .await;
+        assert_eq!(status, 200, "{log}");
+        let started = log["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .find(|e| e["action"] == "search_started")
+            .cloned()
+            .expect("a search_started event");
+        assert_eq!(started["target"], search_id.as_str());
+        assert_eq!(started["actor"]["userId"], me.as_str());
+        assert_eq!(
+            (
+                started["details"]["type"].as_str(),
+                started["details"]["location"].as_str(),
+                started["details"]["coverage"].as_str()
+            ),
+            (Some("cafe"), Some(city.as_str()), Some("quick")),
+            "{started}"
+        );
+        assert!(started["details"]["leadBudget"].as_u64().is_some(), "{started}");
+        // Never a lead: none of the names the search found is in the log.
+        let text = log.to_string();
+        for lead in complete["results"].as_array().expect("results") {
+            let name = lead["name"].as_str().expect("name");
+            assert!(!text.contains(name), "the log holds the lead {name}");
+        }
     }
 );
