@@ -326,7 +326,9 @@ impl InvitationsApi {
         auth: Auth<access::WorkspaceAdmin>,
         // The extractor reads and checks it (`auth`); named here for the contract.
         #[oai(name = "id")] _id: Path<WorkspaceId>,
-        #[oai(validator(max_length = 64))] invitation_id: Path<String>,
+        // Plain text, which always parses: an id of no invitation is 404 (a refusal to
+        // parse would be named by position, `payload_errors`, as the workspace's `id`).
+        invitation_id: Path<String>,
     ) -> Result<RevokeInvitationResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let email = state
             .store
@@ -357,7 +359,8 @@ impl InvitationsApi {
         &self,
         state: Data<&AppState>,
         _auth: Auth<access::Session>,
-        #[oai(validator(max_length = 128))] token: Path<String>,
+        // Plain text, which always parses (see `revoke_invitation`): an unknown one is 404.
+        token: Path<String>,
     ) -> Result<Json<InvitationPreview>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>> {
         let invitation = by_token(&state, &token.0).await?;
         Ok(Json(InvitationPreview {
@@ -386,7 +389,8 @@ impl InvitationsApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::Session>,
-        #[oai(validator(max_length = 128))] token: Path<String>,
+        // Plain text, which always parses (see `revoke_invitation`): an unknown one is 404.
+        token: Path<String>,
     ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | GONE }>> {
         let user = &auth.0.user;
         let invitation = by_token(&state, &token.0).await?;

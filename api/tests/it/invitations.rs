@@ -843,3 +843,43 @@ both_modes!(
         }
     }
 );
+
+both_backends!(
+    a_mail_server_that_refuses_does_not_fail_the_invitation,
+    |backend: Backend| async move {
+        // Nothing listens on the discard port: the mail cannot go.
+        let app = TestApp::start(backend, vec![("LEADGEN_SMTP_URL", "smtp://127.0.0.1:9".into())]).await;
+        let (_, ada) = app.sign_in("ada").await;
+        let team = team(&app, &ada).await;
+        let (status, created) = invite(&app, &team, &ada, "ben@example.com", "member").await;
+        assert_eq!((status, created["mailed"].as_bool()), (201, Some(false)), "{created}");
+        let (_, ben) = app.sign_in("ben").await;
+        let (status, _) = call(
+            &app,
+            "POST",
+            &format!("/api/invitations/{}/accept", token_of(&created)),
+            &ben,
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "the link works all the same");
+        let (_, log) = call(
+            &app,
+            "GET",
+            &format!("/api/workspaces/{team}/audit-events"),
+            &ada,
+            None,
+            None,
+        )
+        .await;
+        let made = log["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .find(|e| e["action"] == "invitation_created")
+            .cloned()
+            .expect("invitation_created");
+        assert_eq!(made["details"]["mailed"], false);
+    }
+);
