@@ -1,7 +1,7 @@
 //! The workers prune expired sessions, abandoned sign-ins (#25) and audit events past their
-//! retention (#28) on a schedule, in both
-//! modes: embedded (one worker, SQLite, in-process queue) and distributed (two workers,
-//! Postgres, Redis, sharing one job a period through a lease).
+//! retention (#28) on a schedule, in both modes: embedded (one worker, SQLite, in-process
+//! queue) and distributed (two workers, Postgres, Redis, sharing one job a period through
+//! a lease).
 
 use std::{collections::HashMap, time::Duration};
 
