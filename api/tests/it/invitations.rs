@@ -883,3 +883,35 @@ both_backends!(
         assert_eq!(made["details"]["mailed"], false);
     }
 );
+
+both_backends!(a_link_clicked_twice_at_once_joins_once, |backend: Backend| async move {
+    let app = TestApp::start(backend, vec![]).await;
+    let (_, ada) = app.sign_in("ada").await;
+    let (_, ben) = app.sign_in("ben").await;
+    let team = team(&app, &ada).await;
+    let (_, created) = invite(&app, &team, &ada, "ben@example.com", "admin").await;
+    let accept = format!("/api/invitations/{}/accept", token_of(&created));
+    let (a, b) = tokio::join!(
+        call(&app, "POST", &accept, &ben, None, None),
+        call(&app, "POST", &accept, &ben, None, None)
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 404], "{a:?} {b:?}");
+    let (_, log) = call(
+        &app,
+        "GET",
+        &format!("/api/workspaces/{team}/audit-events"),
+        &ada,
+        None,
+        None,
+    )
+    .await;
+    let accepted = log["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["action"] == "invitation_accepted")
+        .count();
+    assert_eq!(accepted, 1);
+});
