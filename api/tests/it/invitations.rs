@@ -915,3 +915,129 @@ both_backends!(a_link_clicked_twice_at_once_joins_once, |backend: Backend| async
         .count();
     assert_eq!(accepted, 1);
 });
+
+/// A removed member's running search stops, and the team's history keeps it, cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_members_running_search_is_cancelled_and_kept() {
+    let env = SearchEnv::start(
+        Mode::Distributed,
+        PlacesSim::builder().latency(Duration::from_millis(200)),
+        1,
+        vec![],
+    )
+    .await;
+    let ada = env.token.clone();
+    let (ben_id, ben) = env.app.sign_in("ben").await;
+    let team = team(&env.app, &ada).await;
+    let team_id = WorkspaceId::from(team.as_str());
+    env.app
+        .state
+        .store
+        .add_member(&team_id, &ben_id, Role::Member)
+        .await
+        .expect("ben");
+    let (status, saved) = call(
+        &env.app,
+        "POST",
+        "/api/user/api-key",
+        &ada,
+        Some(&team),
+        Some(json!({"api_key": "AIzaSyA_team_0123456789abcdefghijklmnop"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    let city = env
+        .sim
+        .cities()
+        .iter()
+        .find(|c| (61..=200).contains(&env.sim.world().places_for(c.name, "restaurant").len()))
+        .expect("a city with more than 60 restaurants");
+    let v = city.viewport;
+    let body = json!({
+        "businessType": "restaurant",
+        "coverage": "full",
+        "background": true,
+        "area": {
+            "low": {"latitude": v.low.latitude, "longitude": v.low.longitude},
+            "high": {"latitude": v.high.latitude, "longitude": v.high.longitude},
+        },
+    });
+    // Ben starts it in the team, and leaves the stream: it goes on in the background.
+    let response = env
+        .app
+        .client
+        .post("/api/leads/search-stream")
+        .header("authorization", format!("Bearer {ben}"))
+        .header("Leadgen-Workspace", &team)
+        .body_json(&body)
+        .send()
+        .await;
+    assert_eq!(response.0.status().as_u16(), 200);
+    drop(response);
+    let running_id = {
+        let mut found = None;
+        for _ in 0..100 {
+            let (_, page) = call(
+                &env.app,
+                "GET",
+                "/api/leads/searches?status=running",
+                &ada,
+                Some(&team),
+                None,
+            )
+            .await;
+            if let Some(id) = page["searches"][0]["id"].as_str() {
+                found = Some(id.to_owned());
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        found.expect("ben's search runs in the team")
+    };
+
+    let (status, _) = call(
+        &env.app,
+        "DELETE",
+        &format!("/api/workspaces/{team}/members/{ben_id}"),
+        &ada,
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    let mut entry = Value::Null;
+    for _ in 0..150 {
+        let (_, now) = call(
+            &env.app,
+            "GET",
+            &format!("/api/leads/searches/{running_id}"),
+            &ada,
+            Some(&team),
+            None,
+        )
+        .await;
+        if now["status"] == "cancelled" {
+            entry = now;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(entry["status"], "cancelled", "the history keeps it, cancelled: {entry}");
+    let (_, log) = call(
+        &env.app,
+        "GET",
+        &format!("/api/workspaces/{team}/audit-events"),
+        &ada,
+        None,
+        None,
+    )
+    .await;
+    let removed = log["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["action"] == "member_removed")
+        .cloned()
+        .expect("member_removed");
+    assert_eq!(removed["details"]["searchesCancelled"], 1, "{removed}");
+}
