@@ -138,6 +138,7 @@ pub async fn queue_check(config: &Config, api: &str, limit: std::time::Duration)
             email: "helm-test@leadgen.invalid".to_owned(),
             name: Some("helm test".to_owned()),
             picture: None,
+            email_verified: false,
         })
         .await
         .context("creating the check's account")?;

@@ -42,6 +42,10 @@ pub enum ApiError {
     /// Nothing of that kind belongs to the caller.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
+    /// The request conflicts with what exists (e.g. inviting someone who is already a
+    /// member); `message` says what.
+    #[oai(status = 409)]
+    Conflict(Json<ErrorBody>),
     /// It existed, but what was asked for is gone (a finished search's results, kept in
     /// memory for minutes only).
     #[oai(status = 410)]
@@ -92,6 +96,11 @@ impl ApiError {
     /// 404 with a message.
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::NotFound(body("not_found", message))
+    }
+
+    /// 409 with a code and message.
+    pub fn conflict(code: &str, message: impl Into<String>) -> Self {
+        Self::Conflict(body(code, message))
     }
 
     /// 410 with a code and message.
@@ -233,6 +242,8 @@ pub mod status {
     pub const GONE: u16 = 1 << 6;
     /// 403: an API token may not do this (scope, or a session is needed).
     pub const FORBIDDEN: u16 = 1 << 7;
+    /// 409: it conflicts with what exists.
+    pub const CONFLICT: u16 = 1 << 8;
 }
 
 impl ApiError {
@@ -243,6 +254,7 @@ impl ApiError {
             Self::Unauthorized(_) => status::UNAUTHORIZED,
             Self::Forbidden(_) => status::FORBIDDEN,
             Self::NotFound(_) => status::NOT_FOUND,
+            Self::Conflict(_) => status::CONFLICT,
             Self::Gone(_) => status::GONE,
             Self::TooManyRequests(_) => status::TOO_MANY_REQUESTS,
             Self::Internal(_) => 0,
@@ -313,6 +325,7 @@ fn bit_of(code: u16) -> u16 {
         401 => status::UNAUTHORIZED,
         403 => status::FORBIDDEN,
         404 => status::NOT_FOUND,
+        409 => status::CONFLICT,
         410 => status::GONE,
         429 => status::TOO_MANY_REQUESTS,
         502 => status::BAD_GATEWAY,

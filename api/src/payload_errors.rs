@@ -393,9 +393,20 @@ mod tests {
             .collect();
         assert_eq!(
             path_parameters,
-            ["id", "user_id"].into(),
-            "every first path parameter is `id`, a second one a member's `user_id`"
+            ["id", "user_id", "invitation_id", "token"].into(),
+            "every first path parameter is `id` (or an invitation link's `token`), a second one a member's `user_id` (or an `invitation_id`)"
         );
+        // `token` and `invitation_id` are plain text, which always parses: no refusal
+        // names them by position (where `param0` reads as `id`).
+        for item in spec["paths"].as_object().expect("paths").values() {
+            for op in item.as_object().expect("operations").values() {
+                for p in op["parameters"].as_array().into_iter().flatten() {
+                    if p["name"] == "token" || p["name"] == "invitation_id" {
+                        assert_eq!(p["schema"], json!({"type": "string"}), "{p}");
+                    }
+                }
+            }
+        }
         // ... and `user_id` only ever second, after the workspace's `{id}`.
         for path in spec["paths"].as_object().expect("paths").keys() {
             if path.contains("{user_id}") {

@@ -42,6 +42,8 @@ pub struct Inner {
     pub usage: UsageService,
     /// Google Sheets grants and exports.
     pub sheets: SheetsService,
+    /// Outgoing mail (invitations); `None` when SMTP is not configured.
+    pub mailer: Option<leadgen_core::delivery::Mailer>,
     /// Stripe; `None` when billing is not configured.
     pub stripe: Option<StripeApi>,
     /// Request limits per address, user and token (their buckets live here).
@@ -106,6 +108,7 @@ impl AppState {
             redis,
             bus,
             queues,
+            mailer,
             ..
         } = services;
         Ok(Self(Arc::new(Inner {
@@ -122,6 +125,7 @@ impl AppState {
             usage,
             sheets,
             stripe,
+            mailer,
             test_events,
             shutdown: tokio::sync::watch::Sender::new(false),
             rate_limits: crate::rate_limits::RateLimits::new(

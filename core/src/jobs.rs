@@ -113,8 +113,9 @@ impl JobPayload for EnrichJobV1 {
 /// Queue of [`PruneJobV1`].
 pub const PRUNE_QUEUE: &str = "prune.v1";
 
-/// Delete what has expired from the store: session records expired more than a day ago
-/// and sign-ins abandoned at the provider. Queued by the workers' schedule (after start,
+/// Delete what has expired from the store: session records expired more than a day ago,
+/// sign-ins abandoned at the provider, invitations expired a month ago and audit events
+/// past their retention (`LEADGEN_AUDIT_RETENTION_DAYS`). Queued by the workers' schedule (after start,
 /// then hourly; at most about once an hour for the whole fleet, see
 /// `worker/src/jobs/prune.rs`). Idempotent: it deletes by age, so a second run finds
 /// nothing to do.

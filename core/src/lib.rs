@@ -3,6 +3,7 @@
 //! workers build on it.
 
 pub mod api_key;
+pub mod audit;
 pub mod billing;
 pub mod bus;
 pub mod catalogue;
@@ -11,6 +12,7 @@ pub mod delivery;
 pub mod enrich;
 pub mod error;
 pub mod ids;
+pub mod invitations;
 pub mod jobs;
 pub mod keys;
 pub mod lead;

@@ -52,4 +52,7 @@ pub struct ProviderIdentity {
     pub name: Option<String>,
     /// Picture claim.
     pub picture: Option<String>,
+    /// Whether the provider vouched for `email` (its `email_verified` claim; absent
+    /// counts as not): accepting an invitation needs it.
+    pub email_verified: bool,
 }

@@ -147,7 +147,8 @@ impl Services {
             deliveries: self.queues.delivery.clone(),
             sheets: self.sheets.clone(),
             mailer: self.mailer.clone(),
-            prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone()),
+            prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone())
+                .keeping_audit_events(self.config.database.audit_retention_days),
         })
     }
 

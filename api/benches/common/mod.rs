@@ -109,6 +109,7 @@ pub async fn stack_with(
                 email: format!("user{i}@bench.example"),
                 name: None,
                 picture: None,
+                email_verified: true,
             })
             .await
             .expect("user");

@@ -30,6 +30,8 @@ pub fn operator_identity() -> ProviderIdentity {
         email: "operator@localhost".to_owned(),
         name: Some("Local Operator".to_owned()),
         picture: None,
+        // Nobody vouches for this address: the operator cannot accept invitations by it.
+        email_verified: false,
     }
 }
 

@@ -200,6 +200,7 @@ impl Oidc {
             email: claims.email().map(|e| e.to_string()).unwrap_or_default(),
             name: claims.name().and_then(|n| n.get(None)).map(|n| n.to_string()),
             picture: claims.picture().and_then(|p| p.get(None)).map(|p| p.to_string()),
+            email_verified: claims.email_verified().unwrap_or(false),
         };
         // Google puts profile claims in the ID token; providers that follow the core spec
         // strictly return them from UserInfo only (for the code flow). Ask UserInfo then.
@@ -231,6 +232,7 @@ impl Oidc {
             .map_err(|e| SignInError::BadIdToken(format!("UserInfo failed: {e}")))?;
         if let Some(email) = info.email() {
             identity.email = email.to_string();
+            identity.email_verified = info.email_verified().unwrap_or(false);
         }
         if identity.name.is_none() {
             identity.name = info.name().and_then(|n| n.get(None)).map(|n| n.to_string());

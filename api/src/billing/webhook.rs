@@ -3,7 +3,10 @@
 //! back from Stripe and its current state is stored, in the same transaction that records
 //! the event id.
 
-use leadgen_core::store::{EventOutcome, Store};
+use leadgen_core::{
+    audit::{self, Action},
+    store::{EventOutcome, Store},
+};
 use serde_json::Value;
 
 use super::stripe_api::{StripeApi, StripeFailure};
@@ -98,6 +101,17 @@ pub async fn handle(store: &Store, stripe: &StripeApi, body: &[u8]) -> Result<Ha
     let outcome = store
         .apply_billing_event(id, kind, workspace_id.as_ref(), Some(&current.subscription))
         .await?;
+    if let (EventOutcome::Applied, Some(workspace)) = (&outcome, &workspace_id) {
+        // The billing provider acts, not a member: no actor.
+        let plan = &current.subscription;
+        let details = serde_json::json!({
+            "event": kind,
+            "plan": plan.plan,
+            "status": plan.status,
+            "cancelAtPeriodEnd": plan.cancel_at_period_end,
+        });
+        audit::record(store, workspace, None, Action::PlanChanged, &plan.plan, details).await;
+    }
     Ok(match outcome {
         EventOutcome::Applied => Handled::Applied { workspace_id },
         EventOutcome::Duplicate => Handled::Duplicate,

@@ -4,6 +4,7 @@
 use futures_util::StreamExt;
 use leadgen_core::ids::{UserId, WorkspaceId};
 use leadgen_core::{
+    audit::{self, Action},
     catalogue::{self, BusinessType, GROUPS},
     jobs::SearchJobV1,
     lead::{SearchComplete, SearchEvent, SearchFailed},
@@ -382,6 +383,16 @@ async fn start_search(
             background,
         )
         .await?;
+    // What was asked for and what it may cost; no estimate is made here (that is
+    // `estimate_search`, which costs Google probes): the budget stands for it.
+    let details = serde_json::json!({
+        "type": search.business().value,
+        "location": search.location(),
+        "coverage": search.coverage().as_str(),
+        "maxCostUsd": search.max_cost_usd(),
+        "leadBudget": reservation.lead_budget,
+        "enrich": search.enrich(),
+    });
     let subscription = state.bus.subscribe(&search_id, 0).await?;
     state
         .queues
@@ -395,6 +406,15 @@ async fn start_search(
         })
         .await?;
     tracing::info!(%search_id, "search queued");
+    audit::record(
+        &state.store,
+        workspace,
+        Some(user_id),
+        Action::SearchStarted,
+        search_id.as_str(),
+        details,
+    )
+    .await;
     Ok(relay::relay(
         state.bus.clone(),
         search_id,

@@ -1,9 +1,11 @@
 //! The API's operations, one module per OpenAPI tag.
 
+pub mod audit;
 pub mod auth;
 pub mod billing;
 pub mod delivery;
 pub mod health;
+pub mod invitations;
 pub mod leads;
 pub mod leads_models;
 pub mod searches;
@@ -55,6 +57,8 @@ pub type Apis = (
     sheets::SheetsApi,
     billing::BillingApi,
     workspaces::WorkspacesApi,
+    invitations::InvitationsApi,
+    audit::AuditApi,
     site::SiteApi,
     health::HealthApi,
 );
@@ -72,6 +76,8 @@ pub fn api() -> Apis {
         sheets::SheetsApi,
         billing::BillingApi,
         workspaces::WorkspacesApi,
+        invitations::InvitationsApi,
+        audit::AuditApi,
         site::SiteApi,
         health::HealthApi,
     )

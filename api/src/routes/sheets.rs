@@ -6,7 +6,9 @@
 
 use crate::text::Text;
 use leadgen_core::{
+    audit::{self, Action},
     enrich::Contacts,
+    ids::WorkspaceId,
     sheets::{self, ExportRow, ExportTarget, MAX_EXPORT_ROWS, SheetsError},
 };
 use poem::web::Data;
@@ -203,8 +205,8 @@ impl From<ApiError> for SheetsApiError {
             ApiError::Internal(b) => Self::Internal(b),
             ApiError::BadGateway(b) => Self::BadGateway(b),
             ApiError::Unavailable(b) => Self::Unavailable(b),
-            // No Sheets operation reads a search's results.
-            ApiError::Gone(b) => Self::Internal(b),
+            // No Sheets operation reads a search's results or conflicts with anything.
+            ApiError::Gone(b) | ApiError::Conflict(b) => Self::Internal(b),
         }
     }
 }
@@ -323,11 +325,43 @@ impl SheetsApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::ExportsWrite>,
+        request: &poem::Request,
         body: Json<ExportToSheetsRequest>,
     ) -> Result<Json<ExportToSheetsResponse>, SheetsApiError> {
-        let request = export_request(body.0)?;
-        let outcome = state.sheets.export(&auth.0.user.id, request).await.map_err(api_error)?;
+        let request_body = export_request(body.0)?;
+        let outcome = state
+            .sheets
+            .export(&auth.0.user.id, request_body)
+            .await
+            .map_err(api_error)?;
         tracing::info!(rows = outcome.rows_written, "exported to Google Sheets");
+        // Sheets access is the person's, so this operation takes no workspace; the log
+        // records the export in the workspace the web app says it was made from (the
+        // header, when the caller is a member there), else the personal one.
+        let personal = WorkspaceId::personal(&auth.0.user.id);
+        let named = crate::auth::workspace::from_header(request).ok().flatten();
+        let workspace = match named {
+            Some(named)
+                if state
+                    .store
+                    .member_role(&named, &auth.0.user.id)
+                    .await
+                    .map_err(ApiError::from)?
+                    .is_some() =>
+            {
+                named
+            }
+            _ => personal,
+        };
+        audit::record(
+            &state.store,
+            &workspace,
+            Some(&auth.0.user.id),
+            Action::ExportMade,
+            &outcome.spreadsheet_id,
+            serde_json::json!({"to": "google_sheets", "rows": outcome.rows_written}),
+        )
+        .await;
         Ok(Json(ExportToSheetsResponse {
             success: true,
             message: outcome.message,

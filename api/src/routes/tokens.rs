@@ -3,15 +3,19 @@
 
 use crate::text::Text;
 use leadgen_core::{
-    ids::TokenId,
+    audit::{self, Action},
+    ids::{TokenId, UserId},
+    invitations::Person,
     personal_tokens::{self, Scope, Scopes},
     store::TokenRecord,
     time::now_unix,
+    workspace::Role,
 };
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
+use serde_json::json;
 
-use super::{ApiTags, searches::rfc3339};
+use super::{ApiTags, invitations::PersonInfo, searches::rfc3339};
 use crate::{
     auth::{Auth, access},
     error::{ApiError, Fails, status::*},
@@ -63,6 +67,8 @@ pub struct TokenInfo {
     /// When it stops working (RFC 3339); null: never.
     #[oai(nullable)]
     pub expires_at: Option<String>,
+    /// Whose it is (an admin's list shows every member's tokens in the workspace).
+    pub owner: PersonInfo,
 }
 
 impl poem_openapi::types::Example for TokenInfo {
@@ -75,13 +81,20 @@ impl poem_openapi::types::Example for TokenInfo {
             created_at: "2026-11-25T15:00:00+00:00".into(),
             last_used_at: Some("2026-11-25T16:30:00+00:00".into()),
             expires_at: Some("2027-02-23T15:00:00+00:00".into()),
+            owner: PersonInfo {
+                user_id: "6f1c2b9e-2f4a-4c1e-9a7b-0d3e5f7a9b1c".into(),
+                email: Some("ana@acme.example".into()),
+                name: Some("Ana Lima".into()),
+            },
         }
     }
 }
 
-impl From<TokenRecord> for TokenInfo {
-    fn from(t: TokenRecord) -> Self {
+impl TokenInfo {
+    /// A token as its list shows it, `owner` its owner.
+    fn new(t: TokenRecord, owner: Person) -> Self {
         Self {
+            owner: owner.into(),
             id: t.id,
             name: t.name,
             prefix: t.prefix,
@@ -150,6 +163,12 @@ pub enum RevokeResponse {
     Revoked,
 }
 
+/// Whose tokens the caller manages here: their own (`Some`), or, for an admin, every
+/// member's in the workspace (`None`).
+fn own_only(auth: &Auth<access::TokensOwn>) -> Option<&UserId> {
+    (!auth.caller_workspace().role.allows(Role::Admin)).then_some(&auth.0.user.id)
+}
+
 /// Personal API token operations.
 pub struct TokensApi;
 
@@ -177,15 +196,32 @@ impl TokensApi {
             .store
             .create_token(&auth.0.user.id, auth.workspace(), &name, &token, &scopes, expires_at)
             .await?;
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::TokenCreated,
+            &record.name,
+            json!({"tokenId": record.id, "scopes": scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>()}),
+        )
+        .await;
+        let me = &auth.0.user;
+        let owner = Person {
+            user_id: me.id.clone(),
+            email: Some(me.email.clone()),
+            name: me.name.clone(),
+        };
         Ok(Json(CreatedToken {
             token: token.secret,
-            info: record.into(),
+            info: TokenInfo::new(record, owner),
         }))
     }
 
-    /// Your personal API tokens
+    /// Personal API tokens of the workspace
     ///
-    /// Name, prefix, scopes, creation, last use and expiry of each; never the token.
+    /// Name, prefix, scopes, creation, last use, expiry and owner of each; never the
+    /// token. A member sees their own tokens made in this workspace; an admin or owner
+    /// sees every member's, and may revoke any of them.
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/", method = "get", operation_id = "list_tokens")]
@@ -194,9 +230,24 @@ impl TokensApi {
         state: Data<&AppState>,
         auth: Auth<access::TokensOwn>,
     ) -> Result<Json<TokenList>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
-        let tokens = state.store.list_tokens(auth.workspace(), &auth.0.user.id).await?;
+        let tokens = state.store.list_tokens(auth.workspace(), own_only(&auth)).await?;
+        let members = state.store.list_members(auth.workspace()).await?;
+        let owner_of = |user: &UserId| {
+            let member = members.iter().find(|m| m.user_id == *user);
+            Person {
+                user_id: user.clone(),
+                email: member.map(|m| m.email.clone()),
+                name: member.and_then(|m| m.name.clone()),
+            }
+        };
         Ok(Json(TokenList {
-            tokens: tokens.into_iter().map(TokenInfo::from).collect(),
+            tokens: tokens
+                .into_iter()
+                .map(|t| {
+                    let owner = owner_of(&t.user_id);
+                    TokenInfo::new(t, owner)
+                })
+                .collect(),
             available_scopes: Scope::ALL
                 .into_iter()
                 .map(|s| ScopeInfo {
@@ -209,7 +260,8 @@ impl TokensApi {
 
     /// Revoke a personal API token
     ///
-    /// It stops working at once.
+    /// It stops working at once. A member revokes their own tokens; an admin or owner any
+    /// token made in the workspace.
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/:id", method = "delete", operation_id = "revoke_token")]
@@ -219,13 +271,20 @@ impl TokensApi {
         auth: Auth<access::TokensOwn>,
         id: Path<TokenId>,
     ) -> Result<RevokeResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        if !state
+        let revoked = state
             .store
-            .revoke_token(auth.workspace(), &auth.0.user.id, &id.0)
+            .revoke_token(auth.workspace(), own_only(&auth), &id.0)
             .await?
-        {
-            return Err(ApiError::not_found("No token of yours has that id.").into());
-        }
+            .ok_or_else(|| ApiError::not_found("No token of yours in this workspace has that id."))?;
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::TokenRevoked,
+            &revoked.name,
+            json!({"tokenId": revoked.id, "ownerId": revoked.user_id}),
+        )
+        .await;
         Ok(RevokeResponse::Revoked)
     }
 }

@@ -1,9 +1,13 @@
 //! The user's account: `/api/user/*`.
 
 use crate::text::Text;
-use leadgen_core::keys::KeyStatus;
+use leadgen_core::{
+    audit::{self, Action},
+    keys::KeyStatus,
+};
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
+use serde_json::json;
 
 use super::ApiTags;
 use crate::{
@@ -122,8 +126,18 @@ impl UserApi {
     ) -> Result<Json<SaveApiKeyResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let workspace = auth.workspace();
         let key = body.0.api_key.trim();
+        let actor = Some(&auth.0.user.id);
         let message = if key.is_empty() {
             if state.keys.delete(workspace).await? {
+                audit::record(
+                    &state.store,
+                    workspace,
+                    actor,
+                    Action::KeyRemoved,
+                    "places_api_key",
+                    json!({}),
+                )
+                .await;
                 "API key deleted"
             } else {
                 "No API key was stored"
@@ -133,6 +147,15 @@ impl UserApi {
                 leadgen_core::CoreError::Invalid(m) => ApiError::bad_request("invalid_api_key", m),
                 other => other.into(),
             })?;
+            audit::record(
+                &state.store,
+                workspace,
+                actor,
+                Action::KeySaved,
+                "places_api_key",
+                json!({}),
+            )
+            .await;
             "API key saved successfully"
         };
         Ok(Json(SaveApiKeyResponse {

@@ -5,6 +5,7 @@
 
 use crate::text::Text;
 use leadgen_core::{
+    audit::{self, Action},
     ids::{EndpointId, WorkspaceId},
     jobs::WebhookJobV1,
     store::{DeliveryRecord, EndpointRecord},
@@ -13,6 +14,7 @@ use leadgen_core::{
 };
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, types::Example};
+use serde_json::json;
 
 use super::{ApiTags, searches::rfc3339};
 use crate::{
@@ -270,6 +272,16 @@ impl WebhooksApi {
             .store
             .create_webhook(auth.workspace(), &auth.0.user.id, url.as_str(), &events, &sealed)
             .await?;
+        // The host only: a URL's path or query may carry the receiver's own secret.
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::WebhookCreated,
+            url.host_str().unwrap_or_default(),
+            json!({"webhookId": record.id, "events": events.iter().map(|e| e.as_str()).collect::<Vec<_>>()}),
+        )
+        .await;
         Ok(Json(WebhookWithSecret {
             secret,
             webhook: record.into(),
@@ -305,6 +317,15 @@ impl WebhooksApi {
         if !state.store.delete_webhook(auth.workspace(), &id.0).await? {
             return Err(ApiError::not_found("No webhook endpoint of this workspace has that id.").into());
         }
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::WebhookDeleted,
+            id.0.as_str(),
+            json!({}),
+        )
+        .await;
         Ok(DeleteWebhookResponse::Deleted)
     }
 

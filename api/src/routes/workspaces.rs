@@ -5,12 +5,14 @@
 //! unmakes owners; anyone may leave) are here, beside the operations.
 
 use leadgen_core::{
+    audit::{self, Action},
     ids::{UserId, WorkspaceId},
     store::MemberChange,
     workspace::{self, Member, Role, WorkspaceSummary},
 };
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
+use serde_json::json;
 
 use super::{ApiTags, searches::rfc3339};
 use crate::{
@@ -189,6 +191,15 @@ impl WorkspacesApi {
     ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let name = workspace::parse_name(&body.name)?;
         let created = state.store.create_workspace(&auth.0.user.id, &name).await?;
+        audit::record(
+            &state.store,
+            &created.id,
+            Some(&auth.0.user.id),
+            Action::WorkspaceCreated,
+            &name,
+            json!({}),
+        )
+        .await;
         Ok(Json(created.into()))
     }
 
@@ -200,11 +211,22 @@ impl WorkspacesApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::WorkspaceOwner>,
-        id: Path<WorkspaceId>,
+        // The extractor reads and checks it (`auth`); named here for the contract.
+        #[oai(name = "id")] _id: Path<WorkspaceId>,
         body: Json<WorkspaceNameRequest>,
     ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let name = workspace::parse_name(&body.name)?;
-        state.store.rename_workspace(&id.0, &name).await?;
+        let before = state.store.workspace_for(auth.workspace(), &auth.0.user.id).await?;
+        state.store.rename_workspace(auth.workspace(), &name).await?;
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::WorkspaceRenamed,
+            &name,
+            json!({"from": before.map(|w| w.name)}),
+        )
+        .await;
         let renamed = state
             .store
             .workspace_for(auth.workspace(), &auth.0.user.id)
@@ -285,6 +307,17 @@ impl WorkspacesApi {
             .into_iter()
             .find(|m| m.user_id == user_id.0)
             .ok_or_else(no_such_member)?;
+        if current != body.role {
+            audit::record(
+                &state.store,
+                workspace,
+                Some(&auth.0.user.id),
+                Action::MemberRoleChanged,
+                &member.email,
+                json!({"userId": member.user_id, "from": current.as_str(), "to": body.role.as_str()}),
+            )
+            .await;
+        }
         Ok(Json(member.into()))
     }
 
@@ -323,12 +356,37 @@ impl WorkspacesApi {
                 .ok_or_else(no_such_member)?;
             may_touch(caller, current, None)?;
         }
+        // Their address, for the log, read before they go.
+        let email = state
+            .store
+            .list_members(&caller.id)
+            .await?
+            .into_iter()
+            .find(|m| m.user_id == user_id.0)
+            .map(|m| m.email);
         let removal = state.store.remove_member(&caller.id, &user_id.0).await?;
         match removal.change {
             MemberChange::Done => {}
             MemberChange::NotMember => return Err(no_such_member().into()),
             MemberChange::LastOwner => return Err(last_owner().into()),
         }
+        audit::record(
+            &state.store,
+            &caller.id,
+            Some(&auth.0.user.id),
+            if leaving {
+                Action::MemberLeft
+            } else {
+                Action::MemberRemoved
+            },
+            email.unwrap_or_default(),
+            json!({
+                "userId": user_id.0,
+                "tokensRevoked": removal.tokens_revoked,
+                "searchesCancelled": removal.unfinished_searches.len(),
+            }),
+        )
+        .await;
         for search in &removal.unfinished_searches {
             if let Err(e) = state.bus.cancel(search).await {
                 tracing::warn!(error = %e, %search, "could not cancel a removed member's search");

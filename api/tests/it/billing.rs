@@ -90,7 +90,7 @@ both_backends!(
     subscribing_moves_the_user_to_pro_and_cancelling_back_to_free,
     |backend| async move {
         let env = BillingEnv::start(backend).await;
-        let (_, token) = env.app.sign_in("ava").await;
+        let (ava, token) = env.app.sign_in("ava").await;
         let (_, card) = env.app.get("/api/billing/subscription", Some(&token)).await;
         assert_eq!(card["subscriptionStatus"], "none");
         let (_, usage) = env.app.get("/api/leads/usage", Some(&token)).await;
@@ -138,6 +138,28 @@ both_backends!(
         let (_, usage) = env.app.get("/api/leads/usage", Some(&token)).await;
         assert_eq!(usage["data"]["tier"]["current"], "free", "{usage}");
         assert_eq!(usage["data"]["usage"]["limit"], 5);
+
+        // The audit log: each change of plan, by the billing provider (no actor), newest
+        // first.
+        let (_, log) = env
+            .app
+            .get(&format!("/api/workspaces/{ava}/audit-events"), Some(&token))
+            .await;
+        let changes: Vec<&Value> = log["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["action"] == "plan_changed")
+            .collect();
+        assert!(changes.len() >= 2, "{log}");
+        assert!(changes.iter().all(|e| e["actor"].is_null()), "{log}");
+        assert_eq!(changes[0]["details"]["status"], "canceled", "{log}");
+        assert!(
+            changes
+                .iter()
+                .any(|e| e["details"]["status"] == "active" && e["target"] == "yearly"),
+            "{log}"
+        );
 
         // A late copy of the old "created" event cannot bring Pro back: the state is read
         // from Stripe, not from the event.

@@ -95,7 +95,8 @@ fn statuses_are_documented_only_where_they_can_happen() {
         "502 outside upstream calls: {:?}",
         with("502")
     );
-    // Looked up by id: a spreadsheet, a search, a token or a webhook endpoint.
+    // Looked up by id: a spreadsheet, a search, a token, a webhook endpoint, or an
+    // invitation by its link's token.
     let lookups: BTreeSet<&str> = SHEETS
         .into_iter()
         .chain([
@@ -107,6 +108,8 @@ fn statuses_are_documented_only_where_they_can_happen() {
             "rotate_webhook_secret",
             "test_webhook",
             "list_webhook_deliveries",
+            "get_invitation",
+            "accept_invitation",
         ])
         .collect();
     // And every workspace-scoped operation: a non-member is told the workspace does not

@@ -6,6 +6,7 @@ mod billing;
 mod contract;
 mod edges;
 mod health;
+mod invitations;
 mod isolation;
 mod keys;
 mod oidc;

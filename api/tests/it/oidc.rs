@@ -221,6 +221,12 @@ both_backends!(sign_in_end_to_end, |backend: Backend| async move {
     assert_eq!(me["name"], "Carol Example");
     assert_eq!(me["picture"], "https://pictures.example/carol.png");
     assert_eq!(me["isFirstLogin"], true);
+    // The provider vouched for the address (`email_verified`): it may accept invitations.
+    let carol = leadgen_core::ids::UserId::from(me["id"].as_str().expect("id"));
+    assert_eq!(
+        app.state.store.verified_email(&carol).await.expect("read").as_deref(),
+        Some("carol@example.com")
+    );
 
     let again = Browser::new()
         .until_callback(with_param(&begin(&app).await, "login_hint", "carol"))

@@ -31,6 +31,7 @@ async fn rotation_in_embedded_mode_keeps_keys_readable_and_retires_the_old_key()
             email: "o@localhost".into(),
             name: None,
             picture: None,
+            email_verified: true,
         })
         .await
         .expect("user");

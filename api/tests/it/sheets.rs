@@ -135,6 +135,23 @@ both_backends!(a_new_sheet_gets_the_default_name_and_the_header, |backend| async
     assert_eq!(body["rowsWritten"], 7);
     assert!(body["sheetUrl"].as_str().expect("url").contains(id));
     assert!(body["message"].as_str().expect("message").contains("7 leads"));
+    // The audit log of the workspace it was made from (the personal one: no header)
+    // records the export, without a lead (checked below with the whole database).
+    let (_, log) = env
+        .app
+        .get(&format!("/api/workspaces/{user_id}/audit-events"), Some(&token))
+        .await;
+    let export = &log["events"][0];
+    assert_eq!(
+        (
+            export["action"].as_str(),
+            export["target"].as_str(),
+            export["details"]["rows"].as_u64()
+        ),
+        (Some("export_made"), Some(id), Some(7)),
+        "{log}"
+    );
+    assert_eq!(export["actor"]["userId"], user_id.as_str());
 
     let sheet = env.google.spreadsheet(id).expect("created at Google");
     assert_eq!(sheet.title, "Austin, TX dentist Leads");

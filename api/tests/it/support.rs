@@ -72,6 +72,7 @@ impl TestApp {
                 email: format!("{subject}@example.com"),
                 name: Some(subject.into()),
                 picture: None,
+                email_verified: true,
             })
             .await
             .expect("user");

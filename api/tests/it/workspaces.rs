@@ -18,7 +18,7 @@ const KEY: &str = "AIzaSyA_team_0123456789abcdefghijklmnop";
 const HEADER: &str = "Leadgen-Workspace";
 
 /// One call, with a bearer token and optionally the workspace header.
-async fn call(
+pub(crate) async fn call(
     app: &TestApp,
     method: &str,
     path: &str,
@@ -379,6 +379,14 @@ const PERSONAL: &[(&str, &str)] = &[
     ("list_business_types", "the catalogue, the same for everyone"),
     ("list_workspaces", "the caller's memberships"),
     ("create_workspace", "a new workspace, owned by the caller"),
+    (
+        "get_invitation",
+        "the link's token names the workspace; the invited person is not a member yet",
+    ),
+    (
+        "accept_invitation",
+        "the link's token names the workspace; the invited person is not a member yet",
+    ),
     (
         "get_sheets_auth_status",
         "Google Sheets access is the person's Google account",

@@ -8,13 +8,30 @@ use serde::{Deserialize, Deserializer};
 use super::de;
 
 /// The store.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
     /// `DATABASE_URL`: Postgres (`postgres://...`) or SQLite (`sqlite://...`) store. Unset:
     /// SQLite at `{data dir}/leadgen.db`.
     #[serde(deserialize_with = "database_url")]
     pub url: Option<String>,
+    /// `LEADGEN_AUDIT_RETENTION_DAYS`: how long workspaces' audit events are kept before
+    /// the workers prune them. Default 365 days, from 1 to 3650.
+    #[serde(deserialize_with = "retention_days")]
+    pub audit_retention_days: u32,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        Self {
+            url: None,
+            audit_retention_days: 365,
+        }
+    }
+}
+
+fn retention_days<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    de::whole_in(d, 1, 3650, "days").map(|n| n as u32)
 }
 
 /// Queue, events and the fleet.

@@ -51,6 +51,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_PUBLIC_URL", "server.public_url"),
     var("LEADGEN_DATA_DIR", "server.data_dir"),
     var("DATABASE_URL", "database.url"),
+    var("LEADGEN_AUDIT_RETENTION_DAYS", "database.audit_retention_days"),
     var("REDIS_URL", "redis.url"),
     var("LEADGEN_PLACES_BASE_URL", "places.base_url"),
     var("LEADGEN_OIDC_ISSUER", "oidc.issuer"),

@@ -9,10 +9,12 @@
 //! operator-only exception, named as such).
 
 mod areas;
+mod audit;
 mod billing;
 mod delivery;
 mod handle;
 mod history;
+mod invitations;
 mod login_attempts;
 mod secrets;
 mod sessions;
@@ -23,9 +25,11 @@ mod users;
 mod webhooks;
 mod workspaces;
 
+pub use audit::AuditPage;
 pub use billing::EventOutcome;
 pub use handle::{Backend, Store};
 pub use history::{HistoryQuery, SearchSummary};
+pub use invitations::Acceptance;
 pub use login_attempts::LoginAttempt;
 pub use secrets::{SecretKind, SecretOwner, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};

@@ -13,6 +13,8 @@ use crate::{
 pub struct TokenRecord {
     /// Token id.
     pub id: TokenId,
+    /// Whose it is.
+    pub user_id: UserId,
     /// Its owner's name for it.
     pub name: String,
     /// Its first characters.
@@ -64,7 +66,7 @@ impl Store {
             "INSERT INTO personal_tokens (id, user_id, workspace_id, name, prefix, token_hash, scopes, created_at, expires_at)
              SELECT $1, $2, $10, $3, $4, $5, $6, $7, $8
              WHERE (SELECT COUNT(*) FROM personal_tokens WHERE user_id = $2 AND COALESCE(workspace_id, user_id) = $10) < $9
-             RETURNING id, name, prefix, scopes, created_at, last_used_at, expires_at",
+             RETURNING id, user_id, name, prefix, scopes, created_at, last_used_at, expires_at",
         )
         .bind(uuid::Uuid::now_v7().to_string())
         .bind(user_id)
@@ -86,38 +88,44 @@ impl Store {
         })
     }
 
-    /// The user's tokens made in the workspace, newest first.
+    /// The tokens made in the workspace, newest first: the user's own, or every member's
+    /// when `user_id` is `None` (what an admin sees).
     #[tracing::instrument(skip(self))]
-    pub async fn list_tokens(&self, workspace_id: &WorkspaceId, user_id: &UserId) -> CoreResult<Vec<TokenRecord>> {
+    pub async fn list_tokens(
+        &self,
+        workspace_id: &WorkspaceId,
+        user_id: Option<&UserId>,
+    ) -> CoreResult<Vec<TokenRecord>> {
         Ok(sqlx::query_as::<_, TokenRecord>(
-            "SELECT id, name, prefix, scopes, created_at, last_used_at, expires_at
-             FROM personal_tokens WHERE user_id = $1 AND COALESCE(workspace_id, user_id) = $2
+            "SELECT id, user_id, name, prefix, scopes, created_at, last_used_at, expires_at
+             FROM personal_tokens WHERE ($1 = '' OR user_id = $1) AND COALESCE(workspace_id, user_id) = $2
              ORDER BY created_at DESC, id DESC",
         )
-        .bind(user_id)
+        .bind(user_id.map_or("", UserId::as_str))
         .bind(workspace_id)
         .fetch_all(&self.pool)
         .await?)
     }
 
-    /// Revokes (deletes) one of the user's tokens made in the workspace. Returns whether
-    /// it existed.
+    /// Revokes (deletes) a token made in the workspace: one of the user's, or anyone's
+    /// when `user_id` is `None` (an admin's revocation). Answers it, if it existed.
     #[tracing::instrument(skip(self))]
     pub async fn revoke_token(
         &self,
         workspace_id: &WorkspaceId,
-        user_id: &UserId,
+        user_id: Option<&UserId>,
         token_id: &TokenId,
-    ) -> CoreResult<bool> {
-        let done = sqlx::query(
-            "DELETE FROM personal_tokens WHERE user_id = $1 AND id = $2 AND COALESCE(workspace_id, user_id) = $3",
+    ) -> CoreResult<Option<TokenRecord>> {
+        Ok(sqlx::query_as::<_, TokenRecord>(
+            "DELETE FROM personal_tokens
+             WHERE ($1 = '' OR user_id = $1) AND id = $2 AND COALESCE(workspace_id, user_id) = $3
+             RETURNING id, user_id, name, prefix, scopes, created_at, last_used_at, expires_at",
         )
-        .bind(user_id)
+        .bind(user_id.map_or("", UserId::as_str))
         .bind(token_id)
         .bind(workspace_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .fetch_optional(&self.pool)
+        .await?)
     }
 
     /// The grant of the token whose hash is `token_hash`, if it exists and has not

@@ -15,10 +15,11 @@ impl Store {
     pub async fn upsert_user_on_sign_in(&self, identity: &ProviderIdentity) -> CoreResult<User> {
         let now = now_unix();
         let user = sqlx::query_as::<_, User>(
-            "INSERT INTO users (id, issuer, subject, email, name, picture, onboarded, login_count, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, 1, $7, $7)
+            "INSERT INTO users (id, issuer, subject, email, name, picture, onboarded, login_count, created_at, updated_at, verified_email)
+             VALUES ($1, $2, $3, $4, $5, $6, 0, 1, $7, $7, $8)
              ON CONFLICT (issuer, subject) DO UPDATE SET
                  email = excluded.email,
+                 verified_email = excluded.verified_email,
                  name = excluded.name,
                  picture = excluded.picture,
                  login_count = users.login_count + 1,
@@ -32,6 +33,7 @@ impl Store {
         .bind(&identity.name)
         .bind(&identity.picture)
         .bind(now)
+        .bind((identity.email_verified && !identity.email.is_empty()).then_some(&identity.email))
         .fetch_one(&self.pool)
         .await?;
         // Every user has a personal workspace from their first sign-in on.
@@ -49,6 +51,16 @@ impl Store {
         .bind(user_id)
         .fetch_optional(&self.pool)
         .await?)
+    }
+
+    /// The email the identity provider vouched for at the user's last sign-in, if it did.
+    #[tracing::instrument(skip(self))]
+    pub async fn verified_email(&self, user_id: &UserId) -> CoreResult<Option<String>> {
+        let email: Option<Option<String>> = sqlx::query_scalar("SELECT verified_email FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(email.flatten())
     }
 
     /// Marks the user's onboarding as finished. Returns false if no such user.

@@ -39,6 +39,8 @@ pub struct Removal {
     pub change: MemberChange,
     /// Their searches in the workspace that had not finished.
     pub unfinished_searches: Vec<SearchId>,
+    /// How many of their API tokens made there were revoked.
+    pub tokens_revoked: u64,
 }
 
 #[derive(sqlx::FromRow)]
@@ -268,13 +270,15 @@ impl Store {
             return Ok(Removal {
                 change,
                 unfinished_searches: Vec::new(),
+                tokens_revoked: 0,
             });
         }
-        sqlx::query("DELETE FROM personal_tokens WHERE COALESCE(workspace_id, user_id) = $1 AND user_id = $2")
-            .bind(workspace)
-            .bind(member)
-            .execute(&mut *tx)
-            .await?;
+        let tokens =
+            sqlx::query("DELETE FROM personal_tokens WHERE COALESCE(workspace_id, user_id) = $1 AND user_id = $2")
+                .bind(workspace)
+                .bind(member)
+                .execute(&mut *tx)
+                .await?;
         let unfinished: Vec<String> = sqlx::query_scalar(
             "SELECT id FROM searches WHERE COALESCE(workspace_id, user_id) = $1 AND user_id = $2
                AND finished_at IS NULL",
@@ -287,6 +291,7 @@ impl Store {
         Ok(Removal {
             change: MemberChange::Done,
             unfinished_searches: unfinished.into_iter().map(SearchId::from).collect(),
+            tokens_revoked: tokens.rows_affected(),
         })
     }
 

@@ -46,7 +46,7 @@ both_backends!(token_cap_holds_under_a_burst, |store: Store| async move {
     assert_eq!(created, cap, "exactly the cap succeeds");
     assert_eq!(
         store
-            .list_tokens(&WorkspaceId::personal(&user.id), &user.id)
+            .list_tokens(&WorkspaceId::personal(&user.id), Some(&user.id))
             .await
             .expect("list")
             .len(),

@@ -14,6 +14,7 @@ pub fn identity(subject: &str) -> ProviderIdentity {
         email: format!("{subject}@example.com"),
         name: Some(format!("User {subject}")),
         picture: None,
+        email_verified: true,
     }
 }
 

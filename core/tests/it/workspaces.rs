@@ -250,7 +250,10 @@ async fn migrates_a_populated_database(db: TestDatabase) {
             i64::try_from(n + 4).expect("small")
         );
         assert!(store.subscription(&personal).await.expect("plan").is_some());
-        assert_eq!(store.list_tokens(&personal, &user).await.expect("tokens").len(), 1);
+        assert_eq!(
+            store.list_tokens(&personal, Some(&user)).await.expect("tokens").len(),
+            1
+        );
         assert_eq!(store.list_webhooks(&personal).await.expect("hooks").len(), 1);
         assert!(store.delivery_preference(&personal).await.expect("delivery").is_some());
     }

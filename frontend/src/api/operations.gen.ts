@@ -3,10 +3,12 @@
 
 /** Every operation of the contract, by operation id: its method and path template. */
 export const API_OPERATIONS = {
+  accept_invitation: { method: 'POST', path: '/api/invitations/{token}/accept' },
   cancel_search: { method: 'POST', path: '/api/leads/searches/{id}/cancel' },
   check_api_key: { method: 'POST', path: '/api/leads/check-api-key' },
   complete_onboarding: { method: 'POST', path: '/api/user/complete-onboarding' },
   create_checkout_session: { method: 'POST', path: '/api/billing/create-checkout-session' },
+  create_invitation: { method: 'POST', path: '/api/workspaces/{id}/invitations' },
   create_portal_session: { method: 'POST', path: '/api/billing/create-portal-session' },
   create_token: { method: 'POST', path: '/api/user/tokens' },
   create_webhook: { method: 'POST', path: '/api/user/webhooks' },
@@ -21,6 +23,7 @@ export const API_OPERATIONS = {
   get_billing_status: { method: 'GET', path: '/api/billing/status' },
   get_delivery: { method: 'GET', path: '/api/user/delivery' },
   get_health: { method: 'GET', path: '/api/health' },
+  get_invitation: { method: 'GET', path: '/api/invitations/{token}' },
   get_me: { method: 'GET', path: '/api/auth/me' },
   get_ready: { method: 'GET', path: '/api/ready' },
   get_search: { method: 'GET', path: '/api/leads/searches/{id}' },
@@ -28,7 +31,9 @@ export const API_OPERATIONS = {
   get_site_config: { method: 'GET', path: '/api/site' },
   get_subscription_status: { method: 'GET', path: '/api/billing/subscription' },
   get_usage: { method: 'GET', path: '/api/leads/usage' },
+  list_audit_events: { method: 'GET', path: '/api/workspaces/{id}/audit-events' },
   list_business_types: { method: 'GET', path: '/api/leads/business-types' },
+  list_invitations: { method: 'GET', path: '/api/workspaces/{id}/invitations' },
   list_members: { method: 'GET', path: '/api/workspaces/{id}/members' },
   list_plans: { method: 'GET', path: '/api/billing/plans' },
   list_searches: { method: 'GET', path: '/api/leads/searches' },
@@ -41,6 +46,7 @@ export const API_OPERATIONS = {
   logout: { method: 'POST', path: '/api/auth/logout' },
   refresh_session: { method: 'POST', path: '/api/auth/refresh' },
   remove_member: { method: 'DELETE', path: '/api/workspaces/{id}/members/{user_id}' },
+  revoke_invitation: { method: 'DELETE', path: '/api/workspaces/{id}/invitations/{invitation_id}' },
   revoke_token: { method: 'DELETE', path: '/api/user/tokens/{id}' },
   rotate_webhook_secret: { method: 'POST', path: '/api/user/webhooks/{id}/rotate-secret' },
   save_api_key: { method: 'POST', path: '/api/user/api-key' },

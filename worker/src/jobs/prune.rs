@@ -1,4 +1,5 @@
-//! `PruneJobV1`: delete expired session records and abandoned sign-ins, and the schedule
+//! `PruneJobV1`: delete expired session records, abandoned sign-ins, invitations long
+//! expired and audit events past their retention, and the schedule
 //! that queues it ([`schedule`], run by every worker beside its jobs).
 //!
 //! Several workers run the schedule. Each tick takes the queue's lease first
@@ -37,11 +38,23 @@ impl Job for PruneJob {
             .prune_login_attempts()
             .await
             .map_err(|e| JobError::Permanent(format!("could not prune sign-ins: {e}")))?;
+        let invitations = deps
+            .store
+            .prune_invitations()
+            .await
+            .map_err(|e| JobError::Permanent(format!("could not prune invitations: {e}")))?;
+        let audit_events = deps
+            .store
+            .prune_audit_events(deps.prune.audit_retention_days)
+            .await
+            .map_err(|e| JobError::Permanent(format!("could not prune audit events: {e}")))?;
         tracing::info!(
             sessions,
             sign_ins,
+            invitations,
+            audit_events,
             queued_at = job.queued_at,
-            "pruned expired sessions and sign-ins"
+            "pruned expired sessions, sign-ins, invitations and old audit events"
         );
         Ok(())
     }
@@ -60,6 +73,8 @@ pub struct PruneSchedule {
     pub first_after: Duration,
     /// The period between ticks.
     pub every: Duration,
+    /// Audit events older than this many days are pruned (`LEADGEN_AUDIT_RETENTION_DAYS`).
+    pub audit_retention_days: u32,
 }
 
 impl PruneSchedule {
@@ -69,7 +84,14 @@ impl PruneSchedule {
             queue,
             first_after: FIRST_AFTER,
             every: EVERY,
+            audit_retention_days: leadgen_core::audit::DEFAULT_RETENTION_DAYS,
         }
+    }
+
+    /// This schedule, keeping audit events `days` days.
+    pub fn keeping_audit_events(mut self, days: u32) -> Self {
+        self.audit_retention_days = days;
+        self
     }
 
     /// How long one tick's lease holds off the other workers: a tenth less than the

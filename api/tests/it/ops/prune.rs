@@ -1,6 +1,7 @@
-//! The workers prune expired sessions and abandoned sign-ins on a schedule (#25), in both
-//! modes: embedded (one worker, SQLite, in-process queue) and distributed (two workers,
-//! Postgres, Redis, sharing one job a period through a lease).
+//! The workers prune expired sessions, abandoned sign-ins (#25) and audit events past their
+//! retention (#28) on a schedule, in both modes: embedded (one worker, SQLite, in-process
+//! queue) and distributed (two workers, Postgres, Redis, sharing one job a period through
+//! a lease).
 
 use std::{collections::HashMap, time::Duration};
 
@@ -69,8 +70,21 @@ async fn rows(url: &str) -> (Vec<String>, Vec<String>) {
     (sessions, sign_ins)
 }
 
+/// The targets of the audit events left.
+async fn audit_targets(url: &str) -> Vec<String> {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(url).await.expect("connect");
+    let targets = sqlx::query_scalar("SELECT target FROM audit_events ORDER BY target")
+        .fetch_all(&mut conn)
+        .await
+        .expect("audit events");
+    let _ = conn.close().await;
+    targets
+}
+
 /// Sessions expired two days ago, an hour ago and live; sign-ins new and an hour old
-/// (in that order: saving a sign-in drops the expired ones).
+/// (in that order: saving a sign-in drops the expired ones); audit events of now and of
+/// two years ago.
 async fn seed(store: &Store) {
     let user = store
         .upsert_user_on_sign_in(&ProviderIdentity {
@@ -79,6 +93,7 @@ async fn seed(store: &Store) {
             email: "pruned@example.com".into(),
             name: None,
             picture: None,
+            email_verified: true,
         })
         .await
         .expect("user");
@@ -111,6 +126,19 @@ async fn seed(store: &Store) {
             .await
             .expect("sign-in");
     }
+    let workspace = leadgen_core::ids::WorkspaceId::personal(&user.id);
+    for target in ["recent", "two-years-old"] {
+        store
+            .insert_audit_event(
+                &workspace,
+                Some(&user.id),
+                leadgen_core::audit::Action::KeySaved,
+                target,
+                &serde_json::json!({}),
+            )
+            .await
+            .expect("audit event");
+    }
 }
 
 crate::both_modes!(
@@ -123,6 +151,15 @@ crate::both_modes!(
         let prefix = format!("leadgen-test-{}", uuid::Uuid::new_v4().simple());
         let mut first = services(mode, &db, &prefix).await;
         seed(&first.store).await;
+        {
+            sqlx::any::install_default_drivers();
+            let mut conn = sqlx::AnyConnection::connect(&db.url).await.expect("connect");
+            sqlx::query("UPDATE audit_events SET at = at - 2 * 365 * 86400 WHERE target = 'two-years-old'")
+                .execute(&mut conn)
+                .await
+                .expect("age an event");
+            let _ = conn.close().await;
+        }
         let seeded = rows(&db.url).await;
         assert_eq!(seeded.0, ["expired-long-ago", "expired-recently", "live"]);
         assert_eq!(seeded.1, ["abandoned", "pending"]);
@@ -136,13 +173,16 @@ crate::both_modes!(
             second = Some(other);
         }
         let mut left = rows(&db.url).await;
+        let mut audit = audit_targets(&db.url).await;
         for _ in 0..200 {
-            if left.0.len() == 2 && left.1.len() == 1 {
+            if left.0.len() == 2 && left.1.len() == 1 && audit.len() == 1 {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
             left = rows(&db.url).await;
+            audit = audit_targets(&db.url).await;
         }
+        assert_eq!(audit, ["recent"], "audit events past the retention (365 days) are gone");
         assert_eq!(
             left.0,
             ["expired-recently", "live"],

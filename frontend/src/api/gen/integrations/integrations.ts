@@ -92,7 +92,9 @@ export const getListTokensUrl = () => {
 }
 
 /**
- * Name, prefix, scopes, creation, last use and expiry of each; never the token.
+ * Name, prefix, scopes, creation, last use, expiry and owner of each; never the
+ * token. A member sees their own tokens made in this workspace; an admin or owner
+ * sees every member's, and may revoke any of them.
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
@@ -104,7 +106,7 @@ export const getListTokensUrl = () => {
  * curl -X GET 'https://leadgen.example.com/api/user/tokens' \
  *   -H "Authorization: Bearer $LEADGEN_TOKEN"
  * ```
- * @summary Your personal API tokens
+ * @summary Personal API tokens of the workspace
  */
 export const listTokens = async ( options?: Parameters<typeof apiFetch>[1]): Promise<TokenList> => {
 
@@ -175,7 +177,7 @@ export function useListTokens<TData = Awaited<ReturnType<typeof listTokens>>, TE
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Your personal API tokens
+ * @summary Personal API tokens of the workspace
  */
 
 export function useListTokens<TData = Awaited<ReturnType<typeof listTokens>>, TError = ErrorType<ErrorBody>>(
@@ -306,7 +308,8 @@ export const useCreateToken = <TError = ErrorType<ErrorBody>,
 }
 
 /**
- * It stops working at once.
+ * It stops working at once. A member revokes their own tokens; an admin or owner any
+ * token made in the workspace.
  *
  * API tokens: not accepted; this needs a signed-in session.
  *

@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). A body above its operation's limit (256 KiB; the export 16 MiB) answers 413 `payload_too_large`. In local mode (no identity provider) a request naming a `Host` other than this machine's loopback address and port answers 403 `foreign_host`. Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { PersonInfo } from './personInfo';
 import type { TokenScope } from './tokenScope';
 
 /**
@@ -27,6 +28,8 @@ export interface TokenInfo {
   lastUsedAt?: string | null;
   /** Its name. */
   name: string;
+  /** Whose it is (an admin's list shows every member's tokens in the workspace). */
+  owner: PersonInfo & unknown;
   /** Its first characters, to recognise it (`lgp_1a2b3c4d`). */
   prefix: string;
   /** What it may do. */
