@@ -9,6 +9,7 @@ pub mod leads_models;
 pub mod searches;
 pub mod sheets;
 pub mod site;
+pub mod spend;
 pub mod tokens;
 pub mod user;
 pub mod webhooks;
@@ -52,6 +53,7 @@ pub type Apis = (
     webhooks::WebhooksApi,
     leads::LeadsApi,
     searches::SearchesApi,
+    spend::SpendApi,
     sheets::SheetsApi,
     billing::BillingApi,
     workspaces::WorkspacesApi,
@@ -69,6 +71,7 @@ pub fn api() -> Apis {
         webhooks::WebhooksApi,
         leads::LeadsApi,
         searches::SearchesApi,
+        spend::SpendApi,
         sheets::SheetsApi,
         billing::BillingApi,
         workspaces::WorkspacesApi,

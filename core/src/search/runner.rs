@@ -121,6 +121,8 @@ pub struct SearchPlan<'a> {
     pub prices: PriceTable,
     /// Requests in flight at once (full coverage; the rate gate still paces them).
     pub concurrency: usize,
+    /// What the workspace's monthly spend cap leaves this search, if it has a cap.
+    pub spend_cap: Option<crate::spend::SpendCap>,
 }
 
 impl SearchPlan<'_> {
@@ -129,10 +131,18 @@ impl SearchPlan<'_> {
         self.search.params()
     }
 
-    /// Whether spending `more` dollars on top of `spent` stays within the budget.
-    pub(crate) fn affords(&self, spent: &Requests, sku: Sku, n: u32) -> bool {
-        self.search
-            .max_cost_usd()
-            .is_none_or(|max| spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku) <= max + 1e-9)
+    /// The limit `n` more requests of `sku` on top of `spent` would pass, if any: the
+    /// search's own budget (`maxCostUsd`) first, then what the workspace's monthly cap
+    /// leaves it. A search stops before such a request, with what it has.
+    pub(crate) fn limit_passed(&self, spent: &Requests, sku: Sku, n: u32) -> Option<StopReason> {
+        let after = spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku);
+        let within = |max: f64| after <= max + 1e-9;
+        if !self.search.max_cost_usd().is_none_or(within) {
+            return Some(StopReason::MaxCost);
+        }
+        if !self.spend_cap.is_none_or(|cap| within(cap.left_usd)) {
+            return Some(StopReason::SpendCap);
+        }
+        None
     }
 }

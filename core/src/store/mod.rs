@@ -17,6 +17,7 @@ mod login_attempts;
 mod secrets;
 mod sessions;
 mod sheets;
+mod spend;
 mod tokens;
 mod usage;
 mod users;
