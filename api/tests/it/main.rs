@@ -17,6 +17,7 @@ mod search;
 mod sessions;
 mod sheets;
 mod site;
+mod spend;
 mod support;
 mod tokens;
 mod web;
