@@ -8,7 +8,7 @@ use leadgen_core::ids::{UserId, WorkspaceId};
 use leadgen_testkit::places_sim::{City, PlacesSim, Sku};
 use serde_json::{Value, json};
 
-use super::env::{Mode, SearchEnv};
+use super::env::SearchEnv;
 use crate::{
     both_modes,
     spend::{finished_search, this_month},
