@@ -10,6 +10,7 @@ use leadgen_core::{
     search::{Checkpoint, Coverage, SearchStatus, StopReason},
     spend::ClientLabel,
     store::{HistoryQuery, SearchSummary},
+    workspace::Role,
 };
 use poem::web::Data;
 use poem_openapi::{
@@ -362,7 +363,8 @@ impl SearchesApi {
     ///
     /// Stops a queued or running search (its worker stops between requests; leads it
     /// sent stay counted, the rest of its reservation is given back). A search already
-    /// finished is left as it is. Answers the search as it stands.
+    /// finished is left as it is. Answers the search as it stands. A member cancels the
+    /// searches they started; another member's needs an admin (403 `role_required`).
     ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/:id/cancel", method = "post", operation_id = "cancel_search")]
@@ -373,6 +375,14 @@ impl SearchesApi {
         id: Path<SearchId>,
     ) -> Result<Json<SearchItem>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, auth.workspace(), &id.0).await?;
+        let caller = auth.caller_workspace();
+        if summary.started_by != auth.0.user.id.as_str() && !caller.role.allows(Role::Admin) {
+            return Err(ApiError::forbidden(
+                "role_required",
+                "Cancelling another member's search needs the admin role in this workspace; you are a member.",
+            )
+            .into());
+        }
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }

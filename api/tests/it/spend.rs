@@ -451,3 +451,48 @@ both_backends!(only_an_owner_sets_the_monthly_spend_cap, |backend| async move {
     .await;
     assert_eq!((status, own["monthlySpendCapUsd"].as_f64()), (200, Some(20.0)), "{own}");
 });
+
+/// A queued search of `user` in `workspace`.
+async fn queued_search(app: &TestApp, workspace: &WorkspaceId, user: &UserId) -> SearchId {
+    let id = SearchId::time_ordered();
+    app.state
+        .store
+        .create_search(&SearchRecord {
+            id: id.clone(),
+            user_id: user.clone(),
+            workspace_id: workspace.clone(),
+            business_type: "cafe".into(),
+            status: "queued".into(),
+            lead_budget: 60,
+            leads_delivered: None,
+            day: format!("{}-01", this_month()),
+            month: this_month(),
+        })
+        .await
+        .expect("search");
+    id
+}
+
+both_backends!(
+    a_member_cancels_their_own_searches_an_admin_anyone_s,
+    |backend| async move {
+        let app = TestApp::start(backend, vec![]).await;
+        let (team, (ada_id, _ada), (ben_id, ben)) = team(&app).await;
+        let (carl_id, carl) = app.sign_in("carl").await;
+        app.state
+            .store
+            .add_member(&team, &carl_id, Role::Admin)
+            .await
+            .expect("carl");
+        let adas = queued_search(&app, &team, &ada_id).await;
+        let bens = queued_search(&app, &team, &ben_id).await;
+        let cancel = |id: &SearchId| format!("/api/leads/searches/{id}/cancel");
+
+        let (status, body) = call(&app, "POST", &cancel(&adas), &ben, Some(&team), None).await;
+        assert_eq!((status, body["error"].as_str()), (403, Some("role_required")), "{body}");
+        let (status, body) = call(&app, "POST", &cancel(&bens), &ben, Some(&team), None).await;
+        assert_eq!(status, 200, "their own: {body}");
+        let (status, body) = call(&app, "POST", &cancel(&adas), &carl, Some(&team), None).await;
+        assert_eq!(status, 200, "an admin, anyone's: {body}");
+    }
+);

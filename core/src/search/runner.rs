@@ -146,3 +146,65 @@ impl SearchPlan<'_> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{search::query::RawSearch, spend::SpendCap};
+
+    fn search(max_cost_usd: Option<f64>) -> ValidSearch {
+        ValidSearch::try_from(RawSearch {
+            business_type: "cafe".into(),
+            location: "Austin, TX".into(),
+            max_cost_usd,
+            ..RawSearch::default()
+        })
+        .expect("valid")
+    }
+
+    fn plan(search: &ValidSearch, spend_cap: Option<SpendCap>) -> SearchPlan<'_> {
+        SearchPlan {
+            search,
+            lead_budget: 60,
+            prices: PriceTable::default(),
+            concurrency: 1,
+            spend_cap,
+        }
+    }
+
+    #[test]
+    fn a_search_stops_at_its_budget_first_then_at_the_workspace_cap() {
+        let page = PriceTable::default().per_request(Sku::Enterprise);
+        let two_pages = Requests {
+            enterprise: 2,
+            ..Requests::default()
+        };
+        let unlimited = search(None);
+        assert_eq!(
+            plan(&unlimited, None).limit_passed(&two_pages, Sku::Enterprise, 100),
+            None
+        );
+        // The cap leaves three pages: the third fits, the fourth does not.
+        let cap = SpendCap::new(1_000, 10.0 - 3.0 * page);
+        assert_eq!(
+            plan(&unlimited, Some(cap)).limit_passed(&two_pages, Sku::Enterprise, 1),
+            None
+        );
+        assert_eq!(
+            plan(&unlimited, Some(cap)).limit_passed(&two_pages, Sku::Enterprise, 2),
+            Some(StopReason::SpendCap)
+        );
+        // A cap already reached stops the first request.
+        let reached = SpendCap::new(1_000, 10.0);
+        assert_eq!(
+            plan(&unlimited, Some(reached)).limit_passed(&Requests::default(), Sku::Enterprise, 1),
+            Some(StopReason::SpendCap)
+        );
+        // The search's own budget, when both would stop it, is the reason given.
+        let budgeted = search(Some(2.0 * page));
+        assert_eq!(
+            plan(&budgeted, Some(reached)).limit_passed(&two_pages, Sku::Enterprise, 1),
+            Some(StopReason::MaxCost)
+        );
+    }
+}

@@ -880,7 +880,8 @@ export const getCancelSearchUrl = (id: string,) => {
 /**
  * Stops a queued or running search (its worker stops between requests; leads it
  * sent stay counted, the rest of its reservation is given back). A search already
- * finished is left as it is. Answers the search as it stands.
+ * finished is left as it is. Answers the search as it stands. A member cancels the
+ * searches they started; another member's needs an admin (403 `role_required`).
  *
  * API tokens: need the `searches:run` scope.
  *
