@@ -216,7 +216,15 @@ fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
         (
             "UpdateWorkspaceRequest",
             "monthlySpendCapUsd",
-            number_in(0.0, true, leadgen_core::spend::MAX_MONTHLY_CAP_USD),
+            // Dollars and cents: above 0, bounded, a whole number of cents.
+            number(|n| {
+                (n.minimum, n.exclusive_minimum, n.maximum, n.multiple_of) = (
+                    Some(0.0),
+                    true,
+                    Some(leadgen_core::spend::MAX_MONTHLY_CAP_USD),
+                    Some(0.01),
+                );
+            }),
         ),
         ("SearchRequest", "client", client_label()),
         ("CreateTokenRequest", "scopes", some_of(scopes)),
