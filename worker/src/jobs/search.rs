@@ -302,6 +302,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             deps.store
                 .settle_search(&job.workspace(), &job.search_id, SearchStatus::Cancelled, delivered)
                 .await?;
+            record_cost_so_far(deps, job).await;
             // Whoever still listens (a reconnected or re-opened background search) learns
             // that it ended; a quick search's own stream is gone already.
             (
@@ -315,6 +316,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             deps.store
                 .settle_search(&job.workspace(), &job.search_id, SearchStatus::Failed, delivered)
                 .await?;
+            record_cost_so_far(deps, job).await;
             deps.store
                 .record_search_error(&job.workspace(), &job.search_id, &message)
                 .await?;
@@ -391,6 +393,23 @@ async fn record_cost(deps: &WorkerDeps, job: &SearchJobV1, cost: &search::Search
         .await
     {
         tracing::warn!(error = %e, "could not record the search's cost");
+    }
+}
+
+/// Records what a search that did not complete (cancelled, or failed part-way) spent
+/// before it ended, from its last checkpoint: Google bills those requests, so the month's
+/// spend and the spend cap count them. Nothing checkpointed: nothing to record.
+async fn record_cost_so_far(deps: &WorkerDeps, job: &SearchJobV1) {
+    let checkpoint = match deps.bus.checkpoint(&job.search_id).await {
+        Ok(stored) => stored.as_deref().and_then(Checkpoint::decode),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the search's checkpoint to record its cost");
+            None
+        }
+    };
+    if let Some(checkpoint) = checkpoint {
+        let requests = checkpoint.progress().requests;
+        record_cost(deps, job, &requests.report(&deps.prices)).await;
     }
 }
 
