@@ -155,6 +155,17 @@ fn name(max: usize) -> Rule {
     string(move |s| (s.min_length, s.max_length, s.pattern) = (Some(1), Some(max), Some(NOT_BLANK.into())))
 }
 
+/// A client label: 1 to 80 characters, not blank, no control character.
+fn client_label() -> Rule {
+    string(|s| {
+        (s.min_length, s.max_length, s.pattern) = (
+            Some(1),
+            Some(leadgen_core::spend::MAX_CLIENT_CHARS),
+            Some(NOT_BLANK_NO_CONTROL.into()),
+        );
+    })
+}
+
 /// A list of at least one of `words`.
 fn some_of(words: Vec<&'static str>) -> Rule {
     array(move |a| (a.min_items, a.items) = (Some(1), Some(one_of(&words))))
@@ -191,6 +202,31 @@ fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
                 );
             }),
         ),
+        (
+            "UpdateWorkspaceRequest",
+            "name",
+            string(|s| {
+                (s.min_length, s.max_length, s.pattern) = (
+                    Some(1),
+                    Some(leadgen_core::workspace::MAX_NAME_CHARS),
+                    Some(NOT_BLANK_NO_CONTROL.into()),
+                );
+            }),
+        ),
+        (
+            "UpdateWorkspaceRequest",
+            "monthlySpendCapUsd",
+            // Dollars and cents: above 0, bounded, a whole number of cents.
+            number(|n| {
+                (n.minimum, n.exclusive_minimum, n.maximum, n.multiple_of) = (
+                    Some(0.0),
+                    true,
+                    Some(leadgen_core::spend::MAX_MONTHLY_CAP_USD),
+                    Some(0.01),
+                );
+            }),
+        ),
+        ("SearchRequest", "client", client_label()),
         ("CreateTokenRequest", "scopes", some_of(scopes)),
         (
             "CreateTokenRequest",
@@ -226,6 +262,12 @@ fn parameter_rules() -> Vec<(&'static str, &'static str, Rule)> {
         // `{created_at}.{id}` of a page's last entry, as `nextCursor` gave it.
         ("list_searches", "cursor", matching(r"^-?[0-9]{1,18}\..+$".into())),
         ("stream_search_events", "Last-Event-ID", Box::new(whole_u64)),
+        ("list_searches", "client", client_label()),
+        (
+            "get_usage_breakdown",
+            "month",
+            matching(r"^[0-9]{4}-(0[1-9]|1[0-2])$".into()),
+        ),
     ]
 }
 

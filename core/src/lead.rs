@@ -260,14 +260,17 @@ pub enum StopReason {
     MaxCost,
     /// The user's lead allowance ran out.
     Allowance,
+    /// The next request would have passed the workspace's monthly spend cap.
+    SpendCap,
 }
 
 impl StopReason {
-    /// The wire word: `max_cost`, `allowance`.
+    /// The wire word: `max_cost`, `allowance`, `spend_cap`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::MaxCost => "max_cost",
             Self::Allowance => "allowance",
+            Self::SpendCap => "spend_cap",
         }
     }
 }

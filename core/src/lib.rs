@@ -27,6 +27,7 @@ pub mod search;
 pub mod secrets_file;
 pub mod session;
 pub mod sheets;
+pub mod spend;
 pub mod store;
 pub mod telemetry;
 pub mod time;

@@ -48,7 +48,7 @@ impl Role {
 }
 
 /// A workspace as one of its members sees it in their list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorkspaceSummary {
     /// Its id.
     pub id: WorkspaceId,
@@ -58,6 +58,12 @@ pub struct WorkspaceSummary {
     pub role: Role,
     /// Whether it is the caller's personal workspace.
     pub personal: bool,
+    /// What its searches may spend on its Google key in a month, US cents (`None`: no
+    /// cap).
+    pub monthly_spend_cap_cents: Option<i64>,
+    /// What its searches of this month (UTC) spent on its key so far, US dollars
+    /// (finished searches).
+    pub month_spend_usd: f64,
 }
 
 /// A member of a workspace, as the member list shows them.

@@ -11,6 +11,7 @@ use leadgen_core::{
     place_types,
     places::PlacesError,
     search::{self, EstimateLimits, InvalidSearch, SearchFailure, Upstream, ValidSearch},
+    spend::{ClientLabel, SpendCap},
 };
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
@@ -183,6 +184,7 @@ impl LeadsApi {
     ) -> Result<Json<EstimateResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
     {
         let search = validate(body.0)?;
+        let cap = spend_cap_left(&state, auth.workspace()).await?;
         let Some(opened) = state.keys.open(auth.workspace()).await? else {
             return Err(ApiError::bad_request("no_api_key", NO_KEY).into());
         };
@@ -208,6 +210,8 @@ impl LeadsApi {
                     u64::from(e.estimated_leads),
                     leads_left_today,
                 ),
+                spend_cap_left_usd: cap.map(|cap| leadgen_core::money::round_cents(cap.left_usd)),
+                spend_cap_warning: cap.and_then(|cap| spend_cap_warning(cap, e.estimated_cost_usd)),
                 estimated_leads: e.estimated_leads,
                 estimated_cost_usd: e.estimated_cost_usd,
                 estimated_seconds: e.estimated_seconds,
@@ -320,8 +324,44 @@ fn upstream_error(e: PlacesError) -> ApiError {
     }
 }
 
+/// What the workspace's monthly spend cap leaves this month, if it has one.
+async fn spend_cap_left(state: &AppState, workspace: &WorkspaceId) -> Result<Option<SpendCap>, ApiError> {
+    let Some(cap_cents) = state.store.spend_cap_cents(workspace).await? else {
+        return Ok(None);
+    };
+    let month = leadgen_core::usage::periods(chrono::Utc::now()).month;
+    let spent = state.store.month_spend_usd(workspace, &month, None).await?;
+    Ok(Some(SpendCap::new(cap_cents, spent)))
+}
+
+/// 403: the workspace's monthly spend cap is reached (a refusal, like a role's: the same
+/// request succeeds once an owner raises the cap, or next month).
+pub fn spend_cap_reached(cap: SpendCap) -> ApiError {
+    ApiError::forbidden(
+        "spend_cap_reached",
+        format!(
+            "This workspace has reached its monthly spend cap of {} on its Google key. An owner can raise it in Settings; it resets on the 1st (UTC).",
+            leadgen_core::money::format_usd(cap.cap_usd)
+        ),
+    )
+}
+
+/// What an estimate says when the search would stop at the cap.
+fn spend_cap_warning(cap: SpendCap, estimated_usd: f64) -> Option<String> {
+    (estimated_usd > cap.left_usd + 1e-9).then(|| {
+        format!(
+            "This workspace's monthly spend cap leaves {} on its Google key: this search would stop there, short of the about {} it would cost.",
+            leadgen_core::money::format_usd(cap.left_usd),
+            leadgen_core::money::format_usd(estimated_usd)
+        )
+    })
+}
+
 /// The search a request asks for, or a 400 saying what is wrong with it.
 fn validate(request: SearchRequest) -> Result<ValidSearch, ApiError> {
+    if let Some(client) = &request.client {
+        ClientLabel::parse(client)?;
+    }
     request.validate().map_err(|e| {
         let code = match e {
             InvalidSearch::UnknownBusinessType(_) => "unknown_business_type",
@@ -353,10 +393,16 @@ async fn start_search(
     request: SearchRequest,
 ) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
     let background = request.background;
+    let client = request.client.as_deref().map(ClientLabel::parse).transpose()?;
     let search = validate(request)?;
     let background = background.unwrap_or(search.coverage() == search::Coverage::Full);
     if !state.keys.status(workspace).await?.has_key {
         return Err(ApiError::bad_request("no_api_key", NO_KEY));
+    }
+    // Refused before anything is reserved or asked of Google. A search that starts under
+    // the cap stops at it (the worker reads what is left when it runs).
+    if let Some(cap) = spend_cap_left(state, workspace).await?.filter(SpendCap::reached) {
+        return Err(spend_cap_reached(cap));
     }
     let reservation = match state
         .usage
@@ -383,6 +429,9 @@ async fn start_search(
             background,
         )
         .await?;
+    if let Some(client) = &client {
+        state.store.label_search_client(workspace, &search_id, client).await?;
+    }
     // What was asked for and what it may cost; no estimate is made here (that is
     // `estimate_search`, which costs Google probes): the budget stands for it.
     let details = serde_json::json!({
@@ -392,6 +441,7 @@ async fn start_search(
         "maxCostUsd": search.max_cost_usd(),
         "leadBudget": reservation.lead_budget,
         "enrich": search.enrich(),
+        "client": client.as_ref().map(|c| &c.label),
     });
     let subscription = state.bus.subscribe(&search_id, 0).await?;
     state

@@ -45,6 +45,11 @@ pub struct SearchRequest {
     /// (or the answer of `POST /api/leads/search`) carries each lead's `contacts`. Costs
     /// nothing on your Google key and no extra allowance. Default: false.
     pub enrich: Option<bool>,
+    /// The client this search is run for (an agency's label, free text): 1 to 80
+    /// characters once trimmed, no control characters. The history filters by it and the
+    /// usage breakdown totals by it; labels differing only in case are one client.
+    #[oai(validator(max_length = 400))]
+    pub client: Option<Text>,
 }
 
 /// A website condition.
@@ -168,6 +173,14 @@ pub struct EstimateResponse {
     /// 1,733. ..."); null when it fits.
     #[oai(nullable)]
     pub allowance_warning: Option<String>,
+    /// What the workspace's monthly spend cap leaves this month, US dollars (null when it
+    /// has no cap).
+    #[oai(nullable)]
+    pub spend_cap_left_usd: Option<f64>,
+    /// When the search would stop at the workspace's monthly spend cap, what to tell the
+    /// user before it starts; null when it fits (or there is no cap).
+    #[oai(nullable)]
+    pub spend_cap_warning: Option<String>,
 }
 
 /// Result of `POST /api/leads/search`.

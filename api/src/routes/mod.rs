@@ -11,6 +11,7 @@ pub mod leads_models;
 pub mod searches;
 pub mod sheets;
 pub mod site;
+pub mod spend;
 pub mod tokens;
 pub mod user;
 pub mod webhooks;
@@ -54,6 +55,7 @@ pub type Apis = (
     webhooks::WebhooksApi,
     leads::LeadsApi,
     searches::SearchesApi,
+    spend::SpendApi,
     sheets::SheetsApi,
     billing::BillingApi,
     workspaces::WorkspacesApi,
@@ -73,6 +75,7 @@ pub fn api() -> Apis {
         webhooks::WebhooksApi,
         leads::LeadsApi,
         searches::SearchesApi,
+        spend::SpendApi,
         sheets::SheetsApi,
         billing::BillingApi,
         workspaces::WorkspacesApi,

@@ -6,9 +6,11 @@
 use futures_util::StreamExt;
 use leadgen_core::{
     delivery::{DeliveryKind, DeliveryStatus},
-    ids::{SearchId, WorkspaceId},
+    ids::{SearchId, UserId, WorkspaceId},
     search::{Checkpoint, Coverage, SearchStatus, StopReason},
+    spend::ClientLabel,
     store::{HistoryQuery, SearchSummary},
+    workspace::Role,
 };
 use poem::web::Data;
 use poem_openapi::{
@@ -60,8 +62,9 @@ pub struct SearchItem {
     /// Why it failed.
     pub error_message: Option<String>,
     /// Why a complete search stopped before covering everything: `allowance` (the daily
-    /// lead allowance ran out) or `max_cost` (the next request would have passed
-    /// `maxCostUsd`). Absent when it covered everything.
+    /// lead allowance ran out), `max_cost` (the next request would have passed
+    /// `maxCostUsd`) or `spend_cap` (it would have passed the workspace's monthly spend
+    /// cap). Absent when it covered everything.
     pub stop_reason: Option<StopReason>,
     /// Its automatic delivery (a full search, when its owner chose one).
     pub delivery: Option<SearchDelivery>,
@@ -72,6 +75,20 @@ pub struct SearchItem {
     /// Whether its results can still be read again (`GET .../events`): for
     /// `replayMinutes` minutes after it finished, from memory.
     pub results_available: bool,
+    /// The client it was run for (absent: none).
+    pub client: Option<String>,
+    /// The member who started it.
+    pub started_by: StartedBy,
+}
+
+/// Who started a search.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct StartedBy {
+    /// Their user id.
+    pub user_id: UserId,
+    /// Their sign-in email.
+    pub email: Option<String>,
 }
 
 /// How a search's automatic delivery went.
@@ -160,6 +177,11 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
         started_at: rfc3339(s.created_at),
         finished_at: s.finished_at.map(rfc3339),
         results_available,
+        client: s.client,
+        started_by: StartedBy {
+            user_id: UserId::from(s.started_by),
+            email: s.started_by_email,
+        },
     })
 }
 
@@ -219,6 +241,10 @@ impl SearchesApi {
     ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/", method = "get", operation_id = "list_searches")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "poem-openapi takes each query parameter as an argument"
+    )]
     async fn list_searches(
         &self,
         state: Data<&AppState>,
@@ -233,6 +259,10 @@ impl SearchesApi {
         /// `nextCursor` of the previous page.
         #[oai(validator(max_length = 200))]
         cursor: Query<Option<String>>,
+        /// Only searches run for this client (the same label in any case; see
+        /// `list_clients`).
+        #[oai(validator(max_length = 400))]
+        client: Query<Option<String>>,
     ) -> Result<Json<SearchHistory>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN }>> {
         let limit = limit.0.unwrap_or(DEFAULT_PAGE);
         if !(1..=MAX_PAGE).contains(&limit) {
@@ -241,6 +271,10 @@ impl SearchesApi {
         let query = HistoryQuery {
             status: status.0.map(|s| parse_status(&s)).transpose()?,
             business_type: business_type.0.filter(|t| !t.is_empty()),
+            client_key: client
+                .0
+                .map(|c| ClientLabel::parse(&c).map(|label| label.key))
+                .transpose()?,
             before: cursor.0.map(|c| parse_cursor(&c)).transpose()?,
             limit: limit + 1,
         };
@@ -329,7 +363,8 @@ impl SearchesApi {
     ///
     /// Stops a queued or running search (its worker stops between requests; leads it
     /// sent stay counted, the rest of its reservation is given back). A search already
-    /// finished is left as it is. Answers the search as it stands.
+    /// finished is left as it is. Answers the search as it stands. A member cancels the
+    /// searches they started; another member's needs an admin (403 `role_required`).
     ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/:id/cancel", method = "post", operation_id = "cancel_search")]
@@ -340,6 +375,14 @@ impl SearchesApi {
         id: Path<SearchId>,
     ) -> Result<Json<SearchItem>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
         let summary = owned(&state, auth.workspace(), &id.0).await?;
+        let caller = auth.caller_workspace();
+        if summary.started_by != auth.0.user.id.as_str() && !caller.role.allows(Role::Admin) {
+            return Err(ApiError::forbidden(
+                "role_required",
+                "Cancelling another member's search needs the admin role in this workspace; you are a member.",
+            )
+            .into());
+        }
         if summary.finished_at.is_none() {
             state.bus.cancel(&summary.id).await?;
         }

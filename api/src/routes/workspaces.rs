@@ -7,11 +7,12 @@
 use leadgen_core::{
     audit::{self, Action},
     ids::{UserId, WorkspaceId},
+    spend,
     store::MemberChange,
     workspace::{self, Member, Role, WorkspaceSummary},
 };
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, types::MaybeUndefined};
 use serde_json::json;
 
 use super::{ApiTags, searches::rfc3339};
@@ -35,6 +36,13 @@ pub struct WorkspaceInfo {
     /// Whether it is your personal workspace (made at your first sign-in; it cannot be
     /// deleted and you cannot leave it).
     pub personal: bool,
+    /// What its searches may spend on its Google key in a calendar month (UTC), US
+    /// dollars; null: no cap. An owner sets it with `update_workspace`.
+    #[oai(nullable)]
+    pub monthly_spend_cap_usd: Option<f64>,
+    /// What its searches of this month (UTC) spent on its Google key so far, US dollars
+    /// at list prices (finished searches).
+    pub month_spend_usd: f64,
 }
 
 impl From<WorkspaceSummary> for WorkspaceInfo {
@@ -44,6 +52,8 @@ impl From<WorkspaceSummary> for WorkspaceInfo {
             name: w.name,
             role: w.role,
             personal: w.personal,
+            monthly_spend_cap_usd: w.monthly_spend_cap_cents.map(spend::cents_to_usd),
+            month_spend_usd: leadgen_core::money::round_cents(w.month_spend_usd),
         }
     }
 }
@@ -61,6 +71,20 @@ pub struct WorkspaceNameRequest {
     /// 1 to 80 characters.
     #[oai(validator(max_length = 400))]
     pub name: Text,
+}
+
+/// What to change in a workspace: its name, its monthly spend cap, or both.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UpdateWorkspaceRequest {
+    /// A new name: 1 to 80 characters.
+    #[oai(validator(max_length = 400))]
+    pub name: Option<Text>,
+    /// A monthly cap on what the workspace's searches spend on its Google key, US
+    /// dollars (above 0, at most 100,000, whole cents); null removes the cap, absent
+    /// leaves it. A search that would pass it stops with what it has (`spend_cap`); once
+    /// it is reached, new searches are refused (403 `spend_cap_reached`) until next month.
+    pub monthly_spend_cap_usd: MaybeUndefined<f64>,
 }
 
 /// A member of a workspace.
@@ -203,7 +227,11 @@ impl WorkspacesApi {
         Ok(Json(created.into()))
     }
 
-    /// Rename a workspace
+    /// Rename a workspace, or set its monthly spend cap
+    ///
+    /// `name` renames it; `monthlySpendCapUsd` sets (a number) or removes (null) the cap
+    /// on what its searches spend on its Google key in a calendar month (UTC). Give at
+    /// least one. Only an owner may (403 `role_required` for admins and members).
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/:id", method = "patch", operation_id = "update_workspace")]
@@ -211,22 +239,40 @@ impl WorkspacesApi {
         &self,
         state: Data<&AppState>,
         auth: Auth<access::WorkspaceOwner>,
-        // The extractor reads and checks it (`auth`); named here for the contract.
-        #[oai(name = "id")] _id: Path<WorkspaceId>,
-        body: Json<WorkspaceNameRequest>,
+        id: Path<WorkspaceId>,
+        body: Json<UpdateWorkspaceRequest>,
     ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        let name = workspace::parse_name(&body.name)?;
+        debug_assert_eq!(&id.0, auth.workspace());
+        // Everything is checked before anything changes.
+        let name = body.name.as_deref().map(workspace::parse_name).transpose()?;
+        let cap = match &body.monthly_spend_cap_usd {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(usd) => Some(Some(spend::parse_monthly_cap_usd(*usd)?)),
+        };
+        if name.is_none() && cap.is_none() {
+            return Err(ApiError::bad_request(
+                "invalid_request",
+                "Give a name, a monthlySpendCapUsd (null removes the cap), or both.",
+            )
+            .into());
+        }
         let before = state.store.workspace_for(auth.workspace(), &auth.0.user.id).await?;
-        state.store.rename_workspace(auth.workspace(), &name).await?;
-        audit::record(
-            &state.store,
-            auth.workspace(),
-            Some(&auth.0.user.id),
-            Action::WorkspaceRenamed,
-            &name,
-            json!({"from": before.map(|w| w.name)}),
-        )
-        .await;
+        if let Some(name) = &name {
+            state.store.rename_workspace(auth.workspace(), name).await?;
+            audit::record(
+                &state.store,
+                auth.workspace(),
+                Some(&auth.0.user.id),
+                Action::WorkspaceRenamed,
+                name,
+                json!({"from": before.map(|w| w.name)}),
+            )
+            .await;
+        }
+        if let Some(cents) = cap {
+            state.store.set_spend_cap_cents(auth.workspace(), cents).await?;
+        }
         let renamed = state
             .store
             .workspace_for(auth.workspace(), &auth.0.user.id)

@@ -204,10 +204,13 @@ both_modes!(
         let (_, intruder) = env.app.sign_in("intruder").await;
         let ops = operations();
 
-        // The owner's data: its key (saved by the environment), a finished search, and
-        // whatever each collection lists.
+        // The owner's data: its key (saved by the environment), a finished search (for a
+        // client of theirs, issue #28 item 7), and whatever each collection lists.
         let city = env.dense_city("cafe", 3);
-        let (status, events) = env.stream("cafe", &city).await;
+        let owner_client = "Owner's Own Client Co";
+        let (status, events) = env
+            .stream_body(json!({"businessType": "cafe", "location": city, "client": owner_client}))
+            .await;
         assert_eq!(status, 200);
         assert_eq!(events.last().expect("events").1["type"], "complete");
         // A personal API token and a webhook endpoint (issue #15).
@@ -288,6 +291,7 @@ both_modes!(
                 .to_owned(),
         );
         markers.push(owner_hook.to_owned());
+        markers.push(owner_client.to_owned());
         markers.push(token["info"]["prefix"].as_str().expect("token prefix").to_owned());
         let before = owner_view(&env, &owner, &ops, &ids).await;
 

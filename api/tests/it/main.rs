@@ -18,6 +18,7 @@ mod search;
 mod sessions;
 mod sheets;
 mod site;
+mod spend;
 mod support;
 mod tokens;
 mod web;

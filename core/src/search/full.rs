@@ -101,8 +101,8 @@ pub(crate) async fn run(
             let area = match search.area() {
                 Some(area) => area.bounds(),
                 None => {
-                    if !plan.affords(&requests, Sku::Pro, 1) {
-                        outcome.stop = Some(StopReason::MaxCost);
+                    if let Some(limit) = plan.limit_passed(&requests, Sku::Pro, 1) {
+                        outcome.stop = Some(limit);
                         return Ok(outcome);
                     }
                     locate(upstream, search.location(), cache, &mut requests).await?
@@ -142,8 +142,8 @@ pub(crate) async fn run(
                     enterprise: tally.requests.enterprise + tally.committed,
                     ..tally.requests
                 };
-                if !plan.affords(&spent, Sku::Enterprise, 1) {
-                    outcome.stop = Some(StopReason::MaxCost);
+                if let Some(limit) = plan.limit_passed(&spent, Sku::Enterprise, 1) {
+                    outcome.stop = Some(limit);
                     break;
                 }
                 tally.committed += 1;
@@ -158,8 +158,8 @@ pub(crate) async fn run(
                     enterprise: tally.requests.enterprise + tally.committed,
                     ..tally.requests
                 };
-                if !plan.affords(&spent, Sku::Enterprise, planned) {
-                    outcome.stop = Some(StopReason::MaxCost);
+                if let Some(limit) = plan.limit_passed(&spent, Sku::Enterprise, planned) {
+                    outcome.stop = Some(limit);
                     break;
                 }
                 tally.committed += planned;

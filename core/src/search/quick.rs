@@ -10,7 +10,7 @@ use super::{
     request::{accepted_lead, first_request, lead_mask},
     runner::{EventSink, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
 };
-use crate::lead::{BusinessFound, SearchEvent, StopReason};
+use crate::lead::{BusinessFound, SearchEvent};
 
 /// A quick search: one query, at most 3 pages of 20.
 pub(super) async fn quick(
@@ -49,8 +49,8 @@ pub(super) async fn quick(
         if sink.cancelled().await {
             return Err(SearchStopped("nobody is listening".into()).into());
         }
-        if !plan.affords(&outcome.requests, Sku::Enterprise, 1) {
-            outcome.stop = Some(StopReason::MaxCost);
+        if let Some(limit) = plan.limit_passed(&outcome.requests, Sku::Enterprise, 1) {
+            outcome.stop = Some(limit);
             break;
         }
         let page = upstream.page(&mask, &request).await?;

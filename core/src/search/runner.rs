@@ -121,6 +121,8 @@ pub struct SearchPlan<'a> {
     pub prices: PriceTable,
     /// Requests in flight at once (full coverage; the rate gate still paces them).
     pub concurrency: usize,
+    /// What the workspace's monthly spend cap leaves this search, if it has a cap.
+    pub spend_cap: Option<crate::spend::SpendCap>,
 }
 
 impl SearchPlan<'_> {
@@ -129,10 +131,80 @@ impl SearchPlan<'_> {
         self.search.params()
     }
 
-    /// Whether spending `more` dollars on top of `spent` stays within the budget.
-    pub(crate) fn affords(&self, spent: &Requests, sku: Sku, n: u32) -> bool {
-        self.search
-            .max_cost_usd()
-            .is_none_or(|max| spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku) <= max + 1e-9)
+    /// The limit `n` more requests of `sku` on top of `spent` would pass, if any: the
+    /// search's own budget (`maxCostUsd`) first, then what the workspace's monthly cap
+    /// leaves it. A search stops before such a request, with what it has.
+    pub(crate) fn limit_passed(&self, spent: &Requests, sku: Sku, n: u32) -> Option<StopReason> {
+        let after = spent.cost_usd(&self.prices) + f64::from(n) * self.prices.per_request(sku);
+        let within = |max: f64| after <= max + 1e-9;
+        if !self.search.max_cost_usd().is_none_or(within) {
+            return Some(StopReason::MaxCost);
+        }
+        if !self.spend_cap.is_none_or(|cap| within(cap.left_usd)) {
+            return Some(StopReason::SpendCap);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{search::query::RawSearch, spend::SpendCap};
+
+    fn search(max_cost_usd: Option<f64>) -> ValidSearch {
+        ValidSearch::try_from(RawSearch {
+            business_type: "cafe".into(),
+            location: "Austin, TX".into(),
+            max_cost_usd,
+            ..RawSearch::default()
+        })
+        .expect("valid")
+    }
+
+    fn plan(search: &ValidSearch, spend_cap: Option<SpendCap>) -> SearchPlan<'_> {
+        SearchPlan {
+            search,
+            lead_budget: 60,
+            prices: PriceTable::default(),
+            concurrency: 1,
+            spend_cap,
+        }
+    }
+
+    #[test]
+    fn a_search_stops_at_its_budget_first_then_at_the_workspace_cap() {
+        let page = PriceTable::default().per_request(Sku::Enterprise);
+        let two_pages = Requests {
+            enterprise: 2,
+            ..Requests::default()
+        };
+        let unlimited = search(None);
+        assert_eq!(
+            plan(&unlimited, None).limit_passed(&two_pages, Sku::Enterprise, 100),
+            None
+        );
+        // The cap leaves three pages: the third fits, the fourth does not.
+        let cap = SpendCap::new(1_000, 10.0 - 3.0 * page);
+        assert_eq!(
+            plan(&unlimited, Some(cap)).limit_passed(&two_pages, Sku::Enterprise, 1),
+            None
+        );
+        assert_eq!(
+            plan(&unlimited, Some(cap)).limit_passed(&two_pages, Sku::Enterprise, 2),
+            Some(StopReason::SpendCap)
+        );
+        // A cap already reached stops the first request.
+        let reached = SpendCap::new(1_000, 10.0);
+        assert_eq!(
+            plan(&unlimited, Some(reached)).limit_passed(&Requests::default(), Sku::Enterprise, 1),
+            Some(StopReason::SpendCap)
+        );
+        // The search's own budget, when both would stop it, is the reason given.
+        let budgeted = search(Some(2.0 * page));
+        assert_eq!(
+            plan(&budgeted, Some(reached)).limit_passed(&two_pages, Sku::Enterprise, 1),
+            Some(StopReason::MaxCost)
+        );
     }
 }

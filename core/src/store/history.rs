@@ -45,6 +45,12 @@ pub struct SearchSummary {
     pub created_at: i64,
     /// Unix seconds, once finished.
     pub finished_at: Option<i64>,
+    /// The client it was run for, as typed.
+    pub client: Option<String>,
+    /// Who started it.
+    pub started_by: String,
+    /// Their sign-in email.
+    pub started_by_email: Option<String>,
 }
 
 /// Which searches a history page lists.
@@ -54,18 +60,23 @@ pub struct HistoryQuery {
     pub status: Option<crate::search::SearchStatus>,
     /// Only this catalogue value.
     pub business_type: Option<String>,
+    /// Only searches for this client (its case-folded key, `spend::fold`).
+    pub client_key: Option<String>,
     /// Only searches older than this `(created_at, id)` (the previous page's last).
     pub before: Option<(i64, String)>,
     /// At most this many.
     pub limit: i64,
 }
 
-/// The columns of [`SearchSummary`] (a macro, so statements stay static text).
+/// The columns of [`SearchSummary`] and the tables they come from (a macro, so statements
+/// stay static text): a search `s` and who started it, `u`.
 macro_rules! summary_columns {
     () => {
-        "id, business_type, location, coverage, options, background, status, leads_delivered, \
-         billable_requests, cost_usd, error_message, stop_reason, delivery_kind, delivery_status, \
-         delivery_detail, created_at, finished_at"
+        "s.id, s.business_type, s.location, s.coverage, s.options, s.background, s.status, \
+         s.leads_delivered, s.billable_requests, s.cost_usd, s.error_message, s.stop_reason, \
+         s.delivery_kind, s.delivery_status, s.delivery_detail, s.created_at, s.finished_at, \
+         s.client, s.user_id AS started_by, u.email AS started_by_email \
+         FROM searches s LEFT JOIN users u ON u.id = s.user_id"
     };
 }
 
@@ -172,7 +183,7 @@ impl Store {
         Ok(sqlx::query_as::<_, SearchSummary>(concat!(
             "SELECT ",
             summary_columns!(),
-            " FROM searches WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2"
+            " WHERE s.id = $1 AND COALESCE(s.workspace_id, s.user_id) = $2"
         ))
         .bind(search_id)
         .bind(workspace_id)
@@ -193,12 +204,12 @@ impl Store {
         Ok(sqlx::query_as::<_, SearchSummary>(concat!(
             "SELECT ",
             summary_columns!(),
-            " FROM searches
-             WHERE COALESCE(workspace_id, user_id) = $1
-               AND ($2 = '' OR status = $2)
-               AND ($3 = '' OR business_type = $3)
-               AND (created_at < $4 OR (created_at = $4 AND id < $5))
-             ORDER BY created_at DESC, id DESC
+            " WHERE COALESCE(s.workspace_id, s.user_id) = $1
+               AND ($2 = '' OR s.status = $2)
+               AND ($3 = '' OR s.business_type = $3)
+               AND (s.created_at < $4 OR (s.created_at = $4 AND s.id < $5))
+               AND ($7 = '' OR s.client_key = $7)
+             ORDER BY s.created_at DESC, s.id DESC
              LIMIT $6"
         ))
         .bind(workspace_id)
@@ -207,6 +218,7 @@ impl Store {
         .bind(before_at)
         .bind(before_id)
         .bind(query.limit)
+        .bind(query.client_key.clone().unwrap_or_default())
         .fetch_all(&self.pool)
         .await?)
     }

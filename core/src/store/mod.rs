@@ -19,6 +19,7 @@ mod login_attempts;
 mod secrets;
 mod sessions;
 mod sheets;
+mod spend;
 mod tokens;
 mod usage;
 mod users;

@@ -49,6 +49,24 @@ struct SummaryRow {
     name: String,
     role: String,
     personal_of: Option<String>,
+    monthly_spend_cap_cents: Option<i64>,
+    month_spend_usd: f64,
+}
+
+/// A workspace as a member sees it, over `workspace_members m JOIN workspaces w`, with the
+/// month (`$3`)'s spend on its key (a macro, so statements stay static text).
+macro_rules! summary_columns {
+    () => {
+        "SELECT w.id, w.name, m.role, w.personal_of, w.monthly_spend_cap_cents,
+           (SELECT CAST(COALESCE(SUM(s.cost_usd), 0) AS DOUBLE PRECISION) FROM searches s
+             WHERE COALESCE(s.workspace_id, s.user_id) = w.id AND s.month = $3) AS month_spend_usd
+         FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id"
+    };
+}
+
+/// This month (UTC), as the usage counters name it.
+fn this_month() -> String {
+    crate::usage::periods(chrono::Utc::now()).month
 }
 
 fn role_of(word: &str) -> CoreResult<Role> {
@@ -96,13 +114,14 @@ impl Store {
     /// The workspaces `user` belongs to: the personal one first, then by name.
     #[tracing::instrument(skip(self))]
     pub async fn list_workspaces(&self, user: &UserId) -> CoreResult<Vec<WorkspaceSummary>> {
-        let rows = sqlx::query_as::<_, SummaryRow>(
-            "SELECT w.id, w.name, m.role, w.personal_of FROM workspace_members m
-             JOIN workspaces w ON w.id = m.workspace_id
-             WHERE m.user_id = $1
-             ORDER BY CASE WHEN w.personal_of = $1 THEN 0 ELSE 1 END, w.name, w.id",
-        )
+        let rows = sqlx::query_as::<_, SummaryRow>(concat!(
+            summary_columns!(),
+            " WHERE m.user_id = $1 AND m.user_id = $2
+             ORDER BY CASE WHEN w.personal_of = $1 THEN 0 ELSE 1 END, w.name, w.id"
+        ))
         .bind(user)
+        .bind(user)
+        .bind(this_month())
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter().map(|r| summary(r, user)).collect()
@@ -111,13 +130,13 @@ impl Store {
     /// One workspace as `user` sees it, if they are a member.
     #[tracing::instrument(skip(self))]
     pub async fn workspace_for(&self, workspace: &WorkspaceId, user: &UserId) -> CoreResult<Option<WorkspaceSummary>> {
-        let row = sqlx::query_as::<_, SummaryRow>(
-            "SELECT w.id, w.name, m.role, w.personal_of FROM workspace_members m
-             JOIN workspaces w ON w.id = m.workspace_id
-             WHERE m.workspace_id = $1 AND m.user_id = $2",
-        )
+        let row = sqlx::query_as::<_, SummaryRow>(concat!(
+            summary_columns!(),
+            " WHERE m.workspace_id = $1 AND m.user_id = $2"
+        ))
         .bind(workspace)
         .bind(user)
+        .bind(this_month())
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| summary(r, user)).transpose()
@@ -149,6 +168,8 @@ impl Store {
             name: name.to_owned(),
             role: Role::Owner,
             personal: false,
+            monthly_spend_cap_cents: None,
+            month_spend_usd: 0.0,
         })
     }
 
@@ -339,5 +360,7 @@ fn summary(row: SummaryRow, user: &UserId) -> CoreResult<WorkspaceSummary> {
         id: WorkspaceId::from(row.id),
         name: row.name,
         role: role_of(&row.role)?,
+        monthly_spend_cap_cents: row.monthly_spend_cap_cents,
+        month_spend_usd: row.month_spend_usd,
     })
 }

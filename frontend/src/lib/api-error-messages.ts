@@ -21,6 +21,8 @@ export const OPERATION_ERROR_MESSAGES = {
   // The spec's default for its key check; onboarding passes its own (ERROR_MESSAGE_OVERRIDES).
   check_api_key: 'API key test failed',
   list_searches: 'Could not load your searches.',
+  list_clients: 'Could not load the client labels.',
+  get_usage_breakdown: 'Could not load usage by member and client.',
   cancel_search: 'Could not cancel this search.',
   get_sheets_auth_status: 'Failed to check authentication status',
   list_sheets: 'Failed to get sheets',
@@ -46,7 +48,7 @@ export const OPERATION_ERROR_MESSAGES = {
   // Workspaces (issue #28); no screen calls them yet, their texts are ready for it.
   list_workspaces: 'Could not load your workspaces.',
   create_workspace: 'Could not create the workspace.',
-  update_workspace: 'Could not rename the workspace.',
+  update_workspace: 'Could not update the workspace.',
   delete_workspace: 'Could not delete the workspace.',
   list_members: 'Could not load the members.',
   update_member: "Could not change the member's role.",

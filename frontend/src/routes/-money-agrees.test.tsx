@@ -29,6 +29,7 @@ const item = (overrides: Partial<SearchItem>): SearchItem => ({
   startedAt: '2026-11-25T10:00:00Z',
   finishedAt: '2026-11-25T10:01:00Z',
   resultsAvailable: true,
+  startedBy: { userId: 'u-1', email: 'ada@example.com' },
   ...overrides,
 });
 

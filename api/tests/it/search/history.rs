@@ -290,6 +290,29 @@ async fn a_background_search_is_cancelled_on_request_and_its_results_expire() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(settled["status"], "cancelled", "cancelled within 10 s");
+    // What it spent before it stopped is recorded (written just after it settles): the
+    // month's spend, and so the workspace's spend cap, count it (issue #28 item 7).
+    let mut cost = 0.0;
+    for _ in 0..50 {
+        let (_, now) = env
+            .app
+            .get(&format!("/api/leads/searches/{search_id}"), Some(&env.token))
+            .await;
+        cost = now["costUsd"].as_f64().unwrap_or(0.0);
+        if cost > 0.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        cost >= progress["costUsd"].as_f64().unwrap_or(f64::MAX),
+        "a cancelled search's cost ({cost}) is at least its progress showed: {progress}"
+    );
+    let (_, workspaces) = env.app.get("/api/workspaces", Some(&env.token)).await;
+    assert!(
+        (workspaces["workspaces"][0]["monthSpendUsd"].as_f64().unwrap_or(0.0) - cost).abs() < 0.001,
+        "{workspaces}"
+    );
     // A client that re-opens it is told it ended.
     let events = read_until(
         &env,

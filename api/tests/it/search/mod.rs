@@ -11,4 +11,5 @@ mod fleet;
 mod full;
 mod history;
 pub mod no_lead_at_rest;
+mod spend;
 mod stream;

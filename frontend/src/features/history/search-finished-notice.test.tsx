@@ -15,6 +15,7 @@ const running: SearchItem = {
   status: 'running',
   startedAt: '2026-11-25T10:00:00Z',
   resultsAvailable: true,
+  startedBy: { userId: 'u-1', email: 'ada@example.com' },
 };
 
 let runningNow: SearchItem[];

@@ -20,6 +20,7 @@ function entry(overrides: Partial<SearchItem> = {}): SearchItem {
     startedAt: '2026-11-25T10:00:00Z',
     finishedAt: '2026-11-25T10:01:00Z',
     resultsAvailable: true,
+    startedBy: { userId: 'u-1', email: 'ada@example.com' },
     ...overrides,
   };
 }

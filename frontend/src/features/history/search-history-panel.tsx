@@ -246,6 +246,7 @@ const STATUS_TEXT: Record<string, string> = {
 export const STOPPED_TEXT: Record<string, string> = {
   allowance: "Stopped: daily limit reached",
   max_cost: "Stopped: budget reached",
+  spend_cap: "Stopped: monthly spend cap reached",
 };
 
 /** The status badge's words for an entry. */

@@ -33,12 +33,20 @@ import type {
 } from '../model/checkApiKeyRequest';
 
 import type {
+  ClientList
+} from '../model/clientList';
+
+import type {
   ErrorBody
 } from '../model/errorBody';
 
 import type {
   EstimateResponse
 } from '../model/estimateResponse';
+
+import type {
+  GetUsageBreakdownParams
+} from '../model/getUsageBreakdownParams';
 
 import type {
   ListSearchesParams
@@ -63,6 +71,10 @@ import type {
 import type {
   TestApiKeyResponse
 } from '../model/testApiKeyResponse';
+
+import type {
+  UsageBreakdown
+} from '../model/usageBreakdown';
 
 import type {
   UsageResponse
@@ -307,7 +319,120 @@ export const useCheckApiKey = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getCheckApiKeyMutationOptions(options), queryClient);
     }
-    export const getEstimateSearchUrl = () => {
+    export const getListClientsUrl = () => {
+
+
+
+
+  return `/api/leads/clients`
+}
+
+/**
+ * Every client a search of the workspace was run for, for a picker. Pass one as a
+ * search's `client`, or as `client` to `list_searches`.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/clients' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary The client labels used in this workspace
+ */
+export const listClients = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ClientList> => {
+
+  return apiFetch<ClientList>(getListClientsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListClientsQueryKey = () => {
+    return [
+    `/api/leads/clients`
+    ] as const;
+    }
+
+
+export const getListClientsQueryOptions = <TData = Awaited<ReturnType<typeof listClients>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClients>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListClientsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listClients>>> = ({ signal }) => listClients({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listClients>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListClientsQueryResult = NonNullable<Awaited<ReturnType<typeof listClients>>>
+export type ListClientsQueryError = ErrorType<ErrorBody>
+
+
+export function useListClients<TData = Awaited<ReturnType<typeof listClients>>, TError = ErrorType<ErrorBody>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClients>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listClients>>,
+          TError,
+          Awaited<ReturnType<typeof listClients>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListClients<TData = Awaited<ReturnType<typeof listClients>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClients>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listClients>>,
+          TError,
+          Awaited<ReturnType<typeof listClients>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListClients<TData = Awaited<ReturnType<typeof listClients>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClients>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The client labels used in this workspace
+ */
+
+export function useListClients<TData = Awaited<ReturnType<typeof listClients>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClients>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListClientsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getEstimateSearchUrl = () => {
 
 
 
@@ -332,7 +457,7 @@ export const useCheckApiKey = <TError = ErrorType<ErrorBody>,
  * curl -X POST 'https://leadgen.example.com/api/leads/estimate' \
  *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
  *   -H 'Content-Type: application/json' \
- *   -d '{"businessType":"dentist","coverage":"full","location":"Austin, TX","maxCostUsd":5.0}'
+ *   -d '{"businessType":"dentist","client":"Bright Smile Dental","coverage":"full","location":"Austin, TX","maxCostUsd":5.0}'
  * ```
  * @summary Estimate a search before running it
  */
@@ -433,7 +558,7 @@ export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
  * curl -X POST 'https://leadgen.example.com/api/leads/search' \
  *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
  *   -H 'Content-Type: application/json' \
- *   -d '{"businessType":"cafe","location":"Austin, TX","minRating":4.0,"website":"with"}'
+ *   -d '{"businessType":"cafe","client":"Bright Smile Dental","location":"Austin, TX","minRating":4.0,"website":"with"}'
  * ```
  * @summary Search, answering when done
  */
@@ -540,7 +665,7 @@ export const useSearchLeads = <TError = ErrorType<ErrorBody>,
  * Example:
  *
  * ```sh
- * curl -X GET 'https://leadgen.example.com/api/leads/searches?status=complete&limit=20' \
+ * curl -X GET 'https://leadgen.example.com/api/leads/searches?status=complete&limit=20&client=Bright Smile Dental' \
  *   -H "Authorization: Bearer $LEADGEN_TOKEN"
  * ```
  * @summary Your searches, newest first
@@ -755,7 +880,8 @@ export const getCancelSearchUrl = (id: string,) => {
 /**
  * Stops a queued or running search (its worker stops between requests; leads it
  * sent stay counted, the rest of its reservation is given back). A search already
- * finished is left as it is. Answers the search as it stands.
+ * finished is left as it is. Answers the search as it stands. A member cancels the
+ * searches they started; another member's needs an admin (403 `role_required`).
  *
  * API tokens: need the `searches:run` scope.
  *
@@ -1018,6 +1144,127 @@ export function useGetUsage<TData = Awaited<ReturnType<typeof getUsage>>, TError
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetUsageQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetUsageBreakdownUrl = (params?: GetUsageBreakdownParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/leads/usage/breakdown?${stringifiedParams}` : `/api/leads/usage/breakdown`
+}
+
+/**
+ * A month's searches, leads and Google cost (US dollars, list prices) per member who
+ * started them and per client they were run for; this month unless `month` says
+ * another.
+ *
+ * API tokens: need the `usage:read` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/usage/breakdown?month=2026-11' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Usage by member and by client
+ */
+export const getUsageBreakdown = async (params?: GetUsageBreakdownParams, options?: Parameters<typeof apiFetch>[1]): Promise<UsageBreakdown> => {
+
+  return apiFetch<UsageBreakdown>(getGetUsageBreakdownUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetUsageBreakdownQueryKey = (params?: GetUsageBreakdownParams,) => {
+    return [
+    `/api/leads/usage/breakdown`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetUsageBreakdownQueryOptions = <TData = Awaited<ReturnType<typeof getUsageBreakdown>>, TError = ErrorType<ErrorBody>>(params?: GetUsageBreakdownParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsageBreakdown>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetUsageBreakdownQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUsageBreakdown>>> = ({ signal }) => getUsageBreakdown(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUsageBreakdown>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetUsageBreakdownQueryResult = NonNullable<Awaited<ReturnType<typeof getUsageBreakdown>>>
+export type GetUsageBreakdownQueryError = ErrorType<ErrorBody>
+
+
+export function useGetUsageBreakdown<TData = Awaited<ReturnType<typeof getUsageBreakdown>>, TError = ErrorType<ErrorBody>>(
+ params: undefined |  GetUsageBreakdownParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsageBreakdown>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUsageBreakdown>>,
+          TError,
+          Awaited<ReturnType<typeof getUsageBreakdown>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUsageBreakdown<TData = Awaited<ReturnType<typeof getUsageBreakdown>>, TError = ErrorType<ErrorBody>>(
+ params?: GetUsageBreakdownParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsageBreakdown>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getUsageBreakdown>>,
+          TError,
+          Awaited<ReturnType<typeof getUsageBreakdown>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetUsageBreakdown<TData = Awaited<ReturnType<typeof getUsageBreakdown>>, TError = ErrorType<ErrorBody>>(
+ params?: GetUsageBreakdownParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsageBreakdown>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Usage by member and by client
+ */
+
+export function useGetUsageBreakdown<TData = Awaited<ReturnType<typeof getUsageBreakdown>>, TError = ErrorType<ErrorBody>>(
+ params?: GetUsageBreakdownParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUsageBreakdown>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetUsageBreakdownQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

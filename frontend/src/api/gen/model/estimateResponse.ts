@@ -42,6 +42,18 @@ export interface EstimateResponse {
   leadsLeftToday?: number | null;
   /** Requests it would make, by SKU. */
   requests: SkuRequests & unknown;
+  /**
+     * What the workspace's monthly spend cap leaves this month, US dollars (null when it
+     * has no cap).
+     * @nullable
+     */
+  spendCapLeftUsd?: number | null;
+  /**
+     * When the search would stop at the workspace's monthly spend cap, what to tell the
+     * user before it starts; null when it fits (or there is no cap).
+     * @nullable
+     */
+  spendCapWarning?: string | null;
   /** What this estimate itself cost (the locate request, unless cached). */
   spent: CostItem & unknown;
 }

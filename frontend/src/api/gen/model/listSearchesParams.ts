@@ -29,4 +29,12 @@ limit?: number;
  * @pattern ^-?[0-9]{1,18}\..+$
  */
 cursor?: string;
+/**
+ * Only searches run for this client (the same label in any case; see
+ * `list_clients`).
+ * @minLength 1
+ * @maxLength 80
+ * @pattern ^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$
+ */
+client?: string;
 };

@@ -9,6 +9,7 @@ import type { Coverage } from './coverage';
 import type { HistoryProgress } from './historyProgress';
 import type { SearchDelivery } from './searchDelivery';
 import type { SearchStatus } from './searchStatus';
+import type { StartedBy } from './startedBy';
 import type { StopReason } from './stopReason';
 
 /**
@@ -21,6 +22,8 @@ export interface SearchItem {
   billableRequests?: number;
   /** Catalogue value. */
   businessType: string;
+  /** The client it was run for (absent: none). */
+  client?: string;
   /** US dollars at list prices (once finished). */
   costUsd?: number;
   /** How much of the area it covers. */
@@ -48,12 +51,15 @@ export interface SearchItem {
   resultsAvailable: boolean;
   /** When it was asked for (RFC 3339). */
   startedAt: string;
+  /** The member who started it. */
+  startedBy: StartedBy & unknown;
   /** Where it stands. */
   status: SearchStatus & unknown;
   /**
      * Why a complete search stopped before covering everything: `allowance` (the daily
-     * lead allowance ran out) or `max_cost` (the next request would have passed
-     * `maxCostUsd`). Absent when it covered everything.
+     * lead allowance ran out), `max_cost` (the next request would have passed
+     * `maxCostUsd`) or `spend_cap` (it would have passed the workspace's monthly spend
+     * cap). Absent when it covered everything.
      */
   stopReason?: StopReason & unknown;
 }

@@ -34,6 +34,16 @@ export interface SearchRequest {
      */
   businessType?: string | null;
   /**
+     * The client this search is run for (an agency's label, free text): 1 to 80
+     * characters once trimmed, no control characters. The history filters by it and the
+     * usage breakdown totals by it; labels differing only in case are one client.
+     * @minLength 1
+     * @maxLength 80
+     * @nullable
+     * @pattern ^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$
+     */
+  client?: string | null;
+  /**
      * `quick` (default): one Text Search query, at most 60 places. `full`: every match in
      * the location's area (or `area`), past Google's 60-result cap.
      * @nullable

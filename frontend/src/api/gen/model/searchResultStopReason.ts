@@ -16,4 +16,5 @@ export type SearchResultStopReason = typeof SearchResultStopReason[keyof typeof 
 export const SearchResultStopReason = {
   max_cost: 'max_cost',
   allowance: 'allowance',
+  spend_cap: 'spend_cap',
 } as const;

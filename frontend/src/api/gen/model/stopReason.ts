@@ -15,4 +15,5 @@ export type StopReason = typeof StopReason[keyof typeof StopReason];
 export const StopReason = {
   max_cost: 'max_cost',
   allowance: 'allowance',
+  spend_cap: 'spend_cap',
 } as const;

@@ -13,6 +13,17 @@ import type { WorkspaceRole } from './workspaceRole';
 export interface WorkspaceInfo {
   /** Its id: the value of the `Leadgen-Workspace` header that acts in it. */
   id: string;
+  /**
+     * What its searches of this month (UTC) spent on its Google key so far, US dollars
+     * at list prices (finished searches).
+     */
+  monthSpendUsd: number;
+  /**
+     * What its searches may spend on its Google key in a calendar month (UTC), US
+     * dollars; null: no cap. An owner sets it with `update_workspace`.
+     * @nullable
+     */
+  monthlySpendCapUsd?: number | null;
   /** Its name. */
   name: string;
   /**

@@ -65,6 +65,10 @@ import type {
 } from '../model/updateMemberRequest';
 
 import type {
+  UpdateWorkspaceRequest
+} from '../model/updateWorkspaceRequest';
+
+import type {
   WorkspaceInfo
 } from '../model/workspaceInfo';
 
@@ -603,6 +607,10 @@ export const useDeleteWorkspace = <TError = ErrorType<ErrorBody>,
 }
 
 /**
+ * `name` renames it; `monthlySpendCapUsd` sets (a number) or removes (null) the cap
+ * on what its searches spend on its Google key in a calendar month (UTC). Give at
+ * least one. Only an owner may (403 `role_required` for admins and members).
+ *
  * API tokens: not accepted; this needs a signed-in session.
  *
  * Workspace role: at least `owner` (403 `role_required` below it).
@@ -613,12 +621,12 @@ export const useDeleteWorkspace = <TError = ErrorType<ErrorBody>,
  * curl -X PATCH 'https://leadgen.example.com/api/workspaces/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21' \
  *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
  *   -H 'Content-Type: application/json' \
- *   -d '{"name":"Acme Agency (EU)"}'
+ *   -d '{"monthlySpendCapUsd":250.0,"name":"Acme Agency (EU)"}'
  * ```
- * @summary Rename a workspace
+ * @summary Rename a workspace, or set its monthly spend cap
  */
 export const updateWorkspace = async (id: string,
-    workspaceNameRequest: WorkspaceNameRequest, options?: Parameters<typeof apiFetch>[1]): Promise<WorkspaceInfo> => {
+    updateWorkspaceRequest: UpdateWorkspaceRequest, options?: Parameters<typeof apiFetch>[1]): Promise<WorkspaceInfo> => {
 
     const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
@@ -639,7 +647,7 @@ return apiFetch<WorkspaceInfo>(getUpdateWorkspaceUrl(id),
     ...options,
     method: 'PATCH',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(workspaceNameRequest)
+    body: JSON.stringify(updateWorkspaceRequest)
   }
 );}
 
@@ -677,12 +685,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
   return  { mutationFn, ...mutationOptions }}
 
     export type UpdateWorkspaceMutationResult = NonNullable<Awaited<ReturnType<typeof updateWorkspace>>>
-    export type UpdateWorkspaceMutationBody = BodyType<WorkspaceNameRequest>
+    export type UpdateWorkspaceMutationBody = BodyType<UpdateWorkspaceRequest>
     export type UpdateWorkspaceMutationError = ErrorType<ErrorBody>
-    export type UpdateWorkspaceMutationVariables = {id: string;data: BodyType<WorkspaceNameRequest>}
+    export type UpdateWorkspaceMutationVariables = {id: string;data: BodyType<UpdateWorkspaceRequest>}
 
     /**
- * @summary Rename a workspace
+ * @summary Rename a workspace, or set its monthly spend cap
  */
 export const useUpdateWorkspace = <TError = ErrorType<ErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateWorkspace>>, TError,UpdateWorkspaceMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
