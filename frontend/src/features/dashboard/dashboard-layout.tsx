@@ -5,8 +5,11 @@ import { useAuth } from '../../lib/session/auth-context';
 import { DashboardHeader } from './dashboard-header';
 import { greetingName } from './greeting';
 
-/** The dashboard's frame: the header (with logout), the greeting, then `children`. */
-export function DashboardLayout({ children }: { children: ReactNode }) {
+/**
+ * The dashboard's frame: the header (with logout and the page's `workspaceSwitcher`), the
+ * greeting, then `children`.
+ */
+export function DashboardLayout({ children, workspaceSwitcher }: { children: ReactNode; workspaceSwitcher?: ReactNode }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -20,7 +23,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <DashboardHeader user={user} onLogout={handleLogout} />
+      <DashboardHeader user={user} onLogout={handleLogout} workspaceSwitcher={workspaceSwitcher} />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
         <div>
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Hello, {greetingName(user)}</h1>

@@ -13,6 +13,7 @@ import { SearchWorkspace } from '../../features/search/search-workspace';
 import { useSearchWorkspace } from '../../features/search/use-search-workspace';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
+import { WorkspaceSwitcher } from '../../features/workspaces/workspace-switcher';
 import { getStoredToken } from '../../lib/auth-token';
 
 export const Route = createFileRoute('/_authed/dashboard')({
@@ -58,7 +59,7 @@ function Dashboard() {
   const exportOutcome = useExportOutcome({ onResultsExpired: search.clearResults });
 
   return (
-    <DashboardLayout>
+    <DashboardLayout workspaceSwitcher={<WorkspaceSwitcher />}>
       {apiKey.isSuccess && !hasApiKey && <ApiKeyRequiredNotice />}
       <SearchWorkspace
         search={search}
