@@ -1,12 +1,14 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { WorkspaceInfo } from '../../api/gen/model/workspaceInfo';
 import { cn } from '../../components/ui/cn';
 import { Spinner } from '../../components/ui/spinner';
 import { useWhenIdle } from '../../hooks/use-when-idle';
 import { useWorkspaces } from './current-workspace';
-import { NewWorkspaceDialog } from './new-workspace-dialog';
 import { useSwitchWorkspace } from './use-switch-workspace';
 import { roleLabel } from './workspace-rules';
+
+// Loaded when first asked for: the dashboard's first load carries only the switcher.
+const NewWorkspaceDialog = lazy(() => import('./new-workspace-dialog').then((m) => ({ default: m.NewWorkspaceDialog })));
 
 /**
  * The header's workspace switcher (issue #28 item 4): the current workspace's name; opened,
@@ -63,10 +65,9 @@ export function WorkspaceSwitcher() {
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((was) => !was)}
-        className="flex max-w-[9rem] min-w-0 items-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium text-slate-800 ring-1 ring-slate-200 ring-inset hover:bg-slate-50 sm:max-w-[16rem] sm:px-3"
+        className="flex max-w-full min-w-0 items-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium text-slate-800 ring-1 ring-slate-200 ring-inset hover:bg-slate-50 sm:max-w-[16rem] sm:px-3"
       >
-        <span className="sr-only">Workspace: </span>
-        <span className="truncate">{name}</span>
+        <span className="sr-only">Workspace:</span> <span className="truncate">{name}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4 shrink-0 text-slate-500">
           <path fillRule="evenodd" d="M5.2 7.2a1 1 0 0 1 1.4 0L10 10.6l3.4-3.4a1 1 0 1 1 1.4 1.4l-4.1 4.1a1 1 0 0 1-1.4 0L5.2 8.6a1 1 0 0 1 0-1.4z" clipRule="evenodd" />
         </svg>
@@ -128,15 +129,19 @@ export function WorkspaceSwitcher() {
           </button>
         </div>
       </div>
-      <NewWorkspaceDialog
-        open={creating}
-        onClose={() => {
-          setCreating(false);
-          // Back to the switcher (the dialog would return focus to "New workspace", hidden now).
-          buttonRef.current?.focus();
-        }}
-        onCreated={(workspace) => void switchTo(workspace, 'dashboard')}
-      />
+      {creating && (
+        <Suspense fallback={null}>
+          <NewWorkspaceDialog
+            open
+            onClose={() => {
+              setCreating(false);
+              // Back to the switcher (the dialog would return focus to "New workspace", hidden now).
+              buttonRef.current?.focus();
+            }}
+            onCreated={(workspace) => void switchTo(workspace, 'dashboard')}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
