@@ -183,7 +183,7 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
   });
 
   // The API answers a stranger's workspace 404 ("No such workspace.") and the last owner's
-  // leaving 403 (`last_owner`), which the browser
-  // logs as a failed resource while the page reads it; nothing else may be logged.
+  // leaving 403 (`last_owner`), which the browser logs as failed resources while the page
+  // reads them; nothing else may be logged.
   expectNoConsoleErrors(consoleErrors, [/Failed to load resource: the server responded with a status of 40[34]/]);
 });

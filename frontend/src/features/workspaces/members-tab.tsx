@@ -101,7 +101,7 @@ function MemberRow({ workspace, member }: { workspace: WorkspaceInfo; member: Me
           {who}
           {isYou && <span className="ml-2 text-sm font-normal text-slate-600">(you)</span>}
         </p>
-        <p className="truncate text-sm text-slate-600">{member.email}</p>
+        {who !== member.email && <p className="truncate text-sm text-slate-600">{member.email}</p>}
         <p className="text-xs text-slate-600">Joined {joinedDate(member.joinedAt)}</p>
         {update.isError && (
           <Banner tone="error" className="mt-2">
