@@ -47,7 +47,7 @@ async function renderAs(role: WorkspaceRole, answer: (url: string, init?: Reques
 
 describe('Settings > Members', () => {
   it('an admin changes a member to admin, but is offered nothing on an owner or on themself', async () => {
-    const { row, calls } = await renderAs('admin', (url, init) =>
+    const { row, calls } = await renderAs('admin', (_url, init) =>
       init?.method === 'PATCH' ? jsonResponse({ ...mo, role: 'admin' }) : undefined,
     );
     expect(within(row('Olga Owner')).queryByRole('combobox')).toBeNull();
@@ -63,7 +63,7 @@ describe('Settings > Members', () => {
 
   it("an owner may make owners, and the API's refusal is shown as it words it", async () => {
     const refusal = 'A workspace needs an owner: make another member an owner first.';
-    const { row } = await renderAs('owner', (url, init) =>
+    const { row } = await renderAs('owner', (_url, init) =>
       init?.method === 'PATCH' ? jsonResponse({ error: 'last_owner', message: refusal }, 403) : undefined,
     );
     const select = within(row('Olga Owner')).getByRole('combobox', { name: 'Role of olga@example.com' });
@@ -75,7 +75,7 @@ describe('Settings > Members', () => {
   });
 
   it('removing a member asks first, then the list no longer has them', async () => {
-    const { list, row, calls } = await renderAs('admin', (url, init) =>
+    const { list, row, calls } = await renderAs('admin', (_url, init) =>
       init?.method === 'DELETE' ? new Response(null, { status: 204 }) : undefined,
     );
     await userEvent.click(within(row('mo@example.com')).getByRole('button', { name: 'Remove mo@example.com' }));
