@@ -46,7 +46,7 @@ describe('the current workspace', () => {
   it('is the one ?ws= names: every request carries it, the switcher says its name', async () => {
     await renderApp(`/dashboard?ws=${ACME}`, fakeAuth());
     expect(screen.getByText('API Key Required')).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: 'Workspace: Acme' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Workspace: Acme' }, { timeout: 5000 })).toBeInTheDocument();
     expect(sent.length).toBeGreaterThan(1);
     expect(sent.filter((r) => r.workspace !== ACME)).toEqual([]);
   });
@@ -59,7 +59,7 @@ describe('the current workspace', () => {
     expect(router.state.location.search).toEqual({ ws: ACME });
     expect(screen.getByText('API Key Required')).toBeInTheDocument();
 
-    await userEvent.click(await screen.findByRole('button', { name: 'Workspace: Acme' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Workspace: Acme' }, { timeout: 5000 }));
     const list = screen.getByRole('list', { name: 'Your workspaces' });
     expect(within(list).getByRole('button', { name: /Acme/ })).toHaveAttribute('aria-current', 'true');
     expect(within(list).getByRole('button', { name: /Personal · Owner/ })).toBeInTheDocument();
@@ -77,7 +77,7 @@ describe('the current workspace', () => {
 
   it("a workspace the user is not a member of: a clear message and the way back to personal", async () => {
     const { router } = await renderApp(`/dashboard?ws=${STRANGER}`, fakeAuth());
-    expect(await screen.findByRole('heading', { name: 'This workspace is not available' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'This workspace is not available' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByText('API Key Required')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Go to your personal workspace' }));
     await waitFor(() => expect(router.state.location.search).toEqual({}));
@@ -86,7 +86,7 @@ describe('the current workspace', () => {
 
   it('a malformed id is reported and never sent', async () => {
     await renderApp('/dashboard?ws=not-a-workspace', fakeAuth());
-    expect(screen.getByRole('heading', { name: 'This workspace is not available' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'This workspace is not available' }, { timeout: 5000 })).toBeInTheDocument();
     expect(sent.filter((r) => r.workspace === 'not-a-workspace')).toEqual([]);
   });
 });

@@ -1,14 +1,22 @@
-import { Link } from '@tanstack/react-router';
-import { Fragment, type ReactNode } from 'react';
-import { useListWorkspaces } from '../../api/gen/workspaces/workspaces';
-import { buttonClasses } from '../../components/ui/button';
-import { Logo } from '../../components/ui/logo';
+import { Fragment, lazy, Suspense, type ReactNode } from 'react';
 import { PageLoading } from '../../components/ui/spinner';
 import { isWorkspaceId, useCurrentWorkspaceId } from '../../lib/workspace/current-workspace';
-import { findWorkspace } from './current-workspace';
 
 /** What the boundary shows instead of a page while the workspace changes. */
 export const OPENING_WORKSPACE = 'Opening the workspace...';
+
+// Only for a shared workspace's address, or one that cannot be opened: the personal
+// dashboard's first load carries neither.
+const MembershipCheck = lazy(() => import('./membership-check').then((m) => ({ default: m.MembershipCheck })));
+const LazyUnavailable = lazy(() => import('./workspace-unavailable').then((m) => ({ default: m.WorkspaceUnavailable })));
+
+function WorkspaceUnavailable() {
+  return (
+    <Suspense fallback={<PageLoading message={OPENING_WORKSPACE} />}>
+      <LazyUnavailable />
+    </Suspense>
+  );
+}
 
 /**
  * The signed-in pages of one workspace: `ws` is the address's (absent: personal).
@@ -24,33 +32,15 @@ export const OPENING_WORKSPACE = 'Opening the workspace...';
  */
 export function WorkspaceBoundary({ ws, children }: { ws: string | undefined; children: ReactNode }) {
   const current = useCurrentWorkspaceId();
-  const wellFormed = ws === undefined || isWorkspaceId(ws);
-  const workspaces = useListWorkspaces({ query: { enabled: ws !== undefined && wellFormed } });
-  const list = workspaces.data?.workspaces;
-  if (!wellFormed || (ws !== undefined && list && !findWorkspace(list, ws))) return <WorkspaceUnavailable />;
+  if (ws !== undefined && !isWorkspaceId(ws)) return <WorkspaceUnavailable />;
   if (current !== ws) return <PageLoading message={OPENING_WORKSPACE} />;
-  return <Fragment key={ws ?? 'personal'}>{children}</Fragment>;
-}
-
-/** A workspace the address names that the caller cannot open. */
-export function WorkspaceUnavailable() {
+  const pages = <Fragment key={ws ?? 'personal'}>{children}</Fragment>;
+  if (ws === undefined) return pages;
   return (
-    <div className="min-h-screen bg-slate-50">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-16 max-w-7xl items-center px-4 sm:px-6 lg:px-8">
-          <Logo />
-        </div>
-      </header>
-      <main className="mx-auto max-w-xl px-4 py-16 text-center">
-        <h1 className="text-2xl font-bold text-slate-900">This workspace is not available</h1>
-        <p className="mt-3 text-slate-600">
-          The link names a workspace you are not a member of, or one that no longer exists. Ask its owner to invite you, or
-          carry on in your personal workspace.
-        </p>
-        <Link to="/dashboard" search={{ ws: undefined }} className={buttonClasses('primary', 'md', 'mt-6')}>
-          Go to your personal workspace
-        </Link>
-      </main>
-    </div>
+    <Suspense fallback={pages}>
+      <MembershipCheck ws={ws} unavailable={<WorkspaceUnavailable />}>
+        {pages}
+      </MembershipCheck>
+    </Suspense>
   );
 }

@@ -5,7 +5,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { BillingTab } from '../../features/billing/billing-tab';
 import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
-import { WorkspaceSwitcher } from '../../features/workspaces/workspace-switcher';
+import { LazyWorkspaceSwitcher } from '../../features/workspaces/lazy-workspace-switcher';
 
 // The workspace tabs load when opened: the other tabs' visitors do not download them.
 const WorkspaceTab = lazy(() => import('../../features/workspaces/workspace-tab').then((m) => ({ default: m.WorkspaceTab })));
@@ -38,7 +38,7 @@ function SettingsRoute() {
     <SettingsPage
       tab={tab}
       billingTab={<BillingTab />}
-      workspaceSwitcher={<WorkspaceSwitcher />}
+      workspaceSwitcher={<LazyWorkspaceSwitcher />}
       workspaceTab={
         <Suspense fallback={<TabLoading />}>
           <WorkspaceTab />
