@@ -24,8 +24,9 @@ async function signUpWithKey(page: Page, account: string) {
   await expect(page.getByText('Configured & Ready')).toBeVisible();
 }
 
+/** The switcher's button, once its code has loaded (until then a look-alike, aria-disabled). */
 function switcher(page: Page, name: string) {
-  return page.getByRole('button', { name: `Workspace: ${name}`, exact: true });
+  return page.getByRole('button', { name: `Workspace: ${name}`, exact: true, disabled: false });
 }
 
 /** Tabs forward until `target` has the focus (at most `max` presses). */
