@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { answerPictures, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
 
 // Workspaces in the web app (issue #28 items 4 and 9): a user makes a shared workspace
 // from the header's switcher, by keyboard only; the address carries it (`?ws=`), a reload
@@ -39,6 +39,7 @@ async function tabTo(page: Page, target: ReturnType<Page['locator']>, max = 10) 
 }
 
 test('workspaces: create one from the switcher by keyboard, the address keeps it, its data is its own', async ({
+  browser,
   page,
   consoleErrors,
 }) => {
@@ -166,6 +167,19 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
     await page.getByRole('link', { name: 'Go to your personal workspace' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard' && !url.searchParams.has('ws'));
     await expect(page.getByText('Configured & Ready')).toBeVisible();
+  });
+
+  await test.step("another user given the workspace's link learns nothing of it", async () => {
+    const context = await browser.newContext({ baseURL: process.env.LEADGEN_E2E_BASE_URL });
+    await answerPictures(context);
+    const other = await context.newPage();
+    await signUpFromLanding(other, 'xavier');
+    await other.waitForURL((url) => url.pathname === '/onboarding');
+    await other.goto(`/settings?tab=members&ws=${workspaceId}`);
+    await expect(other.getByRole('heading', { name: 'This workspace is not available' })).toBeVisible();
+    await expect(other.getByText(NAME)).toHaveCount(0);
+    await expect(other.getByText('wanda@example.com')).toHaveCount(0);
+    await context.close();
   });
 
   await test.step('an owner deletes it after confirming; the app goes back to personal', async () => {
