@@ -5,6 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/app';
+import { currentWorkspaceId } from '../lib/workspace/current-workspace';
 import { fakeAuth } from '../test/fake-auth';
 import { jsonResponse } from '../test/render';
 
@@ -88,5 +89,13 @@ describe('the current workspace', () => {
     await renderApp('/dashboard?ws=not-a-workspace', fakeAuth());
     expect(await screen.findByRole('heading', { name: 'This workspace is not available' }, { timeout: 5000 })).toBeInTheDocument();
     expect(sent.filter((r) => r.workspace === 'not-a-workspace')).toEqual([]);
+  });
+
+  it('logging out leaves the workspace: the next requests name none', async () => {
+    const { router } = await renderApp(`/dashboard?ws=${ACME}`, fakeAuth());
+    expect(currentWorkspaceId()).toBe(ACME);
+    await userEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(currentWorkspaceId()).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useAuth } from '../../lib/session/auth-context';
+import { enterWorkspace } from '../../lib/workspace/current-workspace';
 import { DashboardHeader } from './dashboard-header';
 import { greetingName } from './greeting';
 
@@ -16,8 +17,10 @@ export function DashboardLayout({ children, workspaceSwitcher }: { children: Rea
 
   async function handleLogout() {
     await logout();
-    // Nothing of this user's stays cached for the next one in this tab.
+    // Nothing of this user's stays cached for the next one in this tab, nor their workspace
+    // (the next requests, signed out or someone else's, would name it).
     queryClient.clear();
+    enterWorkspace(undefined, queryClient);
     await navigate({ to: '/' });
   }
 
