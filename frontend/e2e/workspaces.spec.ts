@@ -81,7 +81,8 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
     await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.has('ws'));
     workspaceId = new URL(page.url()).searchParams.get('ws') ?? '';
     expect(workspaceId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    await expect(switcher(page, NAME)).toBeVisible();
+    // The focus is back on the switcher, now naming the new workspace.
+    await expect(switcher(page, NAME)).toBeFocused();
     // Its own data: no key saved in the new workspace.
     await expect(page.getByText('API Key Required')).toBeVisible();
     await expect(page.getByText('Configured & Ready')).toHaveCount(0);
@@ -137,7 +138,7 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
     await tabTo(page, personal);
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/dashboard' && !url.searchParams.has('ws'));
-    await expect(switcher(page, 'Personal')).toBeVisible();
+    await expect(switcher(page, 'Personal')).toBeFocused();
     await expect(page.getByText('Configured & Ready')).toBeVisible();
     await expect(page.getByText('API Key Required')).toHaveCount(0);
   });

@@ -1,14 +1,16 @@
-import type { ReactNode } from 'react';
+import { useEffect } from 'react';
 import { useListWorkspaces } from '../../api/gen/workspaces/workspaces';
 import { findWorkspace } from './current-workspace';
 
 /**
- * `children` unless the caller's workspaces, once read, do not include `ws`: then
- * `unavailable`. While the list loads the page shows (its reads answer a non-member 404).
+ * Reads the caller's workspaces and calls `onOutside(ws)` when they do not include `ws`.
+ * Draws nothing; while the list loads the page shows (its reads answer a non-member 404).
  */
-export function MembershipCheck({ ws, unavailable, children }: { ws: string; unavailable: ReactNode; children: ReactNode }) {
-  const workspaces = useListWorkspaces();
-  const list = workspaces.data?.workspaces;
-  if (list && !findWorkspace(list, ws)) return <>{unavailable}</>;
-  return <>{children}</>;
+export function MembershipCheck({ ws, onOutside }: { ws: string; onOutside: (ws: string) => void }) {
+  const list = useListWorkspaces().data?.workspaces;
+  const outside = list !== undefined && !findWorkspace(list, ws);
+  useEffect(() => {
+    if (outside) onOutside(ws);
+  }, [outside, ws, onOutside]);
+  return null;
 }

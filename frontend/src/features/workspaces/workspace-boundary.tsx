@@ -1,4 +1,4 @@
-import { Fragment, lazy, Suspense, type ReactNode } from 'react';
+import { Fragment, lazy, Suspense, useState, type ReactNode } from 'react';
 import { PageLoading } from '../../components/ui/spinner';
 import { isWorkspaceId, useCurrentWorkspaceId } from '../../lib/workspace/current-workspace';
 
@@ -32,15 +32,20 @@ function WorkspaceUnavailable() {
  */
 export function WorkspaceBoundary({ ws, children }: { ws: string | undefined; children: ReactNode }) {
   const current = useCurrentWorkspaceId();
-  if (ws !== undefined && !isWorkspaceId(ws)) return <WorkspaceUnavailable />;
+  // The workspace the membership check found the caller outside of (by id, so it says
+  // nothing about another address).
+  const [outside, setOutside] = useState<string>();
+  if ((ws !== undefined && !isWorkspaceId(ws)) || (ws !== undefined && outside === ws)) return <WorkspaceUnavailable />;
   if (current !== ws) return <PageLoading message={OPENING_WORKSPACE} />;
-  const pages = <Fragment key={ws ?? 'personal'}>{children}</Fragment>;
-  if (ws === undefined) return pages;
   return (
-    <Suspense fallback={pages}>
-      <MembershipCheck ws={ws} unavailable={<WorkspaceUnavailable />}>
-        {pages}
-      </MembershipCheck>
-    </Suspense>
+    <>
+      <Fragment key={ws ?? 'personal'}>{children}</Fragment>
+      {ws !== undefined && (
+        // Beside the pages, not around them: its code arriving must not mount them again.
+        <Suspense fallback={null}>
+          <MembershipCheck ws={ws} onOutside={setOutside} />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -12,6 +12,12 @@ import { roleLabel } from './workspace-rules';
 const NewWorkspaceDialog = lazy(() => import('./new-workspace-dialog').then((m) => ({ default: m.NewWorkspaceDialog })));
 
 /**
+ * Set when the switcher switches: the pages are remounted in the new workspace, and its
+ * switcher there takes the focus back, so a keyboard user carries on where they were.
+ */
+let focusAfterSwitch = false;
+
+/**
  * The header's workspace switcher (issue #28 item 4): the current workspace's name; opened,
  * the caller's workspaces (personal first, as the API lists them) with their role, and
  * "New workspace". A disclosure: Tab and Enter reach everything, Escape closes it and
@@ -27,6 +33,12 @@ export function WorkspaceSwitcher() {
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!focusAfterSwitch) return;
+    focusAfterSwitch = false;
+    buttonRef.current?.focus();
+  }, []);
 
   useEffect(() => {
     if (!open) return;
@@ -53,7 +65,9 @@ export function WorkspaceSwitcher() {
 
   function choose(workspace: WorkspaceInfo) {
     setOpen(false);
-    if (workspace.id !== current?.id) void switchTo(workspace);
+    if (workspace.id === current?.id) return;
+    focusAfterSwitch = true;
+    void switchTo(workspace);
   }
 
   const name = current?.name ?? (ws === undefined ? 'Personal' : 'Workspace');
@@ -127,7 +141,10 @@ export function WorkspaceSwitcher() {
               // Back to the switcher (the dialog would return focus to "New workspace", hidden now).
               buttonRef.current?.focus();
             }}
-            onCreated={(workspace) => void switchTo(workspace, 'dashboard')}
+            onCreated={(workspace) => {
+              focusAfterSwitch = true;
+              void switchTo(workspace, 'dashboard');
+            }}
           />
         </Suspense>
       )}
