@@ -35,6 +35,8 @@ export function WorkspaceBoundary({ ws, children }: { ws: string | undefined; ch
   // The workspace the membership check found the caller outside of (by id, so it says
   // nothing about another address).
   const [outside, setOutside] = useState<string>();
+  // Another address: forget it, so coming back (invited since) checks again.
+  if (outside !== undefined && outside !== ws) setOutside(undefined);
   if ((ws !== undefined && !isWorkspaceId(ws)) || (ws !== undefined && outside === ws)) return <WorkspaceUnavailable />;
   if (current !== ws) return <PageLoading message={OPENING_WORKSPACE} />;
   return (
