@@ -45,7 +45,7 @@ export const OPERATION_ERROR_MESSAGES = {
   get_billing_status: 'Failed to fetch billing status',
   // The spec names no default for this read; it is part of the billing status.
   get_subscription_status: 'Failed to fetch billing status',
-  // Workspaces (issue #28); no screen calls them yet, their texts are ready for it.
+  // Workspaces (issue #28): the header's switcher and Settings > Workspace.
   list_workspaces: 'Could not load your workspaces.',
   create_workspace: 'Could not create the workspace.',
   update_workspace: 'Could not update the workspace.',

@@ -1,5 +1,6 @@
 import { operationErrorMessage } from './api-error-messages';
 import { getStoredToken } from './auth-token';
+import { currentWorkspaceId, WORKSPACE_HEADER } from './workspace/current-workspace';
 
 /**
  * Error thrown for every non-OK API answer. `message` is the server's human
@@ -49,11 +50,21 @@ function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** Builds request headers: JSON by default and the stored bearer token unless the caller set one. */
-export function buildHeaders(init?: HeadersInit, token: string | null = getStoredToken()): Headers {
+/**
+ * Builds request headers: JSON by default, the stored bearer token and the current
+ * workspace (`Leadgen-Workspace`, none for the personal one, the API's default) unless
+ * the caller set them. Every generated call (through {@link apiFetch}) and the hand-read
+ * search stream (sse-stream.ts) build theirs here, so none can forget the workspace.
+ */
+export function buildHeaders(
+  init?: HeadersInit,
+  token: string | null = getStoredToken(),
+  workspace: string | undefined = currentWorkspaceId(),
+): Headers {
   const headers = new Headers(init);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  if (workspace && !headers.has(WORKSPACE_HEADER)) headers.set(WORKSPACE_HEADER, workspace);
   return headers;
 }
 
@@ -74,7 +85,8 @@ async function readBody(response: Response): Promise<unknown> {
 
 /**
  * The orval fetch mutator: every generated call goes through here. Adds
- * `Authorization: Bearer <authToken>` (unless the caller passed its own header),
+ * `Authorization: Bearer <authToken>` and `Leadgen-Workspace: <current workspace>`
+ * (unless the caller passed its own headers),
  * parses JSON and throws {@link ApiError} on non-OK answers, with the operation's
  * default text when the server gave none.
  */

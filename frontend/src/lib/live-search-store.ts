@@ -1,10 +1,18 @@
 import type { SearchQuery } from './lead';
+import { currentWorkspaceId } from './workspace/current-workspace';
 
 // The search the dashboard is streaming (issue #13), kept in sessionStorage so a reload
 // resumes it after the last event it showed, and the ids streamed on this page, so the
 // background-search notice stays quiet about a search the user is watching.
 
-const KEY = 'leadgen:liveSearch';
+/**
+ * One record per workspace (issue #28): a search lives in the workspace it was started
+ * in, so coming back to the dashboard in another one must not resume it there.
+ */
+function storageKey(): string {
+  const workspace = currentWorkspaceId();
+  return workspace ? `leadgen:liveSearch:${workspace}` : 'leadgen:liveSearch';
+}
 
 export interface LiveSearchRecord {
   searchId: string;
@@ -15,7 +23,7 @@ export interface LiveSearchRecord {
 
 export function readLiveSearch(): LiveSearchRecord | null {
   try {
-    const raw = window.sessionStorage.getItem(KEY);
+    const raw = window.sessionStorage.getItem(storageKey());
     if (!raw) return null;
     const value = JSON.parse(raw) as Partial<LiveSearchRecord>;
     if (typeof value.searchId !== 'string' || !value.searchId || typeof value.query?.businessType !== 'string') return null;
@@ -27,7 +35,7 @@ export function readLiveSearch(): LiveSearchRecord | null {
 
 export function writeLiveSearch(record: LiveSearchRecord): void {
   try {
-    window.sessionStorage.setItem(KEY, JSON.stringify(record));
+    window.sessionStorage.setItem(storageKey(), JSON.stringify(record));
   } catch {
     // Not remembered: a reload will not resume this search (the history still lists it).
   }
@@ -35,7 +43,7 @@ export function writeLiveSearch(record: LiveSearchRecord): void {
 
 export function clearLiveSearch(): void {
   try {
-    window.sessionStorage.removeItem(KEY);
+    window.sessionStorage.removeItem(storageKey());
   } catch {
     // Nothing stored.
   }

@@ -1,23 +1,35 @@
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { Logo } from '../../components/ui/logo';
 import { Spinner } from '../../components/ui/spinner';
 import type { SessionUser } from '../../lib/session/session-types';
 
-/** Dashboard header: picture, name or email, settings and logout (spec section 2). */
-export function DashboardHeader({ user, onLogout }: { user: SessionUser | null; onLogout: () => Promise<void> }) {
+/**
+ * Dashboard header: picture, name or email, settings and logout (spec section 2), and the
+ * workspace switcher the page supplies (beside the logo; a row of its own on a phone).
+ */
+export function DashboardHeader({
+  user,
+  onLogout,
+  workspaceSwitcher,
+}: {
+  user: SessionUser | null;
+  onLogout: () => Promise<void>;
+  workspaceSwitcher?: ReactNode;
+}) {
   const [leaving, setLeaving] = useState(false);
   const display = user?.name?.trim() || user?.email || '';
   const [pictureFailed, setPictureFailed] = useState(false);
 
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
-        <Link to="/dashboard" className="rounded-md" aria-label="Leadgen dashboard">
+      <div className="mx-auto flex min-h-16 max-w-7xl flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 py-3 sm:flex-nowrap sm:px-6 lg:px-8">
+        <Link to="/dashboard" className="order-1 rounded-md" aria-label="Leadgen dashboard">
           <Logo />
         </Link>
-        <div className="flex min-w-0 items-center gap-2 sm:gap-4">
+        {workspaceSwitcher && <div className="order-3 basis-full sm:order-2 sm:mr-auto sm:basis-auto">{workspaceSwitcher}</div>}
+        <div className="order-2 flex min-w-0 items-center gap-2 sm:order-3 sm:gap-4">
           <div className="flex min-w-0 items-center gap-2">
             {user?.picture && !pictureFailed ? (
               <img

@@ -16,6 +16,12 @@ export interface SettingsPageProps {
   tab?: SettingsTab;
   /** Content of the Billing tab, supplied by the page (billing feature). */
   billingTab: ReactNode;
+  /** Content of the Workspace tab, supplied by the page (workspaces feature). */
+  workspaceTab?: ReactNode;
+  /** Content of the Members tab, supplied by the page (workspaces feature). */
+  membersTab?: ReactNode;
+  /** The header's workspace switcher, supplied by the page (workspaces feature). */
+  workspaceSwitcher?: ReactNode;
 }
 
 /**
@@ -23,14 +29,14 @@ export interface SettingsPageProps {
  * item 9): each tab is a link, so a reload, a bookmark or a shared link opens it, and
  * Back returns to the tab before.
  */
-export function SettingsPage({ tab = 'api-keys', billingTab }: SettingsPageProps) {
+export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membersTab, workspaceSwitcher }: SettingsPageProps) {
   const { user } = useAuth();
 
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-          <div className="flex min-w-0 items-center gap-4">
+        <div className="mx-auto flex min-h-16 max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:flex-nowrap sm:px-6 lg:px-8">
+          <div className="order-1 flex min-w-0 items-center gap-4">
             <Link to="/dashboard" className="inline-flex shrink-0 items-center gap-1 rounded-md text-sm font-medium text-slate-600 hover:text-slate-900">
               <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
                 <path fillRule="evenodd" d="M12.7 4.3a1 1 0 0 1 0 1.4L8.4 10l4.3 4.3a1 1 0 0 1-1.4 1.4l-5-5a1 1 0 0 1 0-1.4l5-5a1 1 0 0 1 1.4 0z" clipRule="evenodd" />
@@ -39,7 +45,8 @@ export function SettingsPage({ tab = 'api-keys', billingTab }: SettingsPageProps
             </Link>
             <span className="hidden sm:block"><Logo /></span>
           </div>
-          <span className="truncate text-sm text-slate-600">{user?.email}</span>
+          {workspaceSwitcher && <div className="order-3 basis-full sm:order-2 sm:mr-auto sm:basis-auto">{workspaceSwitcher}</div>}
+          <span className="order-2 truncate text-sm text-slate-600 sm:order-3">{user?.email}</span>
         </div>
       </header>
 
@@ -82,6 +89,8 @@ export function SettingsPage({ tab = 'api-keys', billingTab }: SettingsPageProps
             {tab === 'api-access' && <ApiAccessTab />}
             {tab === 'profile' && <ProfileTab />}
             {tab === 'billing' && billingTab}
+            {tab === 'workspace' && workspaceTab}
+            {tab === 'members' && membersTab}
           </section>
         </div>
       </main>

@@ -1,5 +1,5 @@
 /** Settings tabs, in navigation order. */
-export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'api-access', 'profile', 'billing'] as const;
+export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'api-access', 'workspace', 'members', 'profile', 'billing'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export function isSettingsTab(value: unknown): value is SettingsTab {
@@ -20,6 +20,14 @@ export const SETTINGS_NAV: Array<{ heading: string; items: Array<{ tab: Settings
       { tab: 'spreadsheet', label: 'Spreadsheet' },
       { tab: 'webhooks', label: 'Webhooks' },
       { tab: 'api-access', label: 'API access' },
+    ],
+  },
+  {
+    // The current workspace's own settings (issue #28); its audit log ('Activity') joins here.
+    heading: 'WORKSPACE',
+    items: [
+      { tab: 'workspace', label: 'General' },
+      { tab: 'members', label: 'Members' },
     ],
   },
   {

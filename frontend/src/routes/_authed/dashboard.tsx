@@ -14,6 +14,7 @@ import { SearchWorkspace } from '../../features/search/search-workspace';
 import { useSearchWorkspace } from '../../features/search/use-search-workspace';
 import { ApiKeyRequiredNotice, ApiKeyStatusCard } from '../../features/settings/api-key-status-card';
 import { useApiKeyStatus } from '../../features/settings/use-api-key';
+import { LazyWorkspaceSwitcher } from '../../features/workspaces/lazy-workspace-switcher';
 import { getStoredToken } from '../../lib/auth-token';
 
 export const Route = createFileRoute('/_authed/dashboard')({
@@ -59,7 +60,7 @@ function Dashboard() {
   const exportOutcome = useExportOutcome({ onResultsExpired: search.clearResults });
 
   return (
-    <DashboardLayout>
+    <DashboardLayout workspaceSwitcher={<LazyWorkspaceSwitcher />}>
       {apiKey.isSuccess && !hasApiKey && <ApiKeyRequiredNotice />}
       <SearchWorkspace
         search={search}

@@ -1,8 +1,23 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
+import { Spinner } from '../../components/ui/spinner';
 import { BillingTab } from '../../features/billing/billing-tab';
 import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
+import { LazyWorkspaceSwitcher } from '../../features/workspaces/lazy-workspace-switcher';
+
+// The workspace tabs load when opened: the other tabs' visitors do not download them.
+const WorkspaceTab = lazy(() => import('../../features/workspaces/workspace-tab').then((m) => ({ default: m.WorkspaceTab })));
+const MembersTab = lazy(() => import('../../features/workspaces/members-tab').then((m) => ({ default: m.MembersTab })));
+
+function TabLoading() {
+  return (
+    <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+      <Spinner /> Loading...
+    </p>
+  );
+}
 
 export const Route = createFileRoute('/_authed/settings')({
   // `?tab=billing` opens that tab: the tabs are links to `?tab=` (issue #26 item 9).
@@ -20,6 +35,20 @@ export const Route = createFileRoute('/_authed/settings')({
 function SettingsRoute() {
   const { tab } = Route.useSearch();
   return (
-    <SettingsPage tab={tab} billingTab={<BillingTab />} />
+    <SettingsPage
+      tab={tab}
+      billingTab={<BillingTab />}
+      workspaceSwitcher={<LazyWorkspaceSwitcher />}
+      workspaceTab={
+        <Suspense fallback={<TabLoading />}>
+          <WorkspaceTab />
+        </Suspense>
+      }
+      membersTab={
+        <Suspense fallback={<TabLoading />}>
+          <MembersTab />
+        </Suspense>
+      }
+    />
   );
 }
