@@ -19,8 +19,9 @@ use super::{
 };
 use crate::search::{Area, tiling::LatLng};
 
-/// `computeInsights`, relative to the base URL.
-const COMPUTE_INSIGHTS_PATH: &str = "v1:computeInsights";
+/// `computeInsights`, relative to the base URL (the `./` keeps `v1:` from reading as a
+/// URL scheme).
+const COMPUTE_INSIGHTS_PATH: &str = "./v1:computeInsights";
 /// Upper bound on one call: the meter is a nicety and must not hold an estimate long.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// Every operating status Google knows (see the module docs for why all of them).
