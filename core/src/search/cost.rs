@@ -53,6 +53,7 @@ pub struct Requests {
     /// "Places Aggregate": the completeness meter's counts. Absent in what older
     /// versions recorded (a checkpoint, a queued job), hence the default.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", oai(default))]
     pub aggregate: u32,
 }
 
