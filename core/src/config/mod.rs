@@ -582,7 +582,10 @@ mod tests {
         assert!(c.telemetry.json_logs);
         assert!(c.places.completeness, "the completeness meter is on by default");
         assert_eq!(c.places.prices.aggregate, 10.0, "a cent a Places Aggregate call");
-        assert_eq!(c.places.aggregate_base_url.as_str(), "https://areainsights.googleapis.com/");
+        assert_eq!(
+            c.places.aggregate_base_url.as_str(),
+            "https://areainsights.googleapis.com/"
+        );
         let off = config(&[
             ("LEADGEN_COMPLETENESS", "OFF"),
             ("LEADGEN_AGGREGATE_BASE_URL", "http://127.0.0.1:8090"),

@@ -23,7 +23,13 @@ use crate::search::{Area, tiling::LatLng};
 /// URL scheme).
 const COMPUTE_INSIGHTS_PATH: &str = "./v1:computeInsights";
 /// Upper bound on one call: the meter is a nicety and must not hold an estimate long.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// One retry, soon: an estimate waits for the count (see [`AggregateClient::new`]).
+const RETRY: RetryPolicy = RetryPolicy {
+    max_retries: 1,
+    base_backoff: Duration::from_millis(250),
+    max_wait: Duration::from_secs(1),
+};
 /// Every operating status Google knows (see the module docs for why all of them).
 const EVERY_STATUS: [&str; 3] = [
     "OPERATING_STATUS_OPERATIONAL",
@@ -53,7 +59,9 @@ pub struct AggregateClient {
 }
 
 impl AggregateClient {
-    /// A client for `base_url` (Google's, or the simulator's).
+    /// A client for `base_url` (Google's, or the simulator's), with a 5 s time-out a call
+    /// and one retry: the estimate waits for the count, so a failing Aggregate API costs
+    /// it seconds, not the Places client's minute of retries.
     pub fn new(base_url: &Url) -> Result<Self, PlacesError> {
         let mut base = base_url.clone();
         if !base.path().ends_with('/') {
@@ -65,7 +73,7 @@ impl AggregateClient {
         Ok(Self {
             http: http_client(REQUEST_TIMEOUT)?,
             compute_insights_url,
-            retry: RetryPolicy::default(),
+            retry: RETRY,
         })
     }
 
