@@ -224,6 +224,7 @@ mod event_contract {
                     ids_only: 30,
                     pro: 1,
                     enterprise: 4,
+                    aggregate: 0,
                 },
                 billable_requests: 5,
                 cost_usd: 0.18,

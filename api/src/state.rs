@@ -3,8 +3,16 @@
 use std::sync::Arc;
 
 use leadgen_core::{
-    bus::EventBus, config::Config, keys::KeyService, places::PlacesClient, session::SessionKeys, sheets::SheetsService,
-    store::Store, usage::UsageService, vault::Vault, webhooks::TestEventLimit,
+    bus::EventBus,
+    config::Config,
+    keys::KeyService,
+    places::{AggregateClient, PlacesClient},
+    session::SessionKeys,
+    sheets::SheetsService,
+    store::Store,
+    usage::UsageService,
+    vault::Vault,
+    webhooks::TestEventLimit,
 };
 use leadgen_worker::{Queues, wiring::Services};
 
@@ -28,6 +36,8 @@ pub struct Inner {
     pub sessions: SessionKeys,
     /// Google Places API (New).
     pub places: PlacesClient,
+    /// Google's Places Aggregate API (the completeness meter); none when it is off.
+    pub aggregate: Option<AggregateClient>,
     /// OIDC sign-in; `None` in local mode.
     pub oidc: Option<Oidc>,
     /// Queue and event bus connection in distributed mode.
@@ -104,6 +114,7 @@ impl AppState {
             jwt_secret,
             keys,
             places,
+            aggregate,
             usage,
             redis,
             bus,
@@ -116,6 +127,7 @@ impl AppState {
             keys,
             sessions: SessionKeys::new(&jwt_secret, config.server.session_ttl),
             places,
+            aggregate,
             store,
             vault,
             oidc,

@@ -252,6 +252,8 @@ export async function startStack(): Promise<StackState> {
     LEADGEN_LISTEN: `127.0.0.1:${apiPort}`,
     LEADGEN_PUBLIC_URL: state.baseUrl,
     LEADGEN_PLACES_BASE_URL: state.simUrl,
+    // The simulator answers the Places Aggregate API (the completeness meter) too.
+    LEADGEN_AGGREGATE_BASE_URL: state.simUrl,
     LEADGEN_PLACES_RPS: String(PLACES_RPS),
     // Nothing here reads the worker's metrics, and a fixed port would keep two e2e runs
     // on one machine (two worktrees) from starting.

@@ -11,7 +11,7 @@ use leadgen_core::{
     enrich::Crawler,
     keys::KeyService,
     outbound::{FetchLimits, GuardedClient},
-    places::PlacesClient,
+    places::{AggregateClient, PlacesClient},
     secrets_file,
     store::Store,
     usage::UsageService,
@@ -35,6 +35,9 @@ pub struct Services {
     pub keys: KeyService,
     /// Google Places API (New).
     pub places: PlacesClient,
+    /// Google's Places Aggregate API, the completeness meter's count; none when
+    /// `LEADGEN_COMPLETENESS` is off.
+    pub aggregate: Option<AggregateClient>,
     /// Usage reservations and reports.
     pub usage: UsageService,
     /// Distributed mode's Redis connection (the rate gate, readiness, test-event counts).
@@ -111,6 +114,11 @@ impl Services {
             mailer,
             keys: KeyService::new(store.clone(), vault.clone()),
             places: PlacesClient::new(&config.places.base_url)?,
+            aggregate: config
+                .places
+                .completeness
+                .then(|| AggregateClient::new(&config.places.aggregate_base_url))
+                .transpose()?,
             usage: UsageService::new(store.clone(), config.usage_limits),
             jwt_secret: secrets.jwt_secret,
             store,

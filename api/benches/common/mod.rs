@@ -80,6 +80,7 @@ pub async fn stack_with(
         ("LEADGEN_ENCRYPTION_KEY", ENCRYPTION_KEY.into()),
         ("LEADGEN_JWT_SECRET", JWT_SECRET.into()),
         ("LEADGEN_PLACES_BASE_URL", sim.base_url.clone()),
+        ("LEADGEN_AGGREGATE_BASE_URL", sim.base_url.clone()),
         ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
         ("LEADGEN_FREE_MONTHLY_SEARCHES", "1000000000".into()),
         ("LEADGEN_PLACES_RPS", "10000".into()),

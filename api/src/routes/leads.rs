@@ -174,6 +174,12 @@ impl LeadsApi {
     /// large metro is probed up to a bound (about 8 seconds at 10 requests a second);
     /// past it the figures are extrapolated and `exact` is false.
     ///
+    /// When the business type is one of Google's place types and the area is known (a
+    /// full search, or an explicit area), `completeness.expected` is how many places of
+    /// the type Google's Places Aggregate API counts in it (one call, about a cent, in
+    /// `spent`); null when the meter is off, the type is not Google's, the area is a
+    /// named location searched quickly, or the count failed (the estimate still answers).
+    ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/estimate", method = "post", operation_id = "estimate_search")]
     async fn estimate_search(
@@ -203,7 +209,8 @@ impl LeadsApi {
         let prices = state.config.places.prices;
         let usage = current_usage(&state, auth.workspace()).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
-        match search::estimate(&upstream, &search, &prices, &state.store, limits).await {
+        let meter = state.aggregate.as_ref();
+        match search::estimate(&upstream, &search, &prices, &state.store, limits, meter).await {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,
                 allowance_warning: leadgen_core::usage::allowance_warning(
@@ -219,6 +226,7 @@ impl LeadsApi {
                 billable_requests: e.requests.billable(&prices),
                 exact: e.exact,
                 spent: e.spent,
+                completeness: e.completeness,
             })),
             Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
             Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),

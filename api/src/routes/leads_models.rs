@@ -3,7 +3,7 @@
 use crate::text::Text;
 use leadgen_core::{
     lead::{Lead, SearchParams},
-    search::{self, Coverage, Requests, SearchCost, StopReason},
+    search::{self, Completeness, Coverage, Requests, SearchCost, StopReason},
     usage::UsageReport,
 };
 use poem_openapi::{Enum, Object};
@@ -163,8 +163,15 @@ pub struct EstimateResponse {
     /// True when every region was probed (exact for today's data); false when the
     /// estimate stopped early and extrapolated.
     pub exact: bool,
-    /// What this estimate itself cost (the locate request, unless cached).
+    /// What this estimate itself cost (the locate request, unless cached, and the
+    /// completeness meter's count).
     pub spent: SearchCost,
+    /// How many places of the type the area holds, by Google's own count (the
+    /// completeness meter); null when it is off, the type is not a Google place type, the
+    /// area is not known before the search (a quick search of a named location), or the
+    /// count failed.
+    #[oai(nullable)]
+    pub completeness: Option<Completeness>,
     /// Leads today's allowance leaves (null when the plan has no daily cap).
     #[oai(nullable)]
     pub leads_left_today: Option<i64>,

@@ -51,6 +51,11 @@ impl TestApp {
             ("LEADGEN_WEB_DIR", "/nonexistent".to_owned()),
         ]);
         vars.extend(extra);
+        // The simulator speaks the Places Aggregate API too: a test that points Places at
+        // it gets the completeness meter from it, never Google's.
+        if let Some(places) = vars.get("LEADGEN_PLACES_BASE_URL").cloned() {
+            vars.entry("LEADGEN_AGGREGATE_BASE_URL").or_insert(places);
+        }
         let config = Config::from_lookup(|name| vars.get(name).cloned()).expect("config");
         let state = AppState::build(config).await.expect("state");
         let endpoint = app::build(state.clone()).map_to_response().boxed();

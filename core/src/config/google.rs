@@ -10,6 +10,8 @@ use super::de;
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 /// Google Places API (New) base URL.
 pub const GOOGLE_PLACES_BASE_URL: &str = "https://places.googleapis.com";
+/// Google's Places Aggregate API base URL (`POST /v1:computeInsights`).
+pub const GOOGLE_AGGREGATE_BASE_URL: &str = "https://areainsights.googleapis.com";
 /// Google's OAuth 2.0 token endpoint (refreshing Sheets access).
 pub const GOOGLE_TOKEN_URL: &str = "https://oauth2.googleapis.com/token";
 /// Google Sheets API base URL (paths start with `/v4/`).
@@ -37,6 +39,16 @@ pub struct PlacesConfig {
     pub rps: u32,
     /// `[places.prices]`: what Text Search requests cost.
     pub prices: PriceTable,
+    /// `LEADGEN_AGGREGATE_BASE_URL`: Google's Places Aggregate API base URL, which the
+    /// completeness meter counts places with; tests and demos point it at the simulator.
+    /// Default `https://areainsights.googleapis.com`.
+    #[serde(deserialize_with = "de::http_url")]
+    pub aggregate_base_url: Url,
+    /// `LEADGEN_COMPLETENESS`: whether an estimate asks the Places Aggregate API how many
+    /// places of the type the area holds (one billed call, `aggregate` in the prices).
+    /// `on` or `off` (also `true`/`false`). Default on.
+    #[serde(deserialize_with = "switch")]
+    pub completeness: bool,
 }
 
 impl Default for PlacesConfig {
@@ -45,11 +57,13 @@ impl Default for PlacesConfig {
             base_url: known(GOOGLE_PLACES_BASE_URL),
             rps: 10,
             prices: PriceTable::default(),
+            aggregate_base_url: known(GOOGLE_AGGREGATE_BASE_URL),
+            completeness: true,
         }
     }
 }
 
-/// US dollars per 1,000 Text Search requests of each SKU, from 0 to 10000.
+/// US dollars per 1,000 requests of each SKU Leadgen uses, from 0 to 10000.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PriceTable {
@@ -62,6 +76,11 @@ pub struct PriceTable {
     /// `LEADGEN_PRICE_TEXT_SEARCH_ENTERPRISE`: Enterprise. Default Google's list price, 35.
     #[serde(deserialize_with = "price")]
     pub enterprise: f64,
+    /// `LEADGEN_PRICE_PLACES_AGGREGATE`: one Places Aggregate API call (the "Places
+    /// Aggregate" SKU, `computeInsights`), the completeness meter's count. Default 10
+    /// (about a cent a call).
+    #[serde(deserialize_with = "price")]
+    pub aggregate: f64,
 }
 
 impl Default for PriceTable {
@@ -70,6 +89,7 @@ impl Default for PriceTable {
             ids_only: 0.0,
             pro: 32.0,
             enterprise: 35.0,
+            aggregate: 10.0,
         }
     }
 }
@@ -103,6 +123,27 @@ impl Default for GoogleApis {
 fn rps<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     // Held to the range rather than refused, as it always was: 0 means "slowest".
     Ok(u32::try_from(de::whole(d)?.clamp(1, 10_000)).unwrap_or(10))
+}
+
+/// A switch: `on`/`off`, `true`/`false`, `1`/`0` (or a TOML boolean).
+fn switch<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Flag(bool),
+        Text(String),
+    }
+    match Raw::deserialize(d)? {
+        Raw::Flag(flag) => Ok(flag),
+        Raw::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
+            "on" | "true" | "1" => Ok(true),
+            "off" | "false" | "0" => Ok(false),
+            _ => Err(serde::de::Error::invalid_value(
+                serde::de::Unexpected::Str(&text),
+                &"on or off",
+            )),
+        },
+    }
 }
 
 fn price<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {

@@ -34,8 +34,8 @@ pub use access::{OidcConfig, SecretsConfig};
 pub use billing::{BillingConfig, STRIPE_API_BASE_URL};
 pub use delivery::{DeliverySchedule, MailConfig, OutboundConfig, parse_host_port};
 pub use google::{
-    GOOGLE_DRIVE_BASE_URL, GOOGLE_ISSUER, GOOGLE_PLACES_BASE_URL, GOOGLE_SHEETS_BASE_URL, GOOGLE_TOKEN_URL, GoogleApis,
-    PlacesConfig, PriceTable,
+    GOOGLE_AGGREGATE_BASE_URL, GOOGLE_DRIVE_BASE_URL, GOOGLE_ISSUER, GOOGLE_PLACES_BASE_URL, GOOGLE_SHEETS_BASE_URL,
+    GOOGLE_TOKEN_URL, GoogleApis, PlacesConfig, PriceTable,
 };
 pub use server::{HttpLimits, ServerConfig, parse_trusted_proxies};
 pub use site::SiteInfo;
@@ -580,6 +580,22 @@ mod tests {
         assert_eq!(c.usage_limits.free.daily_leads, None, "0: no cap");
         assert_eq!(c.secrets.previous_encryption_keys.len(), 2);
         assert!(c.telemetry.json_logs);
+        assert!(c.places.completeness, "the completeness meter is on by default");
+        assert_eq!(c.places.prices.aggregate, 10.0, "a cent a Places Aggregate call");
+        assert_eq!(
+            c.places.aggregate_base_url.as_str(),
+            "https://areainsights.googleapis.com/"
+        );
+        let off = config(&[
+            ("LEADGEN_COMPLETENESS", "OFF"),
+            ("LEADGEN_AGGREGATE_BASE_URL", "http://127.0.0.1:8090"),
+        ])
+        .expect("config");
+        assert!(!off.places.completeness);
+        assert_eq!(off.places.aggregate_base_url.as_str(), "http://127.0.0.1:8090/");
+        let err = config(&[("LEADGEN_COMPLETENESS", "maybe")]).expect_err("not a switch");
+        assert_eq!(err.variable, "LEADGEN_COMPLETENESS");
+        assert!(err.problem.contains("on or off"), "{err}");
         let err = config(&[("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "31")]).expect_err("too many");
         assert_eq!(
             err.to_string(),

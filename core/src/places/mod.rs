@@ -1,7 +1,9 @@
 //! Client for Google Places API (New). The base URL is configurable so tests and demos
 //! talk to the simulator in `leadgen-testkit`, which speaks the same wire format.
 
+mod aggregate;
 mod error;
+mod retry;
 mod wire;
 
 use std::time::Duration;
@@ -9,6 +11,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use url::Url;
 
+pub use aggregate::{AggregateClient, AggregateQuery};
 pub use error::PlacesError;
 pub use wire::{
     LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport,
@@ -141,24 +144,13 @@ impl PlacesClient {
         field_mask: &str,
         request: &SearchTextRequest,
     ) -> Result<SearchTextResponse, PlacesError> {
-        let mut attempt = 0;
-        loop {
-            let result = self.post_search_text(api_key, field_mask, request).await;
-            crate::telemetry::metrics::metrics().places_call(outcome_label(&result));
-            match result {
-                Err(e) if e.is_transient() && attempt < self.retry.max_retries => {
-                    let wait = match &e {
-                        PlacesError::QuotaExhausted { retry_after } => retry_after.unwrap_or(Duration::from_secs(1)),
-                        _ => self.retry.base_backoff * 2u32.saturating_pow(attempt),
-                    }
-                    .min(self.retry.max_wait);
-                    tracing::debug!(error = %e, attempt, wait_ms = wait.as_millis() as u64, "retrying Places call");
-                    tokio::time::sleep(wait).await;
-                    attempt += 1;
-                }
-                other => return other,
-            }
-        }
+        retry::with_retries(
+            &self.retry,
+            "searchText",
+            |outcome| crate::telemetry::metrics::metrics().places_call(outcome),
+            || self.post_search_text(api_key, field_mask, request),
+        )
+        .await
     }
 
     /// One `searchText` call with `field_mask`; Google's error bodies become [`PlacesError`].
@@ -168,24 +160,14 @@ impl PlacesClient {
         field_mask: &str,
         body: &impl serde::Serialize,
     ) -> Result<T, PlacesError> {
-        let response = self
-            .http
-            .post(self.search_text_url.clone())
-            .header("X-Goog-Api-Key", api_key)
-            .header("X-Goog-FieldMask", field_mask)
-            .json(body)
-            .send()
-            .await
-            .map_err(PlacesError::from_transport)?;
-        let status = response.status();
-        let bytes = response.bytes().await.map_err(PlacesError::from_transport)?;
-        if !status.is_success() {
-            return Err(PlacesError::from_response(status.as_u16(), &bytes));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| PlacesError::Upstream {
-            status: status.as_u16(),
-            detail: format!("unexpected response body: {e}"),
-        })
+        retry::post_json(
+            &self.http,
+            &self.search_text_url,
+            api_key,
+            &[("X-Goog-FieldMask", field_mask)],
+            body,
+        )
+        .await
     }
 
     /// Makes the cheapest real call that proves the key works for Places API (New): one
@@ -199,23 +181,7 @@ impl PlacesClient {
 }
 
 /// The HTTP client for Google: a time-out per request and our user agent.
-/// The `outcome` label of a Places call.
-fn outcome_label<T>(result: &Result<T, PlacesError>) -> &'static str {
-    match result {
-        Ok(_) => "ok",
-        Err(PlacesError::InvalidKey) => "invalid_key",
-        Err(PlacesError::ApiNotEnabled { .. } | PlacesError::BillingDisabled | PlacesError::KeyRestricted) => {
-            "key_not_allowed"
-        }
-        Err(PlacesError::QuotaExhausted { .. }) => "quota",
-        Err(PlacesError::Upstream { status, .. }) if *status >= 500 => "upstream_5xx",
-        Err(PlacesError::Upstream { .. }) => "upstream_4xx",
-        Err(PlacesError::Timeout) => "timeout",
-        Err(PlacesError::Network(_)) => "network",
-    }
-}
-
-fn http_client(timeout: Duration) -> Result<reqwest::Client, PlacesError> {
+pub(crate) fn http_client(timeout: Duration) -> Result<reqwest::Client, PlacesError> {
     reqwest::Client::builder()
         .timeout(timeout)
         .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))

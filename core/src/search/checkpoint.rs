@@ -161,6 +161,7 @@ mod tests {
                 ids_only: 9,
                 pro: 1,
                 enterprise: 4,
+                aggregate: 0,
             },
         };
         let progress = tiles.progress();
@@ -210,6 +211,7 @@ mod tests {
                 ids_only: 9,
                 pro: 1,
                 enterprise: 1,
+                aggregate: 0,
             },
         };
         assert_eq!(Checkpoint::decode(&tiles.encode()), Some(tiles));

@@ -13,6 +13,9 @@ pub enum Sku {
     Pro,
     /// "Text Search Enterprise": the lead mask (phone, website, rating).
     Enterprise,
+    /// "Places Aggregate": one `computeInsights` call of the Places Aggregate API (the
+    /// completeness meter's count).
+    Aggregate,
 }
 
 /// US dollars per 1,000 requests of each SKU: settings (`[places.prices]`), declared
@@ -26,6 +29,7 @@ impl PriceTable {
             Sku::IdsOnly => self.ids_only,
             Sku::Pro => self.pro,
             Sku::Enterprise => self.enterprise,
+            Sku::Aggregate => self.aggregate,
         };
         per_thousand / 1_000.0
     }
@@ -46,6 +50,11 @@ pub struct Requests {
     pub pro: u32,
     /// "Text Search Enterprise": pages of leads.
     pub enterprise: u32,
+    /// "Places Aggregate": the completeness meter's counts. Absent in what older
+    /// versions recorded (a checkpoint, a queued job), hence the default.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", oai(default))]
+    pub aggregate: u32,
 }
 
 impl Requests {
@@ -55,6 +64,7 @@ impl Requests {
             Sku::IdsOnly => self.ids_only += n,
             Sku::Pro => self.pro += n,
             Sku::Enterprise => self.enterprise += n,
+            Sku::Aggregate => self.aggregate += n,
         }
     }
 
@@ -63,6 +73,7 @@ impl Requests {
         f64::from(self.ids_only) * prices.per_request(Sku::IdsOnly)
             + f64::from(self.pro) * prices.per_request(Sku::Pro)
             + f64::from(self.enterprise) * prices.per_request(Sku::Enterprise)
+            + f64::from(self.aggregate) * prices.per_request(Sku::Aggregate)
     }
 
     /// Requests Google bills (those of a SKU with a price).
@@ -71,6 +82,7 @@ impl Requests {
             (self.ids_only, Sku::IdsOnly),
             (self.pro, Sku::Pro),
             (self.enterprise, Sku::Enterprise),
+            (self.aggregate, Sku::Aggregate),
         ]
         .iter()
         .filter(|(_, sku)| prices.per_request(*sku) > 0.0)
@@ -126,5 +138,10 @@ mod tests {
             ..prices
         };
         assert_eq!(r.billable(&paid_probes), 381);
+        r.add(Sku::Aggregate, 1);
+        assert_eq!(r.billable(&prices), 82, "an Aggregate call is billed");
+        assert_eq!(r.report(&prices).cost_usd, 2.842, "plus $0.01 for the count");
+        let old: Requests = serde_json::from_str(r#"{"idsOnly":1,"pro":0,"enterprise":2}"#).expect("older JSON");
+        assert_eq!(old.aggregate, 0, "what older versions recorded still reads");
     }
 }

@@ -5,19 +5,23 @@
 //! planner's probes, up to a bound on requests so the answer comes in seconds; when the
 //! bound stops it early, the regions still saturated are counted at the cap each and the
 //! answer says it is not exact.
+//!
+//! With the completeness meter on and a Google type, one Places Aggregate call counts
+//! the area's places while the probes run (`completeness`); it never fails the estimate.
 
 use super::{
+    completeness::{self, Completeness},
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
     full::{Done, FULL_CONCURRENCY, all_pages, base_request, probe},
     locate::{AreaCache, locate},
-    options::Coverage,
+    options::{Area, Coverage},
     paging::{MAX_PAGES, PAGE_SIZE},
     query::ValidSearch,
     request::first_request,
     runner::{RateGate, SearchFailure, Upstream},
-    tiling::{Planner, Probe},
+    tiling::{Planner, Probe, Rect},
 };
-use crate::places::IDS_FIELD_MASK;
+use crate::places::{AggregateClient, IDS_FIELD_MASK};
 
 /// Lead pages per place beyond the floor's `1/20` (measured: 1.05-1.125x the floor).
 const REST_OVERHEAD: f64 = 1.09;
@@ -60,32 +64,60 @@ pub struct Estimate {
     pub requests: Requests,
     /// Whether every region was probed (the figures are then exact for today's data).
     pub exact: bool,
-    /// What the estimate itself spent (the locate request, unless cached).
+    /// What the estimate itself spent (the locate request, unless cached, and the
+    /// meter's count).
     pub spent: SearchCost,
+    /// The area's places by an independent count (the completeness meter), when it is
+    /// on, the type is a Google type and the area is known (a full search, or an explicit
+    /// area); none when the count failed.
+    pub completeness: Option<Completeness>,
 }
 
-/// Estimates `search` (see the module docs).
+/// Estimates `search` (see the module docs); `meter` is the completeness meter's client
+/// when it is on.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
     prices: &PriceTable,
     cache: &impl AreaCache,
     limits: EstimateLimits,
+    meter: Option<&AggregateClient>,
 ) -> Result<Estimate, SearchFailure> {
     let mut spent = Requests::default();
-    let (places, mut requests, exact) = match search.coverage() {
-        Coverage::Quick => {
-            let (places, pages) = all_pages(upstream, IDS_FIELD_MASK, first_request(search)).await?;
-            spent.add(Sku::IdsOnly, pages);
-            let ids = places.len() as u32;
-            let mut requests = Requests::default();
-            requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
-            (ids, requests, true)
-        }
-        Coverage::Full => full(upstream, search, cache, limits, &mut spent).await?,
+    // A full search of a named location is located first: its probes and the meter both
+    // need the area.
+    let tiled = match (search.coverage(), search.area()) {
+        (Coverage::Quick, _) => None,
+        (Coverage::Full, Some(area)) => Some(area.bounds()),
+        (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, &mut spent).await?),
     };
+    let metered = search.area().copied().or(tiled.map(|r| Area::Rectangle {
+        low: r.low,
+        high: r.high,
+    }));
+    let counting = completeness::expected(meter, upstream.api_key, search, metered);
+    let probing = async {
+        let mut probes = Requests::default();
+        let answer = match tiled {
+            None => {
+                let (places, pages) = all_pages(upstream, IDS_FIELD_MASK, first_request(search)).await?;
+                probes.add(Sku::IdsOnly, pages);
+                let ids = places.len() as u32;
+                let mut requests = Requests::default();
+                requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
+                (ids, requests, true)
+            }
+            Some(area) => full(upstream, search, area, limits, &mut probes).await?,
+        };
+        Ok::<_, SearchFailure>((answer, probes))
+    };
+    let (probed, (completeness, counted)) = futures_util::join!(probing, counting);
+    let ((places, mut requests, exact), probes) = probed?;
+    spent.add(Sku::IdsOnly, probes.ids_only);
+    spent.add(Sku::Aggregate, counted.aggregate);
     // The search's own probes and locate: the estimate's probes are not reused (their
-    // answers may change in between, and nothing of them is kept).
+    // answers may change in between, and nothing of them is kept). The meter's count is
+    // the estimate's alone: the search does not count again.
     requests.ids_only += spent.ids_only;
     requests.pro += spent.pro;
     let seconds = f64::from(requests.ids_only + requests.pro + requests.enterprise) / limits.rps.max(0.1);
@@ -96,20 +128,17 @@ pub async fn estimate(
         requests,
         exact,
         spent: spent.report(prices),
+        completeness,
     })
 }
 
 async fn full(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
-    cache: &impl AreaCache,
+    area: Rect,
     limits: EstimateLimits,
     spent: &mut Requests,
 ) -> Result<(u32, Requests, bool), SearchFailure> {
-    let area = match search.area() {
-        Some(area) => area.bounds(),
-        None => locate(upstream, search.location(), cache, spent).await?,
-    };
     let base = base_request(search);
     let mut planner = Planner::new(area);
     // In rounds: every probe the plan has ready, answered together, recorded in order.

@@ -6,6 +6,7 @@
 //! the job is a retry, where the earlier run stopped ([`Resume`]).
 
 mod checkpoint;
+mod completeness;
 mod cost;
 mod estimate;
 mod full;
@@ -21,6 +22,7 @@ mod status;
 pub mod tiling;
 
 pub use checkpoint::{Checkpoint, DoneTile, Progress, Resume};
+pub use completeness::{Completeness, CompletenessSource};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, estimate};
 pub use full::FULL_CONCURRENCY;

@@ -93,6 +93,9 @@ pub struct Metrics {
     pub job_duration: Histogram,
     /// `leadgen_places_requests_total{outcome}`: upstream Places calls.
     pub places_requests: Family<OutcomeLabels, Counter>,
+    /// `leadgen_places_aggregate_requests_total{outcome}`: Places Aggregate API calls
+    /// (the completeness meter).
+    pub places_aggregate_requests: Family<OutcomeLabels, Counter>,
     /// `leadgen_outbound_requests_total{outcome}`: fetches of third-party URLs (websites,
     /// webhooks) by the guarded client, `refused` among them.
     pub outbound_requests: Family<OutcomeLabels, Counter>,
@@ -188,6 +191,12 @@ impl Metrics {
             "places_requests",
             "Calls to Google Places, by outcome",
             places_requests.clone(),
+        );
+        let places_aggregate_requests = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "places_aggregate_requests",
+            "Calls to Google's Places Aggregate API (the completeness meter), by outcome",
+            places_aggregate_requests.clone(),
         );
         let outbound_requests = Family::<OutcomeLabels, Counter>::default();
         registry.register(
@@ -287,6 +296,7 @@ impl Metrics {
             jobs,
             job_duration,
             places_requests,
+            places_aggregate_requests,
             outbound_requests,
             rate_limit_waits,
             rate_limit_wait_seconds,
@@ -381,6 +391,15 @@ impl Metrics {
             })
             .inc();
     }
+
+    /// Counts a Places Aggregate API call.
+    pub fn aggregate_call(&self, outcome: &str) {
+        self.places_aggregate_requests
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
 }
 
 /// The content type of [`Metrics::encode`]'s text.
@@ -420,6 +439,7 @@ mod tests {
         let m = metrics();
         m.job_finished("succeeded");
         m.places_call("ok");
+        m.aggregate_call("ok");
         m.dependency("store", true);
         m.webhook_delivery("delivered");
         m.places_spend("enterprise", 2, 0.07);
@@ -449,6 +469,7 @@ mod tests {
             "leadgen_jobs_total{outcome=\"succeeded\"}",
             "leadgen_job_duration_seconds",
             "leadgen_places_requests_total{outcome=\"ok\"}",
+            "leadgen_places_aggregate_requests_total{outcome=\"ok\"}",
             "leadgen_rate_limit_waits_total",
             "leadgen_rate_limit_wait_seconds",
             "leadgen_queue_oldest_age_seconds{queue=\"search.v1\"} 1.5",

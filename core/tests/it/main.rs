@@ -1,6 +1,7 @@
 //! Integration tests of `leadgen-core` against real databases. Every test that touches the
 //! store runs twice, on SQLite and on Postgres, each on a fresh database.
 
+mod aggregate;
 mod backends;
 mod bus;
 mod caps;

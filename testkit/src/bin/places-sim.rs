@@ -1,5 +1,6 @@
 //! `places-sim --listen 127.0.0.1:8090 --seed 42`: a local stand-in for Google Places API
-//! (New) Text Search. Point `LEADGEN_PLACES_BASE_URL` at the printed URL.
+//! (New) Text Search and the Places Aggregate API. Point `LEADGEN_PLACES_BASE_URL` (and
+//! `LEADGEN_AGGREGATE_BASE_URL`) at the printed URL.
 
 use std::time::Duration;
 

@@ -12,6 +12,9 @@
 //! - `includedType` must be a Table A type ([`is_table_a`]); `locationRestriction`
 //!   (rectangle) filters, `locationBias` (rectangle or circle) ranks.
 //! - A per-key requests-per-minute quota answers 429 `RESOURCE_EXHAUSTED`.
+//! - `POST /v1:computeInsights`: Google's Places Aggregate API over the same world
+//!   (`insights.rs`): counts and place ids in a circle, a region or a polygon, by type,
+//!   operating status and rating, with the same key checks; billed as "Places Aggregate".
 //! - Each 200 is counted under the SKU Google would bill ([`Sku`]); read the counts with
 //!   [`PlacesSim::stats`] or `GET /_sim/stats`.
 //!
@@ -36,6 +39,7 @@ mod config;
 mod errors;
 mod faults;
 mod geo;
+mod insights;
 mod locate;
 mod mask;
 mod metro;
@@ -55,6 +59,7 @@ pub use config::{DEFAULT_RPM_QUOTA, DEFAULT_SEED, DEFAULT_SLOW_DELAY, PlacesSimB
 pub use errors::KeyFault;
 pub use faults::{FLAKY_MARKER, SLOW_MARKER};
 pub use geo::{Area, Circle, LatLng, Viewport};
+pub use insights::MAX_PLACE_INSIGHTS;
 pub use locate::AreaPlace;
 pub use mask::apply_field_mask;
 pub use metro::{DEFAULT_METRO_DENSITY, METRO_CITY, MetroDensity};

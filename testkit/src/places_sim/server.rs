@@ -23,10 +23,11 @@ use super::{
     errors::{self, KeyFault},
     faults::Faults,
     geo::{LatLng, Viewport},
+    insights,
     mask::apply_field_mask,
     pagination::{PageTokens, TokenError},
     request,
-    sku::mask_sku,
+    sku::{Sku, mask_sku},
     stats::{Recorder, SimStats, max_in_window, request_identity},
     world::World,
 };
@@ -85,6 +86,7 @@ impl PlacesSim {
         });
         let app = Route::new()
             .at("/v1/places:searchText", poem::post(search_text))
+            .at("/v1:computeInsights", poem::post(compute_insights))
             .at("/_sim/stats", poem::get(stats))
             .at("/_sim/requests", poem::get(requests))
             .at("/_sim/reset", poem::post(reset))
@@ -215,6 +217,38 @@ impl SimState {
     }
 }
 
+impl SimState {
+    /// Google's answer to one `computeInsights` request: the same key checks as Text
+    /// Search (key, project state, back end), then the request itself. Its quota is
+    /// another API's, so Text Search's per-minute quota does not apply.
+    fn insights(&self, key: &str, body: &[u8]) -> Response {
+        if key.is_empty() {
+            return errors::missing_key();
+        }
+        if !well_formed_key(key) {
+            return errors::invalid_key();
+        }
+        if let Some(fault) = KeyFault::of(key) {
+            return fault.response();
+        }
+        if self.faults.should_fail(key, body) {
+            return errors::unavailable();
+        }
+        let request = match insights::parse(body) {
+            Ok(r) => r,
+            Err(refusal) => return refusal.response(),
+        };
+        match request.answer(&request.matches(&self.world)) {
+            Ok(answer) => {
+                self.recorder
+                    .billed(Sku::PlacesAggregate, request_identity(key, "computeInsights", body));
+                ok_json(&answer)
+            }
+            Err(message) => errors::invalid_argument(&message),
+        }
+    }
+}
+
 /// Points a place's `websiteUri` (`https://{slug}.example.com/`) at its fake-web site.
 fn on_fake_web(place: &mut Value, base: &str) {
     let slug = place
@@ -270,6 +304,27 @@ async fn search_text(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> 
         tokio::time::sleep(delay).await;
     }
     state.answer(&key, mask, &body, arrived)
+}
+
+/// `computeInsights`: the key as the `X-Goog-Api-Key` header or the `key` parameter,
+/// after the same simulated latency as Text Search.
+#[handler]
+async fn compute_insights(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> Response {
+    let body = body.into_vec().await.unwrap_or_default();
+    let params: HashMap<String, String> = req.params().unwrap_or_default();
+    let key = req
+        .header("x-goog-api-key")
+        .or_else(|| params.get("key").map(String::as_str))
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    state.recorder.insights_arrival();
+    let _in_flight = state.recorder.pending();
+    let delay = state.faults.delay(&key);
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    state.insights(&key, &body)
 }
 
 #[handler]

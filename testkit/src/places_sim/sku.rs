@@ -18,15 +18,19 @@ pub enum Sku {
     TextSearchEnterprise,
     /// "Text Search Enterprise + Atmosphere": reviews, summaries, amenities, `*`.
     TextSearchEnterpriseAtmosphere,
+    /// "Places Aggregate": one Places Aggregate API `computeInsights` call, whatever it
+    /// asks (not a Text Search SKU: listed last).
+    PlacesAggregate,
 }
 
 impl Sku {
     /// Every SKU, cheapest first.
-    pub const ALL: [Sku; 4] = [
+    pub const ALL: [Sku; 5] = [
         Sku::TextSearchEssentialsIdsOnly,
         Sku::TextSearchPro,
         Sku::TextSearchEnterprise,
         Sku::TextSearchEnterpriseAtmosphere,
+        Sku::PlacesAggregate,
     ];
 
     /// Google's name for the SKU.
@@ -36,6 +40,7 @@ impl Sku {
             Self::TextSearchPro => "Text Search Pro",
             Self::TextSearchEnterprise => "Text Search Enterprise",
             Self::TextSearchEnterpriseAtmosphere => "Text Search Enterprise + Atmosphere",
+            Self::PlacesAggregate => "Places Aggregate",
         }
     }
 
@@ -47,6 +52,8 @@ impl Sku {
             Self::TextSearchPro => 32,
             Self::TextSearchEnterprise => 35,
             Self::TextSearchEnterpriseAtmosphere => 40,
+            // About a cent a call.
+            Self::PlacesAggregate => 10,
         }
     }
 

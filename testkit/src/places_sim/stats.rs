@@ -16,6 +16,9 @@ use super::sku::{Sku, Usd};
 pub struct SimStats {
     /// Every `searchText` request received, whatever the answer.
     pub search_text_requests: u64,
+    /// Every Places Aggregate `computeInsights` request received, whatever the answer
+    /// (not in `searchTextRequests`, nor in `requestsByKey`: another API, another quota).
+    pub compute_insights_requests: u64,
     /// Requests answered with 200: the ones Google would bill.
     pub billable_requests: u64,
     /// Billable requests per SKU (every SKU listed, zeros included).
@@ -57,6 +60,7 @@ impl SimStats {
 #[derive(Debug, Default)]
 struct Inner {
     search_text: u64,
+    compute_insights: u64,
     billable: BTreeMap<Sku, u64>,
     /// How often each billed request (by its identity hash) was answered.
     answered: std::collections::HashMap<u64, u64>,
@@ -101,6 +105,11 @@ impl Recorder {
         now
     }
 
+    /// Counts a `computeInsights` request.
+    pub(crate) fn insights_arrival(&self) {
+        self.inner().compute_insights += 1;
+    }
+
     pub(crate) fn billed(&self, sku: Sku, identity: u64) {
         let mut inner = self.inner();
         *inner.billable.entry(sku).or_default() += 1;
@@ -120,6 +129,7 @@ impl Recorder {
         let cost_by_sku: BTreeMap<Sku, Usd> = by_sku.iter().map(|(sku, n)| (*sku, sku.cost(*n))).collect();
         SimStats {
             search_text_requests: inner.search_text,
+            compute_insights_requests: inner.compute_insights,
             billable_requests: inner.billable.values().sum(),
             cost_usd: cost_by_sku.values().copied().sum(),
             cost_usd_by_sku: cost_by_sku,
@@ -219,11 +229,11 @@ mod tests {
         assert_eq!(stats.requests_for("a"), 2);
         assert_eq!(stats.billable(Sku::TextSearchPro), 3);
         assert_eq!(stats.billable(Sku::TextSearchEnterprise), 0);
-        assert_eq!(stats.billable_by_sku.len(), 4);
+        assert_eq!(stats.billable_by_sku.len(), 5);
         assert_eq!(stats.billable_requests, 3);
         assert_eq!(stats.cost(Sku::TextSearchPro).micros(), 96_000, "3 x $32 / 1000");
         assert_eq!(stats.cost_usd.micros(), 96_000);
-        assert_eq!(stats.cost_usd_by_sku.len(), 4);
+        assert_eq!(stats.cost_usd_by_sku.len(), 5);
         recorder.reset();
         assert_eq!(recorder.snapshot().search_text_requests, 0);
         assert!(recorder.arrivals("a").is_empty());

@@ -372,6 +372,20 @@ impl World {
         hits
     }
 
+    /// The businesses of `types` in the cities that touch `bounds` that `keep` accepts,
+    /// uncapped and in generation order (what the Places Aggregate API counts).
+    pub(crate) fn select(
+        &self,
+        bounds: &Viewport,
+        types: &[&BusinessType],
+        keep: impl Fn(&Place) -> bool,
+    ) -> Vec<Place> {
+        let cities: Vec<usize> = (0..CITIES.len())
+            .filter(|i| CITIES[*i].viewport.intersects(bounds))
+            .collect();
+        self.matching(&cities, types, keep)
+    }
+
     /// The businesses of `types` in `cities` that `keep` accepts, in generation order.
     fn matching(&self, cities: &[usize], types: &[&BusinessType], keep: impl Fn(&Place) -> bool) -> Vec<Place> {
         let mut hits = Vec::new();

@@ -62,6 +62,7 @@ async fn each_answer_is_billed_at_the_highest_sku_of_its_mask() {
             "text_search_pro": 2,
             "text_search_enterprise": 3,
             "text_search_enterprise_atmosphere": 1,
+            "places_aggregate": 0,
         })
     );
     assert_eq!(over_http.body["requestsByKey"][KEY], 10);
@@ -73,6 +74,7 @@ async fn each_answer_is_billed_at_the_highest_sku_of_its_mask() {
             "text_search_pro": 0.064,
             "text_search_enterprise": 0.105,
             "text_search_enterprise_atmosphere": 0.04,
+            "places_aggregate": 0.0,
         })
     );
     assert_eq!(over_http.body["costUsd"], json!(0.209));

@@ -4,6 +4,7 @@ mod billing;
 mod binary;
 mod faults;
 mod http;
+mod insights;
 mod locate;
 mod metro;
 mod requests;

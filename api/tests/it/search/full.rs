@@ -296,13 +296,30 @@ both_modes!(the_estimate_matches_the_search, |mode| async move {
         0,
         "an estimate of an explicit area costs nothing"
     );
-    assert_eq!(estimate["spent"]["costUsd"].as_f64(), Some(0.0));
+    // The completeness meter: one Places Aggregate call, the estimate's only cost.
+    assert_eq!(estimate["completeness"]["source"], "google_aggregate", "{estimate}");
+    assert_eq!(estimate["completeness"]["expected"].as_u64(), Some(truth as u64));
+    assert_eq!(stats.billable(Sku::PlacesAggregate), 1);
+    assert_eq!(estimate["spent"]["requests"]["aggregate"].as_u64(), Some(1));
+    assert_eq!(estimate["spent"]["costUsd"].as_f64(), Some(0.01));
+    assert_eq!(
+        estimate["requests"]["aggregate"].as_u64(),
+        Some(0),
+        "the search counts nothing again"
+    );
     assert!(estimate["estimatedSeconds"].as_f64().expect("seconds") > 0.0);
     env.sim.reset();
     let (_, events) = env.stream_body(body).await;
     let cost = &last_of(&events, "complete")["cost"];
     assert_eq!(estimate["requests"]["enterprise"], cost["requests"]["enterprise"]);
     assert_eq!(estimate["estimatedCostUsd"], cost["costUsd"]);
+    // The meter is honest: Google's count is what the full search of the area found.
+    let found: HashSet<String> = found_ids(&events).into_iter().collect();
+    assert_eq!(
+        estimate["completeness"]["expected"].as_u64(),
+        Some(found.len() as u64),
+        "the count equals the full search's finds"
+    );
     // The estimate used no allowance.
     let (_, usage) = env.app.get("/api/leads/usage", Some(&env.token)).await;
     assert_eq!(usage["data"]["usage"]["current"].as_u64(), Some(1));
@@ -318,6 +335,10 @@ both_modes!(the_estimate_matches_the_search, |mode| async move {
         .await;
     assert_eq!(status, 200, "{quick}");
     assert_eq!(quick["estimatedLeads"].as_u64(), Some(60));
+    assert!(
+        quick["completeness"].is_null(),
+        "a quick search of a named location has no known area: {quick}"
+    );
     assert_eq!(quick["requests"]["enterprise"].as_u64(), Some(3));
     assert!((quick["estimatedCostUsd"].as_f64().expect("cost") - 3.0 * ENTERPRISE).abs() < 1e-9);
 });

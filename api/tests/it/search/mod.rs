@@ -2,6 +2,7 @@
 //! SSE, in embedded mode (SQLite, in-process queue and bus) and distributed mode
 //! (Postgres, Redis queue and bus, workers as separate tasks with their own connections).
 
+mod completeness;
 mod coverage;
 mod delivery;
 mod enrich;

@@ -447,6 +447,12 @@ export const getEstimateSearchUrl = () => {
  * large metro is probed up to a bound (about 8 seconds at 10 requests a second);
  * past it the figures are extrapolated and `exact` is false.
  *
+ * When the business type is one of Google's place types and the area is known (a
+ * full search, or an explicit area), `completeness.expected` is how many places of
+ * the type Google's Places Aggregate API counts in it (one call, about a cent, in
+ * `spent`); null when the meter is off, the type is not Google's, the area is a
+ * named location searched quickly, or the count failed (the estimate still answers).
+ *
  * API tokens: need the `searches:run` scope.
  *
  * Workspace role: at least `member` (403 `role_required` below it).

@@ -6,6 +6,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { CostItem } from './costItem';
+import type { EstimateResponseCompleteness } from './estimateResponseCompleteness';
 import type { SkuRequests } from './skuRequests';
 
 /**
@@ -21,6 +22,14 @@ export interface EstimateResponse {
   allowanceWarning?: string | null;
   /** Requests Google would bill. */
   billableRequests: number;
+  /**
+     * How many places of the type the area holds, by Google's own count (the
+     * completeness meter); null when it is off, the type is not a Google place type, the
+     * area is not known before the search (a quick search of a named location), or the
+     * count failed.
+     * @nullable
+     */
+  completeness?: EstimateResponseCompleteness;
   /** US dollars the search would spend on your Google key. */
   estimatedCostUsd: number;
   /**
@@ -54,6 +63,9 @@ export interface EstimateResponse {
      * @nullable
      */
   spendCapWarning?: string | null;
-  /** What this estimate itself cost (the locate request, unless cached). */
+  /**
+     * What this estimate itself cost (the locate request, unless cached, and the
+     * completeness meter's count).
+     */
   spent: CostItem & unknown;
 }

@@ -10,6 +10,11 @@
  * Requests made, by SKU.
  */
 export interface SkuRequests {
+  /**
+     * "Places Aggregate": the completeness meter's counts. Absent in what older
+     * versions recorded (a checkpoint, a queued job), hence the default.
+     */
+  aggregate?: number;
   /** "Text Search Enterprise": pages of leads. */
   enterprise: number;
   /** "Text Search Essentials (IDs Only)": free probes. */

@@ -1,0 +1,79 @@
+//! The completeness meter's expected count: one Places Aggregate API call for the search's
+//! area and type, when the meter is on and the type is one of Google's (Table A). Never
+//! fails what asked for it: a failed count is no count, with a log line.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    cost::{Requests, Sku},
+    options::Area,
+    query::ValidSearch,
+};
+use crate::places::{AggregateClient, AggregateQuery};
+
+/// Where an expected count comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "CompletenessSource", rename_all = "snake_case")
+)]
+pub enum CompletenessSource {
+    /// Google's Places Aggregate API (`computeInsights`, `INSIGHT_COUNT`).
+    GoogleAggregate,
+}
+
+/// How many places of the type the area holds, by a count independent of the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "Completeness", rename_all = "camelCase")
+)]
+pub struct Completeness {
+    /// Places of the type in the area, whatever their rating filter aside (open or
+    /// closed, as Text Search lists both): what a full search of the area can find.
+    pub expected: u32,
+    /// Who counted.
+    pub source: CompletenessSource,
+}
+
+/// The expected count of `search` in `area` (none without a meter, an area, or a Google
+/// type; none when the call fails), and the requests it made.
+pub async fn expected(
+    meter: Option<&AggregateClient>,
+    api_key: &str,
+    search: &ValidSearch,
+    area: Option<Area>,
+) -> (Option<Completeness>, Requests) {
+    let mut requests = Requests::default();
+    let business = search.business();
+    let (Some(meter), Some(area)) = (meter, area) else {
+        return (None, requests);
+    };
+    if !business.is_included_type() {
+        return (None, requests);
+    }
+    let query = AggregateQuery {
+        place_type: business.value,
+        area: &area,
+        min_rating: search.filters().google_min_rating(),
+    };
+    match meter.count(api_key, &query).await {
+        Ok(count) => {
+            requests.add(Sku::Aggregate, 1);
+            let completeness = Completeness {
+                expected: u32::try_from(count).unwrap_or(u32::MAX),
+                source: CompletenessSource::GoogleAggregate,
+            };
+            (Some(completeness), requests)
+        }
+        Err(error) => {
+            // Google bills no failed call; the estimate goes on without a count.
+            tracing::warn!(%error, place_type = business.value, "completeness count failed; no expected count");
+            (None, requests)
+        }
+    }
+}
