@@ -116,6 +116,12 @@ describe('Settings > Members: invitations', () => {
     expect(await screen.findByText(/None: every invitation/)).toBeInTheDocument();
   });
 
+  it('the personal workspace offers no invitation, even to its owner', async () => {
+    const { calls } = await renderAs('owner', undefined, true);
+    expect(screen.queryByRole('heading', { name: 'Invite someone' })).toBeNull();
+    expect(calls.some((c) => c.url.includes('/invitations'))).toBe(false);
+  });
+
   it('a member sees no invitations at all, and asks for none', async () => {
     const { calls } = await renderAs('member');
     expect(screen.queryByRole('heading', { name: 'Invite someone' })).toBeNull();
