@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { answerPictures, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { answerPictures, expect, expectNoConsoleErrors, shot, signUpFromLanding, storedToken, test } from './fixtures';
 
 // Workspaces in the web app (issue #28 items 4 and 9): a user makes a shared workspace
 // from the header's switcher, by keyboard only; the address carries it (`?ws=`), a reload
@@ -202,4 +202,83 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
   // leaving 403 (`last_owner`), which the browser logs as failed resources while the page
   // reads them; nothing else may be logged.
   expectNoConsoleErrors(consoleErrors, [/Failed to load resource: the server responded with a status of 40[34]/]);
+});
+
+// Invitations (issue #28 items 3 and 9): an owner invites a colleague as admin from
+// Members; the link (shown once) lands, through the API's SPA fallback, on a page that
+// says who invited them to what; the colleague (the test provider's emails are verified)
+// joins and is in the workspace; the owner sees them as a member and in the Activity log.
+test('workspaces: an invitation accepted by a second user', async ({ browser, page, consoleErrors }) => {
+  test.setTimeout(180_000);
+  const TEAM = 'Orbit Agency';
+  await signUpWithKey(page, 'oscar');
+
+  // The workspace itself is made through the API (the switcher's way is the test above).
+  const token = await storedToken(page);
+  const workspaceId = await page.evaluate(
+    async ({ token, name }) => {
+      const response = await fetch('/api/workspaces', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+      return ((await response.json()) as { id: string }).id;
+    },
+    { token, name: TEAM },
+  );
+  expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/);
+
+  let link = '';
+  await test.step('the owner invites an admin by email: the link is shown with Copy, and the invitation is pending', async () => {
+    await page.goto(`/settings?tab=members&ws=${workspaceId}`);
+    await page.getByRole('textbox', { name: 'Email' }).fill('paula@example.com');
+    await page.getByRole('combobox', { name: 'Role' }).selectOption('admin');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await expect(page.getByText('Invitation made for paula@example.com')).toBeVisible();
+    link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+    expect(link).toMatch(/\/invitations\/[^/]+$/);
+    const pending = page.getByRole('list', { name: 'Pending invitations' });
+    await expect(pending.getByText('paula@example.com')).toBeVisible();
+    await expect(pending.getByText(/Admin, invited by/)).toBeVisible();
+    await shot(page, '92-invitation-made');
+  });
+
+  await test.step('the invited colleague opens the link, sees who invited them to what, and joins', async () => {
+    const context = await browser.newContext({ baseURL: process.env.LEADGEN_E2E_BASE_URL });
+    await answerPictures(context);
+    const other = await context.newPage();
+    await signUpFromLanding(other, 'paula');
+    await other.waitForURL((url) => url.pathname === '/onboarding');
+    await other.goto(new URL(link).pathname);
+    await expect(other.getByRole('heading', { name: new RegExp(`invited you to join ${TEAM} as admin`) })).toBeVisible();
+    await shot(other, '93-invitation-landing');
+    await other.setViewportSize(PHONE);
+    await shot(other, '94-invitation-landing-phone');
+    await other.getByRole('button', { name: `Join ${TEAM}` }).click();
+    await other.waitForURL((url) => url.searchParams.get('ws') === workspaceId);
+    // The link works once: opened again it says so.
+    await other.goto(new URL(link).pathname);
+    await expect(other.getByRole('alert')).toContainText('This invitation is not valid');
+    await context.close();
+  });
+
+  await test.step('the owner sees the new admin in Members and the join in Activity', async () => {
+    await page.goto(`/settings?tab=members&ws=${workspaceId}`);
+    const members = page.getByRole('list', { name: 'Members' });
+    await expect(members.getByRole('listitem')).toHaveCount(2);
+    await expect(members.getByRole('combobox', { name: 'Role of paula@example.com' })).toHaveValue('admin');
+    await expect(page.getByText(/None: every invitation/)).toBeVisible();
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const log = page.getByRole('list', { name: 'Activity' });
+    await expect(log.getByText(/joined as admin/)).toBeVisible();
+    await expect(log.getByText(/invited paula@example.com as admin/)).toBeVisible();
+    await shot(page, '95-activity');
+    await page.getByRole('link', { name: 'General' }).click();
+    await expect(page.getByRole('heading', { name: 'Usage by member and client' })).toBeVisible();
+    await page.setViewportSize(PHONE);
+    await shot(page, '96-workspace-spend-phone');
+  });
+
+  // The used link's second visit answers 404, which the browser logs as a failed resource.
+  expectNoConsoleErrors(consoleErrors, [/Failed to load resource: the server responded with a status of 404/]);
 });

@@ -22,6 +22,7 @@ import { Route as AuthSignInRouteImport } from './routes/auth/sign-in'
 import { Route as AuthSuccessRouteImport } from './routes/auth/success'
 import { Route as AuthedBillingCancelRouteImport } from './routes/_authed/billing/cancel'
 import { Route as AuthedBillingSuccessRouteImport } from './routes/_authed/billing/success'
+import { Route as AuthedInvitationsTokenRouteImport } from './routes/_authed/invitations.$token'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -87,6 +88,11 @@ const AuthedBillingSuccessRoute = AuthedBillingSuccessRouteImport.update({
   path: '/billing/success',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedInvitationsTokenRoute = AuthedInvitationsTokenRouteImport.update({
+  id: '/invitations/$token',
+  path: '/invitations/$token',
+  getParentRoute: () => AuthedRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -101,6 +107,7 @@ export interface FileRoutesByFullPath {
   '/auth/success': typeof AuthSuccessRoute
   '/billing/cancel': typeof AuthedBillingCancelRoute
   '/billing/success': typeof AuthedBillingSuccessRoute
+  '/invitations/$token': typeof AuthedInvitationsTokenRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -115,6 +122,7 @@ export interface FileRoutesByTo {
   '/auth/success': typeof AuthSuccessRoute
   '/billing/cancel': typeof AuthedBillingCancelRoute
   '/billing/success': typeof AuthedBillingSuccessRoute
+  '/invitations/$token': typeof AuthedInvitationsTokenRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -131,6 +139,7 @@ export interface FileRoutesById {
   '/auth/success': typeof AuthSuccessRoute
   '/_authed/billing/cancel': typeof AuthedBillingCancelRoute
   '/_authed/billing/success': typeof AuthedBillingSuccessRoute
+  '/_authed/invitations/$token': typeof AuthedInvitationsTokenRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -147,6 +156,7 @@ export interface FileRouteTypes {
     | '/auth/success'
     | '/billing/cancel'
     | '/billing/success'
+    | '/invitations/$token'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -161,6 +171,7 @@ export interface FileRouteTypes {
     | '/auth/success'
     | '/billing/cancel'
     | '/billing/success'
+    | '/invitations/$token'
   id:
     | '__root__'
     | '/'
@@ -176,6 +187,7 @@ export interface FileRouteTypes {
     | '/auth/success'
     | '/_authed/billing/cancel'
     | '/_authed/billing/success'
+    | '/_authed/invitations/$token'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -282,6 +294,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedBillingSuccessRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/invitations/$token': {
+      id: '/_authed/invitations/$token'
+      path: '/invitations/$token'
+      fullPath: '/invitations/$token'
+      preLoaderRoute: typeof AuthedInvitationsTokenRouteImport
+      parentRoute: typeof AuthedRoute
+    }
   }
 }
 
@@ -291,6 +310,7 @@ interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedBillingCancelRoute: typeof AuthedBillingCancelRoute
   AuthedBillingSuccessRoute: typeof AuthedBillingSuccessRoute
+  AuthedInvitationsTokenRoute: typeof AuthedInvitationsTokenRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
@@ -299,6 +319,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedBillingCancelRoute: AuthedBillingCancelRoute,
   AuthedBillingSuccessRoute: AuthedBillingSuccessRoute,
+  AuthedInvitationsTokenRoute: AuthedInvitationsTokenRoute,
 }
 
 const AuthedRouteWithChildren =

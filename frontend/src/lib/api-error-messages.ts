@@ -53,6 +53,12 @@ export const OPERATION_ERROR_MESSAGES = {
   list_members: 'Could not load the members.',
   update_member: "Could not change the member's role.",
   remove_member: 'Could not remove the member.',
+  list_invitations: 'Could not load the pending invitations.',
+  create_invitation: 'Could not make the invitation.',
+  revoke_invitation: 'Could not revoke the invitation.',
+  get_invitation: 'Could not read the invitation.',
+  accept_invitation: 'Could not accept the invitation.',
+  list_audit_events: 'Could not load the activity.',
 } as const satisfies Partial<Record<OperationId, string>>;
 
 /**

@@ -27,19 +27,25 @@ function entry(overrides: Partial<SearchItem> = {}): SearchItem {
 
 const types = { groups: [{ label: 'Food', types: [{ value: 'cafe', label: 'Cafe' }, { value: 'dentist', label: 'Dentist' }] }] };
 let pages: Record<string, { searches: SearchItem[]; nextCursor?: string }>;
+let clientLabels: string[];
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   pages = { '': { searches: [entry()] } };
+  clientLabels = [];
   fetchMock = vi.fn(async (input: string, init?: RequestInit) => {
     const url = new URL(input, 'http://localhost');
     if (url.pathname === '/api/leads/business-types') return jsonResponse(types);
+    if (url.pathname === '/api/leads/clients') return jsonResponse({ clients: clientLabels });
     if (url.pathname === '/api/leads/searches') {
       const key = url.searchParams.get('cursor') ?? '';
       const page = pages[key] ?? { searches: [] };
       const status = url.searchParams.get('status');
       const type = url.searchParams.get('businessType');
-      const searches = page.searches.filter((s) => (!status || s.status === status) && (!type || s.businessType === type));
+      const client = url.searchParams.get('client');
+      const searches = page.searches.filter(
+        (s) => (!status || s.status === status) && (!type || s.businessType === type) && (!client || s.client === client),
+      );
       return jsonResponse({ ...page, searches, replayMinutes: 10 });
     }
     if (url.pathname.endsWith('/cancel') && init?.method === 'POST') return jsonResponse(entry({ status: 'cancelled' }));
@@ -192,6 +198,36 @@ describe('SearchHistoryPanel', () => {
     expect(screen.getByRole('button', { name: /Run again/ })).toBeInTheDocument();
   });
 
+});
+
+describe('SearchHistoryPanel client filter (issue #28 item 7)', () => {
+  it('offers no client filter to a workspace without client labels', async () => {
+    await show();
+    await screen.findByText('Cafe · Paris');
+    await waitFor(() => expect(fetchMock.mock.calls.some((c) => String(c[0]) === '/api/leads/clients')).toBe(true));
+    expect(screen.queryByLabelText('Client')).toBeNull();
+  });
+
+  it('filters by a client label and says who each search was for', async () => {
+    clientLabels = ['Smile Co'];
+    pages = { '': { searches: [entry({ id: 's-1', client: 'Smile Co' }), entry({ id: 's-2', location: 'Lyon' })] } };
+    await show();
+    const list = await screen.findByRole('list', { name: 'Your searches' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(list).getByText(/For Smile Co/)).toBeInTheDocument();
+    const filter = await screen.findByLabelText('Client');
+    // Only after the history answered: the dashboard's first render asks nothing more.
+    const order = fetchMock.mock.calls.map((c) => new URL(String(c[0]), 'http://localhost').pathname);
+    expect(order.indexOf('/api/leads/clients')).toBeGreaterThan(order.indexOf('/api/leads/searches'));
+    fireEvent.change(filter, { target: { value: 'Smile Co' } });
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Your searches' })).getAllByRole('listitem')).toHaveLength(1),
+    );
+    expect(screen.getByText('Cafe · Paris')).toBeInTheDocument();
+    expect(screen.queryByText('Cafe · Lyon')).toBeNull();
+    const last = String(fetchMock.mock.calls.filter((c) => String(c[0]).startsWith('/api/leads/searches')).at(-1)![0]);
+    expect(new URL(last, 'http://localhost').searchParams.get('client')).toBe('Smile Co');
+  });
 });
 
 describe('statusText (issue #26 item 1)', () => {

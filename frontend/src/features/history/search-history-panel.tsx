@@ -5,6 +5,7 @@ import {
   listSearches,
   useCancelSearch,
   useListBusinessTypes,
+  useListClients,
 } from "../../api/gen/leads/leads";
 import type { ListSearchesParams } from "../../api/gen/model/listSearchesParams";
 import type { ListSearchesStatus } from "../../api/gen/model/listSearchesStatus";
@@ -85,11 +86,13 @@ export function SearchHistoryPanel({
   const id = useId();
   const [status, setStatus] = useState<ListSearchesStatus | "">("");
   const [businessType, setBusinessType] = useState("");
+  const [client, setClient] = useState("");
   const types = useListBusinessTypes({ query: { staleTime: Infinity } });
   const params: ListSearchesParams = {
     limit: PAGE,
     ...(status ? { status } : {}),
     ...(businessType ? { businessType } : {}),
+    ...(client ? { client } : {}),
   };
   const history = useInfiniteQuery({
     queryKey: [...getListSearchesQueryKey(params), "pages"],
@@ -106,6 +109,12 @@ export function SearchHistoryPanel({
         ? 4000
         : false,
   });
+  // The client labels are asked for once the history has answered (nothing more before the
+  // dashboard's first render); the filter shows only when the workspace has some.
+  const clients = useListClients({
+    query: { enabled: history.isSuccess, staleTime: 60_000 },
+  });
+  const clientChoices = clients.data?.clients ?? [];
   const items = history.data?.pages.flatMap((page) => page.searches) ?? [];
   const replayMinutes = history.data?.pages[0]?.replayMinutes ?? 10;
   const labelOf = (value: string) =>
@@ -169,6 +178,24 @@ export function SearchHistoryPanel({
             ))}
           </Select>
         </div>
+        {(clientChoices.length > 0 || client) && (
+          <div>
+            <Label htmlFor={`${id}-client`}>Client</Label>
+            <Select
+              id={`${id}-client`}
+              className="mt-1.5"
+              value={client}
+              onChange={(event) => setClient(event.target.value)}
+            >
+              <option value="">All clients</option>
+              {clientChoices.map((label) => (
+                <option key={label} value={label}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          </div>
+        )}
       </div>
 
       {history.isPending ? (
@@ -190,7 +217,7 @@ export function SearchHistoryPanel({
         </div>
       ) : items.length === 0 ? (
         <p className="mt-4 text-sm text-slate-600">
-          {status || businessType
+          {status || businessType || client
             ? "No search matches these filters."
             : "No searches yet."}
         </p>
@@ -335,6 +362,7 @@ function HistoryRow({
 
   const facts = [
     item.coverage === "full" ? "Full area" : "Quick",
+    item.client ? `For ${item.client}` : null,
     formatWhen(item.startedAt),
     // A running search has no figures yet (older servers sent null, newer leave them out).
     typeof item.leads === "number"

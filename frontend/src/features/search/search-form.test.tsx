@@ -489,3 +489,31 @@ describe('SearchForm business types loading and failure', () => {
   });
 });
 
+
+describe('SearchForm client label (issue #28 item 7)', () => {
+  it('asks for the labels only when the field is focused, offers them, and sends the trimmed label', async () => {
+    const clients = () => fetchMock.mock.calls.filter(([url]) => url === '/api/leads/clients').length;
+    fetchMock.mockImplementation(async (url: string) => {
+      if (url === '/api/leads/business-types') return businessTypes();
+      if (url === '/api/leads/clients') return jsonResponse({ clients: ['Acme Dental', 'Smile Co'] });
+      return jsonResponse({ error: 'not_found' }, 404);
+    });
+    const { onSearch, user } = await setup();
+    expect(clients()).toBe(0);
+    await chooseType(user, 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Houston, TX');
+    const field = screen.getByRole('combobox', { name: 'Client' });
+    await user.type(field, '  Smile Co ');
+    await waitFor(() => expect(clients()).toBe(1));
+    const list = document.getElementById(field.getAttribute('list') ?? '') as HTMLDataListElement;
+    await waitFor(() => expect([...list.options].map((o) => o.value)).toEqual(['Acme Dental', 'Smile Co']));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({ businessType: 'dentist', location: 'Houston, TX', client: 'Smile Co' });
+  });
+
+  it('"Run again" keeps the client a history entry was run for', () => {
+    expect(
+      searchQueryFromHistory({ businessType: 'dentist', location: 'Austin, TX', coverage: 'quick', options: {}, client: 'Smile Co' }),
+    ).toEqual({ businessType: 'dentist', location: 'Austin, TX', client: 'Smile Co' });
+  });
+});

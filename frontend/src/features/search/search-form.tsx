@@ -6,7 +6,7 @@ import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
-import { BudgetField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
+import { BudgetField, ClientField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
 import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
 import { readEnrichPreference, writeEnrichPreference } from './enrich-preference';
 import { BusinessTypeCombobox } from './business-type-combobox';
@@ -97,6 +97,7 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
               disabled={!hasApiKey || isSearching}
             />
           )}
+          <ClientField idPrefix={id} options={options} onChange={changeOptions} />
           <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
           <EnrichChoice
             id={`${id}-enrich`}

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { useEstimateSearch } from '../../api/gen/leads/leads';
+import { type ReactNode, useState } from 'react';
+import { useEstimateSearch, useListClients } from '../../api/gen/leads/leads';
 import { Coverage } from '../../api/gen/model/coverage';
 import { PhoneChoice } from '../../api/gen/model/phoneChoice';
 import { WebsiteChoice } from '../../api/gen/model/websiteChoice';
@@ -9,7 +9,7 @@ import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { estimateText } from './search-format';
-import { MIN_RATING_CHOICES, narrowsEstimate, type SearchOptionErrors, type SearchOptions } from './search-options';
+import { CLIENT_MAX, MIN_RATING_CHOICES, narrowsEstimate, type SearchOptionErrors, type SearchOptions } from './search-options';
 
 interface OptionsProps {
   idPrefix: string;
@@ -115,6 +115,40 @@ export function BudgetField({ idPrefix, options, onChange, errors }: OptionsProp
       ) : (
         <Hint id={`${id}-hint`}>Optional: the search stops before spending more on your Google key.</Hint>
       )}
+    </div>
+  );
+}
+
+/**
+ * "Client" (optional): the label an agency runs the search for; the workspace's labels are
+ * offered as a datalist, asked for only when the field is first focused (the dashboard's
+ * first load asks nothing more).
+ */
+export function ClientField({ idPrefix, options, onChange }: Omit<OptionsProps, 'errors'>) {
+  const id = `${idPrefix}-client`;
+  const [wanted, setWanted] = useState(false);
+  const clients = useListClients({ query: { enabled: wanted, staleTime: 60_000 } });
+  return (
+    <div>
+      <Label htmlFor={id}>Client</Label>
+      <Input
+        id={id}
+        className="mt-1.5"
+        list={`${id}-list`}
+        maxLength={CLIENT_MAX}
+        autoComplete="off"
+        placeholder="None"
+        value={options.client}
+        onFocus={() => setWanted(true)}
+        onChange={(event) => onChange({ client: event.target.value })}
+        aria-describedby={`${id}-hint`}
+      />
+      <datalist id={`${id}-list`}>
+        {clients.data?.clients.map((client) => (
+          <option key={client} value={client} />
+        ))}
+      </datalist>
+      <Hint id={`${id}-hint`}>Optional: who this search is for; history and usage group by it.</Hint>
     </div>
   );
 }

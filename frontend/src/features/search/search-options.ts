@@ -19,6 +19,8 @@ export interface SearchOptions {
   phone: PhoneChoice;
   /** Read each lead's website for emails and social profiles (issue #14). */
   enrich: boolean;
+  /** The client the search is run for (an agency's label, issue #28 item 7), as typed; '' is none. */
+  client: string;
 }
 
 export const defaultSearchOptions: SearchOptions = {
@@ -29,7 +31,11 @@ export const defaultSearchOptions: SearchOptions = {
   website: WebsiteChoice.any,
   phone: PhoneChoice.any,
   enrich: false,
+  client: '',
 };
+
+/** The most characters a client label may have (the contract's rule). */
+export const CLIENT_MAX = 80;
 
 /** The minimum-rating choices: value sent, and what the select shows. */
 export const MIN_RATING_CHOICES = [
@@ -80,6 +86,7 @@ export function buildSearchQuery(businessType: string, location: string, options
   if (options.website !== WebsiteChoice.any) query.website = options.website;
   if (options.phone !== PhoneChoice.any) query.phone = options.phone;
   if (options.enrich) query.enrich = true;
+  if (!blank(options.client)) query.client = options.client.trim();
   return query;
 }
 
@@ -98,6 +105,7 @@ export function searchOptionsFromQuery(query: SearchQuery): SearchOptions {
     website: query.website === WebsiteChoice.with || query.website === WebsiteChoice.without ? query.website : WebsiteChoice.any,
     phone: query.phone === PhoneChoice.with ? PhoneChoice.with : PhoneChoice.any,
     enrich: query.enrich === true,
+    client: query.client ?? '',
   };
 }
 
@@ -106,9 +114,15 @@ const num = (value: unknown): number | undefined => (typeof value === 'number' &
 /**
  * The request a history entry was made with: its type, location and coverage, and the
  * options it stored (filters flat or under `filters`, the budget in camel or snake case,
- * an explicit area), so "Run again" sends the same search.
+ * an explicit area, its client), so "Run again" sends the same search.
  */
-export function searchQueryFromHistory(entry: { businessType: string; location: string; coverage: string; options: unknown }): SearchQuery {
+export function searchQueryFromHistory(entry: {
+  businessType: string;
+  location: string;
+  coverage: string;
+  options: unknown;
+  client?: string | null;
+}): SearchQuery {
   const options = (typeof entry.options === 'object' && entry.options !== null ? entry.options : {}) as Record<string, unknown>;
   const filters = (typeof options.filters === 'object' && options.filters !== null ? options.filters : options) as Record<string, unknown>;
   const query: SearchQuery = { businessType: entry.businessType, location: entry.location };
@@ -125,6 +139,7 @@ export function searchQueryFromHistory(entry: { businessType: string; location: 
   if (filters.phone === PhoneChoice.with) query.phone = PhoneChoice.with;
   if (optionsEnriched(options)) query.enrich = true;
   if (typeof options.area === 'object' && options.area !== null) query.area = options.area as SearchQuery['area'];
+  if (entry.client) query.client = entry.client;
   return query;
 }
 

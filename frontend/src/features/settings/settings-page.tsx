@@ -20,6 +20,8 @@ export interface SettingsPageProps {
   workspaceTab?: ReactNode;
   /** Content of the Members tab, supplied by the page (workspaces feature). */
   membersTab?: ReactNode;
+  /** Content of the Activity tab (the audit log), supplied by the page (workspaces feature). */
+  activityTab?: ReactNode;
   /** The header's workspace switcher, supplied by the page (workspaces feature). */
   workspaceSwitcher?: ReactNode;
 }
@@ -29,7 +31,7 @@ export interface SettingsPageProps {
  * item 9): each tab is a link, so a reload, a bookmark or a shared link opens it, and
  * Back returns to the tab before.
  */
-export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membersTab, workspaceSwitcher }: SettingsPageProps) {
+export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membersTab, activityTab, workspaceSwitcher }: SettingsPageProps) {
   const { user } = useAuth();
 
   return (
@@ -91,6 +93,7 @@ export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membe
             {tab === 'billing' && billingTab}
             {tab === 'workspace' && workspaceTab}
             {tab === 'members' && membersTab}
+            {tab === 'activity' && activityTab}
           </section>
         </div>
       </main>

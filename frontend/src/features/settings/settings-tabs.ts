@@ -1,5 +1,5 @@
 /** Settings tabs, in navigation order. */
-export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'api-access', 'workspace', 'members', 'profile', 'billing'] as const;
+export const SETTINGS_TABS = ['api-keys', 'security', 'spreadsheet', 'webhooks', 'api-access', 'workspace', 'members', 'activity', 'profile', 'billing'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export function isSettingsTab(value: unknown): value is SettingsTab {
@@ -23,11 +23,12 @@ export const SETTINGS_NAV: Array<{ heading: string; items: Array<{ tab: Settings
     ],
   },
   {
-    // The current workspace's own settings (issue #28); its audit log ('Activity') joins here.
+    // The current workspace's own settings and its audit log (issue #28).
     heading: 'WORKSPACE',
     items: [
       { tab: 'workspace', label: 'General' },
       { tab: 'members', label: 'Members' },
+      { tab: 'activity', label: 'Activity' },
     ],
   },
   {

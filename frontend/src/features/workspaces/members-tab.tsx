@@ -17,14 +17,14 @@ import { Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../lib/session/auth-context';
 import { ConfirmDialog } from './confirm-dialog';
+import { InvitationsSection } from './invitations-section';
 import { useWorkspaces } from './current-workspace';
-import { canRemove, roleChoices, roleLabel } from './workspace-rules';
+import { atLeast, canRemove, roleChoices, roleLabel } from './workspace-rules';
 
 /**
  * Settings > Workspace > Members (issue #28 item 9): who is in the current workspace,
  * with their role; an admin changes roles and removes members, only an owner touches
- * owners (as the API holds it). Pending invitations join this page as a section of their
- * own once their API is there.
+ * owners (as the API holds it). Admins and owners also invite and see pending invitations.
  */
 export function MembersTab() {
   const { list, current } = useWorkspaces();
@@ -40,6 +40,7 @@ export function MembersTab() {
   return (
     <div className="space-y-6">
       <MembersSection workspace={current} />
+      {atLeast(current.role, 'admin') && !current.personal && <InvitationsSection workspace={current} />}
     </div>
   );
 }

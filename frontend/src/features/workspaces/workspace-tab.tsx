@@ -14,6 +14,7 @@ import { Hint, Input, Label } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../lib/session/auth-context';
 import { ConfirmDialog } from './confirm-dialog';
+import { SpendCard, UsageBreakdownCard } from './spend-section';
 import { useWorkspaces } from './current-workspace';
 import { useSwitchWorkspace } from './use-switch-workspace';
 import { canDelete, canLeave, canRename, NAME_MAX, nameProblem, roleLabel } from './workspace-rules';
@@ -21,7 +22,8 @@ import { canDelete, canLeave, canRename, NAME_MAX, nameProblem, roleLabel } from
 /**
  * Settings > Workspace > General (issue #28 item 9): the current workspace's name (an
  * owner renames it), deleting it (an owner, not the personal one) and leaving it (anyone,
- * not the personal one). The API's refusals (`last_owner`, `role_required`...) are shown
+ * not the personal one); the month's spend against the cap (an owner sets it) and usage by
+ * member and client. The API's refusals (`last_owner`, `role_required`...) are shown
  * as it words them.
  */
 export function WorkspaceTab() {
@@ -39,6 +41,8 @@ export function WorkspaceTab() {
   return (
     <div className="space-y-6">
       <NameCard workspace={current} />
+      <SpendCard workspace={current} />
+      <UsageBreakdownCard />
       {canLeave(current) && <LeaveCard workspace={current} />}
       {canDelete(current) && <DeleteCard workspace={current} />}
     </div>

@@ -9,6 +9,7 @@ import { LazyWorkspaceSwitcher } from '../../features/workspaces/lazy-workspace-
 
 // The workspace tabs load when opened: the other tabs' visitors do not download them.
 const WorkspaceTab = lazy(() => import('../../features/workspaces/workspace-tab').then((m) => ({ default: m.WorkspaceTab })));
+const ActivityTab = lazy(() => import('../../features/workspaces/activity-tab').then((m) => ({ default: m.ActivityTab })));
 const MembersTab = lazy(() => import('../../features/workspaces/members-tab').then((m) => ({ default: m.MembersTab })));
 
 function TabLoading() {
@@ -47,6 +48,11 @@ function SettingsRoute() {
       membersTab={
         <Suspense fallback={<TabLoading />}>
           <MembersTab />
+        </Suspense>
+      }
+      activityTab={
+        <Suspense fallback={<TabLoading />}>
+          <ActivityTab />
         </Suspense>
       }
     />
