@@ -218,7 +218,8 @@ impl InvitationsApi {
     /// configured it is also mailed to them (`mailed`). Inviting an address that already
     /// has a pending invitation here replaces it (the earlier link stops working).
     /// Someone who is already a member is refused (409 `already_member`). Only an owner
-    /// invites an owner.
+    /// invites an owner. A personal workspace takes no invitations (403
+    /// `personal_workspace`).
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(
@@ -236,6 +237,20 @@ impl InvitationsApi {
     ) -> Result<CreateInvitationResponse, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | CONFLICT }>>
     {
         let caller = auth.caller_workspace();
+        // A personal workspace is its person's alone (workspace.rs): people are invited to
+        // a workspace made to be shared.
+        let personal = state
+            .store
+            .workspace_for(&caller.id, &auth.0.user.id)
+            .await?
+            .is_some_and(|w| w.personal);
+        if personal {
+            return Err(ApiError::forbidden(
+                "personal_workspace",
+                "Your personal workspace is yours alone: create a workspace to invite people to it.",
+            )
+            .into());
+        }
         if body.role == Role::Owner && caller.role != Role::Owner {
             return Err(ApiError::forbidden("role_required", "Only an owner may invite an owner.").into());
         }

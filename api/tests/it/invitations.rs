@@ -1041,3 +1041,34 @@ async fn a_removed_members_running_search_is_cancelled_and_kept() {
         .expect("member_removed");
     assert_eq!(removed["details"]["searchesCancelled"], 1, "{removed}");
 }
+
+both_backends!(
+    a_personal_workspace_takes_no_invitations,
+    |backend: Backend| async move {
+        let app = TestApp::start(backend, vec![]).await;
+        let (ada_id, ada) = app.sign_in("ada").await;
+        // A personal workspace's id is its person's id.
+        let ada_id = ada_id.as_str();
+        let (status, refused) = invite(&app, &ada_id, &ada, "ben@example.com", "member").await;
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (403, Some("personal_workspace")),
+            "{refused}"
+        );
+        let (status, listed) = call(
+            &app,
+            "GET",
+            &format!("/api/workspaces/{ada_id}/invitations"),
+            &ada,
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{listed}");
+        assert_eq!(listed["invitations"], json!([]), "nothing was made");
+        // A workspace made to be shared takes them.
+        let team = team(&app, &ada).await;
+        let (status, created) = invite(&app, &team, &ada, "ben@example.com", "member").await;
+        assert_eq!(status, 201, "{created}");
+    }
+);

@@ -957,7 +957,8 @@ export const getCreateInvitationUrl = (id: string,) => {
  * configured it is also mailed to them (`mailed`). Inviting an address that already
  * has a pending invitation here replaces it (the earlier link stops working).
  * Someone who is already a member is refused (409 `already_member`). Only an owner
- * invites an owner.
+ * invites an owner. A personal workspace takes no invitations (403
+ * `personal_workspace`).
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
