@@ -1049,7 +1049,7 @@ both_backends!(
         let (ada_id, ada) = app.sign_in("ada").await;
         // A personal workspace's id is its person's id.
         let ada_id = ada_id.as_str();
-        let (status, refused) = invite(&app, &ada_id, &ada, "ben@example.com", "member").await;
+        let (status, refused) = invite(&app, ada_id, &ada, "ben@example.com", "member").await;
         assert_eq!(
             (status, refused["error"].as_str()),
             (403, Some("personal_workspace")),
