@@ -1,7 +1,12 @@
 //! Billing: `/api/billing/*`: plans, Checkout, the customer portal, subscription status,
 //! and Stripe's webhook (a plain route: its signature covers the raw body).
 
-use leadgen_core::{billing::Subscription, time::now_unix, usage::Tier};
+use leadgen_core::{
+    billing::Subscription,
+    ids::{UserId, WorkspaceId},
+    time::now_unix,
+    usage::Tier,
+};
 use poem::{
     Body, IntoResponse, Request, Response, handler,
     http::StatusCode,
@@ -272,13 +277,14 @@ impl BillingApi {
             }
         };
         let base = state.config.server.public_url.as_str().trim_end_matches('/');
+        let ws = workspace_query(workspace, &user.id, '&');
         let (session_id, url) = stripe
             .create_checkout_session(CheckoutRequest {
                 workspace_id: workspace,
                 customer_id: &customer_id,
                 interval,
-                success_url: format!("{base}/billing/success?session_id={{CHECKOUT_SESSION_ID}}"),
-                cancel_url: format!("{base}/billing/cancel"),
+                success_url: format!("{base}/billing/success?session_id={{CHECKOUT_SESSION_ID}}{ws}"),
+                cancel_url: format!("{base}/billing/cancel{}", workspace_query(workspace, &user.id, '?')),
             })
             .await
             .map_err(stripe_error)?;
@@ -316,8 +322,9 @@ impl BillingApi {
             )
         })?;
         let return_url = format!(
-            "{}/settings?tab=billing",
-            state.config.server.public_url.as_str().trim_end_matches('/')
+            "{}/settings?tab=billing{}",
+            state.config.server.public_url.as_str().trim_end_matches('/'),
+            workspace_query(auth.workspace(), &auth.0.user.id, '&')
         );
         let url = stripe
             .create_portal_session(&customer_id, &return_url)
@@ -457,5 +464,16 @@ pub async fn stripe_webhook(state: Data<&AppState>, req: &Request, body: Body) -
                 "The event could not be applied now; deliver it again later.",
             )
         }
+    }
+}
+
+/// The web app's `ws` parameter for pages Stripe sends the browser back to, so they open in
+/// the workspace that paid (`lead` is `?` or `&`); nothing for the personal workspace,
+/// which an address without `ws` means.
+fn workspace_query(workspace: &WorkspaceId, user: &UserId, lead: char) -> String {
+    if *workspace == WorkspaceId::personal(user) {
+        String::new()
+    } else {
+        format!("{lead}ws={workspace}")
     }
 }

@@ -350,3 +350,42 @@ async fn without_stripe_plans_show_and_billing_says_it_is_not_configured() {
     let (status, _) = app.get("/api/billing/status", None).await;
     assert_eq!(status, 401);
 }
+
+#[tokio::test]
+async fn a_teams_checkout_returns_to_the_team_workspace() {
+    let env = BillingEnv::start(Backend::Sqlite).await;
+    let (_, token) = env.app.sign_in("ben").await;
+    let (status, team) = env
+        .app
+        .post("/api/workspaces", Some(&token), Some(json!({"name": "Acme"})))
+        .await;
+    assert_eq!(status, 200, "{team}");
+    let team = team["id"].as_str().expect("id").to_owned();
+    let resp = env
+        .app
+        .client
+        .post("/api/billing/create-checkout-session")
+        .header("authorization", format!("Bearer {token}"))
+        .header("leadgen-workspace", team.as_str())
+        .body_json(&json!({"interval": "monthly"}))
+        .send()
+        .await;
+    assert_eq!(resp.0.status().as_u16(), 200);
+    let create = env
+        .stripe
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "POST" && r.path == "/v1/checkout/sessions")
+        .expect("a Checkout session");
+    // Stripe sends the browser back into the workspace that pays, not the personal one.
+    assert_eq!(
+        create.param("success_url").map(str::to_owned),
+        Some(format!(
+            "http://127.0.0.1:8080/billing/success?session_id={{CHECKOUT_SESSION_ID}}&ws={team}"
+        ))
+    );
+    assert_eq!(
+        create.param("cancel_url").map(str::to_owned),
+        Some(format!("http://127.0.0.1:8080/billing/cancel?ws={team}"))
+    );
+}
