@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::{
-    LatLngLiteral, PlacesError, RetryPolicy, http_client,
-    retry::{post_json, with_retries},
+    error::PlacesError,
+    retry::{RetryPolicy, http_client, post_json, with_retries},
+    wire::LatLngLiteral,
 };
-use crate::search::{Area, tiling::LatLng};
 
 /// `computeInsights`, relative to the base URL (the `./` keeps `v1:` from reading as a
 /// URL scheme).
@@ -37,6 +37,27 @@ const EVERY_STATUS: [&str; 3] = [
     "OPERATING_STATUS_PERMANENTLY_CLOSED",
 ];
 
+/// Where to count, in Google's terms. This module does not know a search's `Area`: the
+/// search converts its own (`From<&Area>` in `search::completeness`), so `places` and
+/// `search` do not name each other.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AggregateArea {
+    /// A circle: its centre and radius in whole metres (`int32`).
+    Circle {
+        /// The centre.
+        center: LatLngLiteral,
+        /// Whole metres.
+        radius_meters: i32,
+    },
+    /// A rectangle, sent as a closed counterclockwise polygon.
+    Rectangle {
+        /// The south-west corner.
+        south_west: LatLngLiteral,
+        /// The north-east corner.
+        north_east: LatLngLiteral,
+    },
+}
+
 /// What to count: places of one Table A type in an area, optionally rated at least
 /// `min_rating`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,7 +66,7 @@ pub struct AggregateQuery<'a> {
     /// as Text Search's `includedType` matches).
     pub place_type: &'a str,
     /// The search's area: a circle, or a rectangle sent as a polygon.
-    pub area: &'a Area,
+    pub area: AggregateArea,
     /// `ratingFilter.minRating` (Google takes 1.0 to 5.0); none below 1.
     pub min_rating: Option<f64>,
 }
@@ -173,40 +194,34 @@ enum LocationFilter {
 }
 
 impl LocationFilter {
-    fn of(area: &Area) -> Self {
-        match *area {
-            Area::Circle { center, radius_meters } => Self::Circle {
-                lat_lng: literal(center),
-                // The search's own radius is checked to at most 50 km, so it fits; a part
-                // of a metre either way moves no business in or out in practice.
-                radius: radius_meters.round() as i32,
+    fn of(area: AggregateArea) -> Self {
+        match area {
+            AggregateArea::Circle { center, radius_meters } => Self::Circle {
+                lat_lng: center,
+                radius: radius_meters,
             },
             // Google wants a closed ring, counterclockwise: SW, SE, NE, NW, SW.
-            Area::Rectangle { low, high } => Self::CustomArea {
+            AggregateArea::Rectangle {
+                south_west: sw,
+                north_east: ne,
+            } => Self::CustomArea {
                 polygon: Polygon {
                     coordinates: vec![
-                        literal(low),
-                        literal(LatLng {
-                            lat: low.lat,
-                            lng: high.lng,
-                        }),
-                        literal(high),
-                        literal(LatLng {
-                            lat: high.lat,
-                            lng: low.lng,
-                        }),
-                        literal(low),
+                        sw,
+                        LatLngLiteral {
+                            latitude: sw.latitude,
+                            longitude: ne.longitude,
+                        },
+                        ne,
+                        LatLngLiteral {
+                            latitude: ne.latitude,
+                            longitude: sw.longitude,
+                        },
+                        sw,
                     ],
                 },
             },
         }
-    }
-}
-
-fn literal(p: LatLng) -> LatLngLiteral {
-    LatLngLiteral {
-        latitude: p.lat,
-        longitude: p.lng,
     }
 }
 
@@ -273,16 +288,22 @@ mod tests {
 
     use super::*;
 
-    fn p(lat: f64, lng: f64) -> LatLng {
-        LatLng { lat, lng }
+    fn p(lat: f64, lng: f64) -> LatLngLiteral {
+        LatLngLiteral {
+            latitude: lat,
+            longitude: lng,
+        }
     }
 
     #[test]
     fn a_rectangle_is_a_closed_counterclockwise_polygon_and_every_status_is_asked() {
-        let area = Area::rectangle(p(29.0, -96.0), p(30.0, -95.0)).expect("valid");
+        let area = AggregateArea::Rectangle {
+            south_west: p(29.0, -96.0),
+            north_east: p(30.0, -95.0),
+        };
         let query = AggregateQuery {
             place_type: "dentist",
-            area: &area,
+            area,
             min_rating: None,
         };
         let body = serde_json::to_value(ComputeInsightsRequest::new("INSIGHT_COUNT", &query)).expect("json");
@@ -304,10 +325,13 @@ mod tests {
 
     #[test]
     fn a_circle_has_whole_metres_and_a_rating_floor_is_sent_from_one_star() {
-        let area = Area::circle(p(30.0, -97.0), 1_234.6).expect("valid");
+        let area = AggregateArea::Circle {
+            center: p(30.0, -97.0),
+            radius_meters: 1235,
+        };
         let mut query = AggregateQuery {
             place_type: "cafe",
-            area: &area,
+            area,
             min_rating: Some(4.0),
         };
         let body = serde_json::to_value(ComputeInsightsRequest::new("INSIGHT_PLACES", &query)).expect("json");

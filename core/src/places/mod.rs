@@ -11,8 +11,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use url::Url;
 
-pub use aggregate::{AggregateClient, AggregateQuery};
+pub use aggregate::{AggregateArea, AggregateClient, AggregateQuery};
 pub use error::PlacesError;
+pub use retry::RetryPolicy;
 pub use wire::{
     LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport,
 };
@@ -31,27 +32,6 @@ places.websiteUri,places.rating,places.userRatingCount,places.addressComponents,
 places.googleMapsUri,nextPageToken";
 /// Upper bound on one upstream call, so a hung connection cannot hold a request forever.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// How often and how long to retry passing upstream failures.
-#[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
-    /// Retries after the first attempt.
-    pub max_retries: u32,
-    /// First back-off for 5xx, time-outs and network errors; doubles each retry.
-    pub base_backoff: Duration,
-    /// Longest single wait, whatever Google's `RetryInfo` asks for.
-    pub max_wait: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        Self {
-            max_retries: 3,
-            base_backoff: Duration::from_millis(250),
-            max_wait: Duration::from_secs(10),
-        }
-    }
-}
 
 /// Talks to Places API (New) with the caller's own API key.
 #[derive(Debug, Clone)]
@@ -78,7 +58,7 @@ impl PlacesClient {
         let search_text_url = base
             .join(SEARCH_TEXT_PATH)
             .map_err(|e| PlacesError::Network(format!("bad Places base URL: {e}")))?;
-        let http = http_client(REQUEST_TIMEOUT)?;
+        let http = retry::http_client(REQUEST_TIMEOUT)?;
         Ok(Self {
             http,
             search_text_url,
@@ -88,7 +68,7 @@ impl PlacesClient {
 
     /// The same client with another per-request time-out (default 20 s).
     pub fn with_timeout(mut self, timeout: Duration) -> Result<Self, PlacesError> {
-        self.http = http_client(timeout)?;
+        self.http = retry::http_client(timeout)?;
         Ok(self)
     }
 
@@ -178,13 +158,4 @@ impl PlacesClient {
             .await
             .map(|_| ())
     }
-}
-
-/// The HTTP client for Google: a time-out per request and our user agent.
-pub(crate) fn http_client(timeout: Duration) -> Result<reqwest::Client, PlacesError> {
-    reqwest::Client::builder()
-        .timeout(timeout)
-        .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| PlacesError::Network(e.to_string()))
 }

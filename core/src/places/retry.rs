@@ -4,7 +4,37 @@
 
 use std::{future::Future, time::Duration};
 
-use super::{PlacesError, RetryPolicy};
+use super::error::PlacesError;
+
+/// How often and how long to retry passing upstream failures.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    /// First back-off for 5xx, time-outs and network errors; doubles each retry.
+    pub base_backoff: Duration,
+    /// Longest single wait, whatever Google's `RetryInfo` asks for.
+    pub max_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            base_backoff: Duration::from_millis(250),
+            max_wait: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The HTTP client for Google: a time-out per request and our user agent.
+pub(crate) fn http_client(timeout: Duration) -> Result<reqwest::Client, PlacesError> {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .user_agent(concat!("leadgen/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| PlacesError::Network(e.to_string()))
+}
 
 /// Runs `call` until it succeeds, fails for good, or `policy` runs out of retries; each
 /// attempt's outcome goes to `record` (a metric), `what` names the call in debug logs.

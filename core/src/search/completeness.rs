@@ -8,8 +8,9 @@ use super::{
     cost::{Requests, Sku},
     options::Area,
     query::ValidSearch,
+    tiling::LatLng,
 };
-use crate::places::{AggregateClient, AggregateQuery};
+use crate::places::{AggregateArea, AggregateClient, AggregateQuery, LatLngLiteral};
 
 /// Where an expected count comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,7 +59,7 @@ pub async fn expected(
     }
     let query = AggregateQuery {
         place_type: business.value,
-        area: &area,
+        area: AggregateArea::from(&area),
         min_rating: search.filters().google_min_rating(),
     };
     match meter.count(api_key, &query).await {
@@ -74,6 +75,27 @@ pub async fn expected(
             // Google bills no failed call; the estimate goes on without a count.
             tracing::warn!(%error, place_type = business.value, "completeness count failed; no expected count");
             (None, requests)
+        }
+    }
+}
+
+impl From<&Area> for AggregateArea {
+    fn from(area: &Area) -> Self {
+        let literal = |p: LatLng| LatLngLiteral {
+            latitude: p.lat,
+            longitude: p.lng,
+        };
+        match *area {
+            Area::Circle { center, radius_meters } => Self::Circle {
+                center: literal(center),
+                // The search's own radius is checked to at most 50 km, so it fits; a part
+                // of a metre either way moves no business in or out in practice.
+                radius_meters: radius_meters.round() as i32,
+            },
+            Area::Rectangle { low, high } => Self::Rectangle {
+                south_west: literal(low),
+                north_east: literal(high),
+            },
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::{collections::BTreeSet, net::SocketAddr, time::Duration};
 
 use leadgen_core::{
-    places::{AggregateClient, AggregateQuery, PlacesError, RetryPolicy},
+    places::{AggregateArea, AggregateClient, AggregateQuery, PlacesError, RetryPolicy},
     search::{Area, tiling::LatLng},
 };
 use leadgen_testkit::places_sim::{City, FLAKY_MARKER, METRO_CITY, PlacesSim, Sku};
@@ -42,10 +42,10 @@ fn city_area(city: &City) -> Area {
     .expect("a city's viewport is an area")
 }
 
-fn query<'a>(place_type: &'a str, area: &'a Area) -> AggregateQuery<'a> {
+fn query<'a>(place_type: &'a str, area: &Area) -> AggregateQuery<'a> {
     AggregateQuery {
         place_type,
-        area,
+        area: AggregateArea::from(area),
         min_rating: None,
     }
 }
