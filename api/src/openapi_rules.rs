@@ -227,6 +227,16 @@ fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
             }),
         ),
         ("SearchRequest", "client", client_label()),
+        (
+            "CreateInvitationRequest",
+            "email",
+            string(|s| {
+                (s.max_length, s.pattern) = (
+                    Some(leadgen_core::invitations::MAX_EMAIL_LEN),
+                    Some(leadgen_core::invitations::EMAIL_PATTERN.into()),
+                );
+            }),
+        ),
         ("CreateTokenRequest", "scopes", some_of(scopes)),
         (
             "CreateTokenRequest",

@@ -64,7 +64,8 @@ pub fn parse_monthly_cap_usd(usd: f64) -> CoreResult<i64> {
         )));
     }
     let cents = (usd * 100.0).round();
-    if (usd * 100.0 - cents).abs() > 1e-6 {
+    // Not a whole number of cents, or less than one (5e-324 is above 0 but no amount).
+    if (usd * 100.0 - cents).abs() > 1e-6 || cents < 1.0 {
         return Err(CoreError::Invalid(
             "monthlySpendCapUsd is in dollars and cents: at most two decimals.".into(),
         ));

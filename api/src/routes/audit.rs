@@ -88,7 +88,10 @@ impl AuditApi {
         // The extractor reads and checks it (`auth`); named here for the contract.
         #[oai(name = "id")] _id: Path<WorkspaceId>,
         /// The `nextCursor` of the page before.
-        #[oai(validator(max_length = 64))]
+        #[oai(validator(
+            max_length = 36,
+            pattern = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+        ))]
         before: Query<Option<String>>,
         /// Events a page, 1 to 100 (default 50).
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]

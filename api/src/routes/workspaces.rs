@@ -250,13 +250,7 @@ impl WorkspacesApi {
             MaybeUndefined::Null => Some(None),
             MaybeUndefined::Value(usd) => Some(Some(spend::parse_monthly_cap_usd(*usd)?)),
         };
-        if name.is_none() && cap.is_none() {
-            return Err(ApiError::bad_request(
-                "invalid_request",
-                "Give a name, a monthlySpendCapUsd (null removes the cap), or both.",
-            )
-            .into());
-        }
+        // An empty body changes nothing (a PATCH of no field) and answers the workspace.
         let before = state.store.workspace_for(auth.workspace(), &auth.0.user.id).await?;
         if let Some(name) = &name {
             state.store.rename_workspace(auth.workspace(), name).await?;

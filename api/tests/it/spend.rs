@@ -382,6 +382,7 @@ both_backends!(only_an_owner_sets_the_monthly_spend_cap, |backend| async move {
         json!(0),
         json!(-3),
         json!(0.001),
+        json!(5e-324),
         json!(10.005),
         json!(100_000.01),
         json!("10"),
@@ -397,8 +398,10 @@ both_backends!(only_an_owner_sets_the_monthly_spend_cap, |backend| async move {
         .await;
         assert_eq!(status, 400, "{bad}: {body}");
     }
+    // No field: nothing changes (a PATCH of nothing), and the workspace is answered.
     let (status, body) = call(&app, "PATCH", &path, &ada, None, Some(json!({}))).await;
-    assert_eq!(status, 400, "nothing to change: {body}");
+    assert_eq!(status, 200, "nothing to change: {body}");
+    assert_eq!(body["monthlySpendCapUsd"], 250.5, "unchanged: {body}");
     // A bad name with a good cap changes neither.
     let (status, _) = call(
         &app,

@@ -9,7 +9,8 @@
 export type ListAuditEventsParams = {
 /**
  * The `nextCursor` of the page before.
- * @maxLength 64
+ * @maxLength 36
+ * @pattern ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$
  */
 before?: string;
 /**
