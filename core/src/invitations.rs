@@ -47,10 +47,10 @@ pub fn hash_token(secret: &str) -> String {
 
 /// What an invited address looks like, as the contract states it (the server holds it to
 /// exactly this, see [`parse_email`]): spaces around it allowed, then a local part of
-/// letters, digits and `._+-`, `@`, and a domain of two or more labels (letters, digits,
+/// letters, digits and `_+-` with single dots between them, `@`, and a domain of two or more labels (letters, digits,
 /// inner hyphens). Plainer than RFC 5322 on purpose: the addresses identity providers
 /// verify, every one of which lettre and SMTP servers take.
-pub const EMAIL_PATTERN: &str = r"^ *[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+ *$";
+pub const EMAIL_PATTERN: &str = r"^ *[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+ *$";
 
 /// An invited address: [`EMAIL_PATTERN`] and at most [`MAX_EMAIL_LEN`] characters as
 /// given, spaces around it trimmed. Returns it as typed and its lower-case key (the one
@@ -62,7 +62,9 @@ pub fn parse_email(text: &str) -> Result<(String, String), CoreError> {
         )));
     }
     let email = text.trim_matches(' ');
-    if !is_plain_address(email) || email.parse::<lettre::Address>().is_err() {
+    // The contract's pattern is the whole rule (schemathesis holds both to it); an address
+    // a mail server still refuses leaves the invitation standing, not mailed.
+    if !is_plain_address(email) {
         return Err(CoreError::Invalid(format!("'{email}' is not an email address.")));
     }
     Ok((email.to_owned(), email_key(email)))
@@ -73,8 +75,9 @@ fn is_plain_address(email: &str) -> bool {
     let Some((local, domain)) = email.split_once('@') else {
         return false;
     };
-    let local_ok =
-        (1..=64).contains(&local.len()) && local.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
+    let local_ok = local
+        .split('.')
+        .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || "_+-".contains(c)));
     let labels: Vec<&str> = domain.split('.').collect();
     let label_ok = |l: &&str| {
         (1..=63).contains(&l.len())
@@ -191,10 +194,9 @@ mod tests {
             assert!(parse_email(bad).is_err(), "{bad:?}");
         }
         assert!(parse_email(&format!("{}@acme.example", "a".repeat(250))).is_err());
-        assert!(
-            parse_email(&format!("{}@acme.example", "a".repeat(65))).is_err(),
-            "local part"
-        );
+        for dotted in [".q@acme.example", "q.@acme.example", "a..b@acme.example"] {
+            assert!(parse_email(dotted).is_err(), "{dotted}");
+        }
         assert!(parse_email("ana.b+leads@mail.acme-dental.example").is_ok());
     }
 }

@@ -15,7 +15,7 @@ export interface CreateInvitationRequest {
      * Their email: accepting needs a sign-in whose verified email is this one (case
      * does not matter). At most 254 characters.
      * @maxLength 254
-     * @pattern ^ *[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+ *$
+     * @pattern ^ *[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+ *$
      */
   email: string;
   /** The role they join with: `member` or `admin`; `owner` only when you are one. */
