@@ -15,8 +15,7 @@ use serde_json::{Value, json};
 
 use crate::{both_backends, support::TestApp};
 
-const HEADER: &str = "Leadgen-Workspace";
-
+/// One call in `workspace` (the shared helper, with a typed id).
 async fn call(
     app: &TestApp,
     method: &str,
@@ -25,24 +24,7 @@ async fn call(
     workspace: Option<&WorkspaceId>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let client = &app.client;
-    let mut req = match method {
-        "GET" => client.get(path),
-        "POST" => client.post(path),
-        "PATCH" => client.patch(path),
-        other => panic!("{other}"),
-    }
-    .header("authorization", format!("Bearer {token}"));
-    if let Some(ws) = workspace {
-        req = req.header(HEADER, ws.as_str());
-    }
-    if let Some(body) = body {
-        req = req.body_json(&body);
-    }
-    let resp = req.send().await;
-    let status = resp.0.status().as_u16();
-    let text = resp.0.into_body().into_string().await.unwrap_or_default();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    super::workspaces::call(app, method, path, token, workspace.map(WorkspaceId::as_str), body).await
 }
 
 /// This month (UTC), as searches record it.

