@@ -208,6 +208,8 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
 // Members; the link (shown once) lands, through the API's SPA fallback, on a page that
 // says who invited them to what; the colleague (the test provider's emails are verified)
 // joins and is in the workspace; the owner sees them as a member and in the Activity log.
+// The colleague's account, tessa, is used by no other spec: every spec shares one stack,
+// so a name signed up by an earlier spec would not be a first login.
 test('workspaces: an invitation accepted by a second user', async ({ browser, page, consoleErrors }) => {
   test.setTimeout(180_000);
   const TEAM = 'Orbit Agency';
@@ -231,14 +233,14 @@ test('workspaces: an invitation accepted by a second user', async ({ browser, pa
   let link = '';
   await test.step('the owner invites an admin by email: the link is shown with Copy, and the invitation is pending', async () => {
     await page.goto(`/settings?tab=members&ws=${workspaceId}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill('paula@example.com');
+    await page.getByRole('textbox', { name: 'Email' }).fill('tessa@example.com');
     await page.getByRole('combobox', { name: 'Role' }).selectOption('admin');
     await page.getByRole('button', { name: 'Invite' }).click();
-    await expect(page.getByText('Invitation made for paula@example.com')).toBeVisible();
+    await expect(page.getByText('Invitation made for tessa@example.com')).toBeVisible();
     link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
     expect(link).toMatch(/\/invitations\/[^/]+$/);
     const pending = page.getByRole('list', { name: 'Pending invitations' });
-    await expect(pending.getByText('paula@example.com')).toBeVisible();
+    await expect(pending.getByText('tessa@example.com')).toBeVisible();
     await expect(pending.getByText(/Admin, invited by/)).toBeVisible();
     await shot(page, '92-invitation-made');
   });
@@ -247,7 +249,7 @@ test('workspaces: an invitation accepted by a second user', async ({ browser, pa
     const context = await browser.newContext({ baseURL: process.env.LEADGEN_E2E_BASE_URL });
     await answerPictures(context);
     const other = await context.newPage();
-    await signUpFromLanding(other, 'paula');
+    await signUpFromLanding(other, 'tessa');
     await other.waitForURL((url) => url.pathname === '/onboarding');
     await other.goto(new URL(link).pathname);
     await expect(other.getByRole('heading', { name: new RegExp(`invited you to join ${TEAM} as admin`) })).toBeVisible();
@@ -266,12 +268,12 @@ test('workspaces: an invitation accepted by a second user', async ({ browser, pa
     await page.goto(`/settings?tab=members&ws=${workspaceId}`);
     const members = page.getByRole('list', { name: 'Members' });
     await expect(members.getByRole('listitem')).toHaveCount(2);
-    await expect(members.getByRole('combobox', { name: 'Role of paula@example.com' })).toHaveValue('admin');
+    await expect(members.getByRole('combobox', { name: 'Role of tessa@example.com' })).toHaveValue('admin');
     await expect(page.getByText(/None: every invitation/)).toBeVisible();
     await page.getByRole('link', { name: 'Activity' }).click();
     const log = page.getByRole('list', { name: 'Activity' });
     await expect(log.getByText(/joined as admin/)).toBeVisible();
-    await expect(log.getByText(/invited paula@example.com as admin/)).toBeVisible();
+    await expect(log.getByText(/invited tessa@example.com as admin/)).toBeVisible();
     await shot(page, '95-activity');
     await page.getByRole('link', { name: 'General' }).click();
     await expect(page.getByRole('heading', { name: 'Usage by member and client' })).toBeVisible();
