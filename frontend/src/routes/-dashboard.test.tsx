@@ -33,6 +33,13 @@ describe('the dashboard route', () => {
     expect(router.state.location.pathname).toBe('/onboarding');
   });
 
+  it("keeps a first login that arrives in a team's workspace on its dashboard (an invitation accepted)", async () => {
+    const team = '0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21';
+    const { router } = await renderApp(`/dashboard?ws=${team}`, fakeAuth({ user: { ...testUser, needsOnboarding: true, isFirstLogin: true } }));
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(router.state.location.search).toMatchObject({ ws: team });
+  });
+
   it("shows 'Welcome back' to a returning user with setup unfinished, until 'Skip for now'", async () => {
     await renderApp('/dashboard', fakeAuth({ user: { ...testUser, needsOnboarding: true } }));
     expect(screen.getByRole('heading', { name: 'Welcome back, Ada!' })).toBeInTheDocument();

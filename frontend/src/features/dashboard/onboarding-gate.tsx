@@ -1,6 +1,7 @@
 import { Navigate, useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { useAuth } from '../../lib/session/auth-context';
+import { useCurrentWorkspaceId } from '../../lib/workspace/current-workspace';
 import { needsFirstOnboarding } from './first-onboarding';
 import { greetingName } from './greeting';
 import { WelcomeBackCard } from './welcome-back-card';
@@ -25,8 +26,12 @@ export function OnboardingGate({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const [skipped, setSkipped] = useState(skippedInThisTab);
   const navigate = useNavigate();
+  // Onboarding sets up the person's own workspace; a team's (an invitation just accepted)
+  // has its own key and plan, which 'save your key' must not replace.
+  const inTeamWorkspace = useCurrentWorkspaceId() !== undefined;
 
   // The route's beforeLoad redirects too; this covers a user that changes on the page.
+  if (inTeamWorkspace) return <>{children}</>;
   if (needsFirstOnboarding(user)) return <Navigate to="/onboarding" replace />;
   if (user?.needsOnboarding && !skipped) {
     return (

@@ -18,9 +18,12 @@ import { LazyWorkspaceSwitcher } from '../../features/workspaces/lazy-workspace-
 import { getStoredToken } from '../../lib/auth-token';
 
 export const Route = createFileRoute('/_authed/dashboard')({
-  beforeLoad: ({ context }) => {
-    // First login with setup unfinished: straight to onboarding (spec section 2).
-    if (needsFirstOnboarding(context.auth?.user)) throw redirect({ to: '/onboarding', replace: true });
+  beforeLoad: ({ context, search }) => {
+    // First login with setup unfinished: straight to onboarding (spec section 2), which
+    // sets up the person's own workspace. Someone who arrives in a team's workspace (an
+    // invitation just accepted) lands on its dashboard instead: its key is the team's,
+    // and onboarding's 'save your key' would replace it.
+    if (search.ws === undefined && needsFirstOnboarding(context.auth?.user)) throw redirect({ to: '/onboarding', replace: true });
   },
   loader: async ({ context: { auth, queryClient } }) => {
     // Signed in, or about to be known so (the start-up check is still asking who the stored
