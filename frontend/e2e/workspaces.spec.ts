@@ -258,6 +258,10 @@ test('workspaces: an invitation accepted by a second user', async ({ browser, pa
     await shot(other, '94-invitation-landing-phone');
     await other.getByRole('button', { name: `Join ${TEAM}` }).click();
     await other.waitForURL((url) => url.searchParams.get('ws') === workspaceId);
+    // A first login that joins a team lands on the team's dashboard, not on onboarding,
+    // whose 'save your key' would replace the team's key.
+    await expect(other.getByRole('heading', { name: /^Hello, / })).toBeVisible();
+    expect(new URL(other.url()).pathname).toBe('/dashboard');
     // The link works once: opened again it says so.
     await other.goto(new URL(link).pathname);
     await expect(other.getByRole('alert')).toContainText('This invitation is not valid');

@@ -40,6 +40,13 @@ describe('the dashboard route', () => {
     expect(router.state.location.search).toMatchObject({ ws: team });
   });
 
+  it("sets up the person's own workspace on onboarding: a team's ?ws= is dropped on the way in", async () => {
+    const team = '0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21';
+    const { router } = await renderApp(`/onboarding?ws=${team}`, fakeAuth({ user: { ...testUser, needsOnboarding: true, isFirstLogin: true } }));
+    expect(router.state.location.pathname).toBe('/onboarding');
+    expect(router.state.location.search).not.toHaveProperty('ws');
+  });
+
   it("shows 'Welcome back' to a returning user with setup unfinished, until 'Skip for now'", async () => {
     await renderApp('/dashboard', fakeAuth({ user: { ...testUser, needsOnboarding: true } }));
     expect(screen.getByRole('heading', { name: 'Welcome back, Ada!' })).toBeInTheDocument();
