@@ -12,6 +12,7 @@ import { jsonResponse } from '../test/render';
 const PERSONAL = '0192f0c4-7a1e-7c3b-9a51-000000000001';
 const ACME = '0192f0c4-7a1e-7c3b-9a51-000000000002';
 const STRANGER = '0192f0c4-7a1e-7c3b-9a51-000000000009';
+const CLIENTCO = '0192f0c4-7a1e-7c3b-9a51-000000000003';
 
 /** Every request the app sent: its path and the workspace it named (null: none, the personal one). */
 let sent: Array<{ url: string; workspace: string | null }> = [];
@@ -28,6 +29,7 @@ beforeEach(() => {
           workspaces: [
             { id: PERSONAL, name: 'Personal', personal: true, role: 'owner' },
             { id: ACME, name: 'Acme', personal: false, role: 'admin' },
+            { id: CLIENTCO, name: 'ClientCo', personal: false, role: 'member' },
           ],
         }),
       );
@@ -44,6 +46,19 @@ beforeEach(() => {
 });
 
 describe('the current workspace', () => {
+  it("offers a member only what their role may do: the key's state without its controls", async () => {
+    await renderApp(`/settings?tab=api-keys&ws=${CLIENTCO}`, fakeAuth());
+    expect(await screen.findByText(/Only an admin or owner of this workspace can save, test or remove its key\./, undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Places API key')).not.toBeInTheDocument();
+  });
+
+  it('offers an admin the key controls', async () => {
+    await renderApp(`/settings?tab=api-keys&ws=${ACME}`, fakeAuth());
+    expect(await screen.findByLabelText('Places API key')).toBeInTheDocument();
+    await screen.findByRole('button', { name: 'Workspace: Acme' }, { timeout: 5000 });
+    expect(screen.queryByText(/Only an admin or owner/)).not.toBeInTheDocument();
+  });
+
   it('is the one ?ws= names: every request carries it, the switcher says its name', async () => {
     await renderApp(`/dashboard?ws=${ACME}`, fakeAuth());
     expect(screen.getByText('API Key Required')).toBeInTheDocument();

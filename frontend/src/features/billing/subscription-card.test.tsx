@@ -65,8 +65,8 @@ function usageOf(limit: number, dailyLeadLimit: number | null) {
   };
 }
 
-const render = (auth: AuthContextValue = fakeAuth()) =>
-  renderWithProviders(<SubscriptionCard />, {
+const render = (auth: AuthContextValue = fakeAuth(), canManage = true) =>
+  renderWithProviders(<SubscriptionCard canManage={canManage} />, {
     wrap: (node: ReactNode) => <AuthContext.Provider value={auth}>{node}</AuthContext.Provider>,
   });
 
@@ -115,6 +115,24 @@ describe('SubscriptionCard states', () => {
     expect(new Headers(init.headers).get('Authorization')).toBe('Bearer a.b.c');
     // The browser is leaving: no second click.
     expect(screen.getByRole('button', { name: 'Manage Billing' })).toBeDisabled();
+  });
+
+  it("not the workspace's owner: the plan without Subscribe or Manage Billing, and who may change it", async () => {
+    subscription = card('active', 'monthly');
+    status = statusOf(billing({ isActive: true, status: 'active', plan: 'monthly' }));
+    await render(fakeAuth(), false);
+    expect(await screen.findByRole('heading', { name: 'Active Subscription' })).toBeInTheDocument();
+    expect(within(region()).getByText('Plan: Pro Monthly')).toBeInTheDocument();
+    expect(within(region()).getByText('Only an owner of this workspace can change its plan.')).toBeInTheDocument();
+    expect(within(region()).queryByRole('button')).not.toBeInTheDocument();
+    expect(calls('/api/billing/create-portal-session')).toHaveLength(0);
+  });
+
+  it('not the owner of a free workspace: no Subscribe either', async () => {
+    await render(fakeAuth(), false);
+    expect(await screen.findByRole('heading', { name: 'No Active Subscription' })).toBeInTheDocument();
+    expect(within(region()).getByText('Only an owner of this workspace can change its plan.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument();
   });
 
   it('cancelled at period end: red, still Pro until the day, Manage Billing to resume', async () => {

@@ -24,6 +24,7 @@ export const CARD_TEXT = {
   manageNeedsLogin: 'Please log in to manage billing',
   subscribeNeedsLogin: 'Please log in to subscribe',
   checkoutUnavailable: 'Online checkout is not available on this server yet.',
+  ownersOnly: "Only an owner of this workspace can change its plan.",
 } as const;
 
 function capitalise(text: string): string {
@@ -42,7 +43,7 @@ interface ActionError {
  * configured. Subscribe starts Checkout for Pro monthly, the plan the settings copy
  * names; yearly is offered on the pricing page.
  */
-export function SubscriptionCard() {
+export function SubscriptionCard({ canManage = true }: { canManage?: boolean }) {
   const { isAuthenticated, user, token } = useAuth();
   const signedIn = isAuthenticated && user !== null;
   const subscription = useGetSubscriptionStatus({ query: { enabled: signedIn } });
@@ -123,6 +124,7 @@ export function SubscriptionCard() {
         plan={subscription.data.subscriptionPlan}
         billing={billing.data}
         busy={busy}
+        canManage={canManage}
         onManage={() => void manage()}
         onSubscribe={() => void subscribe()}
       />
@@ -146,23 +148,26 @@ interface StatusCardProps {
   plan: string;
   billing: BillingStatusData | undefined;
   busy: 'portal' | 'checkout' | null;
+  /** False for a team workspace's admins and members: the plan is the owner's to change (issue #28 item 2). */
+  canManage: boolean;
   onManage: () => void;
   onSubscribe: () => void;
 }
 
-function StatusCard({ status, plan, billing, busy, onManage, onSubscribe }: StatusCardProps) {
+function StatusCard({ status, plan, billing, busy, canManage, onManage, onSubscribe }: StatusCardProps) {
   // Unknown until the billing status answers: only a definite "not configured" disables.
   const checkoutAvailable = billing?.flags.billingConfigured !== false;
   const periodEnd = formatDay(billing?.subscription.currentPeriodEnd);
   const planLine = plan && plan !== 'free' ? `Plan: Pro ${capitalise(plan)}` : null;
 
-  const manageButton = (
+  const ownersOnly = <p className="text-sm">{CARD_TEXT.ownersOnly}</p>;
+  const manageButton = !canManage ? ownersOnly : (
     <Button onClick={onManage} disabled={busy !== null || !checkoutAvailable}>
       {busy === 'portal' && <Spinner />}
       Manage Billing
     </Button>
   );
-  const subscribeButton = (
+  const subscribeButton = !canManage ? ownersOnly : (
     <>
       <Button onClick={onSubscribe} disabled={busy !== null || !checkoutAvailable}>
         {busy === 'checkout' && <Spinner />}

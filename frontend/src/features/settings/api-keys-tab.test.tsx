@@ -37,6 +37,21 @@ const field = () => screen.getByLabelText('Places API key') as HTMLInputElement;
 const statusCalls = () => fetchMock.mock.calls.filter((c) => c[0] === '/api/user/api-key/status').length;
 
 describe('ApiKeysTab', () => {
+  it("shows a team workspace's member the key's state and who may change it, with no control", async () => {
+    await renderWithProviders(<ApiKeysTab canManage={false} />);
+    expect(await screen.findByText(/This workspace's saved key: AIzaSy\.\.\.1234\./)).toBeInTheDocument();
+    expect(screen.getByText(/Only an admin or owner of this workspace can save, test or remove its key\./)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Places API key')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.getByText('An admin can test it from this tab.')).toBeInTheDocument();
+  });
+
+  it('tells a member when the workspace has no key yet', async () => {
+    status = { has_key: false, key_preview: null, is_valid: null };
+    await renderWithProviders(<ApiKeysTab canManage={false} />);
+    expect(await screen.findByText(/This workspace has no key yet\./)).toBeInTheDocument();
+  });
+
   it('prefills the masked preview and enables Save only for new non-blank text', async () => {
     await renderWithProviders(<ApiKeysTab />);
     await waitFor(() => expect(field().value).toBe('AIzaSy...1234'));

@@ -28,8 +28,12 @@ function useTransientMessage() {
   return { message, show, clear: () => setMessage(null) };
 }
 
-/** Settings > API Keys (spec sections 2, 4 and 5). */
-export function ApiKeysTab() {
+/**
+ * Settings > API Keys (spec sections 2, 4 and 5). `canManage` false (a team workspace's
+ * member: saving, testing and removing need an admin, issue #28 item 2) shows the key's
+ * state and who may change it, with no control the API would refuse.
+ */
+export function ApiKeysTab({ canManage = true }: { canManage?: boolean }) {
   const id = useId();
   const status = useApiKeyStatus();
   const preview = status.data?.key_preview ?? null;
@@ -106,72 +110,81 @@ export function ApiKeysTab() {
           </Banner>
         )}
 
-        <form onSubmit={save} noValidate className="mt-5">
-          <Label htmlFor={`${id}-key`}>Places API key</Label>
-          <div className="mt-1.5 flex gap-2">
-            <Input
-              id={`${id}-key`}
-              type={visible ? 'text' : 'password'}
-              value={value}
-              onChange={(event) => {
-                setValue(event.target.value);
-                setFieldError(null);
-              }}
-              placeholder="AIza..."
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-              disabled={status.isPending}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={`${id}-key-hint${fieldError ? ` ${id}-key-error` : ''}`}
-            />
-            <Button
-              variant="secondary"
-              onClick={() => setVisible((shown) => !shown)}
-              aria-pressed={visible}
-              aria-label={visible ? 'Hide API key' : 'Show API key'}
-              className="shrink-0"
-            >
-              {visible ? 'Hide' : 'Show'}
-            </Button>
-          </div>
-          <Hint id={`${id}-key-hint`}>
-            {hasKey ? 'The saved key is shown masked. Replace it to save a new one.' : 'Paste the key you created in the Google Cloud console.'}
-          </Hint>
-          {fieldError && (
-            <p id={`${id}-key-error`} role="alert" className="mt-1.5 text-sm text-red-700">
-              {fieldError}
-            </p>
-          )}
-          <div className="mt-4 flex flex-wrap items-center gap-2">
-            <Button type="submit" disabled={!saveEnabled}>
-              {saving && <Spinner />}
-              {saving ? 'Saving...' : 'Save Changes'}
-            </Button>
-            {(hasKey || typedKey) && (
-              <Button variant="secondary" onClick={test} disabled={!testEnabled}>
-                {testing && <Spinner />}
-                {testing ? 'Testing...' : 'Test API Key'}
+        {!canManage && (
+          <p className="mt-5 text-sm text-slate-700" data-testid="api-key-admins-only">
+            {hasKey ? `This workspace's saved key: ${preview ?? 'set'}. ` : 'This workspace has no key yet. '}
+            Only an admin or owner of this workspace can save, test or remove its key.
+          </p>
+        )}
+
+        {canManage && (
+          <form onSubmit={save} noValidate className="mt-5">
+            <Label htmlFor={`${id}-key`}>Places API key</Label>
+            <div className="mt-1.5 flex gap-2">
+              <Input
+                id={`${id}-key`}
+                type={visible ? 'text' : 'password'}
+                value={value}
+                onChange={(event) => {
+                  setValue(event.target.value);
+                  setFieldError(null);
+                }}
+                placeholder="AIza..."
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                disabled={status.isPending}
+                aria-invalid={fieldError ? true : undefined}
+                aria-describedby={`${id}-key-hint${fieldError ? ` ${id}-key-error` : ''}`}
+              />
+              <Button
+                variant="secondary"
+                onClick={() => setVisible((shown) => !shown)}
+                aria-pressed={visible}
+                aria-label={visible ? 'Hide API key' : 'Show API key'}
+                className="shrink-0"
+              >
+                {visible ? 'Hide' : 'Show'}
               </Button>
+            </div>
+            <Hint id={`${id}-key-hint`}>
+              {hasKey ? 'The saved key is shown masked. Replace it to save a new one.' : 'Paste the key you created in the Google Cloud console.'}
+            </Hint>
+            {fieldError && (
+              <p id={`${id}-key-error`} role="alert" className="mt-1.5 text-sm text-red-700">
+                {fieldError}
+              </p>
             )}
-            {hasKey &&
-              (confirmDelete ? (
-                <span className="flex items-center gap-2 text-sm text-slate-700">
-                  Remove the saved key?
-                  <Button variant="danger" size="sm" onClick={remove} disabled={saving}>
-                    Remove
-                  </Button>
-                  <Button variant="ghost" size="sm" onClick={() => setConfirmDelete(false)}>
-                    Cancel
-                  </Button>
-                </span>
-              ) : (
-                <Button variant="ghost" onClick={() => setConfirmDelete(true)} disabled={saving || testing}>
-                  Remove key
+            <div className="mt-4 flex flex-wrap items-center gap-2">
+              <Button type="submit" disabled={!saveEnabled}>
+                {saving && <Spinner />}
+                {saving ? 'Saving...' : 'Save Changes'}
+              </Button>
+              {(hasKey || typedKey) && (
+                <Button variant="secondary" onClick={test} disabled={!testEnabled}>
+                  {testing && <Spinner />}
+                  {testing ? 'Testing...' : 'Test API Key'}
                 </Button>
-              ))}
-          </div>
-        </form>
+              )}
+              {hasKey &&
+                (confirmDelete ? (
+                  <span className="flex items-center gap-2 text-sm text-slate-700">
+                    Remove the saved key?
+                    <Button variant="danger" size="sm" onClick={remove} disabled={saving}>
+                      Remove
+                    </Button>
+                    <Button variant="ghost" size="sm" onClick={() => setConfirmDelete(false)}>
+                      Cancel
+                    </Button>
+                  </span>
+                ) : (
+                  <Button variant="ghost" onClick={() => setConfirmDelete(true)} disabled={saving || testing}>
+                    Remove key
+                  </Button>
+                ))}
+            </div>
+          </form>
+        )}
 
         {message && (
           <Banner tone={message.tone} className="mt-4">
@@ -192,7 +205,9 @@ export function ApiKeysTab() {
                   <span className="size-2.5 rounded-full bg-yellow-400" aria-hidden="true" />
                   API Key Status Unknown
                 </p>
-                <p className="mt-1 text-sm text-slate-600">Click Test API Key to check that your key works.</p>
+                <p className="mt-1 text-sm text-slate-600">
+                  {canManage ? 'Click Test API Key to check that your key works.' : 'An admin can test it from this tab.'}
+                </p>
               </>
             )}
           </div>

@@ -89,6 +89,14 @@ describe('WebhooksTab', () => {
     createdAt: '2026-11-25T15:00:00+00:00',
   };
 
+  it("tells a team workspace's member that webhooks are an admin's, and asks the API nothing", async () => {
+    const calls = stub({});
+    await renderWithProviders(<WebhooksTab canManage={false} />);
+    expect(screen.getByText(/Only an admin or owner of this workspace can see and change them\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
   it('no longer says coming soon; adds an endpoint and shows its secret once', async () => {
     let webhooks: unknown[] = [];
     const calls = stub({

@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import type { WorkspaceRole } from '../../api/gen/model/workspaceRole';
 import type { ReactNode } from 'react';
 import { cn } from '../../components/ui/cn';
 import { Logo } from '../../components/ui/logo';
@@ -24,6 +25,11 @@ export interface SettingsPageProps {
   activityTab?: ReactNode;
   /** The header's workspace switcher, supplied by the page (workspaces feature). */
   workspaceSwitcher?: ReactNode;
+  /**
+   * The caller's role in the current workspace, once known: a member is shown the key and
+   * webhooks without the controls only an admin may use (the API refuses them anyway).
+   */
+  role?: WorkspaceRole;
 }
 
 /**
@@ -31,8 +37,10 @@ export interface SettingsPageProps {
  * item 9): each tab is a link, so a reload, a bookmark or a shared link opens it, and
  * Back returns to the tab before.
  */
-export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membersTab, activityTab, workspaceSwitcher }: SettingsPageProps) {
+export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membersTab, activityTab, workspaceSwitcher, role }: SettingsPageProps) {
   const { user } = useAuth();
+  // Unknown (still loading) shows the controls: the API decides, and most callers may.
+  const admin = role !== 'member';
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -84,10 +92,10 @@ export function SettingsPage({ tab = 'api-keys', billingTab, workspaceTab, membe
             </div>
           </nav>
           <section className="min-w-0 flex-1" aria-live="polite">
-            {tab === 'api-keys' && <ApiKeysTab />}
+            {tab === 'api-keys' && <ApiKeysTab canManage={admin} />}
             {tab === 'security' && <SecurityTab />}
             {tab === 'spreadsheet' && <SpreadsheetTab />}
-            {tab === 'webhooks' && <WebhooksTab />}
+            {tab === 'webhooks' && <WebhooksTab canManage={admin} />}
             {tab === 'api-access' && <ApiAccessTab />}
             {tab === 'profile' && <ProfileTab />}
             {tab === 'billing' && billingTab}

@@ -29,8 +29,27 @@ const EVENT_HELP: Record<string, string> = {
 /** How often an open delivery log is read again, ms. */
 const LOG_REFRESH_MS = 3000;
 
-/** Settings > Webhooks (issue #15): endpoints, their secret, test events and delivery log. */
-export function WebhooksTab() {
+/**
+ * Settings > Webhooks (issue #15): endpoints, their secret, test events and delivery log.
+ * `canManage` false (a team workspace's member: webhooks are an admin's, issue #28 item 2)
+ * says who manages them instead of asking the API for what it would refuse.
+ */
+export function WebhooksTab({ canManage = true }: { canManage?: boolean }) {
+  if (!canManage) {
+    return (
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">Webhooks</h2>
+        <p className="mt-2 text-sm text-slate-700" data-testid="webhooks-admins-only">
+          Webhooks send this workspace&apos;s events to your own systems. Only an admin or owner of this workspace can see
+          and change them.
+        </p>
+      </Card>
+    );
+  }
+  return <ManageWebhooks />;
+}
+
+function ManageWebhooks() {
   const id = useId();
   const queryClient = useQueryClient();
   const webhooks = useListWebhooks();

@@ -5,6 +5,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { BillingTab } from '../../features/billing/billing-tab';
 import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
+import { useWorkspaces } from '../../features/workspaces/current-workspace';
 import { LazyWorkspaceSwitcher } from '../../features/workspaces/lazy-workspace-switcher';
 
 // The workspace tabs load when opened: the other tabs' visitors do not download them.
@@ -35,10 +36,13 @@ export const Route = createFileRoute('/_authed/settings')({
 
 function SettingsRoute() {
   const { tab } = Route.useSearch();
+  // The caller's role here decides which controls the tabs offer (issue #28 item 2).
+  const role = useWorkspaces().current?.role;
   return (
     <SettingsPage
       tab={tab}
-      billingTab={<BillingTab />}
+      role={role}
+      billingTab={<BillingTab canManage={role === undefined || role === 'owner'} />}
       workspaceSwitcher={<LazyWorkspaceSwitcher />}
       workspaceTab={
         <Suspense fallback={<TabLoading />}>
