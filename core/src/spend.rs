@@ -114,6 +114,46 @@ impl SpendCap {
     }
 }
 
+/// What a running search may still spend under the cap, kept current while it runs:
+/// the worker lowers it after each page as the workspace's other running searches record
+/// what they have spent so far, so searches running at once share the cap instead of
+/// each spending all of what was left when it started. Clones share one value.
+#[derive(Debug, Clone)]
+pub struct LiveSpendCap {
+    cap_usd: f64,
+    /// `left_usd`'s bits (an `f64` in an atomic: read by the runner before each request,
+    /// written by the sink after each page).
+    left_bits: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl LiveSpendCap {
+    /// Starts from what the cap left when the search started.
+    pub fn new(start: SpendCap) -> Self {
+        Self {
+            cap_usd: start.cap_usd,
+            left_bits: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(start.left_usd.to_bits())),
+        }
+    }
+
+    /// The cap, US dollars a month.
+    pub fn cap_usd(&self) -> f64 {
+        self.cap_usd
+    }
+
+    /// What this search may spend in all (its own spend so far included).
+    pub fn left_usd(&self) -> f64 {
+        f64::from_bits(self.left_bits.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Takes what the workspace's other searches now leave: `others_spent_usd` is the
+    /// month's spend of every search but this one, running ones' spend so far included.
+    pub fn update(&self, others_spent_usd: f64) {
+        let left = SpendCap::new((self.cap_usd * 100.0).round() as i64, others_spent_usd).left_usd;
+        self.left_bits
+            .store(left.to_bits(), std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// Searches, leads and Google cost of one member or one client in a month.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpendTotals {
@@ -194,6 +234,20 @@ mod tests {
         for bad in ["2026-13", "2026-1", "26-11", "2026-11-01", "november", ""] {
             assert!(parse_month(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_live_cap_shrinks_as_other_searches_spend_and_its_clones_see_it() {
+        let live = LiveSpendCap::new(SpendCap::new(1_000, 4.0));
+        let runner_view = live.clone();
+        assert!((runner_view.left_usd() - 6.0).abs() < 1e-9);
+        // Another search of the workspace spent 2.50 more while this one ran.
+        live.update(6.5);
+        assert!((runner_view.left_usd() - 3.5).abs() < 1e-9);
+        // Past the cap, nothing is left (never a negative budget).
+        live.update(12.0);
+        assert_eq!(runner_view.left_usd(), 0.0);
+        assert!((runner_view.cap_usd() - 10.0).abs() < 1e-9);
     }
 
     #[test]

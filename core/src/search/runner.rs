@@ -121,8 +121,9 @@ pub struct SearchPlan<'a> {
     pub prices: PriceTable,
     /// Requests in flight at once (full coverage; the rate gate still paces them).
     pub concurrency: usize,
-    /// What the workspace's monthly spend cap leaves this search, if it has a cap.
-    pub spend_cap: Option<crate::spend::SpendCap>,
+    /// What the workspace's monthly spend cap leaves this search, if it has a cap; read
+    /// before each request, lowered while it runs as other searches spend.
+    pub spend_cap: Option<crate::spend::LiveSpendCap>,
 }
 
 impl SearchPlan<'_> {
@@ -140,7 +141,7 @@ impl SearchPlan<'_> {
         if !self.search.max_cost_usd().is_none_or(within) {
             return Some(StopReason::MaxCost);
         }
-        if !self.spend_cap.is_none_or(|cap| within(cap.left_usd)) {
+        if !self.spend_cap.as_ref().is_none_or(|cap| within(cap.left_usd())) {
             return Some(StopReason::SpendCap);
         }
         None
@@ -150,7 +151,10 @@ impl SearchPlan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{search::query::RawSearch, spend::SpendCap};
+    use crate::{
+        search::query::RawSearch,
+        spend::{LiveSpendCap, SpendCap},
+    };
 
     fn search(max_cost_usd: Option<f64>) -> ValidSearch {
         ValidSearch::try_from(RawSearch {
@@ -168,7 +172,7 @@ mod tests {
             lead_budget: 60,
             prices: PriceTable::default(),
             concurrency: 1,
-            spend_cap,
+            spend_cap: spend_cap.map(LiveSpendCap::new),
         }
     }
 
@@ -198,6 +202,18 @@ mod tests {
         let reached = SpendCap::new(1_000, 10.0);
         assert_eq!(
             plan(&unlimited, Some(reached)).limit_passed(&Requests::default(), Sku::Enterprise, 1),
+            Some(StopReason::SpendCap)
+        );
+        // Another search spending meanwhile lowers what is left: the third page no longer fits.
+        let live = LiveSpendCap::new(cap);
+        let shared = SearchPlan {
+            spend_cap: Some(live.clone()),
+            ..plan(&unlimited, None)
+        };
+        assert_eq!(shared.limit_passed(&two_pages, Sku::Enterprise, 1), None);
+        live.update(10.0 - 3.0 * page + page);
+        assert_eq!(
+            shared.limit_passed(&two_pages, Sku::Enterprise, 1),
             Some(StopReason::SpendCap)
         );
         // The search's own budget, when both would stop it, is the reason given.

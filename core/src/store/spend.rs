@@ -64,8 +64,8 @@ impl Store {
 
     /// What the workspace's searches of `month` (`YYYY-MM`) cost its Google key, US
     /// dollars; `except` leaves one search out (the one now running, whose own cost the
-    /// search counts itself). A search's cost is recorded when it finishes: searches still
-    /// running are not in it yet.
+    /// search counts itself). A search's cost is recorded when it ends, and after each page
+    /// while it runs in a workspace with a spend cap (docs/decisions.md, "Spend for agencies").
     #[tracing::instrument(skip(self))]
     pub async fn month_spend_usd(
         &self,

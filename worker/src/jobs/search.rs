@@ -19,7 +19,7 @@ use leadgen_core::{
         self, Checkpoint, Coverage, EventSink, LeadAllowance, Resume, SearchFailure, SearchOutcome, SearchPlan,
         SearchStatus, SearchStopped, StopReason, Upstream,
     },
-    spend::SpendCap,
+    spend::{LiveSpendCap, SpendCap},
     store::SearchRun,
     usage::{Tier, UsageService},
 };
@@ -59,6 +59,37 @@ struct BusSink<'a> {
     /// Pages of events published by this run (0: Google answered nothing yet).
     pages: u32,
     enrich: Option<enrichment::Dispatch<'a>>,
+    /// The workspace's spend cap, when it has one, kept current after each page.
+    cap: Option<CapWatch<'a>>,
+}
+
+/// Keeps a running search's share of its workspace's monthly cap current: after each
+/// page it records what the search has spent so far (so the workspace's other running
+/// searches count it) and takes what the others have spent (so this one counts theirs).
+/// Searches running at once may then pass the cap together by at most what each has in
+/// flight between two pages, not by everything each could spend.
+struct CapWatch<'a> {
+    live: LiveSpendCap,
+    month: String,
+    deps: &'a WorkerDeps,
+    job: &'a SearchJobV1,
+}
+
+impl CapWatch<'_> {
+    async fn after_page(&self, checkpoint: &Checkpoint) {
+        let spent = checkpoint.progress().requests.report(&self.deps.prices);
+        record_cost(self.deps, self.job, &spent).await;
+        match self
+            .deps
+            .store
+            .month_spend_usd(&self.job.workspace(), &self.month, Some(&self.job.search_id))
+            .await
+        {
+            Ok(others) => self.live.update(others),
+            // What was left at the last page still holds; the next page reads again.
+            Err(e) => tracing::warn!(error = %e, "could not read the workspace's spend; keeping the last figure"),
+        }
+    }
 }
 
 impl EventSink for BusSink<'_> {
@@ -76,6 +107,9 @@ impl EventSink for BusSink<'_> {
         }
         self.delivered += leads as u32;
         self.pages += 1;
+        if let Some(cap) = &self.cap {
+            cap.after_page(checkpoint).await;
+        }
         if let Some(enrich) = self.enrich.as_mut() {
             enrich.queue_leads(&events).await;
         }
@@ -240,6 +274,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             .search
             .enrich()
             .then(|| enrichment::Dispatch::new(&deps.enrich_queue, &deps.bus, &job.search_id)),
+        cap: None,
     };
     let params = job.search.params();
     if resume.checkpoint.is_none() {
@@ -259,8 +294,9 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     let tier = deps.store.tier(&workspace).await?;
     let resumed = resume.checkpoint.is_some();
     // Never run past a cap that could not be read: the job fails before any request.
-    let spend_cap = spend_cap(job, deps).await?;
-    let outcome = run(job, deps, tier, spend_cap, &mut sink, resume).await;
+    sink.cap = spend_cap(job, deps).await?;
+    let spend_cap = sink.cap.as_ref().map(|cap| cap.live.clone());
+    let outcome = run(job, deps, tier, spend_cap.clone(), &mut sink, resume).await;
     // Nothing came back from Google, in this run or an earlier one (a refused key).
     let unanswered = !resumed && sink.pages == 0;
     let delivered = i64::from(sink.delivered);
@@ -284,7 +320,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             record_cost(deps, job, &cost).await;
             let key_updated = deps.keys.status(&job.workspace()).await?.updated_at;
             let usage = deps.usage.report(&job.workspace(), tier, key_updated).await?;
-            let notice = notice(&outcome, job, spend_cap, &deps.usage, tier);
+            let notice = notice(&outcome, job, spend_cap.as_ref(), &deps.usage, tier);
             (
                 SearchStatus::Complete,
                 Some(SearchEvent::Complete(SearchComplete {
@@ -414,13 +450,10 @@ async fn record_cost_so_far(deps: &WorkerDeps, job: &SearchJobV1) {
 }
 
 /// What the workspace's monthly spend cap leaves this search, if it has a cap: the cap
-/// less what the workspace's other searches of the search's month cost (this search's
-/// own requests, an earlier run's included, are counted as it runs).
-///
-/// Known limit, on purpose for now: searches running at the same time each see what the finished ones left, so
-/// together they may pass the cap by what they spend at once; a reservation per running
-/// search would close that (docs/decisions.md, "Spend for agencies").
-async fn spend_cap(job: &SearchJobV1, deps: &WorkerDeps) -> leadgen_core::CoreResult<Option<SpendCap>> {
+/// less what the workspace's other searches of the search's month cost, running ones'
+/// spend so far included (this search's own requests, an earlier run's included, are
+/// counted as it runs). [`CapWatch`] keeps it current while the search runs.
+async fn spend_cap<'a>(job: &'a SearchJobV1, deps: &'a WorkerDeps) -> leadgen_core::CoreResult<Option<CapWatch<'a>>> {
     let workspace = job.workspace();
     let Some(cap_cents) = deps.store.spend_cap_cents(&workspace).await? else {
         return Ok(None);
@@ -433,19 +466,24 @@ async fn spend_cap(job: &SearchJobV1, deps: &WorkerDeps) -> leadgen_core::CoreRe
         .store
         .month_spend_usd(&workspace, &month, Some(&job.search_id))
         .await?;
-    Ok(Some(SpendCap::new(cap_cents, spent)))
+    Ok(Some(CapWatch {
+        live: LiveSpendCap::new(SpendCap::new(cap_cents, spent)),
+        month,
+        deps,
+        job,
+    }))
 }
 
 /// What the user should know about a finished search's results, if anything.
 fn notice(
     outcome: &SearchOutcome,
     job: &SearchJobV1,
-    spend_cap: Option<SpendCap>,
+    spend_cap: Option<&LiveSpendCap>,
     usage: &UsageService,
     tier: Tier,
 ) -> Option<String> {
     match outcome.stop {
-        Some(StopReason::SpendCap) => Some(spend_cap_notice(spend_cap.map_or(0.0, |cap| cap.cap_usd))),
+        Some(StopReason::SpendCap) => Some(spend_cap_notice(spend_cap.map_or(0.0, LiveSpendCap::cap_usd))),
         Some(StopReason::MaxCost) => Some(format!(
             "Stopped at your budget of {}: the next request would have cost more. Raise the budget to find the rest.",
             leadgen_core::money::format_usd(job.search.max_cost_usd().unwrap_or_default())
@@ -480,7 +518,7 @@ async fn run(
     job: &SearchJobV1,
     deps: &WorkerDeps,
     tier: Tier,
-    spend_cap: Option<SpendCap>,
+    spend_cap: Option<LiveSpendCap>,
     sink: &mut BusSink<'_>,
     resume: Resume,
 ) -> Result<SearchOutcome, Failure> {

@@ -162,3 +162,47 @@ both_modes!(
         );
     }
 );
+
+// Searches running at once share the cap (docs/decisions.md, "Spend for agencies"): what
+// another search of the workspace spends while one runs lowers what is left to it at its
+// next page. Here the other search's spend lands while the first page is at Google (the
+// simulator holds each answer 400 ms): the cap left three lead pages when the search
+// started, the other search then took two of them, so it stops after its first page. A
+// cap read only at the start (as before) would have let it fetch all three.
+both_modes!(searches_running_at_once_share_the_monthly_cap, |mode| async move {
+    let sim = PlacesSim::builder().latency(std::time::Duration::from_millis(400));
+    let env = SearchEnv::start(mode, sim, 1, vec![]).await;
+    let (_, listed) = env.app.get("/api/workspaces", Some(&env.token)).await;
+    let workspace = WorkspaceId::from(listed["workspaces"][0]["id"].as_str().expect("id").to_owned());
+    let user = UserId::from(workspace.as_str().to_owned());
+    let city = env
+        .sim
+        .cities()
+        .iter()
+        .find(|c| env.sim.world().places_for(c.name, "restaurant").len() > 60)
+        .expect("a city with more than 60 restaurants (three pages of a quick search)");
+    // $0.11 leaves three lead pages ($0.105), not four.
+    set_cap(&env, &workspace, 0.11).await;
+
+    let meanwhile = async {
+        // The first page's request has reached Google: another search of the workspace
+        // records what it has spent so far, two pages' worth.
+        while env.sim.stats().search_text_requests == 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        finished_search(&env.app, &workspace, &user, &this_month(), None, 1, 2.0 * ENTERPRISE).await;
+    };
+    let ((status, events), ()) = tokio::join!(
+        env.stream_body(json!({"businessType": "restaurant", "location": city.name})),
+        meanwhile
+    );
+    assert_eq!(status, 200, "{events:?}");
+    let complete = last_of(&events, "complete");
+    assert_eq!(complete["stopReason"], "spend_cap", "{complete}");
+    assert_eq!(
+        env.sim.stats().billable(Sku::TextSearchEnterprise),
+        1,
+        "one page, then the cap the other search left stopped it"
+    );
+    assert_eq!(leads_in(&events), 20);
+});
