@@ -11,6 +11,7 @@
 use std::{sync::Arc, time::Duration};
 
 use leadgen_core::{
+    audit::{self, Action},
     delivery::{self, DeliveryKind, DeliveryStatus, MailFile},
     ids::{SearchId, WorkspaceId},
     jobs::DeliveryJobV1,
@@ -50,12 +51,15 @@ enum Undelivered {
 }
 
 async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
-    let outcome = match finished_search(deps, &job.search_id).await {
-        Ok((leads, params)) => match job.kind {
-            DeliveryKind::Email => by_email(job, deps, &leads, &params).await,
-            DeliveryKind::Sheets => to_sheets(job, deps, &leads, &params).await,
-        },
-        Err(why) => Err(why),
+    let (outcome, rows) = match finished_search(deps, &job.search_id).await {
+        Ok((leads, params)) => {
+            let sent = match job.kind {
+                DeliveryKind::Email => by_email(job, deps, &leads, &params).await,
+                DeliveryKind::Sheets => to_sheets(job, deps, &leads, &params).await,
+            };
+            (sent, leads.len())
+        }
+        Err(why) => (Err(why), 0),
     };
     let (status, detail) = match outcome {
         Ok(detail) => (DeliveryStatus::Sent, detail),
@@ -76,7 +80,29 @@ async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError>
     };
     tracing::info!(status = status.as_str(), "delivery done");
     record(deps, &job.workspace(), &job.search_id, job.kind, status, Some(&detail)).await;
+    if status == DeliveryStatus::Sent {
+        audit_export(job, deps, rows).await;
+    }
     Ok(())
+}
+
+/// The audit log's "export made" for a delivery the worker made on the member's behalf
+/// (issue #28 item 6: an export is an export, whoever pressed the button): the member who
+/// ran the search is the actor, `automatic` says nobody pressed one.
+async fn audit_export(job: &DeliveryJobV1, deps: &WorkerDeps, rows: usize) {
+    let (to, target) = match job.kind {
+        DeliveryKind::Email => ("email", "email".to_owned()),
+        DeliveryKind::Sheets => ("google_sheets", job.spreadsheet_id.clone().unwrap_or_default()),
+    };
+    audit::record(
+        &deps.store,
+        &job.workspace(),
+        Some(&job.user_id),
+        Action::ExportMade,
+        target,
+        serde_json::json!({"to": to, "rows": rows, "searchId": job.search_id, "automatic": true}),
+    )
+    .await;
 }
 
 async fn record(

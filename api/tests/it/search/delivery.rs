@@ -103,6 +103,26 @@ both_modes!(a_full_search_is_mailed_as_csv_to_its_owner, |mode| async move {
     assert_eq!(entry["delivery"]["status"], "sent", "{entry}");
     assert_eq!(entry["delivery"]["kind"], "email");
     assert_eq!(entry["delivery"]["detail"], "emailed to searcher@example.com");
+    // The audit log has the export, made by the worker on the searcher's behalf.
+    let (_, listed) = env.app.get("/api/workspaces", Some(&env.token)).await;
+    let workspace = listed["workspaces"][0]["id"].as_str().expect("workspace id").to_owned();
+    let (status, log) = env
+        .app
+        .get(&format!("/api/workspaces/{workspace}/audit-events"), Some(&env.token))
+        .await;
+    assert_eq!(status, 200, "{log}");
+    let exports: Vec<&Value> = log["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["action"] == "export_made")
+        .collect();
+    assert_eq!(exports.len(), 1, "{log}");
+    assert_eq!(exports[0]["actor"]["email"], "searcher@example.com");
+    assert_eq!(exports[0]["details"]["to"], "email");
+    assert_eq!(exports[0]["details"]["rows"], results.len());
+    assert_eq!(exports[0]["details"]["searchId"], search_id);
+    assert_eq!(exports[0]["details"]["automatic"], true);
 
     let messages = smtp.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(messages.len(), 1, "one message, for the full search only");
