@@ -93,6 +93,9 @@ describe('eventSentence', () => {
     expect(eventSentence(event('x', 'export_made', 'sheet-1', { to: 'google_sheets', rows: 42 }))).toBe(
       'Olga Owner exported 42 leads to Google Sheets',
     );
+    expect(eventSentence(event('x', 'export_made', 'email', { to: 'email', rows: 7, automatic: true }))).toBe(
+      'Olga Owner exported 7 leads by email (automatic delivery)',
+    );
     expect(eventSentence({ ...event('p', 'plan_changed', 'pro', { plan: 'pro' }), actor: null })).toBe(
       'The billing provider changed the plan to pro',
     );

@@ -135,7 +135,11 @@ export function eventSentence(event: AuditEventInfo): string {
     }
     case 'export_made': {
       const rows = typeof details.rows === 'number' ? `${details.rows} ` : '';
-      return `${who} exported ${rows}leads${text(details, 'to') === 'google_sheets' ? ' to Google Sheets' : ''}`;
+      const where: Record<string, string> = { google_sheets: ' to Google Sheets', email: ' by email' };
+      const to = where[text(details, 'to') ?? ''] ?? '';
+      // The worker's deliveries of a finished search (the member's delivery setting).
+      const automatic = details.automatic === true ? ' (automatic delivery)' : '';
+      return `${who} exported ${rows}leads${to}${automatic}`;
     }
     case 'workspace_created':
       return `${who} created the workspace ${target}`;
