@@ -152,7 +152,7 @@ mod event_contract {
     use leadgen_core::{
         enrich::{Contacts, NotRead, Socials},
         lead::{Lead, SearchComplete, SearchEvent, SearchParams, SearchProgress, SearchStarted},
-        search::{Requests, SearchCost, StopReason},
+        search::{CompletenessSource, Requests, SearchCompleteness, SearchCost, StopReason},
         usage::{ApiKeyInfo, PeriodInfo, Tier, TierInfo, UsageNumbers, UsageReport, UsageStatus},
     };
     use poem_openapi::types::{ParseFromJSON, ToJSON};
@@ -231,6 +231,11 @@ mod event_contract {
             }),
             stop_reason: finished_early.then_some(StopReason::MaxCost),
             notice: finished_early.then(|| "Stopped at your budget.".into()),
+            completeness: finished_early.then_some(SearchCompleteness {
+                found: 1487,
+                expected: 1500,
+                source: CompletenessSource::GoogleAggregate,
+            }),
         })
     }
 
@@ -261,6 +266,11 @@ mod event_contract {
                 cost_usd: 0.18,
                 estimated_cost_usd: 2.7,
                 estimated_places: 1500,
+                completeness: Some(SearchCompleteness {
+                    found: 80,
+                    expected: 1500,
+                    source: CompletenessSource::GoogleAggregate,
+                }),
             }),
             complete(false),
             complete(true),

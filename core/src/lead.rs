@@ -102,6 +102,11 @@ pub struct SearchProgress {
     pub estimated_cost_usd: f64,
     /// Places expected at the end (exact once every area is probed).
     pub estimated_places: u32,
+    /// Found so far of what Google counts in the area (the completeness meter), when the
+    /// meter is on and the type is one of Google's; absent until the count answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub completeness: Option<crate::search::SearchCompleteness>,
 }
 
 /// One event of a search: the `data:` of an SSE frame of `POST /api/leads/search-stream`
@@ -205,6 +210,11 @@ pub struct SearchComplete {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub notice: Option<String>,
+    /// Found of what Google counts in the area (the completeness meter; full coverage
+    /// with the meter on and one of Google's types).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub completeness: Option<crate::search::SearchCompleteness>,
 }
 
 /// `error`: the search failed.

@@ -33,6 +33,8 @@ pub struct WorkerDeps {
     pub keys: KeyService,
     /// Google Places.
     pub places: PlacesClient,
+    /// The completeness meter's count (Places Aggregate API); none when it is off.
+    pub aggregate: Option<leadgen_core::places::AggregateClient>,
     /// Where events go.
     pub bus: EventBus,
     /// Usage reports for `complete`.

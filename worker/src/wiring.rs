@@ -142,6 +142,7 @@ impl Services {
             store: self.store.clone(),
             keys: self.keys.clone(),
             places: self.places.clone(),
+            aggregate: self.aggregate.clone(),
             bus: self.bus.clone(),
             usage: self.usage.clone(),
             gate: self.rate_gate(),

@@ -130,6 +130,7 @@ pub async fn stack_with(
             store: state.store.clone(),
             keys: state.keys.clone(),
             places: state.places.clone(),
+            aggregate: state.aggregate.clone(),
             bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus"))),
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places.rps, conn, &prefix),

@@ -146,6 +146,7 @@ impl LeadsApi {
                     cost,
                     stop_reason,
                     notice,
+                    completeness,
                 }) => {
                     return Ok(Json(SearchResult {
                         success: true,
@@ -155,6 +156,7 @@ impl LeadsApi {
                         cost,
                         stop_reason,
                         notice,
+                        completeness,
                     }));
                 }
                 SearchEvent::Error(SearchFailed { message }) => {
@@ -201,6 +203,7 @@ impl LeadsApi {
             api_key: key,
             key_id: &key_id,
             gate: &state.gate,
+            aggregate: state.aggregate.as_ref(),
         };
         let limits = EstimateLimits {
             rps: f64::from(state.config.places.rps),
@@ -209,8 +212,7 @@ impl LeadsApi {
         let prices = state.config.places.prices;
         let usage = current_usage(&state, auth.workspace()).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
-        let meter = state.aggregate.as_ref();
-        match search::estimate(&upstream, &search, &prices, &state.store, limits, meter).await {
+        match search::estimate(&upstream, &search, &prices, &state.store, limits).await {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,
                 allowance_warning: leadgen_core::usage::allowance_warning(

@@ -211,6 +211,10 @@ pub struct SearchResult {
     /// What you should know about the results, in plain words.
     #[oai(nullable)]
     pub notice: Option<String>,
+    /// Found of what Google counts in the area (the completeness meter: full coverage,
+    /// the meter on, one of Google's types).
+    #[oai(nullable)]
+    pub completeness: Option<leadgen_core::search::SearchCompleteness>,
 }
 
 /// `GET /api/leads/usage` answer.

@@ -41,6 +41,36 @@ pub struct Completeness {
     pub source: CompletenessSource,
 }
 
+impl Completeness {
+    /// The meter's reading once a search has found `found` of the places counted.
+    pub fn with_found(self, found: u32) -> SearchCompleteness {
+        SearchCompleteness {
+            found,
+            expected: self.expected,
+            source: self.source,
+        }
+    }
+}
+
+/// The completeness meter's reading on a running or finished search: "found `found` of
+/// about `expected`" (`progress` and `complete` carry it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Object),
+    oai(rename = "SearchCompleteness", rename_all = "camelCase")
+)]
+pub struct SearchCompleteness {
+    /// Places of the search's type and area it has found so far, before Leadgen's own
+    /// filters (website, phone, reviews), which the count does not know.
+    pub found: u32,
+    /// Places of the type in the area by the independent count.
+    pub expected: u32,
+    /// Who counted.
+    pub source: CompletenessSource,
+}
+
 /// The expected count of `search` in `area` (none without a meter, an area, or a Google
 /// type; none when the call fails), and the requests it made.
 pub async fn expected(

@@ -21,7 +21,7 @@ use super::{
     runner::{RateGate, SearchFailure, Upstream},
     tiling::{Planner, Probe, Rect},
 };
-use crate::places::{AggregateClient, IDS_FIELD_MASK};
+use crate::places::IDS_FIELD_MASK;
 
 /// Lead pages per place beyond the floor's `1/20` (measured: 1.05-1.125x the floor).
 const REST_OVERHEAD: f64 = 1.09;
@@ -73,15 +73,14 @@ pub struct Estimate {
     pub completeness: Option<Completeness>,
 }
 
-/// Estimates `search` (see the module docs); `meter` is the completeness meter's client
-/// when it is on.
+/// Estimates `search` (see the module docs); the completeness meter is `upstream`'s
+/// `aggregate`, when it is on.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
     prices: &PriceTable,
     cache: &impl AreaCache,
     limits: EstimateLimits,
-    meter: Option<&AggregateClient>,
 ) -> Result<Estimate, SearchFailure> {
     let mut spent = Requests::default();
     // A full search of a named location is located first: its probes and the meter both
@@ -95,7 +94,7 @@ pub async fn estimate(
         low: r.low,
         high: r.high,
     }));
-    let counting = completeness::expected(meter, upstream.api_key, search, metered);
+    let counting = completeness::expected(upstream.aggregate, upstream.api_key, search, metered);
     let probing = async {
         let mut probes = Requests::default();
         let answer = match tiled {

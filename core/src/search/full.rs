@@ -18,8 +18,10 @@ use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnord
 
 use super::{
     checkpoint::{Checkpoint, DoneTile, Resume},
+    completeness::{self, Completeness},
     cost::{Requests, Sku, round_cents},
     locate::{AreaCache, locate},
+    options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
     query::ValidSearch,
     request::{accepted_lead, first_request, lead_mask},
@@ -49,6 +51,8 @@ pub(crate) enum Done {
         planned: u32,
         result: Result<(Vec<Place>, u32), PlacesError>,
     },
+    /// The completeness meter's count of the area (never an error: a failed count is none).
+    Count(Option<Completeness>, Requests),
 }
 
 /// Where a full search stands.
@@ -122,6 +126,10 @@ pub(crate) async fn run(
         }
     };
     let done_before: Vec<Rect> = tally.done.iter().map(|t| t.rect).collect();
+    // Places of the area fetched so far, before Leadgen's own filters: what the
+    // completeness meter's count is compared with.
+    let mut fetched_ids: HashSet<String> = seen.clone();
+    let mut expected: Option<Completeness> = None;
 
     let base = base_request(search);
     let mask = lead_mask(search);
@@ -133,6 +141,25 @@ pub(crate) async fn run(
     // The early page shows the first leads while the planner probes; a resumed search
     // has shown its first leads already, so it does not pay for it again.
     let mut early_wanted = tally.done.is_empty() && outcome.leads.is_empty();
+    // The completeness meter counts the area alongside the first probes (a first run
+    // only: a resumed search is not charged for a second count, and shows none).
+    // A budget too tight for the count goes without it, rather than stop the search.
+    let count_fits = plan.limit_passed(&tally.requests, Sku::Aggregate, 1).is_none();
+    if tally.done.is_empty() && outcome.leads.is_empty() && count_fits && upstream.aggregate.is_some() {
+        let area = search.area().copied().unwrap_or(Area::Rectangle {
+            low: tally.area.low,
+            high: tally.area.high,
+        });
+        let api_key = upstream.api_key;
+        let meter = upstream.aggregate;
+        inflight.push(
+            async move {
+                let (count, requests) = completeness::expected(meter, api_key, search, Some(area)).await;
+                Done::Count(count, requests)
+            }
+            .boxed(),
+        );
+    }
 
     loop {
         while outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
@@ -180,10 +207,15 @@ pub(crate) async fn run(
                 tally.probed += 1;
                 planner.record(id, Probe { ids });
             }
+            Done::Count(count, requests) => {
+                expected = count;
+                tally.requests.add(Sku::Aggregate, requests.aggregate);
+            }
             Done::Fetch { rect, planned, result } => {
                 let (places, pages) = result?;
                 tally.committed -= planned;
                 tally.requests.add(Sku::Enterprise, pages);
+                fetched_ids.extend(places.iter().map(|p| p.id.clone()));
                 let mut fresh: Vec<Lead> = Vec::new();
                 for lead in places.into_iter().filter_map(|p| accepted_lead(search, p)) {
                     if seen.insert(lead.place_id.clone()) {
@@ -223,8 +255,9 @@ pub(crate) async fn run(
             }
         }
         if tile_done || last_progress.elapsed() >= PROGRESS_EVERY {
+            let meter = expected.map(|c| c.with_found(fetched_ids.len() as u32));
             events.push(SearchEvent::Progress(progress(
-                &tally, &planner, &outcome, plan, next_fetch,
+                &tally, &planner, &outcome, plan, next_fetch, meter,
             )));
             sink.emit(events, &tally.checkpoint()).await?;
             last_progress = Instant::now();
@@ -242,7 +275,8 @@ pub(crate) async fn run(
     }
     outcome.requests = tally.requests;
     outcome.truncated = planner.truncated();
-    let last = progress(&tally, &planner, &outcome, plan, next_fetch);
+    outcome.completeness = expected.map(|c| c.with_found(fetched_ids.len() as u32));
+    let last = progress(&tally, &planner, &outcome, plan, next_fetch, outcome.completeness);
     outcome.expected_places = Some(last.estimated_places);
     sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())
         .await?;
@@ -265,6 +299,7 @@ fn progress(
     outcome: &SearchOutcome,
     plan: &SearchPlan<'_>,
     next_fetch: usize,
+    completeness: Option<super::completeness::SearchCompleteness>,
 ) -> SearchProgress {
     let prices = &plan.prices;
     let unresolved = planner.unresolved();
@@ -291,6 +326,7 @@ fn progress(
         cost_usd: round_cents(spent),
         estimated_cost_usd: round_cents(expected),
         estimated_places: (planner.found_count() + unresolved * CAP) as u32,
+        completeness,
     }
 }
 

@@ -22,7 +22,7 @@ mod status;
 pub mod tiling;
 
 pub use checkpoint::{Checkpoint, DoneTile, Progress, Resume};
-pub use completeness::{Completeness, CompletenessSource};
+pub use completeness::{Completeness, CompletenessSource, SearchCompleteness};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, estimate};
 pub use full::FULL_CONCURRENCY;

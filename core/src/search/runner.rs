@@ -84,6 +84,8 @@ pub struct SearchOutcome {
     /// How many places the area was expected to hold, when the search knows (full
     /// coverage: what its probes counted, exact once every area is probed).
     pub expected_places: Option<u32>,
+    /// The completeness meter's last reading (full coverage, when Google counted).
+    pub completeness: Option<super::completeness::SearchCompleteness>,
 }
 
 /// Who to ask and how fast: the Places client, the user's key and the key's rate gate.
@@ -96,6 +98,9 @@ pub struct Upstream<'a, G: RateGate> {
     pub key_id: &'a str,
     /// The key's rate gate.
     pub gate: &'a G,
+    /// The completeness meter (Places Aggregate API), when it is on: a full search asks it
+    /// once how many places its area holds.
+    pub aggregate: Option<&'a crate::places::AggregateClient>,
 }
 
 impl<G: RateGate> Upstream<'_, G> {

@@ -330,6 +330,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                     cost: Some(cost),
                     stop_reason: outcome.stop,
                     notice,
+                    completeness: outcome.completeness,
                 })),
             )
         }
@@ -539,6 +540,7 @@ async fn run(
         api_key: key,
         key_id: &key_id,
         gate: &deps.gate,
+        aggregate: deps.aggregate.as_ref(),
     };
     let plan = SearchPlan {
         search: &job.search,

@@ -109,3 +109,74 @@ async fn a_failed_count_never_fails_the_estimate() {
         "no count, nothing billed"
     );
 }
+
+// A running full search carries the meter (#30 item 3): `progress` says how many of
+// Google's count it has found so far, and `complete` how many in all. Over a city's whole
+// viewport the search finds every place the count counts, and the count's one request is
+// in the search's cost.
+crate::both_modes!(a_full_search_reports_found_of_googles_count, |mode| async move {
+    let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+    let city = &env.sim.cities()[0];
+    let v = city.viewport;
+    let counted = env.sim.world().places_for(city.name, "dentist").len() as u64;
+    assert!(counted > 60, "more than one page of dentists: {counted}");
+    let area = json!({
+        "low": {"latitude": v.low.latitude, "longitude": v.low.longitude},
+        "high": {"latitude": v.high.latitude, "longitude": v.high.longitude},
+    });
+    let (status, events) = env
+        .stream_body(json!({"businessType": "dentist", "coverage": "full", "area": area}))
+        .await;
+    assert_eq!(status, 200, "{events:?}");
+
+    let readings: Vec<&Value> = events
+        .iter()
+        .filter(|(_, e)| e["type"] == "progress")
+        .filter_map(|(_, e)| e.get("completeness"))
+        .collect();
+    assert!(!readings.is_empty(), "progress carries the meter once Google counted");
+    let mut last_found = 0;
+    for reading in &readings {
+        assert_eq!(reading["expected"].as_u64(), Some(counted), "{reading}");
+        assert_eq!(reading["source"], "google_aggregate");
+        let found = reading["found"].as_u64().expect("found");
+        assert!(found >= last_found, "found only grows: {readings:?}");
+        last_found = found;
+    }
+
+    let complete = &events.last().expect("events").1;
+    assert_eq!(complete["type"], "complete", "{complete}");
+    assert_eq!(
+        complete["completeness"],
+        json!({"found": counted, "expected": counted, "source": "google_aggregate"}),
+        "every place Google counts was found"
+    );
+    assert_eq!(
+        complete["cost"]["requests"]["aggregate"].as_u64(),
+        Some(1),
+        "{complete}"
+    );
+    assert_eq!(env.sim.stats().billable(Sku::PlacesAggregate), 1);
+});
+
+// With the meter off, a full search asks Google for no count and carries none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_search_carries_no_meter_when_it_is_off() {
+    let env = SearchEnv::start(
+        Mode::Embedded,
+        PlacesSim::builder(),
+        1,
+        vec![("LEADGEN_COMPLETENESS", "off".to_owned())],
+    )
+    .await;
+    let (area, _) = circle(&env, "dentist");
+    let (status, events) = env
+        .stream_body(json!({"businessType": "dentist", "coverage": "full", "area": area}))
+        .await;
+    assert_eq!(status, 200);
+    assert!(
+        events.iter().all(|(_, e)| e.get("completeness").is_none()),
+        "{events:?}"
+    );
+    assert_eq!(env.sim.stats().compute_insights_requests, 0);
+}

@@ -143,6 +143,15 @@ describe('ResultsPanel', () => {
     expect(screen.getByText('This search cost $0.04 on your Google key (1 billable request)')).toBeInTheDocument();
   });
 
+  it("says how much of Google's count of the area it found, when Google counted (issue #30 item 3)", () => {
+    const { rerender } = render(
+      <ResultsPanel results={leads(2)} typeLabel="Dentist" location="Austin" completeness={{ found: 1487, expected: 1500, source: 'google_aggregate' }} />,
+    );
+    expect(screen.getByText("Found 1,487 of about 1,500 dentists here, by Google's count")).toBeInTheDocument();
+    rerender(<ResultsPanel results={leads(2)} typeLabel="Dentist" location="Austin" completeness={null} />);
+    expect(screen.queryByText(/by Google's count/)).not.toBeInTheDocument();
+  });
+
   it('a running search: the table fills as leads arrive, keeps its place, and sorts meanwhile (issue #26 item 6)', () => {
     const all = leads(3000);
     Object.defineProperty(HTMLElement.prototype, 'scrollTo', {

@@ -1,6 +1,7 @@
 import { useVirtualizer, measureElement as measureFromEntry } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { CostItem } from '../../api/gen/model/costItem';
+import type { SearchCompleteness } from '../../api/gen/model/searchCompleteness';
 import { ExternalLink } from '../../components/external-link';
 import { Card } from '../../components/ui/card';
 import { useFocusOnArrival } from '../../hooks/use-focus-on-arrival';
@@ -10,7 +11,7 @@ import { googleMapsUrl } from '../../lib/google-maps';
 import type { Lead } from '../../lib/lead';
 import { filterLeads, isFiltering, nextSort, NO_FILTER, searchableText, SORT_LABELS, sortLeads, type LeadFilter, type LeadSort, type SortKey } from './lead-view';
 import { ResultsControls } from './results-controls';
-import { costText } from './search-format';
+import { completenessText, costText } from './search-format';
 
 /** Up to this many leads every row is in the page (a quick search has at most 60). */
 export const VIRTUALIZE_ABOVE = 100;
@@ -30,6 +31,8 @@ export interface ResultsPanelProps {
   notice?: ReactNode;
   /** What the search cost the user's Google key. */
   cost?: CostItem | null;
+  /** Found of Google's count of the area (the completeness meter), when it counted. */
+  completeness?: SearchCompleteness | null;
   /** The search read its leads' websites: an Email and a Profiles column (issue #14). */
   enriched?: boolean;
   /** The filters the search was run with, in words (chips above the results). */
@@ -73,6 +76,11 @@ function Website({ url }: { url: string }) {
   );
 }
 
+/** "Found N of about M <type>s here, by Google's count", when Google counted the area. */
+function CompletenessLine({ completeness, typeLabel }: { completeness?: SearchCompleteness | null; typeLabel: string }) {
+  return completeness ? <p className="mt-1 text-sm text-slate-700">{completenessText(completeness, typeLabel)}</p> : null;
+}
+
 /** "This search cost $X on your Google key (N billable requests)", when the server said. */
 function CostLine({ cost }: { cost?: CostItem | null }) {
   return cost ? <p className="mt-1 text-xs text-slate-500">{costText(cost)}</p> : null;
@@ -91,6 +99,7 @@ export function ResultsPanel({
   actions,
   notice,
   cost,
+  completeness,
   enriched = false,
   searchFilters = [],
   focusOnArrival = false,
@@ -153,6 +162,7 @@ export function ResultsPanel({
               {typeLabel} in {location}
             </p>
             <SearchFilterChips labels={searchFilters} />
+            <CompletenessLine completeness={completeness} typeLabel={typeLabel} />
             <CostLine cost={cost} />
             {!live && keptMinutes != null && keptMinutes > 0 && (
               <p className="mt-1 text-sm font-medium text-amber-800">

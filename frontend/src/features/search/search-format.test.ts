@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../lib/money';
-import { costText, estimateText, formatSeconds, pluralTypeLabel, progressText } from './search-format';
+import { completenessText, costText, estimateText, formatSeconds, pluralTypeLabel, progressText } from './search-format';
 
 describe('estimateText', () => {
   it('reads "About N <type>s, about $X on your Google key, about S s" with separators and cents', () => {
@@ -59,6 +59,11 @@ describe('progressText and costText', () => {
   it('shows the cost forecast only once it is stable (a quarter of the areas fetched)', () => {
     expect(progressText({ ...progress, areasFetched: 9 })).toBe('Fetching: 680 of about 1,500 · $0.46 so far');
     expect(progressText({ ...progress, areasFetched: 10 })).toBe('Fetching: 680 of about 1,500 · $0.46 so far (about $2.70 in all)');
+  });
+  it("uses Google's count of the area once it answered: found N of about M (issue #30 item 3)", () => {
+    const meter = { found: 702, expected: 1488, source: 'google_aggregate' as const };
+    expect(progressText({ ...progress, completeness: meter })).toBe('Fetching: found 702 of about 1,488 · $0.46 so far (about $2.70 in all)');
+    expect(completenessText({ found: 1487, expected: 1500 }, 'Dentist')).toBe("Found 1,487 of about 1,500 dentists here, by Google's count");
   });
   it('says what a search cost', () => {
     expect(costText({ costUsd: 2.695, billableRequests: 1077 })).toBe('This search cost $2.70 on your Google key (1,077 billable requests)');

@@ -1,5 +1,6 @@
 import type { CostItem } from '../../api/gen/model/costItem';
 import type { EstimateResponse } from '../../api/gen/model/estimateResponse';
+import type { SearchCompleteness } from '../../api/gen/model/searchCompleteness';
 import type { SearchProgress } from '../../api/gen/model/searchProgress';
 import { formatUsd } from '../../lib/money';
 
@@ -55,7 +56,16 @@ export function progressText(progress: SearchProgress): string {
     const counted = progress.placesFound > 0 ? `, ${formatCount(progress.placesFound)} businesses counted so far` : '';
     return `Mapping the area: ${formatCount(progress.areasProbed)} ${progress.areasProbed === 1 ? 'part' : 'parts'} checked${counted}`;
   }
-  return `Fetching: ${formatCount(progress.leads)}${about} · ${formatUsd(progress.costUsd)} so far${forecastText(progress)}`;
+  // Google's own count of the area (the completeness meter), once it has answered, is
+  // the better "of about": it does not move as areas are mapped.
+  const meter = progress.completeness;
+  const sofar = meter ? `found ${formatCount(meter.found)} of about ${formatCount(meter.expected)}` : `${formatCount(progress.leads)}${about}`;
+  return `Fetching: ${sofar} · ${formatUsd(progress.costUsd)} so far${forecastText(progress)}`;
+}
+
+/** "Found 1,487 of about 1,500 dentists here, by Google's count" (the completeness meter). */
+export function completenessText(meter: Pick<SearchCompleteness, 'found' | 'expected'>, typeLabel: string): string {
+  return `Found ${formatCount(meter.found)} of about ${formatCount(meter.expected)} ${pluralTypeLabel(typeLabel)} here, by Google's count`;
 }
 
 /**

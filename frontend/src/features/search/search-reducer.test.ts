@@ -59,6 +59,14 @@ describe('searchReducer', () => {
     expect(state).toMatchObject({ status: 'complete', found: 1, leads: [] });
   });
 
+  it("keeps the completeness meter's last reading from `complete`", () => {
+    const searching = searchReducer(initialSearchState, { type: 'begin', query });
+    const meter = { found: 1487, expected: 1500, source: 'google_aggregate' as const };
+    const state = searchReducer(searching, { type: 'event', event: { ...complete([]), completeness: meter } });
+    expect(state.completeness).toEqual(meter);
+    expect(searchReducer(state, { type: 'begin', query }).completeness).toBeNull();
+  });
+
   it('clears the earlier result, error and names when a search begins', () => {
     const old: SearchState = { ...initialSearchState, status: 'error', error: 'boom', names: ['A'], results: [] };
     expect(searchReducer(old, { type: 'begin', query })).toEqual({ ...initialSearchState, status: 'searching', query });

@@ -1,4 +1,5 @@
 import type { CostItem } from '../../api/gen/model/costItem';
+import type { SearchCompleteness } from '../../api/gen/model/searchCompleteness';
 import type { Contacts } from '../../lib/contacts';
 import type { Lead, SearchQuery } from '../../lib/lead';
 import type { SearchProgress } from '../../api/gen/model/searchProgress';
@@ -36,6 +37,8 @@ export interface SearchState {
   progress: SearchProgress | null;
   /** What the finished search cost the user's Google key. */
   cost: CostItem | null;
+  /** Found of Google's count of the area (the completeness meter), when it counted. */
+  completeness: SearchCompleteness | null;
   /** The server's words about the results (e.g. why the search stopped early). */
   notice: string | null;
   /** The running search's id (from its `start` event), for reconnecting and cancelling. */
@@ -58,6 +61,7 @@ export const initialSearchState: SearchState = {
   error: null,
   progress: null,
   cost: null,
+  completeness: null,
   notice: null,
   searchId: null,
   reconnecting: false,
@@ -152,6 +156,7 @@ function applyEvent(state: SearchState, event: SearchEvent): SearchState {
         search: event.search.businessType ? { ...base.query, ...event.search } : base.query,
         found: event.results.length,
         cost: event.cost ?? null,
+        completeness: event.completeness ?? null,
         notice: event.notice ?? null,
         leads: [],
       };

@@ -101,6 +101,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions }: 
             typeLabel={typeLabel}
             location={query.location}
             cost={state.cost}
+            completeness={state.completeness}
             enriched={isEnriched(query)}
             searchFilters={searchFilterLabels(query)}
             focusOnArrival

@@ -7,6 +7,7 @@
  */
 import type { CostItem } from './costItem';
 import type { LeadItem } from './leadItem';
+import type { SearchCompleteness } from './searchCompleteness';
 import type { SearchEcho } from './searchEcho';
 import type { StopReason } from './stopReason';
 import type { UsageStats } from './usageStats';
@@ -15,6 +16,11 @@ import type { UsageStats } from './usageStats';
  * `complete`: the search finished.
  */
 export interface SearchComplete {
+  /**
+     * Found of what Google counts in the area (the completeness meter; full coverage
+     * with the meter on and one of Google's types).
+     */
+  completeness?: SearchCompleteness & unknown;
   /** What it cost the user's Google key (absent in events of older versions). */
   cost?: CostItem & unknown;
   /**

@@ -5,6 +5,7 @@
  * Find local businesses through Google Places API (New) with your own key, and export them. Every operation except sign-in, the public plan list, health and these docs needs `Authorization: Bearer <token>`. Errors share one envelope: `{"error": code, "message": text}`. Any operation but health and these docs may answer 429 `rate_limited` with `Retry-After` (seconds) when a user, an address or a personal API token sends too many requests (600, 1200 and 120 a minute by default). A body above its operation's limit (256 KiB; the export 16 MiB) answers 413 `payload_too_large`. In local mode (no identity provider) a request naming a `Host` other than this machine's loopback address and port answers 403 `foreign_host`. Personal API tokens (`lgp_...`) are bearer tokens too, limited to their scopes: each operation's description names the scope it needs. In these interactive docs, choose Authorize and paste a token to try operations. Quickstart: docs/api-quickstart.md.
  * OpenAPI spec version: 0.1.0
  */
+import type { SearchCompleteness } from './searchCompleteness';
 
 /**
  * How a long (full-coverage) search is going: sent alongside `business_found`.
@@ -18,6 +19,11 @@ export interface SearchProgress {
   areasProbed: number;
   /** Requests Google bills so far. */
   billableRequests: number;
+  /**
+     * Found so far of what Google counts in the area (the completeness meter), when the
+     * meter is on and the type is one of Google's; absent until the count answers.
+     */
+  completeness?: SearchCompleteness & unknown;
   /** US dollars spent so far on the user's key. */
   costUsd: number;
   /** US dollars expected at the end (exact once every area is probed). */

@@ -7,6 +7,7 @@
  */
 import type { LeadItem } from './leadItem';
 import type { SearchEcho } from './searchEcho';
+import type { SearchResultCompleteness } from './searchResultCompleteness';
 import type { SearchResultCost } from './searchResultCost';
 import type { SearchResultStopReason } from './searchResultStopReason';
 import type { UsageStats } from './usageStats';
@@ -15,6 +16,12 @@ import type { UsageStats } from './usageStats';
  * Result of `POST /api/leads/search`.
  */
 export interface SearchResult {
+  /**
+     * Found of what Google counts in the area (the completeness meter: full coverage,
+     * the meter on, one of Google's types).
+     * @nullable
+     */
+  completeness?: SearchResultCompleteness;
   /**
      * What the search cost your Google key.
      * @nullable
