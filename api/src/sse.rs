@@ -231,6 +231,8 @@ mod event_contract {
             }),
             stop_reason: finished_early.then_some(StopReason::MaxCost),
             notice: finished_early.then(|| "Stopped at your budget.".into()),
+            found_count: finished_early.then_some(12),
+            new_count: finished_early.then_some(2),
         })
     }
 

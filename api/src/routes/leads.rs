@@ -146,6 +146,8 @@ impl LeadsApi {
                     cost,
                     stop_reason,
                     notice,
+                    found_count,
+                    new_count,
                 }) => {
                     return Ok(Json(SearchResult {
                         success: true,
@@ -155,6 +157,8 @@ impl LeadsApi {
                         cost,
                         stop_reason,
                         notice,
+                        found_count,
+                        new_count,
                     }));
                 }
                 SearchEvent::Error(SearchFailed { message }) => {
@@ -210,11 +214,13 @@ impl LeadsApi {
         let usage = current_usage(&state, auth.workspace()).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
         let meter = state.aggregate.as_ref();
-        match search::estimate(&upstream, &search, &prices, &state.store, limits, meter).await {
+        let excluded = state.store.excluded_places(auth.workspace(), search.exclude()).await?;
+        match search::estimate(&upstream, &search, &prices, &state.store, limits, meter, &excluded).await {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,
                 allowance_warning: leadgen_core::usage::allowance_warning(
-                    u64::from(e.estimated_leads),
+                    // Left-out places use no allowance.
+                    u64::from(e.new_places.unwrap_or(e.estimated_leads)),
                     leads_left_today,
                 ),
                 spend_cap_left_usd: cap.map(|cap| leadgen_core::money::round_cents(cap.left_usd)),
@@ -227,6 +233,7 @@ impl LeadsApi {
                 exact: e.exact,
                 spent: e.spent,
                 completeness: e.completeness,
+                new_places: e.new_places,
             })),
             Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
             Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),

@@ -58,6 +58,51 @@ impl Coverage {
     }
 }
 
+/// Which places a search leaves out, from its workspace's place memory (issue #29).
+/// Left-out places are not sent and do not count toward the lead budget or allowance.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "Exclude", rename_all = "snake_case")
+)]
+pub enum Exclude {
+    /// Send every match (the default).
+    #[default]
+    None,
+    /// Leave out every place the workspace's searches sent before.
+    Seen,
+    /// Leave out the places the workspace exported before.
+    Exported,
+}
+
+impl Exclude {
+    /// Parses the request's value; absent means none.
+    pub fn parse(value: Option<&str>) -> Result<Self, InvalidOption> {
+        match value.map(str::trim) {
+            None | Some("") | Some("none") => Ok(Self::None),
+            Some("seen") => Ok(Self::Seen),
+            Some("exported") => Ok(Self::Exported),
+            Some(_) => Err(InvalidOption::Exclude),
+        }
+    }
+
+    /// The request's word for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Seen => "seen",
+            Self::Exported => "exported",
+        }
+    }
+
+    /// For serde: `none` is left out of the queue's JSON, which so stays as it was.
+    pub(crate) fn skip(value: &Self) -> bool {
+        *value == Self::None
+    }
+}
+
 /// Whether leads must have a website.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -300,6 +345,9 @@ pub enum InvalidOption {
     /// Not `quick` or `full`.
     #[error("coverage must be \"quick\" or \"full\".")]
     Coverage,
+    /// Not `none`, `seen` or `exported`.
+    #[error("exclude must be \"none\", \"seen\" or \"exported\".")]
+    Exclude,
     /// Out of range or not a number.
     #[error("maxCostUsd must be an amount in US dollars above 0 and at most {MAX_COST_USD}.")]
     MaxCost,

@@ -1,7 +1,7 @@
 //! What running a search is given (who to ask, how fast, where its events go, its leads'
 //! allowance) and what it gives back.
 
-use std::future::Future;
+use std::{collections::HashSet, future::Future};
 
 use super::{
     checkpoint::Checkpoint,
@@ -84,6 +84,9 @@ pub struct SearchOutcome {
     /// How many places the area was expected to hold, when the search knows (full
     /// coverage: what its probes counted, exact once every area is probed).
     pub expected_places: Option<u32>,
+    /// Distinct matching places left out by the search's `exclude` (known to the
+    /// workspace's place memory); 0 for `exclude: none`.
+    pub excluded: u32,
 }
 
 /// Who to ask and how fast: the Places client, the user's key and the key's rate gate.
@@ -123,6 +126,16 @@ pub struct SearchPlan<'a> {
     pub concurrency: usize,
     /// What the workspace's monthly spend cap leaves this search, if it has a cap.
     pub spend_cap: Option<crate::spend::SpendCap>,
+    /// Place ids the search must not send (its `exclude`, read from the workspace's
+    /// place memory before it starts; empty for `none`).
+    pub excluded: HashSet<String>,
+}
+
+impl SearchPlan<'_> {
+    /// Whether `place_id` is left out by the search's `exclude`.
+    pub(crate) fn is_excluded(&self, place_id: &str) -> bool {
+        self.excluded.contains(place_id)
+    }
 }
 
 impl SearchPlan<'_> {
@@ -169,6 +182,7 @@ mod tests {
             prices: PriceTable::default(),
             concurrency: 1,
             spend_cap,
+            excluded: HashSet::new(),
         }
     }
 
