@@ -47,9 +47,9 @@ both_backends!(
         )
         .await;
         assert_eq!(status, 403, "{body}");
-        assert_eq!(body["code"], "role_required", "{body}");
+        assert_eq!(body["error"], "role_required", "{body}");
         let (status, body) = call("DELETE", forget.clone(), member.clone(), None).await;
-        assert_eq!((status, body["code"].as_str()), (403, Some("role_required")), "{body}");
+        assert_eq!((status, body["error"].as_str()), (403, Some("role_required")), "{body}");
         let (status, _) = call("DELETE", forget.clone(), stranger.clone(), None).await;
         assert_eq!(status, 404);
         let (status, _) = call(
