@@ -458,6 +458,36 @@ mod tests {
     }
 
     #[test]
+    fn exclude_is_parsed_once_and_none_stays_out_of_the_queue_json() {
+        assert_eq!(Exclude::parse(None), Ok(Exclude::None));
+        assert_eq!(Exclude::parse(Some(" seen ")), Ok(Exclude::Seen));
+        assert_eq!(Exclude::parse(Some("exported")), Ok(Exclude::Exported));
+        assert_eq!(Exclude::parse(Some("new")), Err(InvalidOption::Exclude));
+        for e in [Exclude::None, Exclude::Seen, Exclude::Exported] {
+            assert_eq!(Exclude::parse(Some(e.as_str())), Ok(e));
+        }
+        let raw = |exclude| crate::search::RawSearch {
+            business_type: "cafe".into(),
+            location: "Austin, TX".into(),
+            exclude,
+            ..crate::search::RawSearch::default()
+        };
+        let plain = serde_json::to_value(raw(Exclude::None)).expect("json");
+        assert!(
+            plain.get("exclude").is_none(),
+            "a queued job without exclude reads as before"
+        );
+        let seen = serde_json::to_value(raw(Exclude::Seen)).expect("json");
+        assert_eq!(seen["exclude"], "seen");
+        let back: crate::search::ValidSearch = serde_json::from_value(seen).expect("valid");
+        assert_eq!(back.exclude(), Exclude::Seen);
+        assert!(
+            back.options_json().contains(r#""exclude":"seen""#),
+            "the history records it"
+        );
+    }
+
+    #[test]
     fn areas_are_checked_and_a_circle_is_bounded() {
         let p = |lat, lng| LatLng { lat, lng };
         assert_eq!(
