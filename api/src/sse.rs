@@ -236,6 +236,8 @@ mod event_contract {
                 expected: 1500,
                 source: CompletenessSource::GoogleAggregate,
             }),
+            found_count: finished_early.then_some(12),
+            new_count: finished_early.then_some(2),
         })
     }
 

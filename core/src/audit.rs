@@ -62,6 +62,10 @@ pub enum Action {
     WorkspaceCreated,
     /// The workspace was renamed (target: the new name; details: the old one).
     WorkspaceRenamed,
+    /// The place memory was turned on or off (target: `on` or `off`).
+    PlaceMemoryChanged,
+    /// The place memory was forgotten (details: how many place ids).
+    PlaceMemoryForgotten,
 }
 
 impl Action {
@@ -85,6 +89,8 @@ impl Action {
             Self::ExportMade => "export_made",
             Self::WorkspaceCreated => "workspace_created",
             Self::WorkspaceRenamed => "workspace_renamed",
+            Self::PlaceMemoryChanged => "place_memory_changed",
+            Self::PlaceMemoryForgotten => "place_memory_forgotten",
         }
     }
 }
@@ -149,6 +155,8 @@ mod tests {
             Action::ExportMade,
             Action::WorkspaceCreated,
             Action::WorkspaceRenamed,
+            Action::PlaceMemoryChanged,
+            Action::PlaceMemoryForgotten,
         ];
         for action in all {
             assert_eq!(crate::words::parse::<Action>(action.as_str()), Some(action));

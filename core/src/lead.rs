@@ -215,6 +215,16 @@ pub struct SearchComplete {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub completeness: Option<crate::search::SearchCompleteness>,
+    /// For a search with an `exclude`: the matching places it found, those left out
+    /// included (absent for `exclude: none`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub found_count: Option<u32>,
+    /// For a search with an `exclude`: the places new to the workspace's memory, the ones
+    /// sent (absent for `exclude: none`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub new_count: Option<u32>,
 }
 
 /// `error`: the search failed.

@@ -64,6 +64,8 @@ pub struct WorkspaceSummary {
     /// What its searches of this month (UTC) spent on its key so far, US dollars
     /// (finished searches).
     pub month_spend_usd: f64,
+    /// Whether its searches remember the place ids they send (issue #29; on by default).
+    pub place_memory: bool,
 }
 
 /// A member of a workspace, as the member list shows them.

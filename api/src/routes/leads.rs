@@ -147,6 +147,8 @@ impl LeadsApi {
                     stop_reason,
                     notice,
                     completeness,
+                    found_count,
+                    new_count,
                 }) => {
                     return Ok(Json(SearchResult {
                         success: true,
@@ -157,6 +159,8 @@ impl LeadsApi {
                         stop_reason,
                         notice,
                         completeness,
+                        found_count,
+                        new_count,
                     }));
                 }
                 SearchEvent::Error(SearchFailed { message }) => {
@@ -212,11 +216,13 @@ impl LeadsApi {
         let prices = state.config.places.prices;
         let usage = current_usage(&state, auth.workspace()).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
-        match search::estimate(&upstream, &search, &prices, &state.store, limits).await {
+        let excluded = state.store.excluded_places(auth.workspace(), search.exclude()).await?;
+        match search::estimate(&upstream, &search, &prices, &state.store, limits, &excluded).await {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,
                 allowance_warning: leadgen_core::usage::allowance_warning(
-                    u64::from(e.estimated_leads),
+                    // Left-out places use no allowance.
+                    u64::from(e.new_places.unwrap_or(e.estimated_leads)),
                     leads_left_today,
                 ),
                 spend_cap_left_usd: cap.map(|cap| leadgen_core::money::round_cents(cap.left_usd)),
@@ -229,6 +235,7 @@ impl LeadsApi {
                 exact: e.exact,
                 spent: e.spent,
                 completeness: e.completeness,
+                new_places: e.new_places,
             })),
             Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
             Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),

@@ -50,6 +50,12 @@ pub struct SearchRequest {
     /// usage breakdown totals by it; labels differing only in case are one client.
     #[oai(validator(max_length = 400))]
     pub client: Option<Text>,
+    /// Leave out places this workspace's place memory holds: `none` (default) sends every
+    /// match; `seen`, every place its searches sent before; `exported`, every place its
+    /// exports held. Left-out places are not sent and do not count toward the allowance;
+    /// a full search does not pay to fetch an area whose places are all left out. Has no
+    /// effect while the workspace's place memory is off.
+    pub exclude: Option<search::Exclude>,
 }
 
 /// A website condition.
@@ -141,6 +147,7 @@ impl SearchRequest {
             max_cost_usd: self.max_cost_usd,
             area,
             enrich: self.enrich.unwrap_or(false),
+            exclude: self.exclude.unwrap_or_default(),
         })
     }
 }
@@ -188,6 +195,12 @@ pub struct EstimateResponse {
     /// user before it starts; null when it fits (or there is no cap).
     #[oai(nullable)]
     pub spend_cap_warning: Option<String>,
+    /// With an `exclude`: of `estimatedLeads`, the places this workspace's memory does
+    /// not hold, which the search would send (`estimatedCostUsd` then counts only what
+    /// the search pays for: a quick search still reads every page; a full search does not
+    /// fetch a rectangle whose places are all left out). Null without an `exclude`.
+    #[oai(nullable)]
+    pub new_places: Option<u32>,
 }
 
 /// Result of `POST /api/leads/search`.
@@ -215,6 +228,14 @@ pub struct SearchResult {
     /// the meter on, one of Google's types).
     #[oai(nullable)]
     pub completeness: Option<leadgen_core::search::SearchCompleteness>,
+    /// With an `exclude`: the matching places found, those left out included (null for
+    /// `exclude: none`).
+    #[oai(nullable)]
+    pub found_count: Option<u32>,
+    /// With an `exclude`: the places new to the workspace's memory, the ones in
+    /// `results` (null for `exclude: none`).
+    #[oai(nullable)]
+    pub new_count: Option<u32>,
 }
 
 /// `GET /api/leads/usage` answer.

@@ -43,6 +43,10 @@ pub struct WorkspaceInfo {
     /// What its searches of this month (UTC) spent on its Google key so far, US dollars
     /// at list prices (finished searches).
     pub month_spend_usd: f64,
+    /// Whether its searches remember the Google place ids they send (ids only, never
+    /// lead data), so a search can leave them out with `exclude`. On by default; an
+    /// admin changes it with `update_workspace`.
+    pub place_memory: bool,
 }
 
 impl From<WorkspaceSummary> for WorkspaceInfo {
@@ -54,6 +58,7 @@ impl From<WorkspaceSummary> for WorkspaceInfo {
             personal: w.personal,
             monthly_spend_cap_usd: w.monthly_spend_cap_cents.map(spend::cents_to_usd),
             month_spend_usd: leadgen_core::money::round_cents(w.month_spend_usd),
+            place_memory: w.place_memory,
         }
     }
 }
@@ -85,6 +90,17 @@ pub struct UpdateWorkspaceRequest {
     /// leaves it. A search that would pass it stops with what it has (`spend_cap`); once
     /// it is reached, new searches are refused (403 `spend_cap_reached`) until next month.
     pub monthly_spend_cap_usd: MaybeUndefined<f64>,
+    /// Turns the place memory on or off (an admin may; the other fields need an owner).
+    /// Off: searches record nothing and `exclude` leaves nothing out; what is remembered
+    /// stays until `forget_place_memory`.
+    pub place_memory: Option<bool>,
+}
+
+/// What `forget_place_memory` answers.
+#[derive(Debug, Object)]
+pub struct PlaceMemoryForgotten {
+    /// How many place ids were forgotten.
+    pub forgotten: u64,
 }
 
 /// A member of a workspace.
@@ -227,18 +243,19 @@ impl WorkspacesApi {
         Ok(Json(created.into()))
     }
 
-    /// Rename a workspace, or set its monthly spend cap
+    /// Rename a workspace, set its monthly spend cap, or turn its place memory on or off
     ///
     /// `name` renames it; `monthlySpendCapUsd` sets (a number) or removes (null) the cap
-    /// on what its searches spend on its Google key in a calendar month (UTC). Give at
-    /// least one. Only an owner may (403 `role_required` for admins and members).
+    /// on what its searches spend on its Google key in a calendar month (UTC); both need
+    /// an owner (403 `role_required` for admins). `placeMemory` turns the place memory on
+    /// or off; an admin may. An empty body changes nothing and answers the workspace.
     ///
     /// API tokens: not accepted; this needs a signed-in session.
     #[oai(path = "/:id", method = "patch", operation_id = "update_workspace")]
     async fn update_workspace(
         &self,
         state: Data<&AppState>,
-        auth: Auth<access::WorkspaceOwner>,
+        auth: Auth<access::WorkspaceAdmin>,
         id: Path<WorkspaceId>,
         body: Json<UpdateWorkspaceRequest>,
     ) -> Result<Json<WorkspaceInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
@@ -250,6 +267,13 @@ impl WorkspacesApi {
             MaybeUndefined::Null => Some(None),
             MaybeUndefined::Value(usd) => Some(Some(spend::parse_monthly_cap_usd(*usd)?)),
         };
+        if (name.is_some() || cap.is_some()) && auth.caller_workspace().role != Role::Owner {
+            return Err(ApiError::forbidden(
+                "role_required",
+                "Renaming the workspace or setting its spend cap needs the owner role in this workspace.",
+            )
+            .into());
+        }
         // An empty body changes nothing (a PATCH of no field) and answers the workspace.
         let before = state.store.workspace_for(auth.workspace(), &auth.0.user.id).await?;
         if let Some(name) = &name {
@@ -260,12 +284,26 @@ impl WorkspacesApi {
                 Some(&auth.0.user.id),
                 Action::WorkspaceRenamed,
                 name,
-                json!({"from": before.map(|w| w.name)}),
+                json!({"from": before.as_ref().map(|w| w.name.clone())}),
             )
             .await;
         }
         if let Some(cents) = cap {
             state.store.set_spend_cap_cents(auth.workspace(), cents).await?;
+        }
+        if let Some(on) = body.place_memory
+            && before.as_ref().is_some_and(|w| w.place_memory != on)
+        {
+            state.store.set_place_memory(auth.workspace(), on).await?;
+            audit::record(
+                &state.store,
+                auth.workspace(),
+                Some(&auth.0.user.id),
+                Action::PlaceMemoryChanged,
+                if on { "on" } else { "off" },
+                json!({}),
+            )
+            .await;
         }
         let renamed = state
             .store
@@ -293,6 +331,35 @@ impl WorkspacesApi {
             return Err(ApiError::forbidden("personal_workspace", "Your personal workspace cannot be deleted.").into());
         }
         Ok(DeleteWorkspaceResponse::Deleted)
+    }
+
+    /// Forget the workspace's place memory
+    ///
+    /// Deletes every Google place id the workspace's searches and exports remembered
+    /// (the memory holds nothing else), and answers how many. Later searches with
+    /// `exclude` leave nothing out until places are remembered again. Needs an admin;
+    /// recorded in the activity log.
+    ///
+    /// API tokens: not accepted; this needs a signed-in session.
+    #[oai(path = "/:id/place-memory", method = "delete", operation_id = "forget_place_memory")]
+    async fn forget_place_memory(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::WorkspaceAdmin>,
+        id: Path<WorkspaceId>,
+    ) -> Result<Json<PlaceMemoryForgotten>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
+        debug_assert_eq!(&id.0, auth.workspace());
+        let forgotten = state.store.forget_place_memory(auth.workspace()).await?;
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::PlaceMemoryForgotten,
+            "place memory",
+            json!({"places": forgotten}),
+        )
+        .await;
+        Ok(Json(PlaceMemoryForgotten { forgotten }))
     }
 
     /// The members of a workspace

@@ -11,6 +11,7 @@ mod isolation;
 mod keys;
 mod oidc;
 mod ops;
+mod place_memory;
 mod plain_errors;
 mod rate_limits;
 mod rotate_key;

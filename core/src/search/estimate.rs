@@ -9,6 +9,8 @@
 //! With the completeness meter on and a Google type, one Places Aggregate call counts
 //! the area's places while the probes run (`completeness`); it never fails the estimate.
 
+use std::collections::HashSet;
+
 use super::{
     completeness::{self, Completeness},
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
@@ -71,16 +73,26 @@ pub struct Estimate {
     /// on, the type is a Google type and the area is known (a full search, or an explicit
     /// area); none when the count failed.
     pub completeness: Option<Completeness>,
+    /// With an `exclude`: of `estimated_leads`, the places the workspace's memory does
+    /// not hold (the ones the search would send); `None` without one. Unprobed regions of
+    /// an estimate that is not exact count as new.
+    pub new_places: Option<u32>,
 }
 
 /// Estimates `search` (see the module docs); the completeness meter is `upstream`'s
-/// `aggregate`, when it is on.
+/// `aggregate`, when it is on; `excluded`, the place ids its `exclude` leaves out (empty
+/// for `none`).
+///
+/// With an `exclude`, a quick search still pays for every page it reads (Google lists
+/// known and new places together), so only the places change; a full search's plan
+/// leaves out the rectangles whose probed places are all excluded, as the search does.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
     prices: &PriceTable,
     cache: &impl AreaCache,
     limits: EstimateLimits,
+    excluded: &HashSet<String>,
 ) -> Result<Estimate, SearchFailure> {
     let mut spent = Requests::default();
     // A full search of a named location is located first: its probes and the meter both
@@ -102,16 +114,17 @@ pub async fn estimate(
                 let (places, pages) = all_pages(upstream, IDS_FIELD_MASK, first_request(search)).await?;
                 probes.add(Sku::IdsOnly, pages);
                 let ids = places.len() as u32;
+                let new = places.iter().filter(|p| !excluded.contains(&p.id)).count() as u32;
                 let mut requests = Requests::default();
                 requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
-                (ids, requests, true)
+                (ids, new, requests, true)
             }
-            Some(area) => full(upstream, search, area, limits, &mut probes).await?,
+            Some(area) => full(upstream, search, area, limits, &mut probes, excluded).await?,
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
     let (probed, (completeness, counted)) = futures_util::join!(probing, counting);
-    let ((places, mut requests, exact), probes) = probed?;
+    let ((places, new, mut requests, exact), probes) = probed?;
     spent.add(Sku::IdsOnly, probes.ids_only);
     spent.add(Sku::Aggregate, counted.aggregate);
     // The search's own probes and locate: the estimate's probes are not reused (their
@@ -128,6 +141,7 @@ pub async fn estimate(
         exact,
         spent: spent.report(prices),
         completeness,
+        new_places: (search.exclude() != super::options::Exclude::None).then_some(new),
     })
 }
 
@@ -137,7 +151,8 @@ async fn full(
     area: Rect,
     limits: EstimateLimits,
     spent: &mut Requests,
-) -> Result<(u32, Requests, bool), SearchFailure> {
+    excluded: &HashSet<String>,
+) -> Result<(u32, u32, Requests, bool), SearchFailure> {
     let base = base_request(search);
     let mut planner = Planner::new(area);
     // In rounds: every probe the plan has ready, answered together, recorded in order.
@@ -168,19 +183,34 @@ async fn full(
     let exact = planner.is_done();
     let found = planner.found_count();
     let rest = if exact { 0.0 } else { planner.estimated_unresolved() };
-    let planned: usize = planner.fetch_plan().iter().map(|f| f.requests()).sum();
+    // Rectangles whose places are all excluded are not fetched (as the search skips them).
+    let planned: usize = planner
+        .fetch_plan()
+        .iter()
+        .filter(|f| f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id)))
+        .map(|f| f.requests())
+        .sum();
+    let known = if excluded.is_empty() {
+        0
+    } else {
+        planner.found().iter().filter(|id| excluded.contains(*id)).count()
+    };
+    // The early page is not taken when the search excludes places.
+    let extra = if excluded.is_empty() {
+        planner.extra_requests()
+    } else {
+        0
+    };
     // Fetching the rest costs about what the floor does, plus the planner's few percent.
     let rest_pages = (rest / f64::from(PAGE_SIZE) * REST_OVERHEAD).ceil() as u32;
     let mut requests = Requests::default();
     // The search's early page (one page of the area while the planner probes) is billed too.
-    requests.add(
-        Sku::Enterprise,
-        (planned + planner.extra_requests()) as u32 + rest_pages,
-    );
+    requests.add(Sku::Enterprise, (planned + extra) as u32 + rest_pages);
     if !exact {
         // Probing the rest: on dense areas the planner makes about one IDs-only request
         // for every `PLACES_PER_PROBE_REQUEST` places.
         requests.add(Sku::IdsOnly, (rest / PLACES_PER_PROBE_REQUEST).ceil() as u32);
     }
-    Ok(((found as f64 + rest).round() as u32, requests, exact))
+    let total = (found as f64 + rest).round() as u32;
+    Ok((total, total.saturating_sub(known as u32), requests, exact))
 }

@@ -138,9 +138,6 @@ pub(crate) async fn run(
     let mut next_fetch = 0usize;
     let mut last_progress = Instant::now();
     let mut last_cancel_check = Instant::now();
-    // The early page shows the first leads while the planner probes; a resumed search
-    // has shown its first leads already, so it does not pay for it again.
-    let mut early_wanted = tally.done.is_empty() && outcome.leads.is_empty();
     // The completeness meter counts the area alongside the first probes (a first run
     // only: a resumed search is not charged for a second count, and shows none).
     // A budget too tight for the count goes without it, rather than stop the search.
@@ -160,6 +157,13 @@ pub(crate) async fn run(
             .boxed(),
         );
     }
+    // The early page shows the first leads while the planner probes; a resumed search
+    // has shown its first leads already, so it does not pay for it again. With an
+    // `exclude`, the early page is not wanted either: it would pay for places the probes
+    // may show are all left out.
+    let mut early_wanted = tally.done.is_empty() && outcome.leads.is_empty() && plan.excluded.is_empty();
+    // Matching places left out by `exclude`, by id (a place on two tiles counts once).
+    let mut left_out: HashSet<String> = HashSet::new();
 
     loop {
         while outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
@@ -178,6 +182,18 @@ pub(crate) async fn run(
             } else if let Some(fetch) = planner.fetch_at(next_fetch) {
                 next_fetch += 1;
                 if done_before.iter().any(|done| done.same_as(&fetch.rect)) {
+                    continue;
+                }
+                if !fetch.ids.is_empty() && fetch.ids.iter().all(|id| plan.is_excluded(id)) {
+                    // The free probes listed only places the search leaves out: the tile
+                    // is done without paying for its leads (which may include places the
+                    // filters would drop; they are counted as left out all the same).
+                    left_out.extend(fetch.ids.iter().cloned());
+                    tally.fetched += 1;
+                    tally.done.push(DoneTile {
+                        rect: fetch.rect,
+                        leads: 0,
+                    });
                     continue;
                 }
                 let planned = fetch.requests().max(1) as u32;
@@ -218,7 +234,9 @@ pub(crate) async fn run(
                 fetched_ids.extend(places.iter().map(|p| p.id.clone()));
                 let mut fresh: Vec<Lead> = Vec::new();
                 for lead in places.into_iter().filter_map(|p| accepted_lead(search, p)) {
-                    if seen.insert(lead.place_id.clone()) {
+                    if plan.is_excluded(&lead.place_id) {
+                        left_out.insert(lead.place_id);
+                    } else if seen.insert(lead.place_id.clone()) {
                         fresh.push(lead);
                     }
                 }
@@ -276,6 +294,7 @@ pub(crate) async fn run(
     outcome.requests = tally.requests;
     outcome.truncated = planner.truncated();
     outcome.completeness = expected.map(|c| c.with_found(fetched_ids.len() as u32));
+    outcome.excluded = left_out.len() as u32;
     let last = progress(&tally, &planner, &outcome, plan, next_fetch, outcome.completeness);
     outcome.expected_places = Some(last.estimated_places);
     sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())

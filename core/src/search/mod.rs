@@ -29,7 +29,7 @@ pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
 pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, locate, normalise_location};
 pub use options::{
-    Area, Coverage, InvalidOption, LeadFilters, MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, PhoneFilter,
+    Area, Coverage, Exclude, InvalidOption, LeadFilters, MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, PhoneFilter,
     WebsiteFilter,
 };
 pub use paging::{MAX_LEADS, MAX_PAGES, PAGE_SIZE};

@@ -58,6 +58,51 @@ impl Coverage {
     }
 }
 
+/// Which places a search leaves out, from its workspace's place memory (issue #29).
+/// Left-out places are not sent and do not count toward the lead budget or allowance.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(poem_openapi::Enum),
+    oai(rename = "Exclude", rename_all = "snake_case")
+)]
+pub enum Exclude {
+    /// Send every match (the default).
+    #[default]
+    None,
+    /// Leave out every place the workspace's searches sent before.
+    Seen,
+    /// Leave out the places the workspace exported before.
+    Exported,
+}
+
+impl Exclude {
+    /// Parses the request's value; absent means none.
+    pub fn parse(value: Option<&str>) -> Result<Self, InvalidOption> {
+        match value.map(str::trim) {
+            None | Some("") | Some("none") => Ok(Self::None),
+            Some("seen") => Ok(Self::Seen),
+            Some("exported") => Ok(Self::Exported),
+            Some(_) => Err(InvalidOption::Exclude),
+        }
+    }
+
+    /// The request's word for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Seen => "seen",
+            Self::Exported => "exported",
+        }
+    }
+
+    /// For serde: `none` is left out of the queue's JSON, which so stays as it was.
+    pub(crate) fn skip(value: &Self) -> bool {
+        *value == Self::None
+    }
+}
+
 /// Whether leads must have a website.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -300,6 +345,9 @@ pub enum InvalidOption {
     /// Not `quick` or `full`.
     #[error("coverage must be \"quick\" or \"full\".")]
     Coverage,
+    /// Not `none`, `seen` or `exported`.
+    #[error("exclude must be \"none\", \"seen\" or \"exported\".")]
+    Exclude,
     /// Out of range or not a number.
     #[error("maxCostUsd must be an amount in US dollars above 0 and at most {MAX_COST_USD}.")]
     MaxCost,
@@ -407,6 +455,36 @@ mod tests {
         let with_site = LeadFilters::parse(None, None, Some("with"), None).expect("valid");
         assert!(with_site.accepts(&lead("https://x.example", "", None, None)));
         assert!(!with_site.accepts(&lead(" ", "", None, None)));
+    }
+
+    #[test]
+    fn exclude_is_parsed_once_and_none_stays_out_of_the_queue_json() {
+        assert_eq!(Exclude::parse(None), Ok(Exclude::None));
+        assert_eq!(Exclude::parse(Some(" seen ")), Ok(Exclude::Seen));
+        assert_eq!(Exclude::parse(Some("exported")), Ok(Exclude::Exported));
+        assert_eq!(Exclude::parse(Some("new")), Err(InvalidOption::Exclude));
+        for e in [Exclude::None, Exclude::Seen, Exclude::Exported] {
+            assert_eq!(Exclude::parse(Some(e.as_str())), Ok(e));
+        }
+        let raw = |exclude| crate::search::RawSearch {
+            business_type: "cafe".into(),
+            location: "Austin, TX".into(),
+            exclude,
+            ..crate::search::RawSearch::default()
+        };
+        let plain = serde_json::to_value(raw(Exclude::None)).expect("json");
+        assert!(
+            plain.get("exclude").is_none(),
+            "a queued job without exclude reads as before"
+        );
+        let seen = serde_json::to_value(raw(Exclude::Seen)).expect("json");
+        assert_eq!(seen["exclude"], "seen");
+        let back: crate::search::ValidSearch = serde_json::from_value(seen).expect("valid");
+        assert_eq!(back.exclude(), Exclude::Seen);
+        assert!(
+            back.options_json().contains(r#""exclude":"seen""#),
+            "the history records it"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::options::{Area, Coverage, InvalidOption, LeadFilters, parse_max_cost};
+use super::options::{Area, Coverage, Exclude, InvalidOption, LeadFilters, parse_max_cost};
 use crate::{
     catalogue::{self, BusinessType},
     lead::SearchParams,
@@ -53,6 +53,7 @@ pub struct ValidSearch {
     max_cost_usd: Option<f64>,
     area: Option<Area>,
     enrich: bool,
+    exclude: Exclude,
 }
 
 /// As typed, before validation.
@@ -79,6 +80,9 @@ pub struct RawSearch {
     /// false, so an unenriched search's queue JSON and history options stay as they were).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub enrich: bool,
+    /// Places of the workspace's memory to leave out (`none` is left out of the JSON).
+    #[serde(default, skip_serializing_if = "Exclude::skip")]
+    pub exclude: Exclude,
 }
 
 impl TryFrom<RawSearch> for ValidSearch {
@@ -123,6 +127,7 @@ impl TryFrom<RawSearch> for ValidSearch {
             max_cost_usd: parse_max_cost(raw.max_cost_usd)?,
             area,
             enrich: raw.enrich,
+            exclude: raw.exclude,
         })
     }
 }
@@ -137,6 +142,7 @@ impl From<ValidSearch> for RawSearch {
             max_cost_usd: valid.max_cost_usd,
             area: valid.area,
             enrich: valid.enrich,
+            exclude: valid.exclude,
         }
     }
 }
@@ -169,6 +175,11 @@ impl ValidSearch {
     /// Whether each lead's website is read for emails and social profiles.
     pub fn enrich(&self) -> bool {
         self.enrich
+    }
+
+    /// Which remembered places to leave out.
+    pub fn exclude(&self) -> Exclude {
+        self.exclude
     }
 
     /// The explicit area, if given.

@@ -68,6 +68,10 @@ pub(super) async fn quick(
             if !seen.insert(lead.place_id.clone()) {
                 continue;
             }
+            if plan.is_excluded(&lead.place_id) {
+                outcome.excluded += 1;
+                continue;
+            }
             outcome.leads.push(lead.clone());
             found.push(SearchEvent::BusinessFound(BusinessFound {
                 name: lead.name.clone(),

@@ -1,7 +1,7 @@
 //! What running a search is given (who to ask, how fast, where its events go, its leads'
 //! allowance) and what it gives back.
 
-use std::future::Future;
+use std::{collections::HashSet, future::Future};
 
 use super::{
     checkpoint::Checkpoint,
@@ -86,6 +86,9 @@ pub struct SearchOutcome {
     pub expected_places: Option<u32>,
     /// The completeness meter's last reading (full coverage, when Google counted).
     pub completeness: Option<super::completeness::SearchCompleteness>,
+    /// Distinct matching places left out by the search's `exclude` (known to the
+    /// workspace's place memory); 0 for `exclude: none`.
+    pub excluded: u32,
 }
 
 /// Who to ask and how fast: the Places client, the user's key and the key's rate gate.
@@ -129,6 +132,16 @@ pub struct SearchPlan<'a> {
     /// What the workspace's monthly spend cap leaves this search, if it has a cap; read
     /// before each request, lowered while it runs as other searches spend.
     pub spend_cap: Option<crate::spend::LiveSpendCap>,
+    /// Place ids the search must not send (its `exclude`, read from the workspace's
+    /// place memory before it starts; empty for `none`).
+    pub excluded: HashSet<String>,
+}
+
+impl SearchPlan<'_> {
+    /// Whether `place_id` is left out by the search's `exclude`.
+    pub(crate) fn is_excluded(&self, place_id: &str) -> bool {
+        self.excluded.contains(place_id)
+    }
 }
 
 impl SearchPlan<'_> {
@@ -178,6 +191,7 @@ mod tests {
             prices: PriceTable::default(),
             concurrency: 1,
             spend_cap: spend_cap.map(LiveSpendCap::new),
+            excluded: HashSet::new(),
         }
     }
 

@@ -51,13 +51,14 @@ struct SummaryRow {
     personal_of: Option<String>,
     monthly_spend_cap_cents: Option<i64>,
     month_spend_usd: f64,
+    place_memory: i64,
 }
 
 /// A workspace as a member sees it, over `workspace_members m JOIN workspaces w`, with the
 /// month (`$3`)'s spend on its key (a macro, so statements stay static text).
 macro_rules! summary_columns {
     () => {
-        "SELECT w.id, w.name, m.role, w.personal_of, w.monthly_spend_cap_cents,
+        "SELECT w.id, w.name, m.role, w.personal_of, w.monthly_spend_cap_cents, w.place_memory,
            (SELECT CAST(COALESCE(SUM(s.cost_usd), 0) AS DOUBLE PRECISION) FROM searches s
              WHERE COALESCE(s.workspace_id, s.user_id) = w.id AND s.month = $3) AS month_spend_usd
          FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id"
@@ -170,6 +171,7 @@ impl Store {
             personal: false,
             monthly_spend_cap_cents: None,
             month_spend_usd: 0.0,
+            place_memory: true,
         })
     }
 
@@ -362,5 +364,6 @@ fn summary(row: SummaryRow, user: &UserId) -> CoreResult<WorkspaceSummary> {
         role: role_of(&row.role)?,
         monthly_spend_cap_cents: row.monthly_spend_cap_cents,
         month_spend_usd: row.month_spend_usd,
+        place_memory: row.place_memory != 0,
     })
 }

@@ -18,6 +18,7 @@ export const API_OPERATIONS = {
   estimate_search: { method: 'POST', path: '/api/leads/estimate' },
   export_to_sheets: { method: 'POST', path: '/api/leads/export-to-sheets' },
   finish_sign_in: { method: 'GET', path: '/api/auth/callback' },
+  forget_place_memory: { method: 'DELETE', path: '/api/workspaces/{id}/place-memory' },
   get_api_key_status: { method: 'GET', path: '/api/user/api-key/status' },
   get_auth_config: { method: 'GET', path: '/api/auth/config' },
   get_billing_status: { method: 'GET', path: '/api/billing/status' },

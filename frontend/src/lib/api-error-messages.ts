@@ -53,6 +53,7 @@ export const OPERATION_ERROR_MESSAGES = {
   list_members: 'Could not load the members.',
   update_member: "Could not change the member's role.",
   remove_member: 'Could not remove the member.',
+  forget_place_memory: 'Could not forget the place memory.',
   list_invitations: 'Could not load the pending invitations.',
   create_invitation: 'Could not make the invitation.',
   revoke_invitation: 'Could not revoke the invitation.',

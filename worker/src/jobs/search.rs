@@ -61,6 +61,8 @@ struct BusSink<'a> {
     enrich: Option<enrichment::Dispatch<'a>>,
     /// The workspace's spend cap, when it has one, kept current after each page.
     cap: Option<CapWatch<'a>>,
+    /// The workspace whose place memory records each page's sent places (issue #29).
+    memory: PlaceMemory<'a>,
 }
 
 /// Keeps a running search's share of its workspace's monthly cap current: after each
@@ -92,6 +94,31 @@ impl CapWatch<'_> {
     }
 }
 
+/// Where a search's sent places are remembered: its workspace's place memory, which the
+/// store skips while the workspace has it off. Both modes pass through here (the API's
+/// embedded mode runs this same job in-process).
+struct PlaceMemory<'a> {
+    store: &'a leadgen_core::store::Store,
+    workspace: WorkspaceId,
+}
+
+impl PlaceMemory<'_> {
+    /// Records the places of one emitted page's `business_found` events, by id only. A
+    /// failure is logged, never the search's: the leads went out already.
+    async fn remember(&self, events: &[SearchEvent]) {
+        let ids: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                SearchEvent::BusinessFound(found) => Some(found.lead.place_id.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Err(e) = self.store.remember_places(&self.workspace, &ids).await {
+            tracing::warn!(error = %e, "could not record the page's places in the place memory");
+        }
+    }
+}
+
 impl EventSink for BusSink<'_> {
     async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
         let leads = events
@@ -105,6 +132,7 @@ impl EventSink for BusSink<'_> {
         if self.delivered == 0 && leads > 0 {
             observe_first_lead(self.search_id);
         }
+        self.memory.remember(&events).await;
         self.delivered += leads as u32;
         self.pages += 1;
         if let Some(cap) = &self.cap {
@@ -275,6 +303,10 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             .enrich()
             .then(|| enrichment::Dispatch::new(&deps.enrich_queue, &deps.bus, &job.search_id)),
         cap: None,
+        memory: PlaceMemory {
+            store: &deps.store,
+            workspace: job.workspace(),
+        },
     };
     let params = job.search.params();
     if resume.checkpoint.is_none() {
@@ -321,6 +353,8 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             let key_updated = deps.keys.status(&job.workspace()).await?.updated_at;
             let usage = deps.usage.report(&job.workspace(), tier, key_updated).await?;
             let notice = notice(&outcome, job, spend_cap.as_ref(), &deps.usage, tier);
+            let excluding = job.search.exclude() != search::Exclude::None;
+            let new_count = outcome.leads.len() as u32;
             (
                 SearchStatus::Complete,
                 Some(SearchEvent::Complete(SearchComplete {
@@ -331,6 +365,8 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                     stop_reason: outcome.stop,
                     notice,
                     completeness: outcome.completeness,
+                    found_count: excluding.then_some(new_count + outcome.excluded),
+                    new_count: excluding.then_some(new_count),
                 })),
             )
         }
@@ -542,12 +578,31 @@ async fn run(
         gate: &deps.gate,
         aggregate: deps.aggregate.as_ref(),
     };
+    // Read once, before the search asks Google for anything.
+    let excluded = match deps.store.excluded_places(&job.workspace(), job.search.exclude()).await {
+        Ok(mut excluded) => {
+            // A retry's memory holds what the earlier run sent: those are this search's
+            // own leads, not places to leave out.
+            for lead in &resume.delivered {
+                excluded.remove(&lead.place_id);
+            }
+            excluded
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "could not read the place memory");
+            return Err(Failure::Message(
+                "This workspace's place memory could not be read, so places to leave out are unknown. Please try again."
+                    .into(),
+            ));
+        }
+    };
     let plan = SearchPlan {
         search: &job.search,
         lead_budget: job.lead_budget,
         prices: deps.prices,
         concurrency: search::FULL_CONCURRENCY,
         spend_cap,
+        excluded,
     };
     let allowance = UsageAllowance {
         usage: &deps.usage,

@@ -11,6 +11,7 @@ mod errors;
 mod fleet;
 mod full;
 mod history;
+mod memory;
 pub mod no_lead_at_rest;
 mod spend;
 mod stream;

@@ -20,4 +20,21 @@ describe("PrivacyPage", () => {
       "never written to a database, a disk or a log",
     );
   });
+
+  it("says exactly what the place memory keeps, why, and how to stop it", async () => {
+    await renderWithProviders(<PrivacyPage />);
+    const section = screen
+      .getByRole("heading", { name: "3. What we never store" })
+      .closest("section")!;
+    expect(section).toHaveTextContent(
+      "the Google place IDs its searches sent and its exports held, with when each was first seen, last seen and last exported",
+    );
+    expect(section).toHaveTextContent(
+      "no name, address, phone number, website or rating",
+    );
+    expect(section).toHaveTextContent(
+      "Google's terms allow place IDs to be kept indefinitely",
+    );
+    expect(section).toHaveTextContent("turn the place memory off");
+  });
 });

@@ -56,6 +56,17 @@ export function PrivacyPage() {
           Your search history keeps only what you searched for, when, how many
           results it had and what it cost: never the businesses found.
         </p>
+        <p>
+          Place memory: so that a search can leave out the businesses your
+          workspace has already found or exported, we keep, for each
+          workspace, the Google place IDs its searches sent and its exports
+          held, with when each was first seen, last seen and last exported.
+          Nothing else about a business is kept: no name, address, phone
+          number, website or rating. Google's terms allow place IDs to be
+          kept indefinitely, as they identify a place without describing it.
+          A workspace admin can turn the place memory off (nothing more is
+          recorded) or make it forget everything at any time.
+        </p>
       </section>
       <section>
         <h2>4. How we protect your API key</h2>

@@ -102,6 +102,10 @@ describe('eventSentence', () => {
     expect(eventSentence(event('r', 'workspace_renamed', 'Acme Agency', { from: 'Acme' }))).toBe(
       'Olga Owner renamed the workspace from Acme to Acme Agency',
     );
+    expect(eventSentence(event('m', 'place_memory_changed', 'off'))).toBe('Olga Owner turned the place memory off');
+    expect(eventSentence(event('f', 'place_memory_forgotten', 'place memory', { places: 1532 }))).toBe(
+      'Olga Owner made the place memory forget 1532 places',
+    );
     expect(eventSentence({ ...event('l', 'member_left', 'mo@example.com'), actor: { userId: 'gone', email: null } })).toBe(
       'A former member left the workspace',
     );

@@ -145,6 +145,12 @@ export function eventSentence(event: AuditEventInfo): string {
       return `${who} created the workspace ${target}`;
     case 'workspace_renamed':
       return `${who} renamed the workspace${text(details, 'from') ? ` from ${text(details, 'from')}` : ''} to ${target}`;
+    case 'place_memory_changed':
+      return `${who} turned the place memory ${target === 'off' ? 'off' : 'on'}`;
+    case 'place_memory_forgotten': {
+      const places = typeof details.places === 'number' ? `${details.places} ` : '';
+      return `${who} made the place memory forget ${places}places`;
+    }
     default:
       return `${who}: ${String(event.action).replaceAll('_', ' ')} ${target}`;
   }

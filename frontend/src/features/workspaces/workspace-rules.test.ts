@@ -3,8 +3,8 @@ import type { WorkspaceInfo } from '../../api/gen/model/workspaceInfo';
 import { findWorkspace, workspaceSearchFor } from './current-workspace';
 import { canDelete, canLeave, canRemove, canRename, nameProblem, roleChoices } from './workspace-rules';
 
-const personal: WorkspaceInfo = { id: '0192f0c4-7a1e-7c3b-9a51-000000000001', name: 'Personal', personal: true, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0 };
-const shared: WorkspaceInfo = { id: '0192F0C4-7A1E-7C3B-9A51-000000000002', name: 'Acme', personal: false, role: 'admin', monthlySpendCapUsd: null, monthSpendUsd: 0 };
+const personal: WorkspaceInfo = { id: '0192f0c4-7a1e-7c3b-9a51-000000000001', name: 'Personal', personal: true, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true };
+const shared: WorkspaceInfo = { id: '0192F0C4-7A1E-7C3B-9A51-000000000002', name: 'Acme', personal: false, role: 'admin', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true };
 
 describe('what the screens offer mirrors what the API allows', () => {
   it('only an owner makes, demotes or touches an owner; members change nothing', () => {

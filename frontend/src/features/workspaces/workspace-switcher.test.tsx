@@ -9,8 +9,8 @@ import { WorkspaceSwitcher } from './workspace-switcher';
 const PERSONAL = '0192f0c4-7a1e-7c3b-9a51-000000000001';
 const ACME = '0192f0c4-7a1e-7c3b-9a51-000000000002';
 const WORKSPACES = [
-  { id: PERSONAL, name: 'Personal', personal: true, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0 },
-  { id: ACME, name: 'Acme', personal: false, role: 'member', monthlySpendCapUsd: null, monthSpendUsd: 0 },
+  { id: PERSONAL, name: 'Personal', personal: true, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true },
+  { id: ACME, name: 'Acme', personal: false, role: 'member', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true },
 ];
 
 afterEach(() => enterWorkspace(undefined, new QueryClient()));
@@ -67,7 +67,7 @@ describe('the workspace switcher', () => {
   });
 
   it('"New workspace" checks the name, creates it and opens it on the dashboard', async () => {
-    const created = { id: '0192f0c4-7a1e-7c3b-9a51-000000000003', name: 'Beta', personal: false, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0 };
+    const created = { id: '0192f0c4-7a1e-7c3b-9a51-000000000003', name: 'Beta', personal: false, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true };
     const calls = answer(created);
     const { router } = await renderWithProviders(<WorkspaceSwitcher />);
     await userEvent.click(screen.getByRole('button', { name: 'Workspace: Personal' }));

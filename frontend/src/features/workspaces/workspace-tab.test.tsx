@@ -9,8 +9,8 @@ import { fakeAuth, testUser } from '../../test/fake-auth';
 import { jsonResponse, renderWithProviders, testQueryClient } from '../../test/render';
 import { WorkspaceTab } from './workspace-tab';
 
-const PERSONAL: WorkspaceInfo = { id: '0192f0c4-7a1e-7c3b-9a51-000000000001', name: 'Personal', personal: true, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0 };
-const ACME: WorkspaceInfo = { id: '0192f0c4-7a1e-7c3b-9a51-000000000002', name: 'Acme', personal: false, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0 };
+const PERSONAL: WorkspaceInfo = { id: '0192f0c4-7a1e-7c3b-9a51-000000000001', name: 'Personal', personal: true, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true };
+const ACME: WorkspaceInfo = { id: '0192f0c4-7a1e-7c3b-9a51-000000000002', name: 'Acme', personal: false, role: 'owner', monthlySpendCapUsd: null, monthSpendUsd: 0, placeMemory: true };
 
 afterEach(() => enterWorkspace(undefined, new QueryClient()));
 

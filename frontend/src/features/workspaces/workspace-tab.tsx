@@ -14,6 +14,7 @@ import { Hint, Input, Label } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../lib/session/auth-context';
 import { ConfirmDialog } from './confirm-dialog';
+import { PlaceMemoryCard } from './place-memory-section';
 import { SpendCard, UsageBreakdownCard } from './spend-section';
 import { useWorkspaces } from './current-workspace';
 import { useSwitchWorkspace } from './use-switch-workspace';
@@ -43,6 +44,7 @@ export function WorkspaceTab() {
       <NameCard workspace={current} />
       <SpendCard workspace={current} />
       <UsageBreakdownCard />
+      <PlaceMemoryCard workspace={current} />
       {canLeave(current) && <LeaveCard workspace={current} />}
       {canDelete(current) && <DeleteCard workspace={current} />}
     </div>

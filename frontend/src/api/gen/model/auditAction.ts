@@ -30,4 +30,6 @@ export const AuditAction = {
   export_made: 'export_made',
   workspace_created: 'workspace_created',
   workspace_renamed: 'workspace_renamed',
+  place_memory_changed: 'place_memory_changed',
+  place_memory_forgotten: 'place_memory_forgotten',
 } as const;

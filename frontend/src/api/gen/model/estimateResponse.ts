@@ -49,6 +49,14 @@ export interface EstimateResponse {
      * @nullable
      */
   leadsLeftToday?: number | null;
+  /**
+     * With an `exclude`: of `estimatedLeads`, the places this workspace's memory does
+     * not hold, which the search would send (`estimatedCostUsd` then counts only what
+     * the search pays for: a quick search still reads every page; a full search does not
+     * fetch a rectangle whose places are all left out). Null without an `exclude`.
+     * @nullable
+     */
+  newPlaces?: number | null;
   /** Requests it would make, by SKU. */
   requests: SkuRequests & unknown;
   /**

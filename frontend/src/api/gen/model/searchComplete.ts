@@ -24,6 +24,16 @@ export interface SearchComplete {
   /** What it cost the user's Google key (absent in events of older versions). */
   cost?: CostItem & unknown;
   /**
+     * For a search with an `exclude`: the matching places it found, those left out
+     * included (absent for `exclude: none`).
+     */
+  foundCount?: number;
+  /**
+     * For a search with an `exclude`: the places new to the workspace's memory, the ones
+     * sent (absent for `exclude: none`).
+     */
+  newCount?: number;
+  /**
      * What the user should know about the results, in plain words (why it stopped
      * early, or a spot where Google lists more places than it returns).
      */

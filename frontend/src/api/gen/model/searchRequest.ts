@@ -7,6 +7,7 @@
  */
 import type { SearchArea } from './searchArea';
 import type { SearchRequestCoverage } from './searchRequestCoverage';
+import type { SearchRequestExclude } from './searchRequestExclude';
 import type { SearchRequestPhone } from './searchRequestPhone';
 import type { SearchRequestWebsite } from './searchRequestWebsite';
 
@@ -57,6 +58,15 @@ export interface SearchRequest {
      * @nullable
      */
   enrich?: boolean | null;
+  /**
+     * Leave out places this workspace's place memory holds: `none` (default) sends every
+     * match; `seen`, every place its searches sent before; `exported`, every place its
+     * exports held. Left-out places are not sent and do not count toward the allowance;
+     * a full search does not pay to fetch an area whose places are all left out. Has no
+     * effect while the workspace's place memory is off.
+     * @nullable
+     */
+  exclude?: SearchRequestExclude;
   /**
      * A city, state, ZIP code or full address (trimmed; at most 200 characters).
      * Optional when `area` is given.

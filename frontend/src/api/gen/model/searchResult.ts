@@ -28,6 +28,18 @@ export interface SearchResult {
      */
   cost?: SearchResultCost;
   /**
+     * With an `exclude`: the matching places found, those left out included (null for
+     * `exclude: none`).
+     * @nullable
+     */
+  foundCount?: number | null;
+  /**
+     * With an `exclude`: the places new to the workspace's memory, the ones in
+     * `results` (null for `exclude: none`).
+     * @nullable
+     */
+  newCount?: number | null;
+  /**
      * What you should know about the results, in plain words.
      * @nullable
      */

@@ -28,4 +28,11 @@ export interface UpdateWorkspaceRequest {
      * @pattern ^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$
      */
   name?: string | null;
+  /**
+     * Turns the place memory on or off (an admin may; the other fields need an owner).
+     * Off: searches record nothing and `exclude` leaves nothing out; what is remembered
+     * stays until `forget_place_memory`.
+     * @nullable
+     */
+  placeMemory?: boolean | null;
 }

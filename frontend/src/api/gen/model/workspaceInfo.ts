@@ -31,6 +31,12 @@ export interface WorkspaceInfo {
      * deleted and you cannot leave it).
      */
   personal: boolean;
+  /**
+     * Whether its searches remember the Google place ids they send (ids only, never
+     * lead data), so a search can leave them out with `exclude`. On by default; an
+     * admin changes it with `update_workspace`.
+     */
+  placeMemory: boolean;
   /** Your role in it. */
   role: WorkspaceRole & unknown;
 }

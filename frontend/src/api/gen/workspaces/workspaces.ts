@@ -61,6 +61,10 @@ import type {
 } from '../model/memberList';
 
 import type {
+  PlaceMemoryForgotten
+} from '../model/placeMemoryForgotten';
+
+import type {
   UpdateMemberRequest
 } from '../model/updateMemberRequest';
 
@@ -608,12 +612,13 @@ export const useDeleteWorkspace = <TError = ErrorType<ErrorBody>,
 
 /**
  * `name` renames it; `monthlySpendCapUsd` sets (a number) or removes (null) the cap
- * on what its searches spend on its Google key in a calendar month (UTC). Give at
- * least one. Only an owner may (403 `role_required` for admins and members).
+ * on what its searches spend on its Google key in a calendar month (UTC); both need
+ * an owner (403 `role_required` for admins). `placeMemory` turns the place memory on
+ * or off; an admin may. An empty body changes nothing and answers the workspace.
  *
  * API tokens: not accepted; this needs a signed-in session.
  *
- * Workspace role: at least `owner` (403 `role_required` below it).
+ * Workspace role: at least `admin` (403 `role_required` below it).
  *
  * Example:
  *
@@ -623,7 +628,7 @@ export const useDeleteWorkspace = <TError = ErrorType<ErrorBody>,
  *   -H 'Content-Type: application/json' \
  *   -d '{"monthlySpendCapUsd":250.0,"name":"Acme Agency (EU)"}'
  * ```
- * @summary Rename a workspace, or set its monthly spend cap
+ * @summary Rename a workspace, set its monthly spend cap, or turn its place memory on or off
  */
 export const updateWorkspace = async (id: string,
     updateWorkspaceRequest: UpdateWorkspaceRequest, options?: Parameters<typeof apiFetch>[1]): Promise<WorkspaceInfo> => {
@@ -690,7 +695,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UpdateWorkspaceMutationVariables = {id: string;data: BodyType<UpdateWorkspaceRequest>}
 
     /**
- * @summary Rename a workspace, or set its monthly spend cap
+ * @summary Rename a workspace, set its monthly spend cap, or turn its place memory on or off
  */
 export const useUpdateWorkspace = <TError = ErrorType<ErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateWorkspace>>, TError,UpdateWorkspaceMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
@@ -1443,4 +1448,92 @@ export const useUpdateMember = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getUpdateMemberMutationOptions(options), queryClient);
+    }
+    export const getForgetPlaceMemoryUrl = (id: string,) => {
+
+
+
+
+  return `/api/workspaces/${id}/place-memory`
+}
+
+/**
+ * Deletes every Google place id the workspace's searches and exports remembered
+ * (the memory holds nothing else), and answers how many. Later searches with
+ * `exclude` leave nothing out until places are remembered again. Needs an admin;
+ * recorded in the activity log.
+ *
+ * API tokens: not accepted; this needs a signed-in session.
+ *
+ * Workspace role: at least `admin` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X DELETE 'https://leadgen.example.com/api/workspaces/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21/place-memory' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Forget the workspace's place memory
+ */
+export const forgetPlaceMemory = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<PlaceMemoryForgotten> => {
+
+  return apiFetch<PlaceMemoryForgotten>(getForgetPlaceMemoryUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getForgetPlaceMemoryMutationKey = () => ['forgetPlaceMemory'] as const;
+
+export const getForgetPlaceMemoryMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgetPlaceMemory>>, TError,ForgetPlaceMemoryMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof forgetPlaceMemory>>, TError,ForgetPlaceMemoryMutationVariables, TContext> => {
+
+const mutationKey = getForgetPlaceMemoryMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof forgetPlaceMemory>>, ForgetPlaceMemoryMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  forgetPlaceMemory(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ForgetPlaceMemoryMutationResult = NonNullable<Awaited<ReturnType<typeof forgetPlaceMemory>>>
+
+    export type ForgetPlaceMemoryMutationError = ErrorType<ErrorBody>
+    export type ForgetPlaceMemoryMutationVariables = {id: string}
+
+    /**
+ * @summary Forget the workspace's place memory
+ */
+export const useForgetPlaceMemory = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgetPlaceMemory>>, TError,ForgetPlaceMemoryMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof forgetPlaceMemory>>,
+        TError,
+        ForgetPlaceMemoryMutationVariables,
+        TContext
+      > => {
+      return useMutation(getForgetPlaceMemoryMutationOptions(options), queryClient);
     }

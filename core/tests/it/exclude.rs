@@ -1,0 +1,171 @@
+//! `exclude` (issue #29) against the Places simulator: left-out places are neither sent
+//! nor counted toward the lead budget, and a full search does not pay for a rectangle
+//! whose places the free probes show are all left out.
+
+use std::{collections::HashSet, net::SocketAddr};
+
+use leadgen_core::{
+    lead::{Lead, SearchEvent},
+    places::PlacesClient,
+    search::{
+        self, Checkpoint, Coverage, EventSink, LeadAllowance, NoAreaCache, PriceTable, RateGate, RawSearch, Resume,
+        SearchOutcome, SearchPlan, SearchStopped, Upstream, ValidSearch,
+    },
+};
+use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder, Sku};
+
+const KEY: &str = "AIzaSyExclude0123456789abcdefghijklmnop";
+
+struct NoGate;
+
+impl RateGate for NoGate {
+    async fn until_ready(&self, _key_id: &str) {}
+}
+
+/// Collects the leads sent, page by page.
+#[derive(Default)]
+struct Collect {
+    sent: Vec<Lead>,
+}
+
+impl EventSink for Collect {
+    async fn emit(&mut self, events: Vec<SearchEvent>, _checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
+        for event in events {
+            if let SearchEvent::BusinessFound(found) = event {
+                self.sent.push(found.lead);
+            }
+        }
+        Ok(())
+    }
+
+    async fn cancelled(&mut self) -> bool {
+        false
+    }
+}
+
+/// Grants whatever is asked.
+struct Unlimited;
+
+impl LeadAllowance for Unlimited {
+    async fn grant(&self, wanted: u32) -> u32 {
+        wanted
+    }
+}
+
+async fn sim(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
+    leadgen_core::install_crypto_provider();
+    let sim = builder.start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
+    let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
+    (sim, client)
+}
+
+fn search(business_type: &str, location: &str, coverage: Coverage) -> ValidSearch {
+    ValidSearch::try_from(RawSearch {
+        business_type: business_type.into(),
+        location: location.into(),
+        coverage,
+        ..RawSearch::default()
+    })
+    .expect("valid")
+}
+
+async fn run(
+    client: &PlacesClient,
+    search: &ValidSearch,
+    lead_budget: u32,
+    excluded: HashSet<String>,
+) -> (SearchOutcome, Vec<Lead>) {
+    let upstream = Upstream {
+        client,
+        api_key: KEY,
+        key_id: "test",
+        gate: &NoGate,
+        aggregate: None,
+    };
+    let plan = SearchPlan {
+        search,
+        lead_budget,
+        prices: PriceTable::default(),
+        concurrency: 4,
+        spend_cap: None,
+        excluded,
+    };
+    let mut sink = Collect::default();
+    let outcome = search::run(&upstream, &plan, &mut sink, &Unlimited, &NoAreaCache, Resume::fresh())
+        .await
+        .expect("search");
+    (outcome, sink.sent)
+}
+
+fn ids(leads: &[Lead]) -> HashSet<String> {
+    leads.iter().map(|l| l.place_id.clone()).collect()
+}
+
+#[tokio::test]
+async fn a_quick_search_leaves_out_excluded_places_and_does_not_count_them() {
+    let (_sim, client) = sim(PlacesSim::builder()).await;
+    let quick = search("restaurant", "Austin, TX", Coverage::Quick);
+    let (first, sent) = run(&client, &quick, 60, HashSet::new()).await;
+    assert!(sent.len() >= 40, "enough places to split: {}", sent.len());
+    assert_eq!(first.excluded, 0);
+
+    // Leave out the first 25: a budget of 10 still gets 10 leads, none of them left out.
+    let left_out: HashSet<String> = ids(&sent[..25]);
+    let (second, again) = run(&client, &quick, 10, left_out.clone()).await;
+    assert_eq!(again.len(), 10, "left-out places do not use the budget");
+    assert!(again.iter().all(|l| !left_out.contains(&l.place_id)));
+    assert_eq!(second.leads.len(), 10);
+    assert!(
+        second.excluded >= 20,
+        "the first page's left-out places are counted: {}",
+        second.excluded
+    );
+
+    // Everything left out: nothing is sent, every match is counted as left out.
+    let (third, none) = run(&client, &quick, 60, ids(&sent)).await;
+    assert!(none.is_empty());
+    assert_eq!(third.excluded as usize, sent.len());
+}
+
+/// The issue's figure: a full search of the metro, then the same search with
+/// `exclude: seen` after 5 businesses opened there. The simulator generates a type's
+/// businesses in order from its seed, so the world with 5 more holds the same first ones.
+#[tokio::test]
+async fn a_full_search_re_run_sends_only_the_new_places_and_pays_far_less() {
+    const BEFORE: u32 = 1_500;
+    const ADDED: u32 = 5;
+    let (before_sim, before) = sim(PlacesSim::builder().metro_density("dentist", BEFORE)).await;
+    let full = search("dentist", "Houston, TX", Coverage::Full);
+    let (first, sent) = run(&before, &full, 10_000, HashSet::new()).await;
+    assert_eq!(sent.len() as u32, BEFORE, "the first run finds every dentist");
+    let first_cost = before_sim.stats();
+
+    let (after_sim, after) = sim(PlacesSim::builder().metro_density("dentist", BEFORE + ADDED)).await;
+    let seen = ids(&sent);
+    let (second, new) = run(&after, &full, 10_000, seen.clone()).await;
+    let second_cost = after_sim.stats();
+    assert_eq!(new.len() as u32, ADDED, "exactly the new places are sent");
+    assert!(new.iter().all(|l| !seen.contains(&l.place_id)));
+    assert_eq!(ids(&new).len() as u32, ADDED, "each once");
+    assert_eq!(second.excluded, BEFORE, "every known place is counted as left out");
+
+    let prices = PriceTable::default();
+    let (first_usd, second_usd) = (first.requests.cost_usd(&prices), second.requests.cost_usd(&prices));
+    println!(
+        "first run: {:?} ${first_usd:.4} (simulator: {} enterprise, ${:.4}); re-run with exclude=seen: {:?} ${second_usd:.4} (simulator: {} enterprise, ${:.4})",
+        first.requests,
+        first_cost.billable(Sku::TextSearchEnterprise),
+        first_cost.cost_usd.dollars(),
+        second.requests,
+        second_cost.billable(Sku::TextSearchEnterprise),
+        second_cost.cost_usd.dollars(),
+    );
+    assert!(
+        second_usd * 4.0 <= first_usd,
+        "the re-run costs at most a quarter: ${second_usd:.4} vs ${first_usd:.4}"
+    );
+    assert!(
+        second_cost.billable(Sku::TextSearchEnterprise) * 4 <= first_cost.billable(Sku::TextSearchEnterprise),
+        "and the simulator billed as much"
+    );
+}
