@@ -12,10 +12,11 @@
 use std::collections::HashSet;
 
 use super::{
-    completeness::{self, Completeness},
+    completeness,
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
     full::{Done, FULL_CONCURRENCY, all_pages, base_request, probe},
     locate::{AreaCache, locate},
+    meter::Completeness,
     options::{Area, Coverage},
     paging::{MAX_PAGES, PAGE_SIZE},
     query::ValidSearch,

@@ -18,9 +18,10 @@ use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnord
 
 use super::{
     checkpoint::{Checkpoint, DoneTile, Resume},
-    completeness::{self, Completeness},
+    completeness,
     cost::{Requests, Sku, round_cents},
     locate::{AreaCache, locate},
+    meter::Completeness,
     options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
     query::ValidSearch,
@@ -318,7 +319,7 @@ fn progress(
     outcome: &SearchOutcome,
     plan: &SearchPlan<'_>,
     next_fetch: usize,
-    completeness: Option<super::completeness::SearchCompleteness>,
+    completeness: Option<super::meter::SearchCompleteness>,
 ) -> SearchProgress {
     let prices = &plan.prices;
     let unresolved = planner.unresolved();

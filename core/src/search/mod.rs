@@ -12,6 +12,7 @@ mod estimate;
 mod full;
 mod leads;
 mod locate;
+mod meter;
 mod options;
 mod paging;
 mod query;
@@ -22,12 +23,12 @@ mod status;
 pub mod tiling;
 
 pub use checkpoint::{Checkpoint, DoneTile, Progress, Resume};
-pub use completeness::{Completeness, CompletenessSource, SearchCompleteness};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, estimate};
 pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
 pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, locate, normalise_location};
+pub use meter::{Completeness, CompletenessSource, SearchCompleteness};
 pub use options::{
     Area, Coverage, Exclude, InvalidOption, LeadFilters, MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, PhoneFilter,
     WebsiteFilter,

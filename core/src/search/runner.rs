@@ -85,7 +85,7 @@ pub struct SearchOutcome {
     /// coverage: what its probes counted, exact once every area is probed).
     pub expected_places: Option<u32>,
     /// The completeness meter's last reading (full coverage, when Google counted).
-    pub completeness: Option<super::completeness::SearchCompleteness>,
+    pub completeness: Option<super::meter::SearchCompleteness>,
     /// Distinct matching places left out by the search's `exclude` (known to the
     /// workspace's place memory); 0 for `exclude: none`.
     pub excluded: u32,
