@@ -73,7 +73,10 @@ describe('ReplayedExportActions (a history row)', () => {
   it("downloads CSV, XLSX and JSON from the server's export, named by the server", async () => {
     await show();
     for (const format of ['CSV', 'XLSX', 'JSON']) {
-      fireEvent.click(screen.getByRole('button', { name: `Download ${format} of Cafe in Paris` }));
+      const button = screen.getByRole('button', { name: `Download ${format} of Cafe in Paris` });
+      // Enabled again once the previous download is done.
+      await waitFor(() => expect(button).toBeEnabled());
+      fireEvent.click(button);
       await waitFor(() => expect(saved).toHaveLength(['CSV', 'XLSX', 'JSON'].indexOf(format) + 1));
     }
     expect(saved).toEqual(['csv', 'xlsx', 'json'].map((f) => `leads-cafe-paris-2026-11-27T06-00-00.${f}`));
