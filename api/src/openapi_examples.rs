@@ -2,7 +2,7 @@
 //! `curl` line, added to the spec poem-openapi generates.
 //!
 //! The examples live in `openapi_examples.json` (operation id → `request`, `response`,
-//! `params`, `stream`); an operation without a `request` or `response` there takes its
+//! `params`, `stream`, `files` by media type for an answer that is a file); an operation without a `request` or `response` there takes its
 //! schema's own example (`#[oai(example)]`). Every published spec (the committed
 //! `openapi.json`, `/api/openapi.json`, and the interactive docs at `/api/docs`) is this
 //! one. The contract tests check that every operation has its examples and that each
@@ -96,6 +96,9 @@ fn add_response_example(op: &mut Operation, given: &Value, components: &Componen
                     .get("stream")
                     .and_then(Value::as_str)
                     .and_then(|s| frames(s).into_iter().next())
+            } else if let Some(file) = given.get("files").and_then(|files| files.get(media_type.as_str())) {
+                // A file answer (`export_search`): its text, or what its bytes are.
+                Some(file.clone())
             } else {
                 given
                     .get("response")

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
 import { readState, restartApi } from './stack';
 
@@ -61,6 +62,12 @@ test('history: a full search survives a reload, is listed, runs again, and a run
     const download = page.waitForEvent('download');
     await row.getByRole('button', { name: 'Download CSV of Dentist in Austin, TX' }).click();
     expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+    // The server's export (issue #29): an Excel workbook of the same search.
+    const workbook = page.waitForEvent('download');
+    await row.getByRole('button', { name: 'Download XLSX of Dentist in Austin, TX' }).click();
+    const xlsx = await workbook;
+    expect(xlsx.suggestedFilename()).toMatch(/^leads-dentist-austin-tx-[\dT-]+\.xlsx$/);
+    expect(fs.readFileSync((await xlsx.path())!).subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
     await shot(page, '40-search-history');
   });
 

@@ -8,6 +8,7 @@ pub mod health;
 pub mod invitations;
 pub mod leads;
 pub mod leads_models;
+pub mod search_export;
 pub mod searches;
 pub mod sheets;
 pub mod site;

@@ -5,8 +5,10 @@
 
 use futures_util::StreamExt;
 use leadgen_core::{
+    audit::{self, Action},
     delivery::{DeliveryKind, DeliveryStatus},
     ids::{SearchId, UserId, WorkspaceId},
+    lead::SearchEvent,
     search::{Checkpoint, Coverage, SearchStatus, StopReason},
     spend::ClientLabel,
     store::{HistoryQuery, SearchSummary},
@@ -19,7 +21,10 @@ use poem_openapi::{
     payload::Json,
 };
 
-use super::ApiTags;
+use super::{
+    ApiTags,
+    search_export::{ExportFormat, SearchExport},
+};
 use crate::{
     auth::{Auth, access},
     error::{ApiError, Fails, status::*},
@@ -357,6 +362,80 @@ impl SearchesApi {
         );
         let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
         Ok(SearchEvents::new(frames, slot))
+    }
+
+    /// Export a search's leads as a file
+    ///
+    /// The leads of a finished search as CSV (the web app's file, byte for byte), XLSX
+    /// (the same columns, ratings and review counts as numbers, the header row frozen)
+    /// or JSON (`ExportedLeads`), with `Content-Disposition: attachment` and the web
+    /// app's file name. Any text a spreadsheet would run as a formula is kept as text.
+    ///
+    /// Leads are never stored: a search's results are held in memory for `replayMinutes`
+    /// (10 by default) after it finishes (`resultsAvailable` in the history); after that
+    /// this answers 410 `results_gone`. A search still running answers 409
+    /// `search_running`; one that ended without results (it failed) 409 `no_results`.
+    /// Any member of the workspace may export; the audit log records it.
+    ///
+    /// API tokens: need the `searches:run` scope.
+    #[oai(path = "/:id/export", method = "get", operation_id = "export_search")]
+    async fn export_search(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::SearchesRun>,
+        id: Path<SearchId>,
+        /// `csv` (the default), `xlsx` or `json`.
+        format: Query<Option<ExportFormat>>,
+    ) -> Result<SearchExport, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND | CONFLICT | GONE }>> {
+        let format = format.0.unwrap_or_default();
+        let summary = owned(&state, auth.workspace(), &id.0).await?;
+        let events = state.bus.replay(&summary.id, 0).await?;
+        let complete = events.iter().rev().find_map(|envelope| match &envelope.event {
+            SearchEvent::Complete(complete) => Some(complete),
+            _ => None,
+        });
+        let Some(complete) = complete else {
+            return Err(if summary.finished_at.is_none() {
+                ApiError::conflict(
+                    "search_running",
+                    "This search is still running: export it once it has finished.",
+                )
+            } else if events.is_empty() {
+                ApiError::gone(
+                    "results_gone",
+                    format!(
+                        "This search's results are gone: we keep them in memory for {} minutes only and never store lead data. Run it again.",
+                        state.bus.replay_ttl().as_secs() / 60
+                    ),
+                )
+            } else {
+                ApiError::conflict("no_results", "This search ended without results: there is nothing to export.")
+            }
+            .into());
+        };
+        let file = SearchExport::build(format, &summary.id, &complete.search, &complete.results)?;
+        audit::record(
+            &state.store,
+            auth.workspace(),
+            Some(&auth.0.user.id),
+            Action::ExportMade,
+            summary.id.as_str(),
+            serde_json::json!({"to": "file", "format": format.extension(), "rows": complete.results.len()}),
+        )
+        .await;
+        // The place memory marks what left the product (issue #29: `exclude: exported`);
+        // a failure to mark is logged, never the export's.
+        let ids: Vec<String> = complete.results.iter().map(|lead| lead.place_id.clone()).collect();
+        if let Err(e) = state.store.mark_exported(auth.workspace(), &ids).await {
+            tracing::warn!(error = %e, "could not mark the exported places in the place memory");
+        }
+        tracing::info!(
+            rows = complete.results.len(),
+            format = format.extension(),
+            file = file.file_name(),
+            "search exported"
+        );
+        Ok(file)
     }
 
     /// Cancel a search

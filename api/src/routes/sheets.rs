@@ -98,10 +98,14 @@ pub struct WorksheetsResponse {
     pub worksheets: Vec<WorksheetItem>,
 }
 
-/// One lead to write. Other fields of a streamed lead (placeId, rating...) are accepted
-/// and ignored.
+/// One lead to write. Other fields of a streamed lead (rating...) are accepted and
+/// ignored.
 #[derive(Debug, Object)]
 pub struct ExportLead {
+    /// Google's place id (a streamed lead's `placeId`): the workspace's place memory
+    /// marks it exported (issue #29, `exclude: exported`). Not written to the sheet.
+    #[oai(rename = "placeId")]
+    pub place_id: Option<Text>,
     /// Business name.
     pub name: Text,
     /// Formatted address.
@@ -328,6 +332,14 @@ impl SheetsApi {
         request: &poem::Request,
         body: Json<ExportToSheetsRequest>,
     ) -> Result<Json<ExportToSheetsResponse>, SheetsApiError> {
+        let exported: Vec<String> = body
+            .0
+            .leads
+            .iter()
+            .filter_map(|lead| lead.place_id.as_ref())
+            .map(|id| id.0.trim().to_owned())
+            .filter(|id| !id.is_empty())
+            .collect();
         let request_body = export_request(body.0)?;
         let outcome = state
             .sheets
@@ -362,6 +374,11 @@ impl SheetsApi {
             serde_json::json!({"to": "google_sheets", "rows": outcome.rows_written}),
         )
         .await;
+        // A place id is an opaque Google id: the memory keeps what it was given, in the
+        // workspace the export was made from.
+        if let Err(e) = state.store.mark_exported(&workspace, &exported).await {
+            tracing::warn!(error = %e, "could not mark the exported places in the place memory");
+        }
         Ok(Json(ExportToSheetsResponse {
             success: true,
             message: outcome.message,

@@ -29,6 +29,70 @@ pub const CONTACT_COLUMNS: [&str; 8] = [
 /// The place's own columns, last, so older files stay a prefix of today's.
 pub const PLACE_COLUMNS: [&str; 6] = ["Category", "Street", "City", "State", "Postal Code", "Place ID"];
 
+/// The columns of a file of leads: the spec's, the contact columns when `enriched`, the
+/// place's own. The CSV and the XLSX file share them.
+pub(super) fn header(enriched: bool) -> Vec<&'static str> {
+    let mut header: Vec<&str> = CSV_COLUMNS.to_vec();
+    if enriched {
+        header.extend(CONTACT_COLUMNS);
+    }
+    header.extend(PLACE_COLUMNS);
+    header
+}
+
+/// One cell of a lead's row: its text (the CSV's), and its number when the column is a
+/// figure (rating, reviews), for a file format that types cells.
+pub(super) struct Cell<'a> {
+    /// As the CSV writes it (before the formula guard).
+    pub text: Cow<'a, str>,
+    /// The figure, in a numeric column with a value.
+    pub number: Option<f64>,
+}
+
+impl<'a> Cell<'a> {
+    fn text(text: impl Into<Cow<'a, str>>) -> Self {
+        Self {
+            text: text.into(),
+            number: None,
+        }
+    }
+}
+
+/// A lead's cells, in [`header`]'s order.
+pub(super) fn row(lead: &Lead, enriched: bool) -> Vec<Cell<'_>> {
+    let mut row = vec![
+        Cell::text(lead.name.as_str()),
+        Cell::text(lead.address.as_str()),
+        Cell::text(lead.phone.as_str()),
+        Cell::text(lead.website.as_str()),
+        Cell {
+            text: lead.rating.map_or(Cow::Borrowed(""), |r| Cow::Owned(r.to_string())),
+            number: lead.rating,
+        },
+        Cell {
+            text: lead
+                .review_count
+                .map_or(Cow::Borrowed(""), |n| Cow::Owned(n.to_string())),
+            number: lead.review_count.map(f64::from),
+        },
+    ];
+    if enriched {
+        row.extend(contact_cells(lead.contacts.as_ref()).into_iter().map(Cell::text));
+    }
+    row.extend(
+        [
+            &lead.category,
+            &lead.street,
+            &lead.city,
+            &lead.state,
+            &lead.postal_code,
+            &lead.place_id,
+        ]
+        .map(|s| Cell::text(s.as_str())),
+    );
+    row
+}
+
 /// The CSV file of `leads`: a UTF-8 byte-order mark (spreadsheet programs then read
 /// accented names right), a header row, one row per lead; every value quoted, rows
 /// separated by CRLF (RFC 4180), no line break after the last.
@@ -37,37 +101,9 @@ pub fn leads_csv(leads: &[Lead], enriched: bool) -> Vec<u8> {
         .quote_style(csv::QuoteStyle::Always)
         .terminator(csv::Terminator::CRLF)
         .from_writer(Vec::from("\u{feff}".as_bytes()));
-    let mut header: Vec<&str> = CSV_COLUMNS.to_vec();
-    if enriched {
-        header.extend(CONTACT_COLUMNS);
-    }
-    header.extend(PLACE_COLUMNS);
-    write_row(&mut writer, header.into_iter().map(Cow::Borrowed));
+    write_row(&mut writer, header(enriched).into_iter().map(Cow::Borrowed));
     for lead in leads {
-        let mut row: Vec<Cow<'_, str>> = vec![
-            Cow::Borrowed(lead.name.as_str()),
-            Cow::Borrowed(lead.address.as_str()),
-            Cow::Borrowed(lead.phone.as_str()),
-            Cow::Borrowed(lead.website.as_str()),
-            lead.rating.map_or(Cow::Borrowed(""), |r| Cow::Owned(r.to_string())),
-            lead.review_count
-                .map_or(Cow::Borrowed(""), |n| Cow::Owned(n.to_string())),
-        ];
-        if enriched {
-            row.extend(contact_cells(lead.contacts.as_ref()).into_iter().map(Cow::Owned));
-        }
-        row.extend(
-            [
-                &lead.category,
-                &lead.street,
-                &lead.city,
-                &lead.state,
-                &lead.postal_code,
-                &lead.place_id,
-            ]
-            .map(|s| Cow::Borrowed(s.as_str())),
-        );
-        write_row(&mut writer, row.into_iter());
+        write_row(&mut writer, row(lead, enriched).into_iter().map(|cell| cell.text));
     }
     let mut bytes = writer
         .into_inner()
@@ -176,6 +212,12 @@ pub fn file_slug(text: &str) -> String {
 
 /// `leads-{businessType}-{location}-{timestamp}.csv`, as the web app names a download.
 pub fn file_name(business_type: &str, location: &str, at: DateTime<Utc>) -> String {
+    file_name_with(business_type, location, at, "csv")
+}
+
+/// [`file_name`] with another extension (`xlsx`, `json`): a server export is named like
+/// the web app's download of the same search.
+pub fn file_name_with(business_type: &str, location: &str, at: DateTime<Utc>, extension: &str) -> String {
     let timestamp = at.format("%Y-%m-%dT%H-%M-%S").to_string();
     let parts = [
         "leads".to_owned(),
@@ -184,7 +226,7 @@ pub fn file_name(business_type: &str, location: &str, at: DateTime<Utc>) -> Stri
         timestamp,
     ];
     let parts: Vec<&str> = parts.iter().map(String::as_str).filter(|p| !p.is_empty()).collect();
-    format!("{}.csv", parts.join("-"))
+    format!("{}.{extension}", parts.join("-"))
 }
 
 #[cfg(test)]

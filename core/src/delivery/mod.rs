@@ -4,9 +4,12 @@
 
 mod csv;
 mod mail;
+mod xlsx;
 
-pub use csv::{file_name, file_slug, leads_csv, spreadsheet_cell};
+pub use csv::{file_name, file_name_with, file_slug, leads_csv, spreadsheet_cell};
 pub use mail::{MailConfig, MailError, MailFile, Mailer};
+pub use rust_xlsxwriter::XlsxError;
+pub use xlsx::leads_xlsx;
 
 /// Where a finished search goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

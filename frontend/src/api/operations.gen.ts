@@ -16,6 +16,7 @@ export const API_OPERATIONS = {
   delete_webhook: { method: 'DELETE', path: '/api/user/webhooks/{id}' },
   delete_workspace: { method: 'DELETE', path: '/api/workspaces/{id}' },
   estimate_search: { method: 'POST', path: '/api/leads/estimate' },
+  export_search: { method: 'GET', path: '/api/leads/searches/{id}/export' },
   export_to_sheets: { method: 'POST', path: '/api/leads/export-to-sheets' },
   finish_sign_in: { method: 'GET', path: '/api/auth/callback' },
   forget_place_memory: { method: 'DELETE', path: '/api/workspaces/{id}/place-memory' },

@@ -24,6 +24,8 @@ export const OPERATION_ERROR_MESSAGES = {
   list_clients: 'Could not load the client labels.',
   get_usage_breakdown: 'Could not load usage by member and client.',
   cancel_search: 'Could not cancel this search.',
+  // Read by lib/server-export.ts (a file, not through the mutator), with this text.
+  export_search: 'Could not export the results.',
   get_sheets_auth_status: 'Failed to check authentication status',
   list_sheets: 'Failed to get sheets',
   validate_sheet: 'Failed to validate spreadsheet',

@@ -51,15 +51,15 @@ enum Undelivered {
 }
 
 async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError> {
-    let (outcome, rows) = match finished_search(deps, &job.search_id).await {
+    let (outcome, place_ids) = match finished_search(deps, &job.search_id).await {
         Ok((leads, params)) => {
             let sent = match job.kind {
                 DeliveryKind::Email => by_email(job, deps, &leads, &params).await,
                 DeliveryKind::Sheets => to_sheets(job, deps, &leads, &params).await,
             };
-            (sent, leads.len())
+            (sent, leads.iter().map(|lead| lead.place_id.clone()).collect::<Vec<_>>())
         }
-        Err(why) => (Err(why), 0),
+        Err(why) => (Err(why), Vec::new()),
     };
     let (status, detail) = match outcome {
         Ok(detail) => (DeliveryStatus::Sent, detail),
@@ -81,7 +81,11 @@ async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError>
     tracing::info!(status = status.as_str(), "delivery done");
     record(deps, &job.workspace(), &job.search_id, job.kind, status, Some(&detail)).await;
     if status == DeliveryStatus::Sent {
-        audit_export(job, deps, rows).await;
+        audit_export(job, deps, place_ids.len()).await;
+        // What left the product is marked exported (issue #29, `exclude: exported`).
+        if let Err(e) = deps.store.mark_exported(&job.workspace(), &place_ids).await {
+            tracing::warn!(error = %e, "could not mark the delivered places in the place memory");
+        }
     }
     Ok(())
 }

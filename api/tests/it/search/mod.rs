@@ -8,6 +8,7 @@ mod delivery;
 mod enrich;
 pub mod env;
 mod errors;
+mod export;
 mod fleet;
 mod full;
 mod history;

@@ -123,8 +123,8 @@ describe('Export dialog: a new sheet', () => {
 
     expect(bodyOf('POST', '/api/leads/export-to-sheets')).toEqual({
       leads: [
-        { name: 'Cafe One', address: '1 Main St', phone: '+1 512 555 0100', website: 'https://one.example' },
-        { name: 'Cafe Two', address: '2 Main St' },
+        { placeId: 'p1', name: 'Cafe One', address: '1 Main St', phone: '+1 512 555 0100', website: 'https://one.example' },
+        { placeId: 'p2', name: 'Cafe Two', address: '2 Main St' },
       ],
       businessType: 'cafe',
       location: 'Austin',
@@ -370,5 +370,59 @@ describe('Export dialog: loading the sheet list fails', () => {
     expect(await within(dialog).findByText(/Google Sheets export is not available on this server\./)).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Download CSV' })).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Re-authenticate' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Files from the server (a finished search with an id, issue #29)', () => {
+  const saved: string[] = [];
+  beforeEach(() => {
+    saved.length = 0;
+    URL.createObjectURL = vi.fn(() => 'blob:export');
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const file = (format: string) => () =>
+    new Response(`file-${format}`, { status: 200, headers: { 'Content-Disposition': `attachment; filename="leads-cafe-austin-2026-11-27T06-00-00.${format}"` } });
+
+  async function withId() {
+    const onOutcome = vi.fn<(outcome: ExportOutcome) => void>();
+    await renderWithProviders(<ExportActions results={leads} search={search} onOutcome={onOutcome} searchId="s-9" />);
+    return { onOutcome, user: userEvent.setup() };
+  }
+
+  it('downloads CSV, Excel and JSON as the server names them', async () => {
+    for (const f of ['csv', 'xlsx', 'json']) routes[`GET /api/leads/searches/s-9/export?format=${f}`] = file(f);
+    const { user } = await withId();
+    for (const name of ['Download CSV', 'Download Excel', 'Download JSON']) {
+      const button = screen.getByRole('button', { name });
+      // Enabled again once the previous download is done.
+      await waitFor(() => expect(button).toBeEnabled());
+      await user.click(button);
+    }
+    await waitFor(() => expect(saved).toEqual(['csv', 'xlsx', 'json'].map((f) => `leads-cafe-austin-2026-11-27T06-00-00.${f}`)));
+  });
+
+  it('makes the CSV from the results on screen when the server no longer holds them, and says why Excel cannot be had', async () => {
+    const gone = () => jsonResponse({ error: 'results_gone', message: "This search's results are gone." }, 410);
+    routes['GET /api/leads/searches/s-9/export?format=csv'] = gone;
+    routes['GET /api/leads/searches/s-9/export?format=xlsx'] = gone;
+    const { user, onOutcome } = await withId();
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Download Excel' })).toBeEnabled());
+    expect(saved[0]).toMatch(/^leads-cafe-austin-\d{4}-\d{2}-\d{2}T[\d-]+\.csv$/);
+    await user.click(screen.getByRole('button', { name: 'Download Excel' }));
+    await waitFor(() => expect(onOutcome).toHaveBeenCalledWith({ kind: 'error', message: "This search's results are gone." }));
+    expect(saved).toHaveLength(1);
+  });
+
+  it('offers only the CSV without a search id', async () => {
+    await setup();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Download Excel' })).not.toBeInTheDocument();
   });
 });

@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
 import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 import { stashResults } from '../../lib/return-to';
+import { downloadServerExport } from '../../lib/server-export';
 import { checkSheetsAuth, reauthMessage, sheetsConnection, startSheetsReauth } from '../../lib/sheets-auth';
 import { ExportDialog, UnavailableNotice } from './export-dialog';
 import type { ExportOutcome } from './export-outcome';
@@ -22,6 +23,12 @@ export interface ExportActionsProps {
   search: SearchQuery;
   /** How a Sheets export ended; the page shows the banner (it outlives the results). */
   onOutcome: (outcome: ExportOutcome) => void;
+  /**
+   * The finished search these results are, when known: files then come from the server's
+   * export (`export_search`, issue #29), which also offers XLSX and JSON. Absent (results
+   * brought back after a re-authentication), the CSV is made in the browser.
+   */
+  searchId?: string | null;
 }
 
 /**
@@ -111,21 +118,65 @@ export function SheetsIcon() {
   );
 }
 
-/** Export controls for a finished search: Google Sheets and CSV (spec section 4, Export). */
+/** The download icon of the file buttons. */
+function DownloadIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
+      <path strokeLinecap="round" strokeLinejoin="round" d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16" />
+    </svg>
+  );
+}
+
+/**
+ * Export controls for a finished search: Google Sheets and CSV (spec section 4, Export),
+ * and with a search id XLSX and JSON from the server. The CSV comes from the server too
+ * when it can; the results are on screen, so when the server cannot answer (results gone,
+ * 404/410, or any failure) the browser makes the same file from them.
+ */
 export function ExportActions(props: ExportActionsProps) {
   const { openExport, checking, downloadCsv, dialogs } = useSheetsExport(props);
+  const { searchId, onOutcome } = props;
+  const [fetching, setFetching] = useState<'csv' | 'xlsx' | 'json' | null>(null);
+
+  async function downloadFile(format: 'csv' | 'xlsx' | 'json') {
+    if (!searchId) {
+      downloadCsv();
+      return;
+    }
+    setFetching(format);
+    try {
+      await downloadServerExport(searchId, format);
+    } catch (error) {
+      if (format === 'csv') downloadCsv();
+      else onOutcome({ kind: 'error', message: error instanceof Error && error.message ? error.message : 'Could not export the results.' });
+    } finally {
+      setFetching(null);
+    }
+  }
+
   return (
     <>
       <Button variant="secondary" onClick={() => void openExport()} disabled={checking} aria-busy={checking || undefined}>
         {checking ? <Spinner /> : <SheetsIcon />}
         Export to Sheets
       </Button>
-      <Button onClick={downloadCsv}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth={2}>
-          <path strokeLinecap="round" strokeLinejoin="round" d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16" />
-        </svg>
+      <Button onClick={() => void downloadFile('csv')} disabled={fetching !== null} aria-busy={fetching === 'csv' || undefined}>
+        {fetching === 'csv' ? <Spinner /> : <DownloadIcon />}
         Download CSV
       </Button>
+      {searchId &&
+        (['xlsx', 'json'] as const).map((format) => (
+          <Button
+            key={format}
+            variant="secondary"
+            onClick={() => void downloadFile(format)}
+            disabled={fetching !== null}
+            aria-busy={fetching === format || undefined}
+          >
+            {fetching === format ? <Spinner /> : <DownloadIcon />}
+            {format === 'xlsx' ? 'Download Excel' : 'Download JSON'}
+          </Button>
+        ))}
       {dialogs}
     </>
   );

@@ -15,8 +15,8 @@ describe('buildExportRequest with a full search', () => {
     const body = buildExportRequest(leads, { businessType: 'dentist', location: 'Houston, TX' }, { mode: 'new', sheetName: '', worksheetName: '' });
     expect(performance.now() - started).toBeLessThan(200);
     expect(body.leads).toHaveLength(3000);
-    expect(body.leads[2999]).toEqual({ name: 'Dentist 2999', address: '2999 Main St', phone: '+1 713 555 0100' });
-    expect(body.leads[0]).toEqual({ name: 'Dentist 0', address: '0 Main St' });
+    expect(body.leads[2999]).toEqual({ placeId: 'p2999', name: 'Dentist 2999', address: '2999 Main St', phone: '+1 713 555 0100' });
+    expect(body.leads[0]).toEqual({ placeId: 'p0', name: 'Dentist 0', address: '0 Main St' });
   });
 });
 
@@ -40,6 +40,6 @@ describe('buildExportRequest with an enriched search', () => {
   it('sends exactly what it always did for a search that was not enriched', () => {
     const body = buildExportRequest([lead], { businessType: 'cafe', location: 'Austin' }, target);
     expect(body).not.toHaveProperty('enriched');
-    expect(body.leads[0]).toEqual({ name: 'Blue Cup', address: '1 Main St', website: 'https://bluecup.example' });
+    expect(body.leads[0]).toEqual({ placeId: 'p1', name: 'Blue Cup', address: '1 Main St', website: 'https://bluecup.example' });
   });
 });

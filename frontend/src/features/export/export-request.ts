@@ -12,10 +12,12 @@ export type ExportTarget =
 export function buildExportRequest(leads: readonly Lead[], search: SearchQuery, target: ExportTarget): ExportToSheetsRequest {
   const enriched = isEnriched(search);
   const body: ExportToSheetsRequest = {
-    // An empty phone or website becomes an empty cell; placeId, rating and reviews are
-    // not written (the sheet's columns are Name, Address, Phone, Website, then for an
-    // enriched search Email and the social profiles, from what the page has).
+    // An empty phone or website becomes an empty cell; rating and reviews are not
+    // written (the sheet's columns are Name, Address, Phone, Website, then for an
+    // enriched search Email and the social profiles, from what the page has). The place
+    // id is not written either: the workspace's place memory marks it exported.
     leads: leads.map((lead) => ({
+      ...(lead.placeId ? { placeId: lead.placeId } : {}),
       name: lead.name,
       address: lead.address ?? '',
       ...(lead.phone ? { phone: lead.phone } : {}),

@@ -4,6 +4,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { downloadLeadsCsv } from '../../lib/csv';
 import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 import { collectSearchLeads } from '../../lib/search-replay';
+import { downloadServerExport, resultsNotHeld } from '../../lib/server-export';
 import { SheetsIcon, useSheetsExport } from './export-actions';
 import { ExportOutcomeBanner, type ExportOutcome } from './export-outcome';
 
@@ -17,19 +18,39 @@ export interface ReplayedExportActionsProps {
   searchId: string;
 }
 
+type FileFormat = 'csv' | 'xlsx' | 'json';
+
 /**
- * "Export to Sheets" and "Download CSV" for a finished search whose results are no longer
- * on the page (a history row, issue #13). The results are read back from the server once,
- * on the first click, then serve both; the Sheets flow is the results panel's.
+ * "Export to Sheets" and the file downloads for a finished search whose results are no
+ * longer on the page (a history row, issue #13). Files come from the server's export
+ * (CSV, XLSX, JSON; issue #29) while it holds the results; a CSV of results already read
+ * back here is made in the browser when the server no longer has them. Sheets reads the
+ * results back once, on the first click; the Sheets flow is the results panel's.
  */
 export function ReplayedExportActions({ search, what, searchId }: ReplayedExportActionsProps) {
   const [results, setResults] = useState<Lead[] | null>(null);
-  const [reading, setReading] = useState<'csv' | 'sheets' | null>(null);
+  const [reading, setReading] = useState<FileFormat | 'sheets' | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<ExportOutcome | null>(null);
   const sheets = useSheetsExport({ results: results ?? [], search, onOutcome: setOutcome });
 
-  async function withResults(purpose: 'csv' | 'sheets', use: (leads: Lead[]) => void) {
+  async function download(format: FileFormat) {
+    setReading(format);
+    setReadError(null);
+    try {
+      await downloadServerExport(searchId, format);
+    } catch (error) {
+      if (format === 'csv' && results && resultsNotHeld(error)) {
+        downloadLeadsCsv(results, search, { enriched: isEnriched(search) });
+      } else {
+        setReadError(error instanceof Error && error.message ? error.message : 'Could not export the results');
+      }
+    } finally {
+      setReading(null);
+    }
+  }
+
+  async function withResults(purpose: 'sheets', use: (leads: Lead[]) => void) {
     setReading(purpose);
     setReadError(null);
     try {
@@ -55,16 +76,19 @@ export function ReplayedExportActions({ search, what, searchId }: ReplayedExport
         {reading === 'sheets' || sheets.checking ? <Spinner /> : <SheetsIcon />}
         Export to Sheets
       </Button>
-      <Button
-        variant="secondary"
-        size="sm"
-        disabled={reading !== null}
-        onClick={() => void withResults('csv', (leads) => downloadLeadsCsv(leads, search, { enriched: isEnriched(search) }))}
-        aria-label={`Download CSV of ${what}`}
-      >
-        {reading === 'csv' && <Spinner />}
-        Download CSV
-      </Button>
+      {(['csv', 'xlsx', 'json'] as const).map((format) => (
+        <Button
+          key={format}
+          variant="secondary"
+          size="sm"
+          disabled={reading !== null}
+          onClick={() => void download(format)}
+          aria-label={`Download ${format.toUpperCase()} of ${what}`}
+        >
+          {reading === format && <Spinner />}
+          Download {format.toUpperCase()}
+        </Button>
+      ))}
       {(readError || outcome) && (
         <div className="basis-full">
           {readError && (

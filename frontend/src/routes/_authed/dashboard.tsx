@@ -73,7 +73,14 @@ function Dashboard() {
             <ExportOutcomeBanner outcome={exportOutcome.outcome} onDismiss={exportOutcome.dismiss} onDownloadCsv={search.downloadCsv} />
           )
         }
-        resultsActions={(results, query) => <LazyExportActions results={results} search={query} onOutcome={exportOutcome.report} />}
+        resultsActions={(results, query) => (
+          <LazyExportActions
+            results={results}
+            search={query}
+            onOutcome={exportOutcome.report}
+            searchId={search.state.status === 'complete' ? search.state.searchId : null}
+          />
+        )}
       />
       {/* Below the form: rendered just after it, so the form paints first. */}
       <AfterFirstPaint>

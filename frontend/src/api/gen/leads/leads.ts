@@ -45,6 +45,14 @@ import type {
 } from '../model/estimateResponse';
 
 import type {
+  ExportSearchParams
+} from '../model/exportSearchParams';
+
+import type {
+  ExportedLeads
+} from '../model/exportedLeads';
+
+import type {
   GetUsageBreakdownParams
 } from '../model/getUsageBreakdownParams';
 
@@ -963,7 +971,143 @@ export const useCancelSearch = <TError = ErrorType<ErrorBody>,
       > => {
       return useMutation(getCancelSearchMutationOptions(options), queryClient);
     }
-    export const getTestApiKeyUrl = () => {
+    export const getExportSearchUrl = (id: string,
+    params?: ExportSearchParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/leads/searches/${id}/export?${stringifiedParams}` : `/api/leads/searches/${id}/export`
+}
+
+/**
+ * The leads of a finished search as CSV (the web app's file, byte for byte), XLSX
+ * (the same columns, ratings and review counts as numbers, the header row frozen)
+ * or JSON (`ExportedLeads`), with `Content-Disposition: attachment` and the web
+ * app's file name. Any text a spreadsheet would run as a formula is kept as text.
+ *
+ * Leads are never stored: a search's results are held in memory for `replayMinutes`
+ * (10 by default) after it finishes (`resultsAvailable` in the history); after that
+ * this answers 410 `results_gone`. A search still running answers 409
+ * `search_running`; one that ended without results (it failed) 409 `no_results`.
+ * Any member of the workspace may export; the audit log records it.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/searches/0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21/export?format=json' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Export a search's leads as a file
+ */
+export const exportSearch = async (id: string,
+    params?: ExportSearchParams, options?: Parameters<typeof apiFetch>[1]): Promise<ExportedLeads | unknown> => {
+
+  return apiFetch<ExportedLeads | unknown>(getExportSearchUrl(id,params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getExportSearchQueryKey = (id: string,
+    params?: ExportSearchParams,) => {
+    return [
+    `/api/leads/searches/${id}/export`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getExportSearchQueryOptions = <TData = Awaited<ReturnType<typeof exportSearch>>, TError = ErrorType<ErrorBody>>(id: string,
+    params?: ExportSearchParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getExportSearchQueryKey(id,params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof exportSearch>>> = ({ signal }) => exportSearch(id,params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof exportSearch>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ExportSearchQueryResult = NonNullable<Awaited<ReturnType<typeof exportSearch>>>
+export type ExportSearchQueryError = ErrorType<ErrorBody>
+
+
+export function useExportSearch<TData = Awaited<ReturnType<typeof exportSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string,
+    params: undefined |  ExportSearchParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportSearch>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportSearch>>,
+          TError,
+          Awaited<ReturnType<typeof exportSearch>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportSearch<TData = Awaited<ReturnType<typeof exportSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string,
+    params?: ExportSearchParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportSearch>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportSearch>>,
+          TError,
+          Awaited<ReturnType<typeof exportSearch>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportSearch<TData = Awaited<ReturnType<typeof exportSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string,
+    params?: ExportSearchParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Export a search's leads as a file
+ */
+
+export function useExportSearch<TData = Awaited<ReturnType<typeof exportSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string,
+    params?: ExportSearchParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getExportSearchQueryOptions(id,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getTestApiKeyUrl = () => {
 
 
 

@@ -8,8 +8,8 @@
 import type { ContactsItem } from './contactsItem';
 
 /**
- * One lead to write. Other fields of a streamed lead (placeId, rating...) are accepted
- * and ignored.
+ * One lead to write. Other fields of a streamed lead (rating...) are accepted and
+ * ignored.
  */
 export interface ExportLead {
   /**
@@ -38,6 +38,12 @@ export interface ExportLead {
      * @nullable
      */
   phone?: string | null;
+  /**
+     * Google's place id (a streamed lead's `placeId`): the workspace's place memory
+     * marks it exported (issue #29, `exclude: exported`). Not written to the sheet.
+     * @nullable
+     */
+  placeId?: string | null;
   /**
      * Website; empty or absent gives an empty cell.
      * @maxLength 2000
