@@ -62,6 +62,15 @@ pub enum Action {
     WorkspaceCreated,
     /// The workspace was renamed (target: the new name; details: the old one).
     WorkspaceRenamed,
+    /// A saved search was made (target: its id; details: its name, schedule).
+    SavedSearchCreated,
+    /// A saved search was changed (target: its id; details: its name, schedule, paused).
+    SavedSearchUpdated,
+    /// A saved search was deleted (target: its id; details: its name).
+    SavedSearchDeleted,
+    /// A saved search was run (target: its id; details: the run's search id, its name,
+    /// whether the schedule started it: then no actor).
+    SavedSearchRun,
 }
 
 impl Action {
@@ -85,6 +94,10 @@ impl Action {
             Self::ExportMade => "export_made",
             Self::WorkspaceCreated => "workspace_created",
             Self::WorkspaceRenamed => "workspace_renamed",
+            Self::SavedSearchCreated => "saved_search_created",
+            Self::SavedSearchUpdated => "saved_search_updated",
+            Self::SavedSearchDeleted => "saved_search_deleted",
+            Self::SavedSearchRun => "saved_search_run",
         }
     }
 }
@@ -149,6 +162,10 @@ mod tests {
             Action::ExportMade,
             Action::WorkspaceCreated,
             Action::WorkspaceRenamed,
+            Action::SavedSearchCreated,
+            Action::SavedSearchUpdated,
+            Action::SavedSearchDeleted,
+            Action::SavedSearchRun,
         ];
         for action in all {
             assert_eq!(crate::words::parse::<Action>(action.as_str()), Some(action));

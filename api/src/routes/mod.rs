@@ -8,6 +8,7 @@ pub mod health;
 pub mod invitations;
 pub mod leads;
 pub mod leads_models;
+pub mod saved_searches;
 pub mod searches;
 pub mod sheets;
 pub mod site;
@@ -55,6 +56,7 @@ pub type Apis = (
     webhooks::WebhooksApi,
     leads::LeadsApi,
     searches::SearchesApi,
+    saved_searches::SavedSearchesApi,
     spend::SpendApi,
     sheets::SheetsApi,
     billing::BillingApi,
@@ -75,6 +77,7 @@ pub fn api() -> Apis {
         webhooks::WebhooksApi,
         leads::LeadsApi,
         searches::SearchesApi,
+        saved_searches::SavedSearchesApi,
         spend::SpendApi,
         sheets::SheetsApi,
         billing::BillingApi,

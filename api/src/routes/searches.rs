@@ -6,7 +6,7 @@
 use futures_util::StreamExt;
 use leadgen_core::{
     delivery::{DeliveryKind, DeliveryStatus},
-    ids::{SearchId, UserId, WorkspaceId},
+    ids::{SavedSearchId, SearchId, UserId, WorkspaceId},
     search::{Checkpoint, Coverage, SearchStatus, StopReason},
     spend::ClientLabel,
     store::{HistoryQuery, SearchSummary},
@@ -77,8 +77,10 @@ pub struct SearchItem {
     pub results_available: bool,
     /// The client it was run for (absent: none).
     pub client: Option<String>,
-    /// The member who started it.
+    /// The member who started it (a saved search's creator for a scheduled run).
     pub started_by: StartedBy,
+    /// The saved search it was a run of (absent: none).
+    pub saved_search_id: Option<SavedSearchId>,
 }
 
 /// Who started a search.
@@ -182,6 +184,7 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
             user_id: UserId::from(s.started_by),
             email: s.started_by_email,
         },
+        saved_search_id: s.saved_search_id,
     })
 }
 

@@ -14,6 +14,7 @@ mod ops;
 mod plain_errors;
 mod rate_limits;
 mod rotate_key;
+mod saved_searches;
 mod search;
 mod sessions;
 mod sheets;

@@ -10,6 +10,7 @@ mod import_loops;
 mod keys;
 mod places;
 mod rotation;
+mod saved_searches;
 mod store;
 mod usage;
 mod workspaces;
