@@ -9,6 +9,8 @@
 //! schedule spends the workspace's key and allowance: the people who manage the key can
 //! stop anyone's). See docs/decisions.md.
 
+use std::borrow::Cow;
+
 use leadgen_core::{
     audit::{self, Action},
     ids::{SavedSearchId, SearchId, UserId, WorkspaceId},
@@ -20,10 +22,11 @@ use leadgen_core::{
 use leadgen_worker::jobs::schedule::{RunDeps, RunRefused, start_run};
 use poem::web::Data;
 use poem_openapi::{
-    ApiResponse, Object, OpenApi, Union,
+    ApiResponse, Object, OpenApi,
     param::Path,
     payload::Json,
-    types::{Example, ParseFromJSON, ToJSON},
+    registry::{MetaSchema, MetaSchemaRef},
+    types::{Example, ParseError, ParseFromJSON, ParseResult, ToJSON, Type},
 };
 use serde_json::json;
 
@@ -54,14 +57,62 @@ pub struct ScheduleSpec {
     pub time_zone: Text,
 }
 
-/// Who a run's email goes to: `true` for the saved search's creator, or one address of a
-/// member of the workspace.
-#[derive(Debug, Clone, Union)]
+/// Who a run's email goes to: `true` for the saved search's creator (`false`: no email),
+/// or one address of a member of the workspace. In the contract a boolean or a string
+/// (`oneOf`); a custom type because poem-openapi's untagged `Union` documents itself as an
+/// object.
+#[derive(Debug, Clone)]
 pub enum EmailChoice {
     /// `true`: the creator's own address; `false`: no email.
     Flag(bool),
     /// A member's address.
     Address(Text),
+}
+
+impl Type for EmailChoice {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = Self;
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        "EmailChoice".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        let mut schema = MetaSchema::new("");
+        schema.one_of = vec![bool::schema_ref(), String::schema_ref()];
+        schema.description = Some(
+            "`true`: to the saved search's creator; `false`: no email; or the address of a member of this workspace.",
+        );
+        MetaSchemaRef::Inline(Box::new(schema))
+    }
+
+    fn as_raw_value(&self) -> Option<&Self> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+        Box::new(self.as_raw_value().into_iter())
+    }
+}
+
+impl ParseFromJSON for EmailChoice {
+    fn parse_from_json(value: Option<serde_json::Value>) -> ParseResult<Self> {
+        match value.unwrap_or_default() {
+            serde_json::Value::Bool(flag) => Ok(Self::Flag(flag)),
+            serde_json::Value::String(address) => Ok(Self::Address(Text(address))),
+            other => Err(ParseError::expected_type(other)),
+        }
+    }
+}
+
+impl ToJSON for EmailChoice {
+    fn to_json(&self) -> Option<serde_json::Value> {
+        Some(match self {
+            Self::Flag(flag) => serde_json::Value::Bool(*flag),
+            Self::Address(address) => serde_json::Value::String(address.0.clone()),
+        })
+    }
 }
 
 /// A spreadsheet tab a run's new leads are appended to.

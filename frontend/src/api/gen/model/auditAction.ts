@@ -30,4 +30,8 @@ export const AuditAction = {
   export_made: 'export_made',
   workspace_created: 'workspace_created',
   workspace_renamed: 'workspace_renamed',
+  saved_search_created: 'saved_search_created',
+  saved_search_updated: 'saved_search_updated',
+  saved_search_deleted: 'saved_search_deleted',
+  saved_search_run: 'saved_search_run',
 } as const;
