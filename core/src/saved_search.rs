@@ -47,10 +47,11 @@ impl Schedule {
                 "The schedule must be a cron expression of five fields (minute hour day-of-month month day-of-week), such as \"0 9 * * 1\"; this one has {fields}."
             )));
         }
-        let cron = CronParser::builder()
-            .build()
-            .parse(expression)
-            .map_err(|e| CoreError::Invalid(format!("The schedule \"{expression}\" is not a valid cron expression: {e}.")))?;
+        let cron = CronParser::builder().build().parse(expression).map_err(|e| {
+            CoreError::Invalid(format!(
+                "The schedule \"{expression}\" is not a valid cron expression: {e}."
+            ))
+        })?;
         let zone_name = zone.trim();
         let tz = TimeZone::get(zone_name).map_err(|_| {
             CoreError::Invalid(format!(
@@ -63,9 +64,9 @@ impl Schedule {
             expression: expression.to_owned(),
             zone_name: zone_name.to_owned(),
         };
-        let shortest = schedule.shortest_interval_secs().ok_or_else(|| {
-            CoreError::Invalid(format!("The schedule \"{expression}\" never runs."))
-        })?;
+        let shortest = schedule
+            .shortest_interval_secs()
+            .ok_or_else(|| CoreError::Invalid(format!("The schedule \"{expression}\" never runs.")))?;
         if shortest < i64::from(min_interval_minutes) * 60 {
             return Err(CoreError::Invalid(format!(
                 "The schedule \"{expression}\" runs every {} at times; scheduled runs must be at least {} apart.",
@@ -100,7 +101,11 @@ impl Schedule {
     /// the start of 2026 (seconds); `None` when it runs fewer than twice.
     fn shortest_interval_secs(&self) -> Option<i64> {
         let start: Zoned = Timestamp::from_second(1_767_225_600).ok()?.to_zoned(self.zone.clone());
-        let mut runs = self.cron.iter_after(start).take(INTERVAL_SAMPLES).map(|z| z.timestamp().as_second());
+        let mut runs = self
+            .cron
+            .iter_after(start)
+            .take(INTERVAL_SAMPLES)
+            .map(|z| z.timestamp().as_second());
         let mut previous = runs.next()?;
         let mut shortest: Option<i64> = None;
         for run in runs {
@@ -194,9 +199,7 @@ impl Delivery {
         };
         if let Some(sheet) = self.sheet.take() {
             let id = crate::sheets::a1::spreadsheet_id(&sheet.spreadsheet_id).ok_or_else(|| {
-                CoreError::Invalid(
-                    "delivery.sheet.spreadsheetId must be a Google spreadsheet's id or link.".into(),
-                )
+                CoreError::Invalid("delivery.sheet.spreadsheetId must be a Google spreadsheet's id or link.".into())
             })?;
             let tab = sheet.tab.trim().to_owned();
             if tab.is_empty() || tab.chars().count() > MAX_TAB_CHARS || tab.chars().any(char::is_control) {
@@ -311,7 +314,10 @@ mod tests {
         };
         assert!(matches!(stranger.validated(&members), Err(CoreError::Invalid(m)) if m.contains("member")));
         let creator: Delivery = serde_json::from_value(serde_json::json!({"email": true})).expect("shape");
-        assert_eq!(creator.validated(&members).expect("ok").email, Some(EmailTo::Creator(true)));
+        assert_eq!(
+            creator.validated(&members).expect("ok").email,
+            Some(EmailTo::Creator(true))
+        );
         let off: Delivery = serde_json::from_value(serde_json::json!({"email": false})).expect("shape");
         assert_eq!(off.validated(&members).expect("ok").email, None);
         let bad_tab = Delivery {

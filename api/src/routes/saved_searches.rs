@@ -247,7 +247,8 @@ impl TryFrom<SavedSearchRecord> for SavedSearchInfo {
 
     fn try_from(s: SavedSearchRecord) -> Result<Self, ApiError> {
         let request: serde_json::Value = serde_json::from_str(&s.request).map_err(|e| ApiError::internal(&e))?;
-        let search = SearchRequest::parse_from_json(Some(request)).map_err(|e| ApiError::internal(&e.into_message()))?;
+        let search =
+            SearchRequest::parse_from_json(Some(request)).map_err(|e| ApiError::internal(&e.into_message()))?;
         let delivery: Delivery = serde_json::from_str(&s.delivery).map_err(|e| ApiError::internal(&e))?;
         Ok(Self {
             id: s.id,

@@ -48,8 +48,15 @@ async fn team(app: &TestApp) -> (WorkspaceId, String, (UserId, String), String) 
     let (_, ada) = app.sign_in("saved-ada").await;
     let (ben_id, ben) = app.sign_in("saved-ben").await;
     let (dee_id, dee) = app.sign_in("saved-dee").await;
-    let (status, created) =
-        super::workspaces::call(app, "POST", "/api/workspaces", &ada, None, Some(json!({"name": "Monitors"}))).await;
+    let (status, created) = super::workspaces::call(
+        app,
+        "POST",
+        "/api/workspaces",
+        &ada,
+        None,
+        Some(json!({"name": "Monitors"})),
+    )
+    .await;
     assert_eq!(status, 200, "{created}");
     let team = WorkspaceId::from(created["id"].as_str().expect("id").to_owned());
     for member in [&ben_id, &dee_id] {
@@ -73,7 +80,7 @@ fn body(name: &str, cron: &str, zone: &str) -> Value {
 }
 
 fn message(body: &Value) -> &str {
-    body["error"]["message"].as_str().unwrap_or_else(|| panic!("an error: {body}"))
+    body["message"].as_str().unwrap_or_else(|| panic!("an error: {body}"))
 }
 
 both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
@@ -81,14 +88,28 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
     let (team, ada, (ben_id, ben), dee) = team(&app).await;
 
     // Ben, a member, saves a weekly search.
-    let (status, saved) = call(&app, "POST", PATH, &ben, &team, Some(body("Dentists", "0 9 * * 1", "Europe/Paris"))).await;
+    let (status, saved) = call(
+        &app,
+        "POST",
+        PATH,
+        &ben,
+        &team,
+        Some(body("Dentists", "0 9 * * 1", "Europe/Paris")),
+    )
+    .await;
     assert_eq!(status, 200, "{saved}");
     let id = saved["id"].as_str().expect("id").to_owned();
     assert_eq!(saved["name"], "Dentists");
     assert_eq!(saved["search"]["businessType"], "dentist");
     assert_eq!(saved["search"]["coverage"], "full");
-    assert_eq!(saved["schedule"], json!({"cron": "0 9 * * 1", "timeZone": "Europe/Paris"}));
-    assert_eq!((saved["onlyNew"].clone(), saved["paused"].clone()), (json!(true), json!(false)));
+    assert_eq!(
+        saved["schedule"],
+        json!({"cron": "0 9 * * 1", "timeZone": "Europe/Paris"})
+    );
+    assert_eq!(
+        (saved["onlyNew"].clone(), saved["paused"].clone()),
+        (json!(true), json!(false))
+    );
     assert_eq!(saved["delivery"]["email"], true);
     assert_eq!(saved["delivery"]["webhook"], true);
     assert_eq!(saved["createdBy"], ben_id.as_str());
@@ -96,7 +117,9 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
     let next = chrono::DateTime::parse_from_rfc3339(saved["nextRunAt"].as_str().expect("next run")).expect("rfc3339");
     assert!(next.timestamp() > now_unix() && next.timestamp() <= now_unix() + 7 * 86_400);
     assert_eq!(
-        next.with_timezone(&chrono::FixedOffset::east_opt(0).expect("utc")).format("%a").to_string(),
+        next.with_timezone(&chrono::FixedOffset::east_opt(0).expect("utc"))
+            .format("%a")
+            .to_string(),
         "Mon"
     );
 
@@ -138,7 +161,8 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
     assert!(message(&refused).contains("member of this workspace"), "{refused}");
     let mut member = body("To Ada", "0 9 * * 1", "UTC");
     member["delivery"]["email"] = json!("saved-ada@example.com");
-    member["delivery"]["sheet"] = json!({"spreadsheetId": "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "tab": "Weekly"});
+    member["delivery"]["sheet"] =
+        json!({"spreadsheetId": "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "tab": "Weekly"});
     let (status, to_ada) = call(&app, "POST", PATH, &ben, &team, Some(member)).await;
     assert_eq!(status, 200, "{to_ada}");
     assert_eq!(to_ada["delivery"]["email"], "saved-ada@example.com");
@@ -152,22 +176,36 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
     manual["schedule"] = Value::Null;
     let (status, manual) = call(&app, "POST", PATH, &dee, &team, Some(manual)).await;
     assert_eq!(status, 200, "{manual}");
-    assert_eq!((manual["schedule"].clone(), manual["nextRunAt"].clone()), (Value::Null, Value::Null));
+    assert_eq!(
+        (manual["schedule"].clone(), manual["nextRunAt"].clone()),
+        (Value::Null, Value::Null)
+    );
 
     // Dee, another member, may not change or delete Ben's; Ada (owner) may.
     let mut paused = body("Dentists, paused", "0 9 * * 1", "Europe/Paris");
     paused["paused"] = json!(true);
     let (status, refused) = call(&app, "PUT", &format!("{PATH}/{id}"), &dee, &team, Some(paused.clone())).await;
     assert_eq!(status, 403, "{refused}");
-    assert_eq!(refused["error"]["code"], "not_creator");
+    assert_eq!(refused["error"], "not_creator");
     let (status, _) = call(&app, "DELETE", &format!("{PATH}/{id}"), &dee, &team, None).await;
     assert_eq!(status, 403);
     let (status, updated) = call(&app, "PUT", &format!("{PATH}/{id}"), &ada, &team, Some(paused)).await;
     assert_eq!(status, 200, "{updated}");
     assert_eq!(updated["name"], "Dentists, paused");
-    assert_eq!((updated["paused"].clone(), updated["nextRunAt"].clone()), (json!(true), Value::Null));
+    assert_eq!(
+        (updated["paused"].clone(), updated["nextRunAt"].clone()),
+        (json!(true), Value::Null)
+    );
     // Ben changes his own back on.
-    let (status, resumed) = call(&app, "PUT", &format!("{PATH}/{id}"), &ben, &team, Some(body("Dentists", "0 9 * * 1", "Europe/Paris"))).await;
+    let (status, resumed) = call(
+        &app,
+        "PUT",
+        &format!("{PATH}/{id}"),
+        &ben,
+        &team,
+        Some(body("Dentists", "0 9 * * 1", "Europe/Paris")),
+    )
+    .await;
     assert_eq!(status, 200, "{resumed}");
     assert!(resumed["nextRunAt"].is_string());
 
@@ -177,9 +215,18 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
     assert_eq!(status, 404);
 
     // Audited: made, changed, deleted.
-    let page = app.state.store.list_audit_events(&team, None, 100).await.expect("audit");
+    let page = app
+        .state
+        .store
+        .list_audit_events(&team, None, 100)
+        .await
+        .expect("audit");
     let actions: Vec<Action> = page.events.iter().map(|e| e.action).collect();
-    for action in [Action::SavedSearchCreated, Action::SavedSearchUpdated, Action::SavedSearchDeleted] {
+    for action in [
+        Action::SavedSearchCreated,
+        Action::SavedSearchUpdated,
+        Action::SavedSearchDeleted,
+    ] {
         assert!(actions.contains(&action), "{action:?} in {actions:?}");
     }
 });
@@ -187,7 +234,15 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
 both_backends!(the_minimum_interval_is_a_setting, |backend| async move {
     let app = app(backend, Some("1")).await;
     let (team, _, (_, ben), _) = team(&app).await;
-    let (status, saved) = call(&app, "POST", PATH, &ben, &team, Some(body("Every minute", "* * * * *", "UTC"))).await;
+    let (status, saved) = call(
+        &app,
+        "POST",
+        PATH,
+        &ben,
+        &team,
+        Some(body("Every minute", "* * * * *", "UTC")),
+    )
+    .await;
     assert_eq!(status, 200, "{saved}");
     let next = chrono::DateTime::parse_from_rfc3339(saved["nextRunAt"].as_str().expect("next")).expect("rfc3339");
     assert!(next.timestamp() - now_unix() <= 60, "the next minute");
@@ -196,11 +251,19 @@ both_backends!(the_minimum_interval_is_a_setting, |backend| async move {
 both_backends!(running_a_saved_search_queues_a_linked_search, |backend| async move {
     let app = app(backend, None).await;
     let (team, _, (_, ben), dee) = team(&app).await;
-    let (_, saved) = call(&app, "POST", PATH, &ben, &team, Some(body("Dentists", "0 9 * * 1", "UTC"))).await;
+    let (_, saved) = call(
+        &app,
+        "POST",
+        PATH,
+        &ben,
+        &team,
+        Some(body("Dentists", "0 9 * * 1", "UTC")),
+    )
+    .await;
     let id = saved["id"].as_str().expect("id").to_owned();
     let (status, refused) = call(&app, "POST", &format!("{PATH}/{id}/run"), &dee, &team, None).await;
     assert_eq!(status, 400, "{refused}");
-    assert_eq!(refused["error"]["code"], "no_api_key");
+    assert_eq!(refused["error"], "no_api_key");
 
     app.state.keys.save(&team, KEY).await.expect("key");
     // Any member runs it (Dee did not make it).
@@ -226,9 +289,22 @@ both_backends!(running_a_saved_search_queues_a_linked_search, |backend| async mo
         .await
         .expect("runs");
     assert_eq!(runs, [search_id.clone()]);
-    let (status, _) = call(&app, "POST", &format!("{PATH}/{}/run", SavedSearchId::random().as_str()), &dee, &team, None).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("{PATH}/{}/run", SavedSearchId::random().as_str()),
+        &dee,
+        &team,
+        None,
+    )
+    .await;
     assert_eq!(status, 404);
-    let page = app.state.store.list_audit_events(&team, None, 100).await.expect("audit");
+    let page = app
+        .state
+        .store
+        .list_audit_events(&team, None, 100)
+        .await
+        .expect("audit");
     let run_event = page
         .events
         .iter()
@@ -240,7 +316,13 @@ both_backends!(running_a_saved_search_queues_a_linked_search, |backend| async mo
 });
 
 /// A saved search of `workspace` made by `user`, every minute, due at `due`.
-async fn due_saved_search(app: &TestApp, workspace: &WorkspaceId, user: &UserId, name: &str, due: i64) -> SavedSearchId {
+async fn due_saved_search(
+    app: &TestApp,
+    workspace: &WorkspaceId,
+    user: &UserId,
+    name: &str,
+    due: i64,
+) -> SavedSearchId {
     app.state
         .store
         .create_saved_search(
@@ -300,7 +382,11 @@ both_backends!(racing_schedulers_start_a_due_run_once, |backend| async move {
     assert!(next > now && next <= now + 60, "the next minute after now");
     // A scheduled run is audited without an actor.
     let page = state.store.list_audit_events(&team, None, 100).await.expect("audit");
-    let run = page.events.iter().find(|e| e.action == Action::SavedSearchRun).expect("audited");
+    let run = page
+        .events
+        .iter()
+        .find(|e| e.action == Action::SavedSearchRun)
+        .expect("audited");
     assert!(run.actor.is_none());
     assert_eq!(run.details["scheduled"], true);
 });
@@ -319,10 +405,14 @@ both_backends!(a_missed_window_runs_once, |backend| async move {
             Ok(SearchId::random())
         }
     };
-    let first = tick(&app.state.store, now, Pacing::default(), start).await.expect("tick");
+    let first = tick(&app.state.store, now, Pacing::default(), start)
+        .await
+        .expect("tick");
     assert_eq!(first.started.len(), 1);
     // Another tick at the same moment: nothing more is due.
-    let again = tick(&app.state.store, now, Pacing::default(), start).await.expect("tick");
+    let again = tick(&app.state.store, now, Pacing::default(), start)
+        .await
+        .expect("tick");
     assert!(again.started.is_empty(), "{again:?}");
     assert_eq!(starts.load(Ordering::SeqCst), 1, "once, not once per missed minute");
     let next = app
@@ -365,7 +455,11 @@ both_backends!(due_runs_are_paced_per_workspace, |backend| async move {
     let count = |ws: &WorkspaceId| started_for.lock().expect("lock").iter().filter(|w| *w == ws).count();
     let first = tick(&app.state.store, now, pacing, start).await.expect("tick");
     assert_eq!((first.started.len(), first.deferred), (13, 15));
-    assert_eq!((count(&team), count(&solo)), (10, 3), "the other workspace is not held up");
+    assert_eq!(
+        (count(&team), count(&solo)),
+        (10, 3),
+        "the other workspace is not held up"
+    );
     let second = tick(&app.state.store, now, pacing, start).await.expect("tick");
     assert_eq!((second.started.len(), second.deferred), (10, 5));
     let third = tick(&app.state.store, now, pacing, start).await.expect("tick");

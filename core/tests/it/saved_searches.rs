@@ -75,35 +75,43 @@ both_backends!(saved_searches_are_kept_per_workspace, |store: Store| async move 
     assert!(!store.delete_saved_search(&ws, &second.id).await.expect("again"));
 });
 
-both_backends!(a_due_run_is_claimed_once_by_racing_schedulers, |store: Store| async move {
-    let jane = store.upsert_user_on_sign_in(&identity("racer")).await.expect("user");
-    let ws = WorkspaceId::personal(&jane.id);
-    let saved = store
-        .create_saved_search(&ws, &jane.id, &fields("Due", Some(1_000)))
-        .await
-        .expect("create");
-    let not_yet = store
-        .create_saved_search(&ws, &jane.id, &fields("Later", Some(5_000)))
-        .await
-        .expect("create");
-    let due = store.due_saved_searches(2_000, 100).await.expect("due");
-    assert_eq!(due.iter().map(|s| &s.id).collect::<Vec<_>>(), [&saved.id]);
-    assert!(!due.iter().any(|s| s.id == not_yet.id));
+both_backends!(
+    a_due_run_is_claimed_once_by_racing_schedulers,
+    |store: Store| async move {
+        let jane = store.upsert_user_on_sign_in(&identity("racer")).await.expect("user");
+        let ws = WorkspaceId::personal(&jane.id);
+        let saved = store
+            .create_saved_search(&ws, &jane.id, &fields("Due", Some(1_000)))
+            .await
+            .expect("create");
+        let not_yet = store
+            .create_saved_search(&ws, &jane.id, &fields("Later", Some(5_000)))
+            .await
+            .expect("create");
+        let due = store.due_saved_searches(2_000, 100).await.expect("due");
+        assert_eq!(due.iter().map(|s| &s.id).collect::<Vec<_>>(), [&saved.id]);
+        assert!(!due.iter().any(|s| s.id == not_yet.id));
 
-    // Sixteen schedulers read the same due value and claim at once: one wins.
-    let claims = join_all((0..16).map(|_| store.claim_saved_run(&saved.id, 1_000, Some(2_060)))).await;
-    let won = claims.into_iter().map(|c| c.expect("claim")).filter(|won| *won).count();
-    assert_eq!(won, 1, "exactly one claim of a due run succeeds");
-    let after = store.saved_search(&ws, &saved.id).await.expect("get").expect("found");
-    assert_eq!(after.next_run_at, Some(2_060));
-    assert!(store.due_saved_searches(2_000, 100).await.expect("due").is_empty());
-    // A paused saved search is never claimed.
-    let mut paused = fields("Paused", Some(1_000));
-    paused.paused = true;
-    let paused = store.create_saved_search(&ws, &jane.id, &paused).await.expect("create");
-    assert!(!store.claim_saved_run(&paused.id, 1_000, Some(2_060)).await.expect("claim"));
-    assert!(store.due_saved_searches(2_000, 100).await.expect("due").is_empty());
-});
+        // Sixteen schedulers read the same due value and claim at once: one wins.
+        let claims = join_all((0..16).map(|_| store.claim_saved_run(&saved.id, 1_000, Some(2_060)))).await;
+        let won = claims.into_iter().map(|c| c.expect("claim")).filter(|won| *won).count();
+        assert_eq!(won, 1, "exactly one claim of a due run succeeds");
+        let after = store.saved_search(&ws, &saved.id).await.expect("get").expect("found");
+        assert_eq!(after.next_run_at, Some(2_060));
+        assert!(store.due_saved_searches(2_000, 100).await.expect("due").is_empty());
+        // A paused saved search is never claimed.
+        let mut paused = fields("Paused", Some(1_000));
+        paused.paused = true;
+        let paused = store.create_saved_search(&ws, &jane.id, &paused).await.expect("create");
+        assert!(
+            !store
+                .claim_saved_run(&paused.id, 1_000, Some(2_060))
+                .await
+                .expect("claim")
+        );
+        assert!(store.due_saved_searches(2_000, 100).await.expect("due").is_empty());
+    }
+);
 
 both_backends!(a_run_links_its_search_to_the_saved_search, |store: Store| async move {
     let jane = store.upsert_user_on_sign_in(&identity("linker")).await.expect("user");
@@ -127,7 +135,10 @@ both_backends!(a_run_links_its_search_to_the_saved_search, |store: Store| async 
         })
         .await
         .expect("search");
-    store.record_saved_run(&ws, &saved.id, &search_id).await.expect("record");
+    store
+        .record_saved_run(&ws, &saved.id, &search_id)
+        .await
+        .expect("record");
     let after = store.saved_search(&ws, &saved.id).await.expect("get").expect("found");
     assert_eq!(after.last_search_id.as_ref(), Some(&search_id));
     assert!(after.last_run_at.is_some());

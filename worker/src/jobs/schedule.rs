@@ -138,7 +138,11 @@ where
         *taken += 1;
         match start(saved.clone()).await {
             Ok(search_id) => {
-                metrics.saved_search_run(if now - due_at > LATE_AFTER_SECS { "late" } else { "on_time" });
+                metrics.saved_search_run(if now - due_at > LATE_AFTER_SECS {
+                    "late"
+                } else {
+                    "on_time"
+                });
                 outcome.started.push(search_id);
             }
             Err(refused) => {
@@ -201,7 +205,10 @@ pub async fn start_run(
     as_user: Option<&UserId>,
 ) -> Result<SearchId, RunRefused> {
     let workspace = &saved.workspace_id;
-    let user = as_user.or(saved.created_by.as_ref()).ok_or(RunRefused::NoCreator)?.clone();
+    let user = as_user
+        .or(saved.created_by.as_ref())
+        .ok_or(RunRefused::NoCreator)?
+        .clone();
     let search: ValidSearch = serde_json::from_str(&saved.search)
         .map_err(|e| CoreError::Internal(format!("saved search {} does not read: {e}", saved.id.as_str())))?;
     let search = run_options(search, saved.only_new == 1);
@@ -218,7 +225,12 @@ pub async fn start_run(
     }
     let reservation = deps
         .usage
-        .reserve(workspace, &user, deps.store.tier(workspace).await?, search.business().value)
+        .reserve(
+            workspace,
+            &user,
+            deps.store.tier(workspace).await?,
+            search.business().value,
+        )
         .await?
         .map_err(|denied| RunRefused::Usage(denied.to_string()))?;
     let search_id = reservation.search_id;
