@@ -288,7 +288,7 @@ both_backends!(running_a_saved_search_queues_a_linked_search, |backend| async mo
         .saved_search_runs(&team, &SavedSearchId::from(id.clone()), 10)
         .await
         .expect("runs");
-    assert_eq!(runs, [search_id.clone()]);
+    assert_eq!(runs, std::slice::from_ref(&search_id));
     let (status, _) = call(
         &app,
         "POST",

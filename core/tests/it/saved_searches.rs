@@ -144,7 +144,7 @@ both_backends!(a_run_links_its_search_to_the_saved_search, |store: Store| async 
     assert!(after.last_run_at.is_some());
     assert_eq!(
         store.saved_search_runs(&ws, &saved.id, 10).await.expect("runs"),
-        [search_id.clone()]
+        std::slice::from_ref(&search_id)
     );
     // Another saved search has no runs; deleting this one keeps its run in the history.
     assert!(

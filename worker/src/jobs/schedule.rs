@@ -84,9 +84,8 @@ impl Job for ScheduleJob {
             usage: &deps.usage,
             searches: &deps.searches,
         };
-        let outcome = tick(&deps.store, now_unix(), Pacing::default(), |saved| {
-            let runner = runner.clone();
-            async move { start_run(&runner, &saved, None).await }
+        let outcome = tick(&deps.store, now_unix(), Pacing::default(), |saved| async move {
+            start_run(&runner, &saved, None).await
         })
         .await
         // Not retried: the next tick does the same.
