@@ -18,8 +18,6 @@ pub const MAX_NAME_CHARS: usize = 100;
 pub const MAX_PER_WORKSPACE: i64 = 200;
 /// Longest sheet tab title (Google's own limit is 100).
 pub const MAX_TAB_CHARS: usize = 100;
-/// Default of `LEADGEN_MONITOR_MIN_INTERVAL_MINUTES`.
-pub const DEFAULT_MIN_INTERVAL_MINUTES: u32 = 60;
 /// How many consecutive runs [`Schedule::parse`] looks at for the shortest interval: a
 /// year of hourly runs, and at least a full year of anything rarer (a daily schedule is
 /// 365), so daylight-saving changes are seen.

@@ -44,7 +44,7 @@ impl Default for WorkerConfig {
             name: None,
             drain: Duration::from_secs(25),
             metrics_listen: Some(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 9091))),
-            monitor_min_interval_minutes: crate::saved_search::DEFAULT_MIN_INTERVAL_MINUTES,
+            monitor_min_interval_minutes: 60,
         }
     }
 }
