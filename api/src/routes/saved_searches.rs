@@ -122,9 +122,9 @@ pub struct SheetChoice {
     /// The spreadsheet's id, or its link.
     #[oai(validator(max_length = 2000))]
     pub spreadsheet_id: Text,
-    /// The tab's title (1 to 100 characters).
+    /// The tab's title (1 to 100 characters); absent: the saved search's name.
     #[oai(validator(max_length = 400))]
-    pub tab: Text,
+    pub tab: Option<Text>,
 }
 
 /// Where a run's new leads go.
@@ -270,7 +270,7 @@ impl TryFrom<SavedSearchRecord> for SavedSearchInfo {
                 }),
                 sheet: delivery.sheet.map(|s| SheetChoice {
                     spreadsheet_id: Text(s.spreadsheet_id),
-                    tab: Text(s.tab),
+                    tab: Some(Text(s.tab)),
                 }),
             },
             paused: s.paused == 1,
@@ -386,7 +386,10 @@ async fn validate(state: &AppState, workspace: &WorkspaceId, body: SavedSearchRe
         }),
         sheet: choices.sheet.map(|s| SheetTarget {
             spreadsheet_id: s.spreadsheet_id.into_string(),
-            tab: s.tab.into_string(),
+            tab: s
+                .tab
+                .map(Text::into_string)
+                .unwrap_or_else(|| name.chars().take(saved_search::MAX_TAB_CHARS).collect()),
         }),
     };
     let members: Vec<String> = match &delivery.email {

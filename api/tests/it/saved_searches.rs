@@ -167,6 +167,14 @@ both_backends!(saved_searches_crud_roles_and_validation, |backend| async move {
     assert_eq!(status, 200, "{to_ada}");
     assert_eq!(to_ada["delivery"]["email"], "saved-ada@example.com");
     assert_eq!(to_ada["delivery"]["sheet"]["tab"], "Weekly");
+    let mut untitled = body("Untitled tab", "0 9 * * 1", "UTC");
+    untitled["delivery"]["sheet"] = json!({"spreadsheetId": "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"});
+    let (status, untitled) = call(&app, "POST", PATH, &ben, &team, Some(untitled)).await;
+    assert_eq!(status, 200, "{untitled}");
+    assert_eq!(
+        untitled["delivery"]["sheet"]["tab"], "Untitled tab",
+        "the tab defaults to the name"
+    );
     let mut no_type = body("No type", "0 9 * * 1", "UTC");
     no_type["search"] = json!({"location": "Houston, TX"});
     let (status, refused) = call(&app, "POST", PATH, &ben, &team, Some(no_type)).await;

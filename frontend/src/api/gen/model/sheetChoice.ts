@@ -16,8 +16,9 @@ export interface SheetChoice {
      */
   spreadsheetId: string;
   /**
-     * The tab's title (1 to 100 characters).
+     * The tab's title (1 to 100 characters); absent: the saved search's name.
      * @maxLength 400
+     * @nullable
      */
-  tab: string;
+  tab?: string | null;
 }
