@@ -474,3 +474,17 @@ both_backends!(due_runs_are_paced_per_workspace, |backend| async move {
     assert_eq!((third.started.len(), third.deferred), (5, 0));
     assert_eq!(count(&team), 25, "each team run started once, over three ticks");
 });
+
+both_backends!(
+    a_history_filter_holding_nul_answers_an_empty_page,
+    |backend| async move {
+        // Postgres refuses NUL in text: this was a 500 (schemathesis), it is no match.
+        let app = app(backend, None).await;
+        let (_, token) = app.sign_in("saved-nul").await;
+        let (status, page) = app
+            .get("/api/leads/searches?businessType=%00dentist", Some(&token))
+            .await;
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(page["searches"], json!([]));
+    }
+);
