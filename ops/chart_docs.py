@@ -43,6 +43,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.placesRps": {"type": "number", "exclusiveMinimum": 0},
     "config.placesPrices.*": {"type": "number", "minimum": 0},
     "config.workerConcurrency": {"type": "integer", "minimum": 1},
+    "config.monitorMinIntervalMinutes": {"type": "integer", "minimum": 1, "maximum": 10080},
     "config.resultsReplayMinutes": {"type": "integer", "minimum": 1, "maximum": 60},
     "config.webhooks.timeoutSecs": {"type": "integer", "minimum": 1, "maximum": 60},
     "config.usage.*": COUNT,

@@ -222,7 +222,16 @@ fn optional_fields_nullable(schema: &mut Schema) {
                     },
                 });
             }
-            ReferenceOr::Item(property) => property.schema_data.nullable = true,
+            ReferenceOr::Item(property) => match &mut property.schema_kind {
+                // `nullable` needs a `type` beside it (OpenAPI 3.0): a `oneOf` of types
+                // (`EmailChoice`: a boolean or a string) takes null on its first one.
+                SchemaKind::OneOf { one_of } => {
+                    if let Some(ReferenceOr::Item(first)) = one_of.first_mut() {
+                        first.schema_data.nullable = true;
+                    }
+                }
+                _ => property.schema_data.nullable = true,
+            },
         }
     }
 }

@@ -66,6 +66,15 @@ pub enum Action {
     PlaceMemoryChanged,
     /// The place memory was forgotten (details: how many place ids).
     PlaceMemoryForgotten,
+    /// A saved search was made (target: its id; details: its name, schedule).
+    SavedSearchCreated,
+    /// A saved search was changed (target: its id; details: its name, schedule, paused).
+    SavedSearchUpdated,
+    /// A saved search was deleted (target: its id; details: its name).
+    SavedSearchDeleted,
+    /// A saved search was run (target: its id; details: the run's search id, its name,
+    /// whether the schedule started it: then no actor).
+    SavedSearchRun,
 }
 
 impl Action {
@@ -91,6 +100,10 @@ impl Action {
             Self::WorkspaceRenamed => "workspace_renamed",
             Self::PlaceMemoryChanged => "place_memory_changed",
             Self::PlaceMemoryForgotten => "place_memory_forgotten",
+            Self::SavedSearchCreated => "saved_search_created",
+            Self::SavedSearchUpdated => "saved_search_updated",
+            Self::SavedSearchDeleted => "saved_search_deleted",
+            Self::SavedSearchRun => "saved_search_run",
         }
     }
 }
@@ -157,6 +170,10 @@ mod tests {
             Action::WorkspaceRenamed,
             Action::PlaceMemoryChanged,
             Action::PlaceMemoryForgotten,
+            Action::SavedSearchCreated,
+            Action::SavedSearchUpdated,
+            Action::SavedSearchDeleted,
+            Action::SavedSearchRun,
         ];
         for action in all {
             assert_eq!(crate::words::parse::<Action>(action.as_str()), Some(action));

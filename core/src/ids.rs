@@ -149,6 +149,11 @@ id_type!(
 );
 
 id_type!(
+    /// A saved search's id.
+    SavedSearchId
+);
+
+id_type!(
     /// A workspace's id: the tenant every search, key, plan, token and webhook belongs to.
     /// A personal workspace's id equals its user's id (see [`WorkspaceId::personal`]).
     WorkspaceId

@@ -129,6 +129,24 @@ impl JobPayload for PruneJobV1 {
     const QUEUE: &'static str = PRUNE_QUEUE;
 }
 
+/// Queue of [`ScheduleJobV1`].
+pub const SCHEDULE_QUEUE: &str = "schedule.v1";
+
+/// Start the saved searches that are due (issue #29 item 4): each due run is claimed with
+/// a conditional update, so it starts once however many of these jobs run at once, and a
+/// run missed while nothing was up starts once (its next run is computed from now).
+/// Queued by every worker's timer about twice a minute (`worker/src/jobs/schedule.rs`).
+/// Idempotent: a second job finds the runs it would start already claimed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleJobV1 {
+    /// Unix seconds when it was queued (for the log: it starts what is due when it runs).
+    pub queued_at: i64,
+}
+
+impl JobPayload for ScheduleJobV1 {
+    const QUEUE: &'static str = SCHEDULE_QUEUE;
+}
+
 /// Queue of [`DeliveryJobV1`].
 pub const DELIVERY_QUEUE: &str = "delivery.v1";
 

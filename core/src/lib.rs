@@ -23,6 +23,7 @@ pub mod personal_tokens;
 pub mod place_types;
 pub mod places;
 pub mod rotation;
+pub mod saved_search;
 pub mod search;
 pub mod secrets_file;
 pub mod session;

@@ -63,6 +63,10 @@ pub struct WorkerDeps {
     pub mailer: Option<leadgen_core::delivery::Mailer>,
     /// When [`run`] queues the store's pruning (expired sessions and sign-ins).
     pub prune: jobs::prune::PruneSchedule,
+    /// Where a saved search's run is queued (the scheduler's runs).
+    pub searches: JobQueue<leadgen_core::jobs::SearchJobV1>,
+    /// When [`run`] queues the scheduler's ticks (saved searches that are due).
+    pub schedule: jobs::schedule::ScheduleTimer,
 }
 
 /// How one worker runs.
@@ -118,8 +122,9 @@ pub struct Stopped {
 ///
 /// The fleet's housekeeping ([`fleet::Fleet::tick`]) runs inside this future: a worker
 /// that is dropped or aborted (a crash, as tests make one) stops beating at once, and the
-/// other workers take over its jobs. So does the schedule that queues the store's pruning
-/// ([`jobs::prune::schedule`]).
+/// other workers take over its jobs. So do the schedule that queues the store's pruning
+/// ([`jobs::prune::schedule`]) and the saved searches' scheduler's timer
+/// ([`jobs::schedule::timer`]).
 pub async fn run(
     settings: &WorkerSettings,
     deps: Arc<WorkerDeps>,
@@ -128,6 +133,7 @@ pub async fn run(
 ) -> anyhow::Result<Stopped> {
     let running = RunningJobs::default();
     let prune = deps.prune.clone();
+    let schedule = deps.schedule.clone();
     let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
     let kinds = sources.into_workers(&jobs::registry::KindRun {
         settings: settings.clone(),
@@ -163,9 +169,10 @@ pub async fn run(
     let workers = futures_util::future::try_join_all(kinds.into_iter().map(|k| k.run));
     // Never ends while polled.
     let housekeeping = async {
-        futures_util::future::join(
+        futures_util::future::join3(
             futures_util::future::join_all(fleets.iter().map(|f| f.housekeeping())),
             jobs::prune::schedule(prune),
+            jobs::schedule::timer(schedule),
         )
         .await;
         std::future::pending::<()>().await;

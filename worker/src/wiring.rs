@@ -158,6 +158,8 @@ impl Services {
             mailer: self.mailer.clone(),
             prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone())
                 .keeping_audit_events(self.config.database.audit_retention_days),
+            searches: self.queues.search.clone(),
+            schedule: crate::jobs::schedule::ScheduleTimer::new(self.queues.schedule.clone()),
         })
     }
 

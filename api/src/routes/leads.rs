@@ -375,7 +375,7 @@ fn spend_cap_warning(cap: SpendCap, estimated_usd: f64) -> Option<String> {
 }
 
 /// The search a request asks for, or a 400 saying what is wrong with it.
-fn validate(request: SearchRequest) -> Result<ValidSearch, ApiError> {
+pub(crate) fn validate(request: SearchRequest) -> Result<ValidSearch, ApiError> {
     if let Some(client) = &request.client {
         ClientLabel::parse(client)?;
     }

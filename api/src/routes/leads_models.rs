@@ -10,7 +10,7 @@ use poem_openapi::{Enum, Object};
 
 /// What to search for.
 #[derive(Debug, Clone, Default, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchRequest {
     /// A catalogue value from `GET /api/leads/business-types`, e.g. `restaurant`.
     #[oai(validator(max_length = 64))]
@@ -92,7 +92,7 @@ pub struct GeoPoint {
 /// An area: a rectangle (`low` south-west, `high` north-east, at most 5 degrees a side) or
 /// a circle (`center`, `radiusMeters`).
 #[derive(Debug, Clone, Copy, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchArea {
     /// Rectangle: south-west corner.
     pub low: Option<GeoPoint>,

@@ -8,6 +8,7 @@ pub mod health;
 pub mod invitations;
 pub mod leads;
 pub mod leads_models;
+pub mod saved_searches;
 pub mod search_export;
 pub mod searches;
 pub mod sheets;
@@ -56,6 +57,7 @@ pub type Apis = (
     webhooks::WebhooksApi,
     leads::LeadsApi,
     searches::SearchesApi,
+    saved_searches::SavedSearchesApi,
     spend::SpendApi,
     sheets::SheetsApi,
     billing::BillingApi,
@@ -76,6 +78,7 @@ pub fn api() -> Apis {
         webhooks::WebhooksApi,
         leads::LeadsApi,
         searches::SearchesApi,
+        saved_searches::SavedSearchesApi,
         spend::SpendApi,
         sheets::SheetsApi,
         billing::BillingApi,

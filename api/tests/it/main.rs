@@ -15,6 +15,7 @@ mod place_memory;
 mod plain_errors;
 mod rate_limits;
 mod rotate_key;
+mod saved_searches;
 mod search;
 mod sessions;
 mod sheets;

@@ -31,6 +31,7 @@ pub(crate) async fn call(
         "GET" => client.get(path),
         "POST" => client.post(path),
         "PATCH" => client.patch(path),
+        "PUT" => client.put(path),
         "DELETE" => client.delete(path),
         other => panic!("{other}"),
     }

@@ -83,6 +83,10 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_WORKER_CONCURRENCY", "worker.concurrency"),
     var("LEADGEN_WORKER_NAME", "worker.name"),
     var("LEADGEN_WORKER_DRAIN_SECS", "worker.drain_secs"),
+    var(
+        "LEADGEN_MONITOR_MIN_INTERVAL_MINUTES",
+        "worker.monitor_min_interval_minutes",
+    ),
     var("LEADGEN_FREE_MONTHLY_SEARCHES", "usage.free_monthly_searches"),
     var("LEADGEN_FREE_DAILY_LEADS", "usage.free_daily_leads"),
     var("LEADGEN_PRO_MONTHLY_SEARCHES", "usage.pro_monthly_searches"),

@@ -30,6 +30,11 @@ pub struct WorkerConfig {
     /// `0.0.0.0:9091`; `off` disables them.
     #[serde(deserialize_with = "de::optional_listen")]
     pub metrics_listen: Option<SocketAddr>,
+    /// `LEADGEN_MONITOR_MIN_INTERVAL_MINUTES`: the shortest time allowed between two
+    /// consecutive scheduled runs of a saved search, checked when one is saved (by the
+    /// API). Default 60 minutes, from 1 to 10080 (a week).
+    #[serde(deserialize_with = "monitor_min_interval")]
+    pub monitor_min_interval_minutes: u32,
 }
 
 impl Default for WorkerConfig {
@@ -39,6 +44,7 @@ impl Default for WorkerConfig {
             name: None,
             drain: Duration::from_secs(25),
             metrics_listen: Some(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 9091))),
+            monitor_min_interval_minutes: 60,
         }
     }
 }
@@ -65,4 +71,8 @@ fn name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
 
 fn drain<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
     de::seconds_in(d, 1, 3600)
+}
+
+fn monitor_min_interval<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    de::whole_in(d, 1, 10_080, "minutes").map(|n| n as u32)
 }

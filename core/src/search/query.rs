@@ -182,6 +182,11 @@ impl ValidSearch {
         self.exclude
     }
 
+    /// The same search leaving out `exclude` (a monitor's `onlyNew` run: `seen`).
+    pub fn excluding(self, exclude: Exclude) -> Self {
+        Self { exclude, ..self }
+    }
+
     /// The explicit area, if given.
     pub fn area(&self) -> Option<&Area> {
         self.area.as_ref()

@@ -51,6 +51,8 @@ pub struct SearchSummary {
     pub started_by: String,
     /// Their sign-in email.
     pub started_by_email: Option<String>,
+    /// The saved search it was a run of, if any.
+    pub saved_search_id: Option<crate::ids::SavedSearchId>,
 }
 
 /// Which searches a history page lists.
@@ -75,7 +77,7 @@ macro_rules! summary_columns {
         "s.id, s.business_type, s.location, s.coverage, s.options, s.background, s.status, \
          s.leads_delivered, s.billable_requests, s.cost_usd, s.error_message, s.stop_reason, \
          s.delivery_kind, s.delivery_status, s.delivery_detail, s.created_at, s.finished_at, \
-         s.client, s.user_id AS started_by, u.email AS started_by_email \
+         s.client, s.user_id AS started_by, u.email AS started_by_email, s.saved_search_id \
          FROM searches s LEFT JOIN users u ON u.id = s.user_id"
     };
 }

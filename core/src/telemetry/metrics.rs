@@ -125,6 +125,11 @@ pub struct Metrics {
     /// `leadgen_webhook_deliveries_total{outcome=delivered|failed|refused}`: attempts to
     /// deliver a webhook message.
     pub webhook_deliveries: Family<OutcomeLabels, Counter>,
+    /// `leadgen_saved_search_runs_total{outcome=on_time|late|refused|deferred}`: scheduled
+    /// runs of saved searches started within two minutes of when they were due, started
+    /// later (a window missed while no worker was up, or pacing), refused (no key, the
+    /// allowance or the spend cap), and due runs a tick left to the next one (pacing).
+    pub saved_search_runs: Family<OutcomeLabels, Counter>,
     /// `leadgen_places_sku_requests_total{sku}`: Text Search requests of finished searches,
     /// by the SKU Google bills them under.
     pub places_sku_requests: Family<SkuLabels, Counter>,
@@ -258,6 +263,12 @@ impl Metrics {
             "Webhook delivery attempts, by outcome (delivered, failed, refused)",
             webhook_deliveries.clone(),
         );
+        let saved_search_runs = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "saved_search_runs",
+            "Scheduled runs of saved searches, by outcome (on_time, late, refused; deferred: left to the next tick by pacing)",
+            saved_search_runs.clone(),
+        );
         let places_sku_requests = Family::<SkuLabels, Counter>::default();
         registry.register(
             "places_sku_requests",
@@ -284,6 +295,7 @@ impl Metrics {
             search_first_lead,
             dependency_up,
             webhook_deliveries,
+            saved_search_runs,
             places_sku_requests,
             places_cost_usd,
             worker_info,
@@ -359,6 +371,16 @@ impl Metrics {
     /// Counts a webhook delivery attempt by its outcome.
     pub fn webhook_delivery(&self, outcome: &str) {
         self.webhook_deliveries
+            .get_or_create(&OutcomeLabels {
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    /// Counts a scheduled run of a saved search by its outcome (`on_time`, `late`,
+    /// `refused`, `deferred`).
+    pub fn saved_search_run(&self, outcome: &str) {
+        self.saved_search_runs
             .get_or_create(&OutcomeLabels {
                 outcome: outcome.to_owned(),
             })

@@ -12,6 +12,7 @@ mod keys;
 mod place_memory;
 mod places;
 mod rotation;
+mod saved_searches;
 mod store;
 mod usage;
 mod workspaces;

@@ -62,6 +62,13 @@ export const OPERATION_ERROR_MESSAGES = {
   get_invitation: 'Could not read the invitation.',
   accept_invitation: 'Could not accept the invitation.',
   list_audit_events: 'Could not load the activity.',
+  // Saved searches (issue #29): the Monitors page that follows.
+  list_saved_searches: 'Could not load the saved searches.',
+  get_saved_search: 'Could not load the saved search.',
+  create_saved_search: 'Could not save the search.',
+  update_saved_search: 'Could not change the saved search.',
+  delete_saved_search: 'Could not delete the saved search.',
+  run_saved_search: 'Could not run the saved search.',
 } as const satisfies Partial<Record<OperationId, string>>;
 
 /**

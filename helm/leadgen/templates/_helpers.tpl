@@ -128,7 +128,7 @@ wakes for a retry). KEDA's redis scaler measures either (LLEN for a list, ZCARD 
 sorted set).
 */}}
 {{- define "leadgen.jobQueues" -}}
-search.v1 webhook.v1 enrich.v1 prune.v1 delivery.v1
+search.v1 webhook.v1 enrich.v1 prune.v1 delivery.v1 schedule.v1
 {{- end -}}
 {{- define "leadgen.queueWaitingKeys" -}}
 {{- $prefix := .Values.config.redisPrefix -}}

@@ -10,6 +10,7 @@ pub mod delivery;
 pub mod enrich;
 pub mod prune;
 pub mod registry;
+pub mod schedule;
 pub mod search;
 pub mod webhook;
 

@@ -15,7 +15,10 @@ use leadgen_core::{CoreResult, jobs::JobPayload};
 
 use apalis::layers::WorkerBuilderExt;
 
-use super::{Job, delivery::DeliveryJob, enrich::EnrichJob, prune::PruneJob, search::SearchJob, webhook::WebhookJob};
+use super::{
+    Job, delivery::DeliveryJob, enrich::EnrichJob, prune::PruneJob, schedule::ScheduleJob, search::SearchJob,
+    webhook::WebhookJob,
+};
 use crate::{
     JobQueue, JobSource, RunningJobs, WorkerDeps, WorkerSettings,
     fleet::Fleet,
@@ -96,6 +99,7 @@ registry! {
     enrich: EnrichJob,
     prune: PruneJob,
     delivery: DeliveryJob,
+    schedule: ScheduleJob,
 }
 
 /// What waits in one kind's queue ([`Queues::waiting`]).

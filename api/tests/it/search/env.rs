@@ -104,6 +104,8 @@ impl SearchEnv {
                 .as_ref()
                 .map(|m| leadgen_core::delivery::Mailer::new(m).expect("mailer")),
             prune: leadgen_worker::jobs::prune::PruneSchedule::new(state.queues.prune.clone()),
+            searches: state.queues.search.clone(),
+            schedule: leadgen_worker::jobs::schedule::ScheduleTimer::new(state.queues.schedule.clone()),
         });
         let sources = leadgen_worker::jobs::registry::redis_sources(&url, &self.prefix)
             .await

@@ -143,6 +143,14 @@ export function eventSentence(event: AuditEventInfo): string {
     }
     case 'workspace_created':
       return `${who} created the workspace ${target}`;
+    case 'saved_search_created':
+      return `${who} saved the search ${text(details, 'name') ?? target}`;
+    case 'saved_search_updated':
+      return `${who} changed the saved search ${text(details, 'name') ?? target}`;
+    case 'saved_search_deleted':
+      return `${who} deleted the saved search ${text(details, 'name') ?? target}`;
+    case 'saved_search_run':
+      return `${event.actor ? who : 'The schedule'} ran the saved search ${text(details, 'name') ?? target}`;
     case 'workspace_renamed':
       return `${who} renamed the workspace${text(details, 'from') ? ` from ${text(details, 'from')}` : ''} to ${target}`;
     case 'place_memory_changed':

@@ -61,6 +61,22 @@ import type {
 } from '../model/listSearchesParams';
 
 import type {
+  SavedSearchInfo
+} from '../model/savedSearchInfo';
+
+import type {
+  SavedSearchList
+} from '../model/savedSearchList';
+
+import type {
+  SavedSearchRequest
+} from '../model/savedSearchRequest';
+
+import type {
+  SavedSearchRun
+} from '../model/savedSearchRun';
+
+import type {
   SearchHistory
 } from '../model/searchHistory';
 
@@ -550,6 +566,611 @@ export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getEstimateSearchMutationOptions(options), queryClient);
+    }
+    export const getListSavedSearchesUrl = () => {
+
+
+
+
+  return `/api/leads/saved-searches`
+}
+
+/**
+ * Newest first, with each one's next and last run.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/saved-searches' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary The workspace's saved searches
+ */
+export const listSavedSearches = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SavedSearchList> => {
+
+  return apiFetch<SavedSearchList>(getListSavedSearchesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListSavedSearchesQueryKey = () => {
+    return [
+    `/api/leads/saved-searches`
+    ] as const;
+    }
+
+
+export const getListSavedSearchesQueryOptions = <TData = Awaited<ReturnType<typeof listSavedSearches>>, TError = ErrorType<ErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSavedSearches>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSavedSearchesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSavedSearches>>> = ({ signal }) => listSavedSearches({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSavedSearches>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSavedSearchesQueryResult = NonNullable<Awaited<ReturnType<typeof listSavedSearches>>>
+export type ListSavedSearchesQueryError = ErrorType<ErrorBody>
+
+
+export function useListSavedSearches<TData = Awaited<ReturnType<typeof listSavedSearches>>, TError = ErrorType<ErrorBody>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSavedSearches>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSavedSearches>>,
+          TError,
+          Awaited<ReturnType<typeof listSavedSearches>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSavedSearches<TData = Awaited<ReturnType<typeof listSavedSearches>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSavedSearches>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSavedSearches>>,
+          TError,
+          Awaited<ReturnType<typeof listSavedSearches>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSavedSearches<TData = Awaited<ReturnType<typeof listSavedSearches>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSavedSearches>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The workspace's saved searches
+ */
+
+export function useListSavedSearches<TData = Awaited<ReturnType<typeof listSavedSearches>>, TError = ErrorType<ErrorBody>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSavedSearches>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSavedSearchesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCreateSavedSearchUrl = () => {
+
+
+
+
+  return `/api/leads/saved-searches`
+}
+
+/**
+ * A name, the same body as a search, an optional `schedule` (five-field cron and an
+ * IANA time zone; two consecutive runs at least `LEADGEN_MONITOR_MIN_INTERVAL_MINUTES`
+ * apart, 60 by default), `onlyNew` and where runs deliver. 400 `invalid_request` says
+ * what is wrong. At most 200 a workspace.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/saved-searches' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"delivery":{"email":true,"webhook":true},"name":"Dentists in Houston, weekly","onlyNew":true,"paused":null,"schedule":{"cron":"0 9 * * 1","timeZone":"America/Chicago"},"search":{"businessType":"dentist","coverage":"full","location":"Houston, TX"}}'
+ * ```
+ * @summary Save a search
+ */
+export const createSavedSearch = async (savedSearchRequest: SavedSearchRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SavedSearchInfo> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<SavedSearchInfo>(getCreateSavedSearchUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(savedSearchRequest)
+  }
+);}
+
+
+
+
+
+export const getCreateSavedSearchMutationKey = () => ['createSavedSearch'] as const;
+
+export const getCreateSavedSearchMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSavedSearch>>, TError,CreateSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createSavedSearch>>, TError,CreateSavedSearchMutationVariables, TContext> => {
+
+const mutationKey = getCreateSavedSearchMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createSavedSearch>>, CreateSavedSearchMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createSavedSearch(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateSavedSearchMutationResult = NonNullable<Awaited<ReturnType<typeof createSavedSearch>>>
+    export type CreateSavedSearchMutationBody = BodyType<SavedSearchRequest>
+    export type CreateSavedSearchMutationError = ErrorType<ErrorBody>
+    export type CreateSavedSearchMutationVariables = {data: BodyType<SavedSearchRequest>}
+
+    /**
+ * @summary Save a search
+ */
+export const useCreateSavedSearch = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createSavedSearch>>, TError,CreateSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createSavedSearch>>,
+        TError,
+        CreateSavedSearchMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateSavedSearchMutationOptions(options), queryClient);
+    }
+    export const getDeleteSavedSearchUrl = (id: string,) => {
+
+
+
+
+  return `/api/leads/saved-searches/${id}`
+}
+
+/**
+ * Its runs stay in the history. Its creator or an admin only: 403 `not_creator` for
+ * another member.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X DELETE 'https://leadgen.example.com/api/leads/saved-searches/0193a1d2-4b5c-7d6e-8f90-a1b2c3d4e5f6' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Delete a saved search
+ */
+export const deleteSavedSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
+
+  return apiFetch<void>(getDeleteSavedSearchUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getDeleteSavedSearchMutationKey = () => ['deleteSavedSearch'] as const;
+
+export const getDeleteSavedSearchMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSavedSearch>>, TError,DeleteSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteSavedSearch>>, TError,DeleteSavedSearchMutationVariables, TContext> => {
+
+const mutationKey = getDeleteSavedSearchMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteSavedSearch>>, DeleteSavedSearchMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteSavedSearch(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteSavedSearchMutationResult = NonNullable<Awaited<ReturnType<typeof deleteSavedSearch>>>
+
+    export type DeleteSavedSearchMutationError = ErrorType<ErrorBody>
+    export type DeleteSavedSearchMutationVariables = {id: string}
+
+    /**
+ * @summary Delete a saved search
+ */
+export const useDeleteSavedSearch = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSavedSearch>>, TError,DeleteSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteSavedSearch>>,
+        TError,
+        DeleteSavedSearchMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeleteSavedSearchMutationOptions(options), queryClient);
+    }
+    export const getGetSavedSearchUrl = (id: string,) => {
+
+
+
+
+  return `/api/leads/saved-searches/${id}`
+}
+
+/**
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X GET 'https://leadgen.example.com/api/leads/saved-searches/0193a1d2-4b5c-7d6e-8f90-a1b2c3d4e5f6' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary A saved search
+ */
+export const getSavedSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<SavedSearchInfo> => {
+
+  return apiFetch<SavedSearchInfo>(getGetSavedSearchUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetSavedSearchQueryKey = (id: string,) => {
+    return [
+    `/api/leads/saved-searches/${id}`
+    ] as const;
+    }
+
+
+export const getGetSavedSearchQueryOptions = <TData = Awaited<ReturnType<typeof getSavedSearch>>, TError = ErrorType<ErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSavedSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetSavedSearchQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSavedSearch>>> = ({ signal }) => getSavedSearch(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSavedSearch>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetSavedSearchQueryResult = NonNullable<Awaited<ReturnType<typeof getSavedSearch>>>
+export type GetSavedSearchQueryError = ErrorType<ErrorBody>
+
+
+export function useGetSavedSearch<TData = Awaited<ReturnType<typeof getSavedSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSavedSearch>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSavedSearch>>,
+          TError,
+          Awaited<ReturnType<typeof getSavedSearch>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSavedSearch<TData = Awaited<ReturnType<typeof getSavedSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSavedSearch>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSavedSearch>>,
+          TError,
+          Awaited<ReturnType<typeof getSavedSearch>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSavedSearch<TData = Awaited<ReturnType<typeof getSavedSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSavedSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary A saved search
+ */
+
+export function useGetSavedSearch<TData = Awaited<ReturnType<typeof getSavedSearch>>, TError = ErrorType<ErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSavedSearch>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetSavedSearchQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUpdateSavedSearchUrl = (id: string,) => {
+
+
+
+
+  return `/api/leads/saved-searches/${id}`
+}
+
+/**
+ * Replaces it with the body (the same as `create_saved_search`); its run history
+ * stays. The next scheduled run is computed again from now. Its creator or an admin
+ * only: 403 `not_creator` for another member.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X PUT 'https://leadgen.example.com/api/leads/saved-searches/0193a1d2-4b5c-7d6e-8f90-a1b2c3d4e5f6' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"delivery":{"email":true,"webhook":true},"name":"Dentists in Houston, weekly","onlyNew":true,"paused":null,"schedule":{"cron":"0 9 * * 1","timeZone":"America/Chicago"},"search":{"businessType":"dentist","coverage":"full","location":"Houston, TX"}}'
+ * ```
+ * @summary Change a saved search
+ */
+export const updateSavedSearch = async (id: string,
+    savedSearchRequest: SavedSearchRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SavedSearchInfo> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<SavedSearchInfo>(getUpdateSavedSearchUrl(id),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(savedSearchRequest)
+  }
+);}
+
+
+
+
+
+export const getUpdateSavedSearchMutationKey = () => ['updateSavedSearch'] as const;
+
+export const getUpdateSavedSearchMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateSavedSearch>>, TError,UpdateSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateSavedSearch>>, TError,UpdateSavedSearchMutationVariables, TContext> => {
+
+const mutationKey = getUpdateSavedSearchMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateSavedSearch>>, UpdateSavedSearchMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateSavedSearch(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateSavedSearchMutationResult = NonNullable<Awaited<ReturnType<typeof updateSavedSearch>>>
+    export type UpdateSavedSearchMutationBody = BodyType<SavedSearchRequest>
+    export type UpdateSavedSearchMutationError = ErrorType<ErrorBody>
+    export type UpdateSavedSearchMutationVariables = {id: string;data: BodyType<SavedSearchRequest>}
+
+    /**
+ * @summary Change a saved search
+ */
+export const useUpdateSavedSearch = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateSavedSearch>>, TError,UpdateSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateSavedSearch>>,
+        TError,
+        UpdateSavedSearchMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateSavedSearchMutationOptions(options), queryClient);
+    }
+    export const getRunSavedSearchUrl = (id: string,) => {
+
+
+
+
+  return `/api/leads/saved-searches/${id}/run`
+}
+
+/**
+ * Queues it as the caller, like a background search: answers its `searchId`, whose
+ * events stream on `GET /api/leads/searches/{id}/events`; it appears in the history
+ * and as the saved search's last run. Counts toward the allowance like any search;
+ * refused as a search would be (400 `no_api_key`, 403 `spend_cap_reached`, 429
+ * `usage_limit`). Works whether or not it is scheduled or paused.
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/saved-searches/0193a1d2-4b5c-7d6e-8f90-a1b2c3d4e5f6/run' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN"
+ * ```
+ * @summary Run a saved search now
+ */
+export const runSavedSearch = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<SavedSearchRun> => {
+
+  return apiFetch<SavedSearchRun>(getRunSavedSearchUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getRunSavedSearchMutationKey = () => ['runSavedSearch'] as const;
+
+export const getRunSavedSearchMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runSavedSearch>>, TError,RunSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof runSavedSearch>>, TError,RunSavedSearchMutationVariables, TContext> => {
+
+const mutationKey = getRunSavedSearchMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof runSavedSearch>>, RunSavedSearchMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  runSavedSearch(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RunSavedSearchMutationResult = NonNullable<Awaited<ReturnType<typeof runSavedSearch>>>
+
+    export type RunSavedSearchMutationError = ErrorType<ErrorBody>
+    export type RunSavedSearchMutationVariables = {id: string}
+
+    /**
+ * @summary Run a saved search now
+ */
+export const useRunSavedSearch = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runSavedSearch>>, TError,RunSavedSearchMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof runSavedSearch>>,
+        TError,
+        RunSavedSearchMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRunSavedSearchMutationOptions(options), queryClient);
     }
     export const getSearchLeadsUrl = () => {
 

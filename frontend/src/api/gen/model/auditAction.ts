@@ -32,4 +32,8 @@ export const AuditAction = {
   workspace_renamed: 'workspace_renamed',
   place_memory_changed: 'place_memory_changed',
   place_memory_forgotten: 'place_memory_forgotten',
+  saved_search_created: 'saved_search_created',
+  saved_search_updated: 'saved_search_updated',
+  saved_search_deleted: 'saved_search_deleted',
+  saved_search_run: 'saved_search_run',
 } as const;

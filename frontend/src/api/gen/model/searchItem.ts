@@ -49,9 +49,11 @@ export interface SearchItem {
      * `replayMinutes` minutes after it finished, from memory.
      */
   resultsAvailable: boolean;
+  /** The saved search it was a run of (absent: none). */
+  savedSearchId?: string;
   /** When it was asked for (RFC 3339). */
   startedAt: string;
-  /** The member who started it. */
+  /** The member who started it (a saved search's creator for a scheduled run). */
   startedBy: StartedBy & unknown;
   /** Where it stands. */
   status: SearchStatus & unknown;
