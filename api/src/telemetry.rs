@@ -133,6 +133,17 @@ pub fn metrics_app(state: AppState) -> impl Endpoint {
 pub async fn metrics_endpoint(state: Data<&AppState>) -> Response {
     let m = metrics::metrics();
     state.queues.report_metrics().await;
+    // The scheduler's health, from the store (a worker ticks it; the API always runs).
+    match state
+        .store
+        .saved_search_overdue_secs(leadgen_core::time::now_unix())
+        .await
+    {
+        Ok(secs) => {
+            m.saved_search_overdue.set(secs as f64);
+        }
+        Err(e) => tracing::warn!(error = %e, "could not read the overdue saved searches"),
+    }
     Response::builder()
         .status(StatusCode::OK)
         .content_type(metrics::CONTENT_TYPE)

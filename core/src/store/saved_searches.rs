@@ -219,6 +219,19 @@ impl Store {
         .await?)
     }
 
+    /// Seconds since the longest-overdue scheduled run was due at `now` (Unix seconds), 0
+    /// when none is: the `leadgen_saved_search_overdue_seconds` gauge.
+    #[tracing::instrument(skip(self))]
+    pub async fn saved_search_overdue_secs(&self, now: i64) -> CoreResult<i64> {
+        let oldest: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(next_run_at) FROM saved_searches WHERE next_run_at IS NOT NULL AND next_run_at <= $1 AND paused = 0",
+        )
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(oldest.map_or(0, |due| (now - due).max(0)))
+    }
+
     /// Claims the run of saved search `id` due at `due` (the `next_run_at` read), moving
     /// its next run to `next` (`None`: the expression never runs again). True for exactly
     /// one of any number of concurrent claims of the same due run: the update only matches

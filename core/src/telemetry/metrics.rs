@@ -130,6 +130,11 @@ pub struct Metrics {
     /// later (a window missed while no worker was up, or pacing), refused (no key, the
     /// allowance or the spend cap), and due runs a tick left to the next one (pacing).
     pub saved_search_runs: Family<OutcomeLabels, Counter>,
+    /// `leadgen_saved_search_overdue_seconds`: how long ago the longest-overdue scheduled
+    /// run of a saved search was due (0: none is due), read from the store at each scrape
+    /// of the API; it grows while no scheduler ticks (no worker alive) and stays low when
+    /// pacing holds runs back for a tick or two.
+    pub saved_search_overdue: FloatGauge,
     /// `leadgen_places_sku_requests_total{sku}`: Text Search requests of finished searches,
     /// by the SKU Google bills them under.
     pub places_sku_requests: Family<SkuLabels, Counter>,
@@ -269,6 +274,12 @@ impl Metrics {
             "Scheduled runs of saved searches, by outcome (on_time, late, refused; deferred: left to the next tick by pacing)",
             saved_search_runs.clone(),
         );
+        let saved_search_overdue = FloatGauge::default();
+        registry.register(
+            "saved_search_overdue_seconds",
+            "Seconds since the longest-overdue scheduled run of a saved search was due (0: none is due)",
+            saved_search_overdue.clone(),
+        );
         let places_sku_requests = Family::<SkuLabels, Counter>::default();
         registry.register(
             "places_sku_requests",
@@ -295,6 +306,7 @@ impl Metrics {
             search_first_lead,
             dependency_up,
             webhook_deliveries,
+            saved_search_overdue,
             saved_search_runs,
             places_sku_requests,
             places_cost_usd,

@@ -90,6 +90,10 @@ both_backends!(
             .expect("create");
         let due = store.due_saved_searches(2_000, 100).await.expect("due");
         assert_eq!(due.iter().map(|s| &s.id).collect::<Vec<_>>(), [&saved.id]);
+        // The scheduler's health gauge: the due one is 1,000 s overdue; before it was due,
+        // nothing is.
+        assert_eq!(store.saved_search_overdue_secs(2_000).await.expect("overdue"), 1_000);
+        assert_eq!(store.saved_search_overdue_secs(999).await.expect("overdue"), 0);
         assert!(!due.iter().any(|s| s.id == not_yet.id));
 
         // Sixteen schedulers read the same due value and claim at once: one wins.
@@ -99,6 +103,11 @@ both_backends!(
         let after = store.saved_search(&ws, &saved.id).await.expect("get").expect("found");
         assert_eq!(after.next_run_at, Some(2_060));
         assert!(store.due_saved_searches(2_000, 100).await.expect("due").is_empty());
+        assert_eq!(
+            store.saved_search_overdue_secs(2_000).await.expect("overdue"),
+            0,
+            "claimed: none overdue"
+        );
         // A paused saved search is never claimed.
         let mut paused = fields("Paused", Some(1_000));
         paused.paused = true;
