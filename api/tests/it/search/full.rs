@@ -93,12 +93,20 @@ both_modes!(
             stats.billable(Sku::TextSearchEssentialsIdsOnly) > 3,
             "the area was probed"
         );
-        // The cost the user is told is what Google billed, at list prices.
+        // The cost the user is told is what Google billed, at list prices: the lead pages
+        // and the completeness meter's one count of the area.
+        let aggregate = stats.billable(Sku::PlacesAggregate);
+        assert_eq!(aggregate, 1, "one count of the area");
         let cost = &complete["cost"];
         assert_eq!(cost["requests"]["enterprise"].as_u64(), Some(enterprise));
-        assert_eq!(cost["billableRequests"].as_u64(), Some(enterprise));
+        assert_eq!(cost["requests"]["aggregate"].as_u64(), Some(aggregate));
+        assert_eq!(cost["billableRequests"].as_u64(), Some(enterprise + aggregate));
         let usd = cost["costUsd"].as_f64().expect("costUsd");
-        assert!((usd - enterprise as f64 * ENTERPRISE).abs() < 1e-9, "{usd}");
+        let count_price = leadgen_core::search::PriceTable::default().per_request(leadgen_core::search::Sku::Aggregate);
+        assert!(
+            (usd - (enterprise as f64 * ENTERPRISE + count_price)).abs() < 1e-9,
+            "{usd}"
+        );
         // Progress went along, and its last word matches the end.
         let progress = last_of(&events, "progress");
         assert_eq!(progress["leads"].as_u64(), Some(truth.len() as u64));
