@@ -288,6 +288,7 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
             message_id: message_id.into(),
             event_type: "search.completed".into(),
             body: json!({"type": "search.completed", "data": {"leads": []}}).to_string(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
@@ -340,6 +341,7 @@ async fn an_endpoint_failing_every_attempt_is_disabled_with_a_notice() {
             message_id: "msg_doomed".into(),
             event_type: "search.failed".into(),
             body: json!({"type": "search.failed"}).to_string(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
@@ -548,6 +550,7 @@ async fn a_redirect_is_never_followed() {
             message_id: "msg_redirected".into(),
             event_type: "search.completed".into(),
             body: json!({"type": "search.completed"}).to_string(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
@@ -601,6 +604,7 @@ async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again(
             message_id: log[0]["messageId"].as_str().expect("id").to_owned(),
             event_type: "search.failed".into(),
             body: got[0].body.clone(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
