@@ -14,6 +14,13 @@ export interface DeliveryChoices {
   /** By email (see `EmailChoice`). */
   email?: boolean | null | string;
   /**
+     * Deliver a run that found nothing new too (an email with an empty CSV, a webhook
+     * event with no leads; nothing is appended to a sheet). Default false: such a run
+     * sends nothing.
+     * @nullable
+     */
+  notifyWhenEmpty?: boolean | null;
+  /**
      * Appended to a spreadsheet's tab.
      * @nullable
      */
