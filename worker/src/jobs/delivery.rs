@@ -173,7 +173,14 @@ pub async fn queue_saved_run(deps: &WorkerDeps, job: &SearchJobV1, leads: &[Lead
         async move {
             if let Err(e) = deps
                 .store
-                .record_saved_delivery(&workspace, &saved_id, Some(&job.search_id), channel, status, Some(detail))
+                .record_saved_delivery(
+                    &workspace,
+                    &saved_id,
+                    Some(&job.search_id),
+                    channel,
+                    status,
+                    Some(detail),
+                )
                 .await
             {
                 tracing::warn!(error = %e, "could not record the delivery on the saved search");
@@ -334,7 +341,10 @@ async fn saved_by_email(
     let found = if count == 0 {
         "found nothing new since the last run; the attached CSV has no rows".to_owned()
     } else {
-        format!("found {count} new {places} ({label} in {}), in the attached CSV file", params.location)
+        format!(
+            "found {count} new {places} ({label} in {}), in the attached CSV file",
+            params.location
+        )
     };
     let text = format!(
         "Your saved search \"{}\" {found}.\n\n\

@@ -163,7 +163,13 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     let reason = outcome.detail;
     if outcome.refused {
         // The address may not be reached: retrying cannot help, and nothing was sent.
-        note_saved(job, deps, DeliveryStatus::Failed, &format!("not delivered to {host}: {failure}")).await;
+        note_saved(
+            job,
+            deps,
+            DeliveryStatus::Failed,
+            &format!("not delivered to {host}: {failure}"),
+        )
+        .await;
         tracing::warn!(endpoint_id = %job.endpoint_id, attempt, %reason, "webhook endpoint refused");
         return Err(JobError::Permanent(reason));
     }
@@ -224,7 +230,14 @@ pub async fn emit_new_places(
     let record = |status: DeliveryStatus, detail: String| async move {
         if let Err(e) = deps
             .store
-            .record_saved_delivery(workspace, &saved.id, Some(search_id), Channel::Webhook, status, Some(&detail))
+            .record_saved_delivery(
+                workspace,
+                &saved.id,
+                Some(search_id),
+                Channel::Webhook,
+                status,
+                Some(&detail),
+            )
             .await
         {
             tracing::warn!(error = %e, "could not record the webhook delivery on the saved search");
@@ -269,7 +282,11 @@ pub async fn emit_new_places(
         };
         if let Err(e) = deps.webhooks.push(job).await {
             tracing::error!(error = %e, "could not queue a webhook delivery");
-            record(DeliveryStatus::Failed, "the webhook delivery could not be queued".into()).await;
+            record(
+                DeliveryStatus::Failed,
+                "the webhook delivery could not be queued".into(),
+            )
+            .await;
         }
     }
 }

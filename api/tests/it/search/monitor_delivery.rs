@@ -54,7 +54,10 @@ async fn settled(env: &SearchEnv, id: &str, channels: &[&str]) -> Value {
         if done {
             return saved;
         }
-        assert!(std::time::Instant::now() < deadline, "deliveries still pending: {saved}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "deliveries still pending: {saved}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -82,113 +85,119 @@ fn mailed_ids(message: &str) -> Vec<String> {
         .decode(body)
         .expect("base64 body");
     let csv = String::from_utf8(bytes).expect("utf-8 csv");
-    let mut lines = csv.trim_start_matches('\u{feff}').split("\r\n").filter(|l| !l.is_empty());
+    let mut lines = csv
+        .trim_start_matches('\u{feff}')
+        .split("\r\n")
+        .filter(|l| !l.is_empty());
     assert!(lines.next().expect("header").starts_with("\"Name\",\"Address\""));
     lines
         .map(|row| row.rsplit(',').next().expect("place id").trim_matches('"').to_owned())
         .collect()
 }
 
-both_modes!(a_saved_search_run_delivers_only_its_new_leads_by_email_and_webhook, |mode| async move {
-    let smtp = SmtpServer::start().await;
-    let receiver = Receiver::start(vec![]).await;
-    let env = SearchEnv::start(
-        mode,
-        PlacesSim::builder(),
-        1,
-        vec![
-            ("LEADGEN_SMTP_URL", smtp.url()),
-            ("LEADGEN_MAIL_FROM", "Leadgen <noreply@leads.example>".into()),
-            receiver.allow(),
-            ("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "50".into()),
-        ],
-    )
-    .await;
-    let (hook_id, secret) = crate::webhooks::register(
-        &env.app,
-        &env.token,
-        &receiver.url(),
-        json!(["saved_search.new_places"]),
-    )
-    .await;
+both_modes!(
+    a_saved_search_run_delivers_only_its_new_leads_by_email_and_webhook,
+    |mode| async move {
+        let smtp = SmtpServer::start().await;
+        let receiver = Receiver::start(vec![]).await;
+        let env = SearchEnv::start(
+            mode,
+            PlacesSim::builder(),
+            1,
+            vec![
+                ("LEADGEN_SMTP_URL", smtp.url()),
+                ("LEADGEN_MAIL_FROM", "Leadgen <noreply@leads.example>".into()),
+                receiver.allow(),
+                ("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "50".into()),
+            ],
+        )
+        .await;
+        let (hook_id, secret) = crate::webhooks::register(
+            &env.app,
+            &env.token,
+            &receiver.url(),
+            json!(["saved_search.new_places"]),
+        )
+        .await;
 
-    // An ordinary (quick) search sees some of the area first: the run's new leads are
-    // the rest, which only a full search finds.
-    let city = env.dense_city("restaurant", 80);
-    let (_, seen) = env.stream("restaurant", &city).await;
-    let seen = place_ids(&seen.last().expect("events").1["results"]);
-    assert!(!seen.is_empty());
+        // An ordinary (quick) search sees some of the area first: the run's new leads are
+        // the rest, which only a full search finds.
+        let city = env.dense_city("restaurant", 80);
+        let (_, seen) = env.stream("restaurant", &city).await;
+        let seen = place_ids(&seen.last().expect("events").1["results"]);
+        assert!(!seen.is_empty());
 
-    let (status, saved) = call(
-        &env,
-        "POST",
-        PATH,
-        Some(json!({
-            "name": "Restaurants, new ones",
-            "search": {"businessType": "restaurant", "location": city, "coverage": "full"},
-            "onlyNew": true,
-            "delivery": {"webhook": true, "email": true},
-        })),
-    )
-    .await;
-    assert_eq!(status, 200, "{saved}");
-    assert_eq!(saved["delivery"]["notifyWhenEmpty"], false, "off by default");
-    assert_eq!(saved["lastDelivery"], json!({}), "nothing delivered yet");
-    let id = saved["id"].as_str().expect("id").to_owned();
+        let (status, saved) = call(
+            &env,
+            "POST",
+            PATH,
+            Some(json!({
+                "name": "Restaurants, new ones",
+                "search": {"businessType": "restaurant", "location": city, "coverage": "full"},
+                "onlyNew": true,
+                "delivery": {"webhook": true, "email": true},
+            })),
+        )
+        .await;
+        assert_eq!(status, 200, "{saved}");
+        assert_eq!(saved["delivery"]["notifyWhenEmpty"], false, "off by default");
+        assert_eq!(saved["lastDelivery"], json!({}), "nothing delivered yet");
+        let id = saved["id"].as_str().expect("id").to_owned();
 
-    let (search_id, complete) = run(&env, &id).await;
-    let new = place_ids(&complete["results"]);
-    assert!(!new.is_empty(), "the full search finds more than the first page");
-    assert!(new.iter().all(|p| !seen.contains(p)), "only what was not seen");
+        let (search_id, complete) = run(&env, &id).await;
+        let new = place_ids(&complete["results"]);
+        assert!(!new.is_empty(), "the full search finds more than the first page");
+        assert!(new.iter().all(|p| !seen.contains(p)), "only what was not seen");
 
-    let after = settled(&env, &id, &["email", "webhook"]).await;
-    let last = &after["lastDelivery"];
-    assert_eq!(last["email"]["status"], "sent", "{after}");
-    assert_eq!(last["email"]["detail"], "emailed to searcher@example.com");
-    assert_eq!(last["email"]["searchId"], search_id.as_str());
-    assert_eq!(last["webhook"]["status"], "sent", "{after}");
-    assert_eq!(last["webhook"]["detail"], "delivered to 127.0.0.1");
-    assert!(last.get("sheet").is_none(), "no sheet was chosen: {after}");
-    // The list answers the same.
-    let (_, list) = call(&env, "GET", PATH, None).await;
-    assert_eq!(list["savedSearches"][0]["lastDelivery"], *last);
+        let after = settled(&env, &id, &["email", "webhook"]).await;
+        let last = &after["lastDelivery"];
+        assert_eq!(last["email"]["status"], "sent", "{after}");
+        assert_eq!(last["email"]["detail"], "emailed to searcher@example.com");
+        assert_eq!(last["email"]["searchId"], search_id.as_str());
+        assert_eq!(last["webhook"]["status"], "sent", "{after}");
+        assert_eq!(last["webhook"]["detail"], "delivered to 127.0.0.1");
+        assert!(last.get("sheet").is_none(), "no sheet was chosen: {after}");
+        // The list answers the same.
+        let (_, list) = call(&env, "GET", PATH, None).await;
+        assert_eq!(list["savedSearches"][0]["lastDelivery"], *last);
 
-    let messages = smtp.wait_for(1, Duration::from_secs(10)).await;
-    assert_eq!(messages.len(), 1, "one mail");
-    let message = &messages[0];
-    assert!(message.contains("To: searcher@example.com"), "{message}");
-    let places = if new.len() == 1 { "place" } else { "places" };
-    assert!(
-        message.contains(&format!(
-            "Subject: Leadgen monitor \"Restaurants, new ones\": {} new {places}",
-            new.len()
-        )),
-        "{message}"
-    );
-    assert_eq!(mailed_ids(message), new, "exactly the new leads, in order");
+        let messages = smtp.wait_for(1, Duration::from_secs(10)).await;
+        assert_eq!(messages.len(), 1, "one mail");
+        let message = &messages[0];
+        assert!(message.contains("To: searcher@example.com"), "{message}");
+        let places = if new.len() == 1 { "place" } else { "places" };
+        assert!(
+            message.contains(&format!(
+                "Subject: Leadgen monitor \"Restaurants, new ones\": {} new {places}",
+                new.len()
+            )),
+            "{message}"
+        );
+        assert_eq!(mailed_ids(message), new, "exactly the new leads, in order");
 
-    let got = receiver.wait_for(1).await;
-    assert_eq!(got.len(), 1, "one event");
-    let event = crate::webhooks::verify(&secret, &got[0]).expect("a valid signature");
-    assert_eq!(event["type"], "saved_search.new_places", "{event}");
-    assert_eq!(event["data"]["savedSearchId"], id.as_str());
-    assert_eq!(event["data"]["searchId"], search_id.as_str());
-    assert_eq!(event["data"]["name"], "Restaurants, new ones");
-    assert_eq!(place_ids(&event["data"]["leads"]), new);
-    let log = crate::webhooks::deliveries(&env.app, &env.token, &hook_id).await;
-    assert_eq!(log.len(), 1, "{log:?}");
-    assert_eq!(log[0]["event"], "saved_search.new_places");
+        let got = receiver.wait_for(1).await;
+        assert_eq!(got.len(), 1, "one event");
+        let event = crate::webhooks::verify(&secret, &got[0]).expect("a valid signature");
+        assert_eq!(event["type"], "saved_search.new_places", "{event}");
+        assert_eq!(event["data"]["savedSearchId"], id.as_str());
+        assert_eq!(event["data"]["searchId"], search_id.as_str());
+        assert_eq!(event["data"]["name"], "Restaurants, new ones");
+        assert_eq!(place_ids(&event["data"]["leads"]), new);
+        let log = crate::webhooks::deliveries(&env.app, &env.token, &hook_id).await;
+        assert_eq!(log.len(), 1, "{log:?}");
+        assert_eq!(log[0]["event"], "saved_search.new_places");
 
-    // Again: everything was seen, nothing is new, nothing is sent.
-    let (second_id, second) = run(&env, &id).await;
-    assert_eq!(place_ids(&second["results"]), Vec::<String>::new());
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(smtp.messages().len(), 1, "no second mail");
-    assert_eq!(receiver.received().len(), 1, "no second event");
-    let (_, unchanged) = call(&env, "GET", &format!("{PATH}/{id}"), None).await;
-    assert_eq!(unchanged["lastSearchId"], second_id.as_str());
-    assert_eq!(unchanged["lastDelivery"]["email"]["searchId"], search_id.as_str());
-});
+        // Again: everything was seen, nothing is new, nothing is sent.
+        let (second_id, second) = run(&env, &id).await;
+        assert_eq!(place_ids(&second["results"]), Vec::<String>::new());
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        assert_eq!(smtp.messages().len(), 1, "no second mail");
+        assert_eq!(receiver.received().len(), 1, "no second event");
+        let (_, unchanged) = call(&env, "GET", &format!("{PATH}/{id}"), None).await;
+        assert_eq!(unchanged["lastSearchId"], second_id.as_str());
+        assert_eq!(unchanged["lastDelivery"]["email"]["searchId"], search_id.as_str());
+    }
+);
 
 both_modes!(notify_when_empty_mails_a_run_that_found_nothing, |mode| async move {
     let smtp = SmtpServer::start().await;
@@ -307,4 +316,58 @@ async fn a_saved_search_run_appends_its_new_leads_to_the_chosen_tab() {
     assert_eq!(tab.rows[0][..4], ["Name", "Address", "Phone", "Website"]);
     let names: Vec<&str> = tab.rows[1..].iter().map(|row| row[0].as_str()).collect();
     assert_eq!(names, expected, "every new lead, in order");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_webhook_is_retried_and_the_saved_search_says_it_failed() {
+    let receiver = Receiver::start(vec![crate::webhooks::Answer::Status(500)]).await;
+    let env = SearchEnv::start(
+        super::env::Mode::Embedded,
+        PlacesSim::builder(),
+        1,
+        vec![
+            receiver.allow(),
+            ("LEADGEN_WEBHOOK_FIRST_RETRY_MS", "50".into()),
+            ("LEADGEN_WEBHOOK_MAX_ATTEMPTS", "2".into()),
+        ],
+    )
+    .await;
+    crate::webhooks::register(
+        &env.app,
+        &env.token,
+        &receiver.url(),
+        json!(["saved_search.new_places"]),
+    )
+    .await;
+    let (status, saved) = call(
+        &env,
+        "POST",
+        PATH,
+        Some(json!({
+            "name": "Bakeries in Boston",
+            "search": {"businessType": "bakery", "location": "Boston"},
+            "onlyNew": true,
+            "delivery": {"webhook": true},
+        })),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    let id = saved["id"].as_str().expect("id").to_owned();
+    let (search_id, complete) = run(&env, &id).await;
+    assert!(!place_ids(&complete["results"]).is_empty());
+    let after = settled(&env, &id, &["webhook"]).await;
+    let webhook = &after["lastDelivery"]["webhook"];
+    assert_eq!(webhook["status"], "failed", "{after}");
+    assert_eq!(webhook["searchId"], search_id.as_str());
+    let detail = webhook["detail"].as_str().expect("detail");
+    assert!(
+        detail.starts_with("not delivered to 127.0.0.1 after 2 attempts"),
+        "{detail}"
+    );
+    let got = receiver.received();
+    assert_eq!(got.len(), 2, "tried twice");
+    assert_eq!(
+        got[0].headers["webhook-id"], got[1].headers["webhook-id"],
+        "the same message"
+    );
 }
