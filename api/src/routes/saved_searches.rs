@@ -128,7 +128,8 @@ pub struct SheetChoice {
     pub tab: Option<Text>,
 }
 
-/// Where a run's new leads go.
+/// Where a run's new leads go: with `onlyNew`, the places the workspace had not seen;
+/// without it, everything the run found.
 #[derive(Debug, Clone, Default, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct DeliveryChoices {

@@ -8,7 +8,8 @@
 import type { SheetChoice } from './sheetChoice';
 
 /**
- * Where a run's new leads go.
+ * Where a run's new leads go: with `onlyNew`, the places the workspace had not seen;
+ * without it, everything the run found.
  */
 export interface DeliveryChoices {
   /** By email (see `EmailChoice`). */
