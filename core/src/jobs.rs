@@ -77,6 +77,12 @@ pub struct WebhookJobV1 {
     /// The exact body to send and sign. It may hold leads: it lives in the queue only
     /// (memory or Redis) until delivered or given up, never in the database or logs.
     pub body: String,
+    /// The saved search whose run this `saved_search.new_places` message reports: each
+    /// attempt's outcome is recorded on it (`lastDelivery.webhook`). Absent otherwise, and
+    /// in a job an older release queued (one that predates it delivers the same message
+    /// and records nothing on the saved search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_search_id: Option<crate::ids::SavedSearchId>,
 }
 
 impl JobPayload for WebhookJobV1 {
@@ -170,6 +176,28 @@ pub struct DeliveryJobV1 {
     pub kind: crate::delivery::DeliveryKind,
     /// The spreadsheet, for a delivery to Sheets.
     pub spreadsheet_id: Option<String>,
+    /// Set when the search is a saved search's run (issue #29 item 5): its new leads go
+    /// where the saved search says, and the outcome is recorded on the saved search rather
+    /// than in the search's history. Absent in a job an older release queued. A release
+    /// that predates it ignores it and delivers the run like any full search (its leads
+    /// are the same: a run's results are what it found new), so no new queue is needed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_search: Option<SavedSearchDelivery>,
+}
+
+/// What a saved search's delivery needs beyond an ordinary one, fixed when the run ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedSearchDelivery {
+    /// The saved search.
+    pub id: crate::ids::SavedSearchId,
+    /// Its name (the email's subject says it).
+    pub name: String,
+    /// The address an email delivery goes to (the chosen member's or the creator's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email_to: Option<String>,
+    /// The tab a Sheets delivery appends to (made, with a header, if missing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<String>,
 }
 
 impl JobPayload for DeliveryJobV1 {
@@ -234,6 +262,7 @@ mod tests {
             message_id: "m".into(),
             event_type: "test".into(),
             body: "{}".into(),
+            saved_search_id: None,
         };
         assert_eq!(hook.workspace(), crate::ids::WorkspaceId::from("u2"));
     }

@@ -153,6 +153,33 @@ pub struct Delivery {
     /// Appended to a spreadsheet's tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sheet: Option<SheetTarget>,
+    /// Deliver even a run that found nothing new (an empty CSV, no rows appended, a
+    /// webhook event with no leads), so silence can be told from a broken monitor.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub notify_when_empty: bool,
+}
+
+/// A way a run's new leads are delivered (the saved search's `lastDelivery` has one entry
+/// for each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// The workspace's webhooks.
+    Webhook,
+    /// Email with a CSV.
+    Email,
+    /// A spreadsheet's tab.
+    Sheet,
+}
+
+impl Channel {
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Webhook => "webhook",
+            Self::Email => "email",
+            Self::Sheet => "sheet",
+        }
+    }
 }
 
 /// Who a run's email goes to.

@@ -41,6 +41,11 @@ pub enum EventType {
     #[serde(rename = "search.failed")]
     #[cfg_attr(feature = "openapi", oai(rename = "search.failed"))]
     SearchFailed,
+    /// A saved search's run found new places (issue #29 item 5); the payload carries the
+    /// saved search's id and name, the run's search id and the new leads.
+    #[serde(rename = "saved_search.new_places")]
+    #[cfg_attr(feature = "openapi", oai(rename = "saved_search.new_places"))]
+    SavedSearchNewPlaces,
     /// "Send test event": delivered to one endpoint whatever it subscribes to.
     #[serde(rename = "webhook.test")]
     #[cfg_attr(feature = "openapi", oai(rename = "webhook.test"))]
@@ -49,13 +54,18 @@ pub enum EventType {
 
 impl EventType {
     /// The events an endpoint may subscribe to.
-    pub const SUBSCRIBABLE: [EventType; 2] = [EventType::SearchCompleted, EventType::SearchFailed];
+    pub const SUBSCRIBABLE: [EventType; 3] = [
+        EventType::SearchCompleted,
+        EventType::SearchFailed,
+        EventType::SavedSearchNewPlaces,
+    ];
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::SearchCompleted => "search.completed",
             Self::SearchFailed => "search.failed",
+            Self::SavedSearchNewPlaces => "saved_search.new_places",
             Self::Test => "webhook.test",
         }
     }
@@ -72,7 +82,7 @@ pub fn parse_events<S: AsRef<str>>(names: &[S]) -> CoreResult<Vec<EventType>> {
                 .find(|e| e.as_str() == n)
                 .ok_or_else(|| {
                     CoreError::Invalid(format!(
-                        "Unknown event '{n}'. Events are: search.completed, search.failed."
+                        "Unknown event '{n}'. Events are: search.completed, search.failed, saved_search.new_places."
                     ))
                 })
         })
@@ -170,6 +180,13 @@ pub fn sign(secret: &str, message_id: &str, timestamp: i64, body: &[u8]) -> Core
 /// attempt, so a receiver can drop repeats (the specification's idempotency key).
 pub fn search_message_id(search_id: &crate::ids::SearchId) -> String {
     format!("msg_{}", search_id.as_str().replace('-', ""))
+}
+
+/// The `webhook-id` of a saved search run's `saved_search.new_places` event: its own, so
+/// the endpoint's delivery log (idempotent by message id) never mistakes it for the same
+/// run's `search.completed`.
+pub fn new_places_message_id(search_id: &crate::ids::SearchId) -> String {
+    format!("msg_new_{}", search_id.as_str().replace('-', ""))
 }
 
 /// How deliveries are attempted and retried: settings (`[webhooks]`, `LEADGEN_WEBHOOK_*`),

@@ -13,9 +13,10 @@ use std::borrow::Cow;
 
 use leadgen_core::{
     audit::{self, Action},
+    delivery::DeliveryStatus,
     ids::{SavedSearchId, SearchId, UserId, WorkspaceId},
     saved_search::{self, Delivery, EmailTo, Schedule, SheetTarget},
-    store::{SavedSearchFields, SavedSearchRecord},
+    store::{SavedDeliveryRecord, SavedSearchFields, SavedSearchRecord},
     time::now_unix,
     workspace::Role,
 };
@@ -127,7 +128,8 @@ pub struct SheetChoice {
     pub tab: Option<Text>,
 }
 
-/// Where a run's new leads go.
+/// Where a run's new leads go: with `onlyNew`, the places the workspace had not seen;
+/// without it, everything the run found.
 #[derive(Debug, Clone, Default, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct DeliveryChoices {
@@ -137,6 +139,65 @@ pub struct DeliveryChoices {
     pub email: Option<EmailChoice>,
     /// Appended to a spreadsheet's tab.
     pub sheet: Option<SheetChoice>,
+    /// Deliver a run that found nothing new too (an email with an empty CSV, a webhook
+    /// event with no leads; nothing is appended to a sheet). Default false: such a run
+    /// sends nothing.
+    pub notify_when_empty: Option<bool>,
+}
+
+/// How a saved search's last delivery by one channel went.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DeliveryOutcome {
+    /// `pending` (queued, or retrying: the detail says why), `sent` or `failed`.
+    pub status: DeliveryStatus,
+    /// Where it went, or why not, in words for the user.
+    #[oai(nullable)]
+    pub detail: Option<String>,
+    /// The run it delivered.
+    #[oai(nullable)]
+    pub search_id: Option<SearchId>,
+    /// When this was recorded (RFC 3339).
+    pub at: String,
+}
+
+/// How the last delivery of a run's new leads went, by channel; a channel is absent until
+/// a run delivered by it (a run with nothing new sends nothing).
+#[derive(Debug, Clone, Default, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct LastDeliveries {
+    /// The `saved_search.new_places` webhook event (the last endpoint's attempt).
+    pub webhook: Option<DeliveryOutcome>,
+    /// The email.
+    pub email: Option<DeliveryOutcome>,
+    /// The spreadsheet tab.
+    pub sheet: Option<DeliveryOutcome>,
+}
+
+impl LastDeliveries {
+    /// The records of saved search `id` among `records`.
+    fn of(id: &SavedSearchId, records: &[SavedDeliveryRecord]) -> Self {
+        let mut last = Self::default();
+        for r in records.iter().filter(|r| &r.saved_search_id == id) {
+            let status = match r.status.as_str() {
+                "sent" => DeliveryStatus::Sent,
+                "failed" => DeliveryStatus::Failed,
+                _ => DeliveryStatus::Pending,
+            };
+            let outcome = Some(DeliveryOutcome {
+                status,
+                detail: r.detail.clone(),
+                search_id: r.search_id.clone(),
+                at: rfc3339(r.at),
+            });
+            match r.channel.as_str() {
+                "webhook" => last.webhook = outcome,
+                "email" => last.email = outcome,
+                _ => last.sheet = outcome,
+            }
+        }
+        last
+    }
 }
 
 /// A saved search to create, or what replaces one.
@@ -178,6 +239,7 @@ impl Example for SavedSearchRequest {
                 webhook: Some(true),
                 email: Some(EmailChoice::Flag(true)),
                 sheet: None,
+                notify_when_empty: None,
             }),
             paused: None,
         }
@@ -201,6 +263,9 @@ pub struct SavedSearchInfo {
     pub only_new: bool,
     /// Where each run's new leads go.
     pub delivery: DeliveryChoices,
+    /// How the last delivery by each channel went (failed ones are retried first, like
+    /// webhooks; this says where that stands).
+    pub last_delivery: LastDeliveries,
     /// The schedule is paused.
     pub paused: bool,
     /// When the schedule runs it next (RFC 3339); null when unscheduled or paused.
@@ -231,6 +296,21 @@ impl Example for SavedSearchInfo {
             schedule: request.schedule,
             only_new: true,
             delivery: request.delivery.unwrap_or_default(),
+            last_delivery: LastDeliveries {
+                webhook: Some(DeliveryOutcome {
+                    status: DeliveryStatus::Sent,
+                    detail: Some("delivered to hooks.example.com".into()),
+                    search_id: Some("0193a1d2-9f00-7abc-8def-0123456789ab".into()),
+                    at: "2026-11-23T15:04:10+00:00".into(),
+                }),
+                email: Some(DeliveryOutcome {
+                    status: DeliveryStatus::Sent,
+                    detail: Some("emailed to jane@agency.example".into()),
+                    search_id: Some("0193a1d2-9f00-7abc-8def-0123456789ab".into()),
+                    at: "2026-11-23T15:04:11+00:00".into(),
+                }),
+                sheet: None,
+            },
             paused: false,
             next_run_at: Some("2026-11-30T15:00:00+00:00".into()),
             last_run_at: Some("2026-11-23T15:00:02+00:00".into()),
@@ -242,10 +322,10 @@ impl Example for SavedSearchInfo {
     }
 }
 
-impl TryFrom<SavedSearchRecord> for SavedSearchInfo {
-    type Error = ApiError;
-
-    fn try_from(s: SavedSearchRecord) -> Result<Self, ApiError> {
+impl SavedSearchInfo {
+    /// The answer for `s`, its last deliveries taken from `deliveries` (the workspace's).
+    fn of(s: SavedSearchRecord, deliveries: &[SavedDeliveryRecord]) -> Result<Self, ApiError> {
+        let last_delivery = LastDeliveries::of(&s.id, deliveries);
         let request: serde_json::Value = serde_json::from_str(&s.request).map_err(|e| ApiError::internal(&e))?;
         let search =
             SearchRequest::parse_from_json(Some(request)).map_err(|e| ApiError::internal(&e.into_message()))?;
@@ -272,7 +352,9 @@ impl TryFrom<SavedSearchRecord> for SavedSearchInfo {
                     spreadsheet_id: Text(s.spreadsheet_id),
                     tab: Some(Text(s.tab)),
                 }),
+                notify_when_empty: Some(delivery.notify_when_empty),
             },
+            last_delivery,
             paused: s.paused == 1,
             next_run_at: s.next_run_at.map(rfc3339),
             last_run_at: s.last_run_at.map(rfc3339),
@@ -391,6 +473,7 @@ async fn validate(state: &AppState, workspace: &WorkspaceId, body: SavedSearchRe
                 .map(Text::into_string)
                 .unwrap_or_else(|| name.chars().take(saved_search::MAX_TAB_CHARS).collect()),
         }),
+        notify_when_empty: choices.notify_when_empty.unwrap_or(false),
     };
     let members: Vec<String> = match &delivery.email {
         Some(EmailTo::Address(_)) => state
@@ -482,7 +565,8 @@ impl SavedSearchesApi {
             audit_details(&valid),
         )
         .await;
-        Ok(Json(record.try_into()?))
+        // A new saved search has delivered nothing yet.
+        Ok(Json(SavedSearchInfo::of(record, &[])?))
     }
 
     /// The workspace's saved searches
@@ -497,10 +581,11 @@ impl SavedSearchesApi {
         auth: Auth<access::SearchesRun>,
     ) -> Result<Json<SavedSearchList>, Fails<{ UNAUTHORIZED | FORBIDDEN }>> {
         let list = state.store.list_saved_searches(auth.workspace()).await?;
+        let deliveries = state.store.saved_deliveries(auth.workspace()).await?;
         Ok(Json(SavedSearchList {
             saved_searches: list
                 .into_iter()
-                .map(SavedSearchInfo::try_from)
+                .map(|s| SavedSearchInfo::of(s, &deliveries))
                 .collect::<Result<_, _>>()?,
         }))
     }
@@ -515,7 +600,9 @@ impl SavedSearchesApi {
         auth: Auth<access::SearchesRun>,
         id: Path<SavedSearchId>,
     ) -> Result<Json<SavedSearchInfo>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | NOT_FOUND }>> {
-        Ok(Json(owned(&state, auth.workspace(), &id.0).await?.try_into()?))
+        let saved = owned(&state, auth.workspace(), &id.0).await?;
+        let deliveries = state.store.saved_deliveries(auth.workspace()).await?;
+        Ok(Json(SavedSearchInfo::of(saved, &deliveries)?))
     }
 
     /// Change a saved search
@@ -550,7 +637,8 @@ impl SavedSearchesApi {
             audit_details(&valid),
         )
         .await;
-        Ok(Json(record.try_into()?))
+        let deliveries = state.store.saved_deliveries(auth.workspace()).await?;
+        Ok(Json(SavedSearchInfo::of(record, &deliveries)?))
     }
 
     /// Delete a saved search

@@ -34,7 +34,7 @@ pub struct CreateWebhookRequest {
     /// for tests and demos). Private, loopback and metadata addresses are refused.
     #[oai(validator(max_length = 2000))]
     pub url: Text,
-    /// What to send: `search.completed` (with the leads) and/or `search.failed`.
+    /// What to send: `search.completed` (with the leads), `search.failed` and/or `saved_search.new_places` (a saved search run's new leads).
     #[oai(validator(max_items = 8))]
     pub events: Vec<String>,
 }
@@ -396,6 +396,7 @@ impl WebhooksApi {
                 message_id: message_id.clone(),
                 event_type: EventType::Test.as_str().to_owned(),
                 body,
+                saved_search_id: None,
             })
             .await?;
         Ok(TestWebhookResponse::Queued(Json(TestEventQueued { message_id })))

@@ -31,7 +31,7 @@ use crate::{
 
 /// What the receiver does with each request in turn; the last one repeats.
 #[derive(Clone, Copy, Debug)]
-enum Answer {
+pub(crate) enum Answer {
     Status(u16),
     /// Answers 200 after this long (longer than the delivery time-out: a time-out).
     Slow(Duration),
@@ -41,9 +41,9 @@ enum Answer {
 
 /// One request the receiver got.
 #[derive(Clone, Debug)]
-struct Received {
-    headers: HeaderMap,
-    body: String,
+pub(crate) struct Received {
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: String,
 }
 
 #[derive(Default)]
@@ -53,7 +53,7 @@ struct Log {
 }
 
 /// A webhook receiver on 127.0.0.1.
-struct Receiver {
+pub(crate) struct Receiver {
     addr: SocketAddr,
     log: Arc<Mutex<Log>>,
 }
@@ -85,7 +85,7 @@ async fn receive(body: String, headers: &HeaderMap, log: Data<&Arc<Mutex<Log>>>)
 }
 
 impl Receiver {
-    async fn start(script: Vec<Answer>) -> Self {
+    pub(crate) async fn start(script: Vec<Answer>) -> Self {
         let acceptor = TcpListener::bind("127.0.0.1:0").into_acceptor().await.expect("bind");
         let addr = *acceptor.local_addr()[0].as_socket_addr().expect("addr");
         let log = Arc::new(Mutex::new(Log {
@@ -99,20 +99,20 @@ impl Receiver {
         Self { addr, log }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}/hook", self.addr)
     }
 
-    fn allow(&self) -> (&'static str, String) {
+    pub(crate) fn allow(&self) -> (&'static str, String) {
         ("LEADGEN_OUTBOUND_ALLOWED_HOSTS", self.addr.to_string())
     }
 
-    fn received(&self) -> Vec<Received> {
+    pub(crate) fn received(&self) -> Vec<Received> {
         self.log.lock().expect("log").received.clone()
     }
 
     /// Waits until `n` requests arrived (or fails after 20 s).
-    async fn wait_for(&self, n: usize) -> Vec<Received> {
+    pub(crate) async fn wait_for(&self, n: usize) -> Vec<Received> {
         for _ in 0..400 {
             let got = self.received();
             if got.len() >= n {
@@ -128,7 +128,7 @@ impl Receiver {
 /// content is `{webhook-id}.{webhook-timestamp}.{body}`, the key is the base64 after
 /// `whsec_`, the header holds space-separated `v1,<base64 HMAC-SHA256>` signatures, and
 /// the timestamp must be within five minutes.
-fn verify(secret: &str, received: &Received) -> Result<Value, String> {
+pub(crate) fn verify(secret: &str, received: &Received) -> Result<Value, String> {
     let header = |name: &str| {
         received
             .headers
@@ -169,7 +169,7 @@ fn quick(receiver: &Receiver, max_attempts: u32) -> Vec<(&'static str, String)> 
     ]
 }
 
-async fn register(app: &TestApp, token: &str, url: &str, events: Value) -> (String, String) {
+pub(crate) async fn register(app: &TestApp, token: &str, url: &str, events: Value) -> (String, String) {
     let (status, created) = app
         .post(
             "/api/user/webhooks",
@@ -184,7 +184,7 @@ async fn register(app: &TestApp, token: &str, url: &str, events: Value) -> (Stri
     )
 }
 
-async fn deliveries(app: &TestApp, token: &str, id: &str) -> Vec<Value> {
+pub(crate) async fn deliveries(app: &TestApp, token: &str, id: &str) -> Vec<Value> {
     let (status, log) = app
         .get(&format!("/api/user/webhooks/{id}/deliveries"), Some(token))
         .await;
@@ -288,6 +288,7 @@ async fn failures_on_5xx_and_time_outs_are_retried_with_the_same_id() {
             message_id: message_id.into(),
             event_type: "search.completed".into(),
             body: json!({"type": "search.completed", "data": {"leads": []}}).to_string(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
@@ -340,6 +341,7 @@ async fn an_endpoint_failing_every_attempt_is_disabled_with_a_notice() {
             message_id: "msg_doomed".into(),
             event_type: "search.failed".into(),
             body: json!({"type": "search.failed"}).to_string(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
@@ -548,6 +550,7 @@ async fn a_redirect_is_never_followed() {
             message_id: "msg_redirected".into(),
             event_type: "search.completed".into(),
             body: json!({"type": "search.completed"}).to_string(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");
@@ -601,6 +604,7 @@ async fn a_failed_search_is_delivered_and_a_delivered_message_is_not_sent_again(
             message_id: log[0]["messageId"].as_str().expect("id").to_owned(),
             event_type: "search.failed".into(),
             body: got[0].body.clone(),
+            saved_search_id: None,
         })
         .await
         .expect("queued");

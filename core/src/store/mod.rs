@@ -35,7 +35,7 @@ pub use history::{HistoryQuery, SearchSummary};
 pub use invitations::Acceptance;
 pub use login_attempts::LoginAttempt;
 pub use place_memory::PlaceMemoryEntry;
-pub use saved_searches::{SavedSearchFields, SavedSearchRecord};
+pub use saved_searches::{SavedDeliveryRecord, SavedSearchFields, SavedSearchRecord};
 pub use secrets::{SecretKind, SecretOwner, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
 pub use tokens::{TokenGrant, TokenRecord};

@@ -5,8 +5,9 @@
 use super::handle::Store;
 use crate::{
     CoreError, CoreResult,
+    delivery::DeliveryStatus,
     ids::{SavedSearchId, SearchId, UserId, WorkspaceId},
-    saved_search::MAX_PER_WORKSPACE,
+    saved_search::{Channel, MAX_PER_WORKSPACE},
     time::now_unix,
 };
 
@@ -300,5 +301,89 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+}
+
+/// How a saved search's last delivery by one channel went, as stored.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct SavedDeliveryRecord {
+    /// The saved search.
+    pub saved_search_id: SavedSearchId,
+    /// `webhook`, `email` or `sheet` ([`Channel::as_str`]).
+    pub channel: String,
+    /// `pending`, `sent` or `failed` ([`DeliveryStatus::as_str`]).
+    pub status: String,
+    /// Where it went, or why not, in words for the user.
+    pub detail: Option<String>,
+    /// The run it delivered.
+    pub search_id: Option<SearchId>,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+impl Store {
+    /// Records how the delivery of run `search_id` of saved search `id` by `channel`
+    /// went, replacing that channel's last record (`search_id` `None`: the same run as
+    /// recorded, for a retry's outcome). Nothing happens when the workspace has
+    /// no such saved search (deleted meanwhile).
+    #[tracing::instrument(skip(self, detail))]
+    pub async fn record_saved_delivery(
+        &self,
+        workspace_id: &WorkspaceId,
+        id: &SavedSearchId,
+        search_id: Option<&SearchId>,
+        channel: Channel,
+        status: DeliveryStatus,
+        detail: Option<&str>,
+    ) -> CoreResult<()> {
+        sqlx::query(
+            "INSERT INTO saved_search_deliveries (saved_search_id, workspace_id, channel, status, detail, search_id, at)
+             SELECT id, workspace_id, $3, $4, $5, $6, $7 FROM saved_searches WHERE id = $1 AND workspace_id = $2
+             ON CONFLICT (saved_search_id, channel)
+             DO UPDATE SET status = excluded.status, detail = excluded.detail, search_id = COALESCE(excluded.search_id, saved_search_deliveries.search_id), at = excluded.at",
+        )
+        .bind(id)
+        .bind(workspace_id)
+        .bind(channel.as_str())
+        .bind(status.as_str())
+        .bind(detail)
+        .bind(search_id)
+        .bind(now_unix())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The last delivery records of the workspace's saved searches (every channel of
+    /// every one; a handful of rows each).
+    #[tracing::instrument(skip(self))]
+    pub async fn saved_deliveries(&self, workspace_id: &WorkspaceId) -> CoreResult<Vec<SavedDeliveryRecord>> {
+        Ok(sqlx::query_as::<_, SavedDeliveryRecord>(
+            "SELECT saved_search_id, channel, status, detail, search_id, at FROM saved_search_deliveries
+             WHERE workspace_id = $1 ORDER BY saved_search_id, channel",
+        )
+        .bind(workspace_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The saved search that `search_id` is a run of, if any (read when the run ends, to
+    /// deliver what it found new).
+    #[tracing::instrument(skip(self))]
+    pub async fn saved_search_of_run(
+        &self,
+        workspace_id: &WorkspaceId,
+        search_id: &SearchId,
+    ) -> CoreResult<Option<SavedSearchRecord>> {
+        Ok(sqlx::query_as::<_, SavedSearchRecord>(concat!(
+            "SELECT ",
+            saved_columns!(),
+            " FROM saved_searches WHERE workspace_id = $2
+               AND id = (SELECT saved_search_id FROM searches WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2)"
+        ))
+        .bind(search_id)
+        .bind(workspace_id)
+        .fetch_optional(&self.pool)
+        .await?)
     }
 }

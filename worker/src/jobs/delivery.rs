@@ -13,9 +13,10 @@ use std::{sync::Arc, time::Duration};
 use leadgen_core::{
     audit::{self, Action},
     delivery::{self, DeliveryKind, DeliveryStatus, MailFile},
-    ids::{SearchId, WorkspaceId},
-    jobs::DeliveryJobV1,
+    ids::SearchId,
+    jobs::{DeliveryJobV1, SavedSearchDelivery, SearchJobV1},
     lead::{Lead, SearchComplete, SearchEvent, SearchParams},
+    saved_search::{Channel, Delivery, EmailTo},
     sheets::{ExportRequest, ExportRow, ExportTarget},
 };
 
@@ -64,22 +65,14 @@ async fn deliver(job: &DeliveryJobV1, deps: &WorkerDeps) -> Result<(), JobError>
     let (status, detail) = match outcome {
         Ok(detail) => (DeliveryStatus::Sent, detail),
         Err(Undelivered::Transient(why)) => {
-            // The queue tries again; the history says so meanwhile.
-            record(
-                deps,
-                &job.workspace(),
-                &job.search_id,
-                job.kind,
-                DeliveryStatus::Pending,
-                Some(&why),
-            )
-            .await;
+            // The queue tries again; the history (or the saved search) says so meanwhile.
+            record(deps, job, DeliveryStatus::Pending, Some(&why)).await;
             return Err(JobError::Retry(why));
         }
         Err(Undelivered::Final(why)) => (DeliveryStatus::Failed, why),
     };
     tracing::info!(status = status.as_str(), "delivery done");
-    record(deps, &job.workspace(), &job.search_id, job.kind, status, Some(&detail)).await;
+    record(deps, job, status, Some(&detail)).await;
     if status == DeliveryStatus::Sent {
         audit_export(job, deps, place_ids.len()).await;
         // What left the product is marked exported (issue #29, `exclude: exported`).
@@ -109,20 +102,157 @@ async fn audit_export(job: &DeliveryJobV1, deps: &WorkerDeps, rows: usize) {
     .await;
 }
 
-async fn record(
-    deps: &WorkerDeps,
-    workspace: &WorkspaceId,
-    search_id: &SearchId,
-    kind: DeliveryKind,
-    status: DeliveryStatus,
-    detail: Option<&str>,
-) {
-    if let Err(e) = deps
-        .store
-        .record_search_delivery(workspace, search_id, kind, status, detail)
-        .await
-    {
+/// Records how the delivery went: on the saved search for a saved search's run
+/// (`lastDelivery`), in the search's history otherwise.
+async fn record(deps: &WorkerDeps, job: &DeliveryJobV1, status: DeliveryStatus, detail: Option<&str>) {
+    let workspace = job.workspace();
+    let recorded = match &job.saved_search {
+        Some(saved) => {
+            deps.store
+                .record_saved_delivery(
+                    &workspace,
+                    &saved.id,
+                    Some(&job.search_id),
+                    channel(job.kind),
+                    status,
+                    detail,
+                )
+                .await
+        }
+        None => {
+            deps.store
+                .record_search_delivery(&workspace, &job.search_id, job.kind, status, detail)
+                .await
+        }
+    };
+    if let Err(e) = recorded {
         tracing::warn!(error = %e, "could not record the delivery's outcome");
+    }
+}
+
+/// The saved search's channel a delivery kind is.
+fn channel(kind: DeliveryKind) -> Channel {
+    match kind {
+        DeliveryKind::Email => Channel::Email,
+        DeliveryKind::Sheets => Channel::Sheet,
+    }
+}
+
+/// Queues the deliveries a saved search's run asks for (issue #29 item 5), once the run
+/// has completed: its new leads (the run's results: an `onlyNew` run finds only what the
+/// workspace had not seen) to the workspace's webhooks, by email and to a spreadsheet
+/// tab. A run with nothing new sends nothing unless the saved search says
+/// `notifyWhenEmpty`. Each channel's outcome is recorded on the saved search; nothing
+/// here fails the search.
+pub async fn queue_saved_run(deps: &WorkerDeps, job: &SearchJobV1, leads: &[Lead]) {
+    let workspace = job.workspace();
+    let saved = match deps.store.saved_search_of_run(&workspace, &job.search_id).await {
+        Ok(Some(saved)) => saved,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the run's saved search");
+            return;
+        }
+    };
+    let choices: Delivery = match serde_json::from_str(&saved.delivery) {
+        Ok(choices) => choices,
+        Err(e) => {
+            tracing::error!(error = %e, saved_search = %saved.id.as_str(), "a saved search's delivery does not read");
+            return;
+        }
+    };
+    if leads.is_empty() && !choices.notify_when_empty {
+        tracing::info!(saved_search = %saved.id.as_str(), "the run found nothing new: nothing delivered");
+        return;
+    }
+    if choices.webhook {
+        super::webhook::emit_new_places(deps, &workspace, &job.user_id, &saved, &job.search_id, leads).await;
+    }
+    let record = |channel: Channel, status: DeliveryStatus, detail: &'static str| {
+        let (workspace, saved_id) = (workspace.clone(), saved.id.clone());
+        async move {
+            if let Err(e) = deps
+                .store
+                .record_saved_delivery(
+                    &workspace,
+                    &saved_id,
+                    Some(&job.search_id),
+                    channel,
+                    status,
+                    Some(detail),
+                )
+                .await
+            {
+                tracing::warn!(error = %e, "could not record the delivery on the saved search");
+            }
+        }
+    };
+    let mut jobs = Vec::new();
+    if let Some(to) = &choices.email {
+        let address = match to {
+            EmailTo::Address(address) => Some(address.clone()),
+            EmailTo::Creator(_) => match &saved.created_by {
+                Some(creator) => match deps.store.user(creator).await {
+                    Ok(user) => user.map(|u| u.email),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not read the saved search's creator");
+                        None
+                    }
+                },
+                None => None,
+            },
+        };
+        match address {
+            Some(address) => jobs.push(DeliveryJobV1 {
+                user_id: job.user_id.clone(),
+                workspace_id: Some(workspace.clone()),
+                search_id: job.search_id.clone(),
+                kind: DeliveryKind::Email,
+                spreadsheet_id: None,
+                saved_search: Some(SavedSearchDelivery {
+                    id: saved.id.clone(),
+                    name: saved.name.clone(),
+                    email_to: Some(address),
+                    tab: None,
+                }),
+            }),
+            None => {
+                let why = "not sent: the saved search's creator's address could not be read";
+                record(Channel::Email, DeliveryStatus::Failed, why).await;
+            }
+        }
+    }
+    if let Some(sheet) = &choices.sheet {
+        // Written through the creator's Google account (whoever pressed "Run now").
+        match &saved.created_by {
+            Some(creator) => jobs.push(DeliveryJobV1 {
+                user_id: creator.clone(),
+                workspace_id: Some(workspace.clone()),
+                search_id: job.search_id.clone(),
+                kind: DeliveryKind::Sheets,
+                spreadsheet_id: Some(sheet.spreadsheet_id.clone()),
+                saved_search: Some(SavedSearchDelivery {
+                    id: saved.id.clone(),
+                    name: saved.name.clone(),
+                    email_to: None,
+                    tab: Some(sheet.tab.clone()),
+                }),
+            }),
+            None => {
+                let why = "not added: the saved search's creator, whose Google account writes it, no longer exists";
+                record(Channel::Sheet, DeliveryStatus::Failed, why).await;
+            }
+        }
+    }
+    for delivery in jobs {
+        let channel = channel(delivery.kind);
+        match deps.deliveries.push(delivery).await {
+            Ok(()) => record(channel, DeliveryStatus::Pending, "queued").await,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not queue a saved search's delivery");
+                record(channel, DeliveryStatus::Failed, "the delivery could not be queued").await;
+            }
+        }
     }
 }
 
@@ -156,6 +286,9 @@ async fn by_email(
     let Some(mailer) = &deps.mailer else {
         return Err(Undelivered::Final("email is not set up on this server".into()));
     };
+    if let Some(saved) = &job.saved_search {
+        return saved_by_email(saved, mailer, leads, params).await;
+    }
     let user = deps
         .store
         .user(&job.user_id)
@@ -186,6 +319,45 @@ async fn by_email(
     }
 }
 
+/// A saved search run's email: a short summary and the new leads as a CSV.
+async fn saved_by_email(
+    saved: &SavedSearchDelivery,
+    mailer: &delivery::Mailer,
+    leads: &[Lead],
+    params: &SearchParams,
+) -> Result<String, Undelivered> {
+    let Some(to) = &saved.email_to else {
+        return Err(Undelivered::Final("no address was chosen".into()));
+    };
+    let label = business_label(&params.business_type);
+    let count = leads.len();
+    let places = if count == 1 { "place" } else { "places" };
+    let subject = format!("Leadgen monitor \"{}\": {count} new {places}", saved.name);
+    let file = MailFile {
+        name: delivery::file_name(&params.business_type, &params.location, chrono::Utc::now()),
+        content_type: "text/csv; charset=utf-8",
+        bytes: delivery::leads_csv(leads, enriched(leads)),
+    };
+    let found = if count == 0 {
+        "found nothing new since the last run; the attached CSV has no rows".to_owned()
+    } else {
+        format!(
+            "found {count} new {places} ({label} in {}), in the attached CSV file",
+            params.location
+        )
+    };
+    let text = format!(
+        "Your saved search \"{}\" {found}.\n\n\
+         Places it found before are left out. Change where its results go on Leadgen's Monitors page.\n",
+        saved.name,
+    );
+    match mailer.send(to, &subject, &text, Some(file)).await {
+        Ok(()) => Ok(format!("emailed to {to}")),
+        Err(e) if e.is_transient() => Err(Undelivered::Transient(format!("email not sent: {e}"))),
+        Err(e) => Err(Undelivered::Final(format!("email not sent: {e}"))),
+    }
+}
+
 async fn to_sheets(
     job: &DeliveryJobV1,
     deps: &WorkerDeps,
@@ -195,12 +367,20 @@ async fn to_sheets(
     let Some(spreadsheet_id) = job.spreadsheet_id.clone() else {
         return Err(Undelivered::Final("no spreadsheet was chosen".into()));
     };
-    let tab = format!(
-        "{} {} {}",
-        business_label(&params.business_type),
-        params.location,
-        chrono::Utc::now().format("%Y-%m-%d %H:%M")
-    );
+    let tab = match job.saved_search.as_ref().and_then(|saved| saved.tab.clone()) {
+        // A saved search's tab: appended to, run after run.
+        Some(tab) => tab,
+        None => format!(
+            "{} {} {}",
+            business_label(&params.business_type),
+            params.location,
+            chrono::Utc::now().format("%Y-%m-%d %H:%M")
+        ),
+    };
+    if leads.is_empty() {
+        // `notifyWhenEmpty`: no rows to append, which the spreadsheet would refuse.
+        return Ok(format!("nothing new to add to tab \"{tab}\""));
+    }
     let request = ExportRequest {
         rows: leads
             .iter()

@@ -412,6 +412,10 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         if status == SearchStatus::Complete && delivered > 0 && job.search.coverage() == Coverage::Full {
             queue_delivery(deps, job).await;
         }
+        if let SearchEvent::Complete(complete) = &event {
+            // A saved search's run: its new leads go where the saved search says.
+            super::delivery::queue_saved_run(deps, job, &complete.results).await;
+        }
     }
     tracing::info!(search_id = %job.search_id, status = %status, delivered, "search finished");
     Ok(())
@@ -434,6 +438,7 @@ async fn queue_delivery(deps: &WorkerDeps, job: &SearchJobV1) {
         search_id: job.search_id.clone(),
         kind: preference.kind,
         spreadsheet_id: preference.spreadsheet_id,
+        saved_search: None,
     };
     let (status, detail) = match deps.deliveries.push(delivery).await {
         Ok(()) => (DeliveryStatus::Pending, None),

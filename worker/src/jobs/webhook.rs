@@ -13,11 +13,13 @@
 use std::{sync::Arc, time::Instant};
 
 use leadgen_core::{
+    delivery::DeliveryStatus,
     ids::{SearchId, UserId, WorkspaceId},
     jobs::WebhookJobV1,
-    lead::{SearchComplete, SearchEvent, SearchFailed},
+    lead::{Lead, SearchComplete, SearchEvent, SearchFailed},
     outbound::OutboundError,
-    store::NewDelivery,
+    saved_search::Channel,
+    store::{NewDelivery, SavedSearchRecord},
     time::now_unix,
     webhooks::{self, DeliveryFailure, EventType, MAX_RETRY_DELAY},
 };
@@ -74,7 +76,13 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
         return Ok(()); // Deleted since: nothing to deliver.
     };
     let test = job.event_type == EventType::Test.as_str();
+    let host = url::Url::parse(&endpoint.record.url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_default();
     if endpoint.record.enabled == 0 && !test {
+        let why = format!("not sent: the webhook endpoint {host} is disabled");
+        note_saved(job, deps, DeliveryStatus::Failed, &why).await;
         return Ok(()); // Disabled: its owner was told; a test event may revive it.
     }
     let (attempts, delivered) = store
@@ -143,6 +151,7 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
         .await
         .map_err(|e| JobError::Retry(format!("could not log the delivery: {e}")))?;
     let Some(failure) = outcome.failure else {
+        note_saved(job, deps, DeliveryStatus::Sent, &format!("delivered to {host}")).await;
         if test && endpoint.record.enabled == 0 {
             // The endpoint works again: deliveries resume.
             let _ = store
@@ -154,6 +163,13 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
     let reason = outcome.detail;
     if outcome.refused {
         // The address may not be reached: retrying cannot help, and nothing was sent.
+        note_saved(
+            job,
+            deps,
+            DeliveryStatus::Failed,
+            &format!("not delivered to {host}: {failure}"),
+        )
+        .await;
         tracing::warn!(endpoint_id = %job.endpoint_id, attempt, %reason, "webhook endpoint refused");
         return Err(JobError::Permanent(reason));
     }
@@ -176,9 +192,103 @@ async fn deliver(job: &WebhookJobV1, deps: &WorkerDeps) -> Result<(), JobError> 
             .set_webhook_enabled(&job.workspace(), &job.endpoint_id, Some(&notice))
             .await;
         tracing::warn!(endpoint_id = %job.endpoint_id, attempt, "webhook endpoint disabled");
+        let why = format!("not delivered to {host} after {attempt} attempts (last: {failure})");
+        note_saved(job, deps, DeliveryStatus::Failed, &why).await;
         return Err(JobError::Permanent(reason));
     }
+    let why = format!("attempt {attempt} to {host} failed ({failure}); retrying");
+    note_saved(job, deps, DeliveryStatus::Pending, &why).await;
     Err(JobError::Retry(reason))
+}
+
+/// Records an attempt's outcome on the saved search a `saved_search.new_places` message
+/// reports (its `lastDelivery.webhook`); nothing for any other message.
+async fn note_saved(job: &WebhookJobV1, deps: &WorkerDeps, status: DeliveryStatus, detail: &str) {
+    let Some(id) = &job.saved_search_id else { return };
+    if let Err(e) = deps
+        .store
+        .record_saved_delivery(&job.workspace(), id, None, Channel::Webhook, status, Some(detail))
+        .await
+    {
+        tracing::warn!(error = %e, "could not record the webhook delivery on the saved search");
+    }
+}
+
+/// Queues a saved search run's `saved_search.new_places` message (issue #29 item 5) for
+/// each of the workspace's endpoints subscribed to it, with the run's new leads; each
+/// attempt's outcome is recorded on the saved search. Failures are logged and recorded,
+/// never the search's.
+pub async fn emit_new_places(
+    deps: &WorkerDeps,
+    workspace: &WorkspaceId,
+    user_id: &UserId,
+    saved: &SavedSearchRecord,
+    search_id: &SearchId,
+    leads: &[Lead],
+) {
+    let kind = EventType::SavedSearchNewPlaces;
+    let record = |status: DeliveryStatus, detail: String| async move {
+        if let Err(e) = deps
+            .store
+            .record_saved_delivery(
+                workspace,
+                &saved.id,
+                Some(search_id),
+                Channel::Webhook,
+                status,
+                Some(&detail),
+            )
+            .await
+        {
+            tracing::warn!(error = %e, "could not record the webhook delivery on the saved search");
+        }
+    };
+    let endpoints = match deps.store.webhooks_for_event(workspace, kind).await {
+        Ok(endpoints) => endpoints,
+        Err(e) => {
+            tracing::error!(error = %e, "could not read webhook endpoints");
+            record(DeliveryStatus::Failed, "the webhook endpoints could not be read".into()).await;
+            return;
+        }
+    };
+    if endpoints.is_empty() {
+        let why = format!("no webhook endpoint of this workspace subscribes to {}", kind.as_str());
+        record(DeliveryStatus::Failed, why).await;
+        return;
+    }
+    let data = serde_json::json!({
+        "savedSearchId": saved.id,
+        "searchId": search_id,
+        "name": saved.name,
+        "leads": leads,
+    });
+    let body = webhooks::body(kind, now_unix(), data);
+    let message_id = webhooks::new_places_message_id(search_id);
+    let count = endpoints.len();
+    record(
+        DeliveryStatus::Pending,
+        format!("queued for {count} endpoint{}", if count == 1 { "" } else { "s" }),
+    )
+    .await;
+    for endpoint in endpoints {
+        let job = WebhookJobV1 {
+            user_id: user_id.clone(),
+            workspace_id: Some(workspace.clone()),
+            endpoint_id: endpoint.id,
+            message_id: message_id.clone(),
+            event_type: kind.as_str().to_owned(),
+            body: body.clone(),
+            saved_search_id: Some(saved.id.clone()),
+        };
+        if let Err(e) = deps.webhooks.push(job).await {
+            tracing::error!(error = %e, "could not queue a webhook delivery");
+            record(
+                DeliveryStatus::Failed,
+                "the webhook delivery could not be queued".into(),
+            )
+            .await;
+        }
+    }
 }
 
 /// Queues a finished search's message for each of the workspace's endpoints subscribed to
@@ -229,6 +339,7 @@ pub async fn emit_search_end(
             message_id: message_id.clone(),
             event_type: kind.as_str().to_owned(),
             body: body.clone(),
+            saved_search_id: None,
         };
         if let Err(e) = deps.webhooks.push(job).await {
             tracing::error!(error = %e, "could not queue a webhook delivery");

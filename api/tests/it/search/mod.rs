@@ -13,6 +13,7 @@ mod fleet;
 mod full;
 mod history;
 mod memory;
+mod monitor_delivery;
 pub mod no_lead_at_rest;
 mod spend;
 mod stream;

@@ -12,7 +12,7 @@ import type { CreateWebhookRequestEventsItem } from './createWebhookRequestEvent
  */
 export interface CreateWebhookRequest {
   /**
-     * What to send: `search.completed` (with the leads) and/or `search.failed`.
+     * What to send: `search.completed` (with the leads), `search.failed` and/or `saved_search.new_places` (a saved search run's new leads).
      * @minItems 1
      * @maxItems 8
      */

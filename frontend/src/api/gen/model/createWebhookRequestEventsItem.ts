@@ -12,4 +12,5 @@ export type CreateWebhookRequestEventsItem = typeof CreateWebhookRequestEventsIt
 export const CreateWebhookRequestEventsItem = {
   searchcompleted: 'search.completed',
   searchfailed: 'search.failed',
+  saved_searchnew_places: 'saved_search.new_places',
 } as const;

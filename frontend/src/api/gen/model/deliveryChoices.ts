@@ -8,11 +8,19 @@
 import type { SheetChoice } from './sheetChoice';
 
 /**
- * Where a run's new leads go.
+ * Where a run's new leads go: with `onlyNew`, the places the workspace had not seen;
+ * without it, everything the run found.
  */
 export interface DeliveryChoices {
   /** By email (see `EmailChoice`). */
   email?: boolean | null | string;
+  /**
+     * Deliver a run that found nothing new too (an email with an empty CSV, a webhook
+     * event with no leads; nothing is appended to a sheet). Default false: such a run
+     * sends nothing.
+     * @nullable
+     */
+  notifyWhenEmpty?: boolean | null;
   /**
      * Appended to a spreadsheet's tab.
      * @nullable

@@ -6,6 +6,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { DeliveryChoices } from './deliveryChoices';
+import type { LastDeliveries } from './lastDeliveries';
 import type { SavedSearchInfoSchedule } from './savedSearchInfoSchedule';
 import type { SearchRequest } from './searchRequest';
 
@@ -24,6 +25,11 @@ export interface SavedSearchInfo {
   delivery: DeliveryChoices & unknown;
   /** Its id. */
   id: string;
+  /**
+     * How the last delivery by each channel went (failed ones are retried first, like
+     * webhooks; this says where that stands).
+     */
+  lastDelivery: LastDeliveries & unknown;
   /**
      * When it last ran (RFC 3339).
      * @nullable

@@ -15,5 +15,6 @@ export type WebhookEventType = typeof WebhookEventType[keyof typeof WebhookEvent
 export const WebhookEventType = {
   searchcompleted: 'search.completed',
   searchfailed: 'search.failed',
+  saved_searchnew_places: 'saved_search.new_places',
   webhooktest: 'webhook.test',
 } as const;
