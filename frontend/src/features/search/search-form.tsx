@@ -6,7 +6,7 @@ import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
-import { BudgetField, ClientField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
+import { BudgetField, ClientField, CostEstimate, CoverageChoice, ExcludeChoice, SearchFilters } from './search-options-fields';
 import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
 import { readEnrichPreference, writeEnrichPreference } from './enrich-preference';
 import { BusinessTypeCombobox } from './business-type-combobox';
@@ -97,7 +97,10 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
               disabled={!hasApiKey || isSearching}
             />
           )}
-          <ClientField idPrefix={id} options={options} onChange={changeOptions} />
+          <div className="grid gap-4 md:grid-cols-2 md:items-start">
+            <ClientField idPrefix={id} options={options} onChange={changeOptions} />
+            <ExcludeChoice idPrefix={id} options={options} onChange={changeOptions} />
+          </div>
           <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
           <EnrichChoice
             id={`${id}-enrich`}
