@@ -108,6 +108,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, fo
             enriched={isEnriched(query)}
             searchFilters={searchFilterLabels(query)}
             focusOnArrival
+            newOfFound={state.newOfFound}
             keptMinutes={search.keptMinutes}
             actions={resultsActions?.(state.results, query)}
           />
