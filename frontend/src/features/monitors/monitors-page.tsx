@@ -161,13 +161,18 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
         </div>
       </dl>
       {run.isSuccess && (
-        <p role="status" className="mt-3 text-sm text-slate-700">
-          Started. Follow it in the{' '}
-          <Link to="/dashboard" className="font-semibold text-indigo-700 hover:text-indigo-600">
-            search history on the dashboard
-          </Link>
-          .
-        </p>
+        <div role="status" className="mt-3 text-sm text-slate-700">
+          <p>
+            Started. Follow it in the{' '}
+            <Link to="/dashboard" className="font-semibold text-indigo-700 hover:text-indigo-600">
+              search history on the dashboard
+            </Link>
+            .
+          </p>
+          <p>
+            This run: <LastRun searchId={run.data.searchId} onlyNew={monitor.onlyNew} />
+          </p>
+        </div>
       )}
       {failure && (
         <p role="alert" className="mt-3 text-sm text-red-700">
