@@ -52,7 +52,7 @@ export function ScheduleFields({ idPrefix, value, onChange }: { idPrefix: string
       </div>
       <Hint>
         {spec ? `${choiceInWords(value)}, ${value.timeZone} time` : 'Choose a time'}
-        {spec && <span className="text-slate-400"> (cron {spec.cron})</span>}
+        {spec && <span> (cron {spec.cron})</span>}
       </Hint>
     </div>
   );
