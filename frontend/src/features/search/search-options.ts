@@ -152,6 +152,7 @@ export function searchQueryFromHistory(entry: {
   if (filters.phone === PhoneChoice.with) query.phone = PhoneChoice.with;
   if (optionsEnriched(options)) query.enrich = true;
   if (typeof options.area === 'object' && options.area !== null) query.area = options.area as SearchQuery['area'];
+  if (options.exclude === Exclude.seen || options.exclude === Exclude.exported) query.exclude = options.exclude;
   if (entry.client) query.client = entry.client;
   return query;
 }
