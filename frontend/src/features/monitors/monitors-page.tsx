@@ -169,9 +169,9 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
             </Link>
             .
           </p>
-          <p>
+          <div className="flex gap-1">
             This run: <LastRun searchId={run.data.searchId} onlyNew={monitor.onlyNew} />
-          </p>
+          </div>
         </div>
       )}
       {failure && (
