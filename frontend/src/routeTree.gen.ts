@@ -15,6 +15,7 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
+import { Route as AuthedMonitorsRouteImport } from './routes/_authed/monitors'
 import { Route as AuthedOnboardingRouteImport } from './routes/_authed/onboarding'
 import { Route as AuthedSettingsRouteImport } from './routes/_authed/settings'
 import { Route as AuthErrorRouteImport } from './routes/auth/error'
@@ -51,6 +52,11 @@ const TermsRoute = TermsRouteImport.update({
 const AuthedDashboardRoute = AuthedDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedMonitorsRoute = AuthedMonitorsRouteImport.update({
+  id: '/monitors',
+  path: '/monitors',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedOnboardingRoute = AuthedOnboardingRouteImport.update({
@@ -100,6 +106,7 @@ export interface FileRoutesByFullPath {
   '/privacy': typeof PrivacyRoute
   '/terms': typeof TermsRoute
   '/dashboard': typeof AuthedDashboardRoute
+  '/monitors': typeof AuthedMonitorsRoute
   '/onboarding': typeof AuthedOnboardingRoute
   '/settings': typeof AuthedSettingsRoute
   '/auth/error': typeof AuthErrorRoute
@@ -115,6 +122,7 @@ export interface FileRoutesByTo {
   '/privacy': typeof PrivacyRoute
   '/terms': typeof TermsRoute
   '/dashboard': typeof AuthedDashboardRoute
+  '/monitors': typeof AuthedMonitorsRoute
   '/onboarding': typeof AuthedOnboardingRoute
   '/settings': typeof AuthedSettingsRoute
   '/auth/error': typeof AuthErrorRoute
@@ -132,6 +140,7 @@ export interface FileRoutesById {
   '/privacy': typeof PrivacyRoute
   '/terms': typeof TermsRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
+  '/_authed/monitors': typeof AuthedMonitorsRoute
   '/_authed/onboarding': typeof AuthedOnboardingRoute
   '/_authed/settings': typeof AuthedSettingsRoute
   '/auth/error': typeof AuthErrorRoute
@@ -149,6 +158,7 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/terms'
     | '/dashboard'
+    | '/monitors'
     | '/onboarding'
     | '/settings'
     | '/auth/error'
@@ -164,6 +174,7 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/terms'
     | '/dashboard'
+    | '/monitors'
     | '/onboarding'
     | '/settings'
     | '/auth/error'
@@ -180,6 +191,7 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/terms'
     | '/_authed/dashboard'
+    | '/_authed/monitors'
     | '/_authed/onboarding'
     | '/_authed/settings'
     | '/auth/error'
@@ -245,6 +257,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedDashboardRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/monitors': {
+      id: '/_authed/monitors'
+      path: '/monitors'
+      fullPath: '/monitors'
+      preLoaderRoute: typeof AuthedMonitorsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/onboarding': {
       id: '/_authed/onboarding'
       path: '/onboarding'
@@ -306,6 +325,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedDashboardRoute: typeof AuthedDashboardRoute
+  AuthedMonitorsRoute: typeof AuthedMonitorsRoute
   AuthedOnboardingRoute: typeof AuthedOnboardingRoute
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedBillingCancelRoute: typeof AuthedBillingCancelRoute
@@ -315,6 +335,7 @@ interface AuthedRouteChildren {
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedDashboardRoute: AuthedDashboardRoute,
+  AuthedMonitorsRoute: AuthedMonitorsRoute,
   AuthedOnboardingRoute: AuthedOnboardingRoute,
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedBillingCancelRoute: AuthedBillingCancelRoute,

@@ -50,6 +50,9 @@ export function DashboardHeader({
             )}
             <span className="hidden max-w-[12rem] truncate text-sm font-medium text-slate-800 sm:inline">{display}</span>
           </div>
+          <Link to="/monitors" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            Monitors
+          </Link>
           <Link to="/settings" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
             Settings
           </Link>

@@ -201,3 +201,17 @@ describe('ResultsPanel: how long the results are kept (issue #26 item 2)', () =>
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeInTheDocument();
   });
 });
+
+describe('ResultsPanel: new places (issue #29 item 7)', () => {
+  it('says how many were new of how many found and marks every lead of an exclude run New', () => {
+    render(<ResultsPanel results={leads} typeLabel="Dentists" location="Austin" newOfFound={{ newCount: 3, foundCount: 40 }} />);
+    expect(screen.getByText('3 new of 40 found')).toBeInTheDocument();
+    expect(within(table()).getAllByText('New')).toHaveLength(3);
+  });
+
+  it('marks nothing New for a search without an exclusion', () => {
+    render(<ResultsPanel results={leads} typeLabel="Dentists" location="Austin" />);
+    expect(screen.queryByText(/new of/)).toBeNull();
+    expect(within(table()).queryAllByText('New')).toHaveLength(0);
+  });
+});

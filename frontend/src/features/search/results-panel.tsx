@@ -46,6 +46,11 @@ export interface ResultsPanelProps {
    * fills as more arrive (issue #26 item 6). Sorting and filters work meanwhile.
    */
   live?: boolean;
+  /**
+   * A search with an `exclude` (issue #29 item 7): how many of the matches found were new.
+   * Every lead it sent is new, so each is marked "New".
+   */
+  newOfFound?: { newCount: number; foundCount: number } | null;
 }
 
 /** Each lead's filter text, computed once per lead object (a running search re-renders often). */
@@ -105,7 +110,9 @@ export function ResultsPanel({
   focusOnArrival = false,
   keptMinutes,
   live = false,
+  newOfFound = null,
 }: ResultsPanelProps) {
+  const allNew = newOfFound !== null;
   // Wide screens get the table, phones one card per lead (Tailwind's `md`).
   const wide = useMediaQuery('(min-width: 48rem)', true);
   const [sort, setSort] = useState<LeadSort>(null);
@@ -135,6 +142,7 @@ export function ResultsPanel({
           No {typeLabel.toLowerCase()} businesses were found in {location}. Try a nearby city or a broader business type.
         </p>
         <SearchFilterChips labels={searchFilters} centred />
+        {newOfFound && <p className="mt-1 text-sm font-medium text-slate-800">{newOfFoundText(newOfFound)}</p>}
         <CostLine cost={cost} />
       </Card>
     );
@@ -162,6 +170,7 @@ export function ResultsPanel({
               {typeLabel} in {location}
             </p>
             <SearchFilterChips labels={searchFilters} />
+            {newOfFound && <p className="mt-1 text-sm font-medium text-slate-800">{newOfFoundText(newOfFound)}</p>}
             <CompletenessLine completeness={completeness} typeLabel={typeLabel} />
             <CostLine cost={cost} />
             {!live && keptMinutes != null && keptMinutes > 0 && (
@@ -187,12 +196,22 @@ export function ResultsPanel({
       {shown.length === 0 ? (
         <p className="px-6 py-10 text-center text-sm text-slate-600">No leads match these filters.</p>
       ) : wide ? (
-        <LeadsTable results={shown} view={view} enriched={enriched} sort={sort} onSort={(key) => setSort((current) => nextSort(current, key))} />
+        <LeadsTable results={shown} view={view} enriched={enriched} allNew={allNew} sort={sort} onSort={(key) => setSort((current) => nextSort(current, key))} />
       ) : (
-        <LeadCards results={shown} view={view} enriched={enriched} />
+        <LeadCards results={shown} view={view} enriched={enriched} allNew={allNew} />
       )}
     </Card>
   );
+}
+
+/** "3 new of 40 found": a search with an `exclude`, in words. */
+export function newOfFoundText({ newCount, foundCount }: { newCount: number; foundCount: number }): string {
+  return `${newCount.toLocaleString('en-US')} new of ${foundCount.toLocaleString('en-US')} found`;
+}
+
+/** A lead new to the workspace's place memory. */
+function NewMark() {
+  return <span className="ml-2 inline-block rounded-full bg-green-100 px-2 py-0.5 align-middle text-xs font-semibold text-green-800">New</span>;
 }
 
 /** The filters the search was run with (not the table's): one chip each. */
@@ -276,11 +295,13 @@ interface LeadsTableProps {
   /** The sort and filter shown (see {@link useTopOnChange}). */
   view: unknown;
   enriched: boolean;
+  /** Every lead is new to the workspace (a search with an `exclude`): each says so. */
+  allNew: boolean;
   sort: LeadSort;
   onSort: (key: SortKey) => void;
 }
 
-function LeadsTable({ results, view, enriched, sort, onSort }: LeadsTableProps) {
+function LeadsTable({ results, view, enriched, allNew, sort, onSort }: LeadsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { indexes, before, after, measure } = useLeadWindow(results, scrollRef, ROW_ESTIMATE);
   useTopOnChange(scrollRef, view);
@@ -322,7 +343,10 @@ function LeadsTable({ results, view, enriched, sort, onSort }: LeadsTableProps) 
             const lead = results[index];
             return (
               <tr key={lead.placeId} ref={measure} data-index={index} aria-rowindex={index + 2} className="hover:bg-slate-50">
-                <td className="px-6 py-3 font-medium text-slate-900">{lead.name}</td>
+                <td className="px-6 py-3 font-medium text-slate-900">
+                  {lead.name}
+                  {allNew && <NewMark />}
+                </td>
                 <td className="px-4 py-3 text-slate-600">{lead.address}</td>
                 <td className="px-4 py-3 whitespace-nowrap text-slate-700">
                   {lead.phone ? <a href={`tel:${lead.phone}`} className="hover:text-indigo-700 hover:underline">{lead.phone}</a> : <span className="text-slate-400">—</span>}
@@ -422,7 +446,7 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
 }
 
 /** Phones: one card per lead. */
-function LeadCards({ results, view, enriched }: { results: Lead[]; view: unknown; enriched: boolean }) {
+function LeadCards({ results, view, enriched, allNew }: { results: Lead[]; view: unknown; enriched: boolean; allNew: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { indexes, before, after, measure } = useLeadWindow(results, scrollRef, CARD_ESTIMATE);
   useTopOnChange(scrollRef, view);
@@ -447,7 +471,10 @@ function LeadCards({ results, view, enriched }: { results: Lead[]; view: unknown
               aria-posinset={index + 1}
               className="px-6 py-4"
             >
-              <p className="font-medium text-slate-900">{lead.name}</p>
+              <p className="font-medium text-slate-900">
+                {lead.name}
+                {allNew && <NewMark />}
+              </p>
               <p className="mt-0.5 text-sm text-slate-600">{lead.address}</p>
               <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                 {lead.phone && (

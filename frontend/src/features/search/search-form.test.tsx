@@ -124,6 +124,27 @@ describe('SearchForm', () => {
     });
   });
 
+  it('sends the exclusion chosen, and gives the page actions the search the form holds (issue #29 item 7)', async () => {
+    const held: Array<unknown> = [];
+    const { onSearch, user } = await setup({ actions: (query) => (held.push(query), null) });
+    expect(screen.getByLabelText('Places')).toHaveValue('none');
+    expect(held.at(-1)).toBeNull();
+    await chooseType(user, 'dentist');
+    await user.type(screen.getByLabelText('Location'), 'Austin');
+    await user.selectOptions(screen.getByLabelText('Places'), 'Only places not exported before');
+    expect(held.at(-1)).toEqual({ businessType: 'dentist', location: 'Austin', exclude: 'exported' });
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(onSearch).toHaveBeenCalledWith({ businessType: 'dentist', location: 'Austin', exclude: 'exported' });
+  });
+
+  it('runs a history entry again with its exclusion', () => {
+    expect(searchQueryFromHistory({ businessType: 'cafe', location: 'Paris', coverage: 'quick', options: { exclude: 'seen' } })).toEqual({
+      businessType: 'cafe',
+      location: 'Paris',
+      exclude: 'seen',
+    });
+  });
+
   it('enables Search only once a type and a location are given, and sends the trimmed location', async () => {
     const { onSearch, user } = await setup();
     const button = screen.getByRole('button', { name: 'Search' });

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Coverage } from '../../api/gen/model/coverage';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -6,7 +6,7 @@ import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
-import { BudgetField, ClientField, CostEstimate, CoverageChoice, SearchFilters } from './search-options-fields';
+import { BudgetField, ClientField, CostEstimate, CoverageChoice, ExcludeChoice, SearchFilters } from './search-options-fields';
 import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
 import { readEnrichPreference, writeEnrichPreference } from './enrich-preference';
 import { BusinessTypeCombobox } from './business-type-combobox';
@@ -20,6 +20,11 @@ export interface SearchFormProps {
   initial?: SearchQuery | null;
   /** The signed-in user's id: the enrichment box remembers its last state per user. */
   userId?: string | null;
+  /**
+   * Actions under the form given the search it holds (null while incomplete) and its
+   * type's label: the page's "Save as monitor".
+   */
+  actions?: (query: SearchQuery | null, typeLabel: string) => ReactNode;
 }
 
 /**
@@ -28,7 +33,7 @@ export interface SearchFormProps {
  * cannot be loaded, the error and a Retry button stand under it. Below: the coverage
  * ('Quick: top 60' or 'Full area' with its estimate and budget) and the filters (#11).
  */
-export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, userId = null }: SearchFormProps) {
+export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, userId = null, actions }: SearchFormProps) {
   const id = useId();
   const [businessType, setBusinessType] = useState(initial?.businessType ?? '');
   const [location, setLocation] = useState(initial?.location ?? '');
@@ -97,7 +102,10 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
               disabled={!hasApiKey || isSearching}
             />
           )}
-          <ClientField idPrefix={id} options={options} onChange={changeOptions} />
+          <div className="grid gap-4 md:grid-cols-2 md:items-start">
+            <ClientField idPrefix={id} options={options} onChange={changeOptions} />
+            <ExcludeChoice idPrefix={id} options={options} onChange={changeOptions} />
+          </div>
           <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
           <EnrichChoice
             id={`${id}-enrich`}
@@ -129,6 +137,7 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
           </Button>
         </div>
       </form>
+      {actions && <div className="mt-4 flex flex-wrap items-center gap-2">{actions(query, businessTypeLabel(catalogue, businessType))}</div>}
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">
           {error}

@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { useEstimateSearch, useListClients } from '../../api/gen/leads/leads';
 import { Coverage } from '../../api/gen/model/coverage';
+import type { Exclude } from '../../api/gen/model/exclude';
 import { PhoneChoice } from '../../api/gen/model/phoneChoice';
 import { WebsiteChoice } from '../../api/gen/model/websiteChoice';
 import { Button } from '../../components/ui/button';
@@ -9,7 +10,7 @@ import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { estimateText } from './search-format';
-import { CLIENT_MAX, MIN_RATING_CHOICES, narrowsEstimate, type SearchOptionErrors, type SearchOptions } from './search-options';
+import { CLIENT_MAX, EXCLUDE_CHOICES, MIN_RATING_CHOICES, narrowsEstimate, type SearchOptionErrors, type SearchOptions } from './search-options';
 
 interface OptionsProps {
   idPrefix: string;
@@ -220,6 +221,32 @@ export function SearchFilters({ idPrefix, options, onChange, errors }: OptionsPr
         </div>
       </div>
     </details>
+  );
+}
+
+/**
+ * Which places to send (issue #29 item 7): every match, or only those the workspace's
+ * place memory has not seen, or not exported, before. Sent as `exclude`.
+ */
+export function ExcludeChoice({ idPrefix, options, onChange }: Omit<OptionsProps, 'errors'>) {
+  return (
+    <div>
+      <Label htmlFor={`${idPrefix}-exclude`}>Places</Label>
+      <Select
+        id={`${idPrefix}-exclude`}
+        className="mt-1.5"
+        value={options.exclude}
+        onChange={(e) => onChange({ exclude: e.target.value as Exclude })}
+        aria-describedby={`${idPrefix}-exclude-hint`}
+      >
+        {EXCLUDE_CHOICES.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </Select>
+      <Hint id={`${idPrefix}-exclude-hint`}>Places left out are not sent and do not count toward your allowance.</Hint>
+    </div>
   );
 }
 

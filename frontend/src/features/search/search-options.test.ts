@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchFilterLabels } from './search-options';
+import { buildSearchQuery, defaultSearchOptions, searchFilterLabels, searchOptionsFromQuery } from './search-options';
 
 describe('searchFilterLabels', () => {
   it('names each filter a search was run with, and nothing else', () => {
@@ -13,5 +13,16 @@ describe('searchFilterLabels', () => {
       'At least 1 review',
       'No website',
     ]);
+  });
+});
+
+describe('the exclusion choice (issue #29 item 7)', () => {
+  it('sends exclude only when it leaves something out, and reads it back for Run again', () => {
+    expect(buildSearchQuery('dentist', 'Austin', defaultSearchOptions)).toEqual({ businessType: 'dentist', location: 'Austin' });
+    const seen = buildSearchQuery('dentist', 'Austin', { ...defaultSearchOptions, exclude: 'seen' });
+    expect(seen.exclude).toBe('seen');
+    expect(searchOptionsFromQuery(seen).exclude).toBe('seen');
+    expect(searchOptionsFromQuery({ businessType: 'dentist', location: 'Austin', exclude: 'exported' }).exclude).toBe('exported');
+    expect(searchOptionsFromQuery({ businessType: 'dentist', location: 'Austin' }).exclude).toBe('none');
   });
 });

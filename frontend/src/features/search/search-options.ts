@@ -1,4 +1,5 @@
 import { Coverage } from '../../api/gen/model/coverage';
+import { Exclude } from '../../api/gen/model/exclude';
 import { PhoneChoice } from '../../api/gen/model/phoneChoice';
 import { WebsiteChoice } from '../../api/gen/model/websiteChoice';
 import { optionsEnriched, type SearchQuery } from '../../lib/lead';
@@ -21,6 +22,8 @@ export interface SearchOptions {
   enrich: boolean;
   /** The client the search is run for (an agency's label, issue #28 item 7), as typed; '' is none. */
   client: string;
+  /** Which places the workspace's place memory leaves out (issue #29 item 2). */
+  exclude: Exclude;
 }
 
 export const defaultSearchOptions: SearchOptions = {
@@ -32,7 +35,15 @@ export const defaultSearchOptions: SearchOptions = {
   phone: PhoneChoice.any,
   enrich: false,
   client: '',
+  exclude: Exclude.none,
 };
+
+/** The exclusion choices (issue #29 item 7): value sent, and what the select shows. */
+export const EXCLUDE_CHOICES = [
+  { value: Exclude.none, label: 'All places' },
+  { value: Exclude.seen, label: 'Only places not seen before' },
+  { value: Exclude.exported, label: 'Only places not exported before' },
+] as const;
 
 /** The most characters a client label may have (the contract's rule). */
 export const CLIENT_MAX = 80;
@@ -87,6 +98,7 @@ export function buildSearchQuery(businessType: string, location: string, options
   if (options.phone !== PhoneChoice.any) query.phone = options.phone;
   if (options.enrich) query.enrich = true;
   if (!blank(options.client)) query.client = options.client.trim();
+  if (options.exclude !== Exclude.none) query.exclude = options.exclude;
   return query;
 }
 
@@ -106,6 +118,7 @@ export function searchOptionsFromQuery(query: SearchQuery): SearchOptions {
     phone: query.phone === PhoneChoice.with ? PhoneChoice.with : PhoneChoice.any,
     enrich: query.enrich === true,
     client: query.client ?? '',
+    exclude: query.exclude === Exclude.seen || query.exclude === Exclude.exported ? query.exclude : Exclude.none,
   };
 }
 
@@ -139,6 +152,7 @@ export function searchQueryFromHistory(entry: {
   if (filters.phone === PhoneChoice.with) query.phone = PhoneChoice.with;
   if (optionsEnriched(options)) query.enrich = true;
   if (typeof options.area === 'object' && options.area !== null) query.area = options.area as SearchQuery['area'];
+  if (options.exclude === Exclude.seen || options.exclude === Exclude.exported) query.exclude = options.exclude;
   if (entry.client) query.client = entry.client;
   return query;
 }

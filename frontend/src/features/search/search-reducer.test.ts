@@ -192,3 +192,13 @@ describe('full coverage events', () => {
   });
 });
 
+describe('searchReducer: exclusions (issue #29)', () => {
+  it('keeps how many were new of how many found when complete says, and nothing otherwise', () => {
+    const lead = { name: 'A', address: '1 St', phone: '', website: '', placeId: 'a' };
+    const running = searchReducer(initialSearchState, { type: 'begin', query: { ...query, exclude: 'seen' } });
+    const done = searchReducer(running, { type: 'event', event: { ...complete([lead]), newCount: 1, foundCount: 40 } });
+    expect(done.newOfFound).toEqual({ newCount: 1, foundCount: 40 });
+    const plain = searchReducer(searchReducer(initialSearchState, { type: 'begin', query }), { type: 'event', event: complete([lead]) });
+    expect(plain.newOfFound).toBeNull();
+  });
+});

@@ -41,6 +41,11 @@ export interface SearchState {
   completeness: SearchCompleteness | null;
   /** The server's words about the results (e.g. why the search stopped early). */
   notice: string | null;
+  /**
+   * A search with an `exclude` (issue #29): the places new to the workspace (every lead
+   * sent) and the matches found, those left out included; null for `exclude: none`.
+   */
+  newOfFound: { newCount: number; foundCount: number } | null;
   /** The running search's id (from its `start` event), for reconnecting and cancelling. */
   searchId: string | null;
   /** The stream dropped and the hook is reading the search's events again. */
@@ -63,6 +68,7 @@ export const initialSearchState: SearchState = {
   cost: null,
   completeness: null,
   notice: null,
+  newOfFound: null,
   searchId: null,
   reconnecting: false,
 };
@@ -158,6 +164,7 @@ function applyEvent(state: SearchState, event: SearchEvent): SearchState {
         cost: event.cost ?? null,
         completeness: event.completeness ?? null,
         notice: event.notice ?? null,
+        newOfFound: event.newCount != null && event.foundCount != null ? { newCount: event.newCount, foundCount: event.foundCount } : null,
         leads: [],
       };
     case 'error':

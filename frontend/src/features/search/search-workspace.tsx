@@ -16,13 +16,15 @@ export interface SearchWorkspaceProps {
   outcome?: ReactNode;
   /** The finished results' actions (the export buttons), given the results shown. */
   resultsActions?: (results: Lead[], query: SearchQuery) => ReactNode;
+  /** Actions under the form, given the search it holds (the page's "Save as monitor"). */
+  formActions?: (query: SearchQuery | null, typeLabel: string) => ReactNode;
 }
 
 /**
  * The dashboard's search area: the form, the search's banners, the live progress and
  * table while it runs, the results once it is done, and the "Run again" confirmation.
  */
-export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions }: SearchWorkspaceProps) {
+export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, formActions }: SearchWorkspaceProps) {
   const { user } = useAuth();
   const { state, query, cancelSearch } = search;
   const searching = state.status === 'searching';
@@ -37,6 +39,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions }: 
         hasApiKey={hasApiKey}
         isSearching={searching}
         onSearch={search.search}
+        actions={formActions}
       />
 
       {searching && state.reconnecting && (
@@ -105,6 +108,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions }: 
             enriched={isEnriched(query)}
             searchFilters={searchFilterLabels(query)}
             focusOnArrival
+            newOfFound={state.newOfFound}
             keptMinutes={search.keptMinutes}
             actions={resultsActions?.(state.results, query)}
           />

@@ -9,6 +9,7 @@ import { OnboardingGate } from '../../features/dashboard/onboarding-gate';
 import { TutorialCard } from '../../features/dashboard/tutorial-card';
 import { ExportOutcomeBanner, useExportOutcome } from '../../features/export/export-outcome';
 import { HistoryExportActions, LazyExportActions, preloadExportActions } from '../../features/export/lazy-export-actions';
+import { SaveAsMonitorButton } from '../../features/monitors/save-monitor-button';
 import { SearchHistorySection } from '../../features/history/search-history-section';
 import { SearchWorkspace } from '../../features/search/search-workspace';
 import { useSearchWorkspace } from '../../features/search/use-search-workspace';
@@ -68,6 +69,9 @@ function Dashboard() {
       <SearchWorkspace
         search={search}
         hasApiKey={hasApiKey}
+        formActions={(query, typeLabel) => (
+          <SaveAsMonitorButton query={query} typeLabel={typeLabel} disabled={search.state.status === 'searching'} />
+        )}
         outcome={
           exportOutcome.outcome && (
             <ExportOutcomeBanner outcome={exportOutcome.outcome} onDismiss={exportOutcome.dismiss} onDownloadCsv={search.downloadCsv} />
