@@ -129,10 +129,14 @@ pub async fn estimate(
     spent.add(Sku::IdsOnly, probes.ids_only);
     spent.add(Sku::Aggregate, counted.aggregate);
     // The search's own probes and locate: the estimate's probes are not reused (their
-    // answers may change in between, and nothing of them is kept). The meter's count is
-    // the estimate's alone: the search does not count again.
+    // answers may change in between, and nothing of them is kept). A full search counts
+    // its area once more for its own meter (nothing of the estimate is kept either), so
+    // the count is in its cost too when the estimate's count answered.
     requests.ids_only += spent.ids_only;
     requests.pro += spent.pro;
+    if tiled.is_some() && completeness.is_some() {
+        requests.add(Sku::Aggregate, 1);
+    }
     let seconds = f64::from(requests.ids_only + requests.pro + requests.enterprise) / limits.rps.max(0.1);
     Ok(Estimate {
         estimated_leads: places,

@@ -312,8 +312,8 @@ both_modes!(the_estimate_matches_the_search, |mode| async move {
     assert_eq!(estimate["spent"]["costUsd"].as_f64(), Some(0.01));
     assert_eq!(
         estimate["requests"]["aggregate"].as_u64(),
-        Some(0),
-        "the search counts nothing again"
+        Some(1),
+        "the search counts its area once more, for its own meter"
     );
     assert!(estimate["estimatedSeconds"].as_f64().expect("seconds") > 0.0);
     env.sim.reset();

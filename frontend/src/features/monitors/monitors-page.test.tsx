@@ -19,6 +19,7 @@ const monitor: SavedSearchInfo = {
   search: { businessType: 'dentist', location: 'Austin', coverage: 'full' },
   lastRunAt: '2026-11-23T15:00:00Z',
   lastSearchId: 's1',
+  lastDelivery: {},
 };
 
 function mockApi(list: SavedSearchInfo[]) {
@@ -82,5 +83,24 @@ describe('MonitorsPage', () => {
     const dialog = screen.getByRole('dialog', { name: 'Delete Dentists in Austin?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete monitor' }));
     expect(await screen.findByRole('heading', { name: 'No monitors yet' })).toBeInTheDocument();
+  });
+});
+
+describe("a monitor's last deliveries", () => {
+  it('says how each channel went, a failure in red', async () => {
+    mockApi([
+      {
+        ...monitor,
+        lastDelivery: {
+          email: { status: 'sent', detail: 'emailed to ada@example.com', at: '2026-11-23T15:01:00Z' },
+          webhook: { status: 'failed', detail: 'not delivered to hooks.example.com after 16 attempts', at: '2026-11-23T16:00:00Z' },
+        },
+      },
+    ]);
+    await renderWithProviders(<MonitorsPage />);
+    const list = await screen.findByRole('list', { name: 'Last deliveries of Dentists in Austin' });
+    expect(within(list).getByText('Email: sent, emailed to ada@example.com')).toBeInTheDocument();
+    const failed = within(list).getByText(/^Webhooks: failed/);
+    expect(failed).toHaveClass('text-red-700');
   });
 });

@@ -75,6 +75,28 @@ export function EmptyMonitors() {
   );
 }
 
+/** How each channel's last delivery went ("Email: sent, to ada@example.com"), as the API recorded it. */
+function LastDeliveries({ monitor }: { monitor: SavedSearchInfo }) {
+  const last = monitor.lastDelivery ?? {};
+  const channels = [
+    ['Email', last.email],
+    ['Webhooks', last.webhook],
+    ['Google Sheet', last.sheet],
+  ] as const;
+  const shown = channels.filter(([, outcome]) => outcome);
+  if (shown.length === 0) return null;
+  return (
+    <ul className="mt-1 space-y-0.5" aria-label={`Last deliveries of ${monitor.name}`}>
+      {shown.map(([label, outcome]) => (
+        <li key={label} className={outcome!.status === 'failed' ? 'text-red-700' : undefined}>
+          {label}: {outcome!.status}
+          {outcome!.detail ? `, ${outcome!.detail}` : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function deliveryWords(monitor: SavedSearchInfo): string {
   const ways: string[] = [];
   if (monitor.delivery.email) ways.push(typeof monitor.delivery.email === 'string' ? `email to ${monitor.delivery.email}` : 'email');
@@ -157,7 +179,10 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
         </div>
         <div>
           <dt className="font-medium text-slate-800">Deliveries</dt>
-          <dd className="text-slate-600">{deliveryWords(monitor)}</dd>
+          <dd className="text-slate-600">
+            {deliveryWords(monitor)}
+            <LastDeliveries monitor={monitor} />
+          </dd>
         </div>
       </dl>
       {run.isSuccess && (

@@ -24,6 +24,7 @@ import { CopyField, errorText, formatTime } from './integration-parts';
 const EVENT_HELP: Record<string, string> = {
   'search.completed': 'A search finished, with its leads',
   'search.failed': 'A search failed, with the reason',
+  'saved_search.new_places': "A monitor's run found new places, with them",
 };
 
 /** How often an open delivery log is read again, ms. */
