@@ -1,6 +1,7 @@
 import { CONTACT_COLUMNS, contactCells } from './contacts';
 import type { Lead } from './lead';
 import { spreadsheetCell } from './spreadsheet-cell';
+import { saveFile } from './save-file';
 
 /** CSV columns, in order (spec section 5). */
 export const CSV_COLUMNS = ['Name', 'Address', 'Phone', 'Website', 'Rating', 'Reviews'] as const;
@@ -99,15 +100,6 @@ export function leadsCsvFilename({ businessType, location }: ExportNaming, date:
 export function downloadLeadsCsv(leads: readonly Lead[], search: ExportNaming, options: CsvOptions = {}): string {
   const filename = leadsCsvFilename(search);
   const blob = new Blob(['\uFEFF', buildLeadsCsv(leads, options)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before releasing the blob.
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(blob, filename);
   return filename;
 }

@@ -2,6 +2,7 @@ import { getExportSearchUrl } from '../api/gen/leads/leads';
 import type { ExportFormat } from '../api/gen/model/exportFormat';
 import { OPERATION_ERROR_MESSAGES } from './api-error-messages';
 import { ApiError, buildHeaders } from './api-fetch';
+import { saveFile } from './save-file';
 
 /** The file name of a `Content-Disposition: attachment; filename="..."` header. */
 export function attachmentName(disposition: string | null): string | undefined {
@@ -25,16 +26,7 @@ export async function downloadServerExport(searchId: string, format: ExportForma
     throw new ApiError(response.status, response.statusText, body, OPERATION_ERROR_MESSAGES.export_search);
   }
   const filename = attachmentName(response.headers.get('Content-Disposition')) ?? `leads.${format}`;
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before releasing the blob.
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(await response.blob(), filename);
   return filename;
 }
 
