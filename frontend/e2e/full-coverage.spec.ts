@@ -108,7 +108,7 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     const streamed = page.waitForResponse((r) => isStream(r.url()) && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Searching for Dentist in Houston, TX...' })).toBeVisible();
-    await expect(page.getByText(/^(Mapping the area: [\d,]+ parts? checked|Fetching: [\d,]+( of about [\d,]+)? · \$\d+\.\d{2} so far)/)).toBeVisible({
+    await expect(page.getByText(/^(Mapping the area: [\d,]+ parts? checked|Fetching: (found )?[\d,]+( of about [\d,]+)? · \$\d+\.\d{2} so far)/)).toBeVisible({
       timeout: 60_000,
     });
     await shot(page, '31-full-coverage-progress');
@@ -132,6 +132,9 @@ test('full area: estimate, live progress, 1,500 dentists in a virtualised table,
     }
     const count = leads.length.toLocaleString('en-US');
     await expect(page.getByRole('heading', { name: `Found ${count} leads` })).toBeVisible();
+
+    // Google's own count of the area (the completeness meter, #30): every place found.
+    await expect(page.getByText(/^Found [\d,]+ of about [\d,]+ dentists here, by Google's count$/)).toBeVisible();
 
     // The progress line changed while the search ran.
     const lines = await page.evaluate(() => window.__progressLines);

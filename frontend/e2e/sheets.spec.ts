@@ -143,7 +143,9 @@ test('Export to Sheets: consent, a new sheet with the streamed leads, then a new
     expect(res.status()).toBe(200);
     const sent = res.request().postDataJSON();
     expect(sent).toEqual({
+      // The place id marks the lead exported in the workspace's place memory (#29).
       leads: leads.map((l) => ({
+        placeId: l.placeId,
         name: l.name,
         address: l.address,
         ...(l.phone ? { phone: l.phone } : {}),
