@@ -121,5 +121,13 @@ test('monitors: save a search as a monitor by keyboard, see it, run it now, paus
     await expect(card.getByRole('button', { name: 'Pause' })).toBeVisible();
   });
 
+  await test.step('on a phone (390 px): the page fits and passes axe', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(card.getByRole('button', { name: 'Run now' })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    await shot(page, 'a5-monitors-phone');
+  });
+
   expectNoConsoleErrors(consoleErrors);
 });
