@@ -437,18 +437,8 @@ async fn start_search(
     let search_id = reservation.search_id;
     state
         .store
-        .describe_search(
-            workspace,
-            &search_id,
-            search.location(),
-            search.coverage().as_str(),
-            &search.options_json(),
-            background,
-        )
+        .describe_search(workspace, &search_id, &search, background, client.as_ref())
         .await?;
-    if let Some(client) = &client {
-        state.store.label_search_client(workspace, &search_id, client).await?;
-    }
     // What was asked for and what it may cost; no estimate is made here (that is
     // `estimate_search`, which costs Google probes): the budget stands for it.
     let details = serde_json::json!({

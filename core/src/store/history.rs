@@ -83,27 +83,29 @@ macro_rules! summary_columns {
 }
 
 impl Store {
-    /// Records what a new search asks for (its history entry).
-    #[tracing::instrument(skip(self, options))]
+    /// Records what a new search asks for (its history entry), the client it is run for
+    /// included, in one statement.
+    #[tracing::instrument(skip(self, search))]
     pub async fn describe_search(
         &self,
         workspace_id: &WorkspaceId,
         search_id: &SearchId,
-        location: &str,
-        coverage: &str,
-        options: &str,
+        search: &crate::search::ValidSearch,
         background: bool,
+        client: Option<&crate::spend::ClientLabel>,
     ) -> CoreResult<()> {
         sqlx::query(
-            "UPDATE searches SET location = $3, coverage = $4, options = $5, background = $6
+            "UPDATE searches SET location = $3, coverage = $4, options = $5, background = $6, client = $7, client_key = $8
              WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
         )
         .bind(search_id)
         .bind(workspace_id)
-        .bind(location)
-        .bind(coverage)
-        .bind(options)
+        .bind(search.location())
+        .bind(search.coverage().as_str())
+        .bind(search.options_json())
         .bind(i64::from(background))
+        .bind(client.map(|c| c.label.as_str()))
+        .bind(client.map(|c| c.key.as_str()))
         .execute(&self.pool)
         .await?;
         Ok(())

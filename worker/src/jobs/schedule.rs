@@ -235,18 +235,8 @@ pub async fn start_run(
     let search_id = reservation.search_id;
     // A run always keeps going without a screen: it is watched, if at all, by reconnecting.
     deps.store
-        .describe_search(
-            workspace,
-            &search_id,
-            search.location(),
-            search.coverage().as_str(),
-            &search.options_json(),
-            true,
-        )
+        .describe_search(workspace, &search_id, &search, true, client.as_ref())
         .await?;
-    if let Some(client) = &client {
-        deps.store.label_search_client(workspace, &search_id, client).await?;
-    }
     deps.store.record_saved_run(workspace, &saved.id, &search_id).await?;
     deps.searches
         .push(SearchJobV1 {
