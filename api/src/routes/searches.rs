@@ -86,6 +86,12 @@ pub struct SearchItem {
     pub started_by: StartedBy,
     /// The saved search it was a run of (absent: none).
     pub saved_search_id: Option<SavedSearchId>,
+    /// For a finished search with an `exclude` (a monitor's run, say): the matching places
+    /// it found, those left out included.
+    pub found_count: Option<i64>,
+    /// For a finished search with an `exclude`: how many of them were new to the
+    /// workspace's place memory (the leads it sent).
+    pub new_count: Option<i64>,
 }
 
 /// Who started a search.
@@ -190,6 +196,8 @@ async fn item(state: &AppState, s: SearchSummary) -> Result<SearchItem, ApiError
             email: s.started_by_email,
         },
         saved_search_id: s.saved_search_id,
+        found_count: s.found_count,
+        new_count: s.new_count,
     })
 }
 

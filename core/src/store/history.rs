@@ -53,6 +53,21 @@ pub struct SearchSummary {
     pub started_by_email: Option<String>,
     /// The saved search it was a run of, if any.
     pub saved_search_id: Option<crate::ids::SavedSearchId>,
+    /// With an `exclude`: the matching places it found, those left out included.
+    pub found_count: Option<i64>,
+    /// With an `exclude`: the places new to the workspace's memory (the ones sent).
+    pub new_count: Option<i64>,
+}
+
+/// What [`Store::record_search_outcome`] keeps of a finished search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchOutcomeRecord<'a> {
+    /// Why it ended before covering everything (`max_cost`, `allowance`).
+    pub stop_reason: Option<&'a str>,
+    /// With an `exclude`: the matching places found, those left out included.
+    pub found_count: Option<u32>,
+    /// With an `exclude`: the places new to the workspace's memory (the ones sent).
+    pub new_count: Option<u32>,
 }
 
 /// Which searches a history page lists.
@@ -77,7 +92,8 @@ macro_rules! summary_columns {
         "s.id, s.business_type, s.location, s.coverage, s.options, s.background, s.status, \
          s.leads_delivered, s.billable_requests, s.cost_usd, s.error_message, s.stop_reason, \
          s.delivery_kind, s.delivery_status, s.delivery_detail, s.created_at, s.finished_at, \
-         s.client, s.user_id AS started_by, u.email AS started_by_email, s.saved_search_id \
+         s.client, s.user_id AS started_by, u.email AS started_by_email, s.saved_search_id, \
+         s.found_count, s.new_count \
          FROM searches s LEFT JOIN users u ON u.id = s.user_id"
     };
 }
@@ -128,20 +144,27 @@ impl Store {
         Ok(())
     }
 
-    /// Records why a search ended early (`max_cost`, `allowance`).
+    /// Records how a finished search went beyond its status: why it ended early
+    /// (`max_cost`, `allowance`), and for a search with an `exclude` how many matching
+    /// places it found and how many were new. One statement; unset parts stay NULL.
     #[tracing::instrument(skip(self))]
-    pub async fn record_search_stop(
+    pub async fn record_search_outcome(
         &self,
         workspace_id: &WorkspaceId,
         search_id: &SearchId,
-        reason: &str,
+        outcome: &SearchOutcomeRecord<'_>,
     ) -> CoreResult<()> {
-        sqlx::query("UPDATE searches SET stop_reason = $3 WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2")
-            .bind(search_id)
-            .bind(workspace_id)
-            .bind(reason)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "UPDATE searches SET stop_reason = $3, found_count = $4, new_count = $5
+             WHERE id = $1 AND COALESCE(workspace_id, user_id) = $2",
+        )
+        .bind(search_id)
+        .bind(workspace_id)
+        .bind(outcome.stop_reason)
+        .bind(outcome.found_count.map(i64::from))
+        .bind(outcome.new_count.map(i64::from))
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 

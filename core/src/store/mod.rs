@@ -31,7 +31,7 @@ mod workspaces;
 pub use audit::AuditPage;
 pub use billing::EventOutcome;
 pub use handle::{Backend, Store};
-pub use history::{HistoryQuery, SearchSummary};
+pub use history::{HistoryQuery, SearchOutcomeRecord, SearchSummary};
 pub use invitations::Acceptance;
 pub use login_attempts::LoginAttempt;
 pub use place_memory::PlaceMemoryEntry;

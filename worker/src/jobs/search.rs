@@ -20,7 +20,7 @@ use leadgen_core::{
         SearchStatus, SearchStopped, StopReason, Upstream,
     },
     spend::{LiveSpendCap, SpendCap},
-    store::SearchRun,
+    store::{SearchOutcomeRecord, SearchRun},
     usage::{Tier, UsageService},
 };
 use secrecy::ExposeSecret;
@@ -342,11 +342,6 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             deps.store
                 .settle_search(&job.workspace(), &job.search_id, SearchStatus::Complete, delivered)
                 .await?;
-            if let Some(reason) = outcome.stop {
-                deps.store
-                    .record_search_stop(&job.workspace(), &job.search_id, reason.as_str())
-                    .await?;
-            }
             let cost = outcome.requests.report(&deps.prices);
             count_spend(&outcome.requests, &deps.prices);
             record_cost(deps, job, &cost).await;
@@ -355,6 +350,20 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             let notice = notice(&outcome, job, spend_cap.as_ref(), &deps.usage, tier);
             let excluding = job.search.exclude() != search::Exclude::None;
             let new_count = outcome.leads.len() as u32;
+            let found_count = excluding.then_some(new_count + outcome.excluded);
+            let new_count = excluding.then_some(new_count);
+            if outcome.stop.is_some() || excluding {
+                // The history shows why it ended early and, for a monitor's run, how many
+                // of the places it found were new.
+                let record = SearchOutcomeRecord {
+                    stop_reason: outcome.stop.map(|reason| reason.as_str()),
+                    found_count,
+                    new_count,
+                };
+                deps.store
+                    .record_search_outcome(&job.workspace(), &job.search_id, &record)
+                    .await?;
+            }
             (
                 SearchStatus::Complete,
                 Some(SearchEvent::Complete(SearchComplete {
@@ -365,8 +374,8 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
                     stop_reason: outcome.stop,
                     notice,
                     completeness: outcome.completeness,
-                    found_count: excluding.then_some(new_count + outcome.excluded),
-                    new_count: excluding.then_some(new_count),
+                    found_count,
+                    new_count,
                 })),
             )
         }

@@ -87,6 +87,17 @@ both_modes!(
         assert_eq!(place_ids(second), Vec::<String>::new());
         assert_eq!(second["newCount"], 0);
         assert_eq!(second["foundCount"].as_u64(), Some(sent.len() as u64));
+        // The history keeps both counts of the excluding search, and none of the first.
+        let (status, history) = env.app.get("/api/leads/searches", Some(&env.token)).await;
+        assert_eq!(status, 200, "{history}");
+        let entries = history["searches"].as_array().expect("searches");
+        assert_eq!(entries.len(), 2, "{history}");
+        assert_eq!(
+            (&entries[0]["foundCount"], &entries[0]["newCount"]),
+            (&json!(sent.len()), &json!(0)),
+            "newest first: {history}"
+        );
+        assert!(entries[1].get("foundCount").is_none() && entries[1].get("newCount").is_none());
         // The answer of the non-streaming operation carries them too.
         let (status, answer) = crate::workspaces::call(
             &env.app,

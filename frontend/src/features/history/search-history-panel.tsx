@@ -368,6 +368,11 @@ function HistoryRow({
     typeof item.leads === "number"
       ? `${item.leads.toLocaleString()} leads`
       : null,
+    // A search that left out places the workspace had seen (a monitor's run): how many of
+    // the places it found were new.
+    typeof item.foundCount === "number" && typeof item.newCount === "number"
+      ? `${item.newCount.toLocaleString()} new of ${item.foundCount.toLocaleString()} found`
+      : null,
     typeof item.costUsd === "number" ? formatUsd(item.costUsd) : null,
     // A running search's progress: what its stream said last when it is open here, else
     // what its last checkpoint counted. Both count leads sent.

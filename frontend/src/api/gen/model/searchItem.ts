@@ -34,12 +34,22 @@ export interface SearchItem {
   errorMessage?: string;
   /** When it finished (RFC 3339). */
   finishedAt?: string;
+  /**
+     * For a finished search with an `exclude` (a monitor's run, say): the matching places
+     * it found, those left out included.
+     */
+  foundCount?: number;
   /** Its id. */
   id: string;
   /** Leads sent (once finished). */
   leads?: number;
   /** Location as typed (or an explicit area's label). */
   location: string;
+  /**
+     * For a finished search with an `exclude`: how many of them were new to the
+     * workspace's place memory (the leads it sent).
+     */
+  newCount?: number;
   /** The options it was run with (filters, budget, area), as sent. */
   options: unknown;
   /** How far it has got (while running, once it fetched something). */
