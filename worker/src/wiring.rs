@@ -159,7 +159,8 @@ impl Services {
             prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone())
                 .keeping_audit_events(self.config.database.audit_retention_days),
             searches: self.queues.search.clone(),
-            schedule: crate::jobs::schedule::ScheduleTimer::new(self.queues.schedule.clone()),
+            schedule: crate::jobs::schedule::ScheduleTimer::new(self.queues.schedule.clone())
+                .every(self.config.worker.scheduler_tick),
         })
     }
 

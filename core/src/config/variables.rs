@@ -87,6 +87,7 @@ pub const VARIABLES: &[Variable] = &[
         "LEADGEN_MONITOR_MIN_INTERVAL_MINUTES",
         "worker.monitor_min_interval_minutes",
     ),
+    var("LEADGEN_SCHEDULER_TICK_SECS", "worker.scheduler_tick_secs"),
     var("LEADGEN_FREE_MONTHLY_SEARCHES", "usage.free_monthly_searches"),
     var("LEADGEN_FREE_DAILY_LEADS", "usage.free_daily_leads"),
     var("LEADGEN_PRO_MONTHLY_SEARCHES", "usage.pro_monthly_searches"),

@@ -35,6 +35,11 @@ pub struct WorkerConfig {
     /// API). Default 60 minutes, from 1 to 10080 (a week).
     #[serde(deserialize_with = "monitor_min_interval")]
     pub monitor_min_interval_minutes: u32,
+    /// `LEADGEN_SCHEDULER_TICK_SECS`: how often the fleet looks for due saved searches (each
+    /// worker queues a tick unless another did within the period). Default 30 s, from 1 to
+    /// 300: a run starts at most this long after it is due.
+    #[serde(rename = "scheduler_tick_secs", deserialize_with = "scheduler_tick")]
+    pub scheduler_tick: Duration,
 }
 
 impl Default for WorkerConfig {
@@ -45,6 +50,7 @@ impl Default for WorkerConfig {
             drain: Duration::from_secs(25),
             metrics_listen: Some(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 9091))),
             monitor_min_interval_minutes: 60,
+            scheduler_tick: Duration::from_secs(30),
         }
     }
 }
@@ -71,6 +77,10 @@ fn name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
 
 fn drain<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
     de::seconds_in(d, 1, 3600)
+}
+
+fn scheduler_tick<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    de::seconds_in(d, 1, 300)
 }
 
 fn monitor_min_interval<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {

@@ -34,7 +34,8 @@ use leadgen_core::{
 use super::{Job, JobError};
 use crate::{JobQueue, WorkerDeps, WorkerSettings};
 
-/// How often each worker queues a scheduling tick (the fleet about this often: a lease).
+/// How often each worker queues a scheduling tick by default (the fleet about this often:
+/// a lease); `LEADGEN_SCHEDULER_TICK_SECS` sets it.
 pub const EVERY: Duration = Duration::from_secs(30);
 /// A run started later than this after it was due counts as `late`.
 pub const LATE_AFTER_SECS: i64 = 120;
@@ -273,6 +274,11 @@ impl ScheduleTimer {
     /// The production timer ([`EVERY`]) on `queue`.
     pub fn new(queue: JobQueue<ScheduleJobV1>) -> Self {
         Self { queue, every: EVERY }
+    }
+
+    /// The same timer ticking every `every` (`LEADGEN_SCHEDULER_TICK_SECS`).
+    pub fn every(self, every: Duration) -> Self {
+        Self { every, ..self }
     }
 
     /// A tenth less than the period, as the pruning's lease (see `prune.rs`).

@@ -10,6 +10,7 @@ mod prune;
 mod queue_check;
 mod redis_hygiene;
 mod rolling_restart;
+mod scheduler;
 mod shutdown;
 mod upgrade;
 pub mod worker_process;
