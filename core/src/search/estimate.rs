@@ -8,6 +8,9 @@
 //!
 //! With the completeness meter on and a Google type, one Places Aggregate call counts
 //! the area's places while the probes run (`completeness`); it never fails the estimate.
+//! Where it answers for the probed rectangle, the count, not the planner's guess, says
+//! how many places the unprobed regions hold, and the probes stop sooner (issue #30
+//! item 4: within 10%, within 3 s).
 
 use std::collections::HashSet;
 
@@ -31,6 +34,10 @@ const REST_OVERHEAD: f64 = 1.09;
 /// Places found per IDs-only request on dense areas (the planner's unit tests measure
 /// 0.14-0.19 probe requests a place on synthetic metros: 5 to 7 places a request).
 const PLACES_PER_PROBE_REQUEST: f64 = 6.0;
+/// Most IDs-only requests when Google's count of the area answers too (2 s at 10 a
+/// second): the count says how many places there are, so the probes only need to show
+/// how the first regions cut, not to find everything (issue #30 item 4: within 3 s).
+const COUNTED_PROBE_REQUESTS: u32 = 20;
 
 /// Bounds of one estimate.
 #[derive(Debug, Clone, Copy)]
@@ -108,6 +115,16 @@ pub async fn estimate(
         high: r.high,
     }));
     let counting = completeness::expected(upstream.aggregate, upstream.api_key, search, metered);
+    // With a count coming, fewer probes do: the count replaces the extrapolation of what
+    // the probes did not reach (a count that then fails leaves a rougher extrapolation).
+    let limits = if upstream.aggregate.is_some() && search.business().is_included_type() {
+        EstimateLimits {
+            max_probe_requests: limits.max_probe_requests.min(COUNTED_PROBE_REQUESTS),
+            ..limits
+        }
+    } else {
+        limits
+    };
     let probing = async {
         let mut probes = Requests::default();
         let answer = match tiled {
@@ -118,14 +135,35 @@ pub async fn estimate(
                 let new = places.iter().filter(|p| !excluded.contains(&p.id)).count() as u32;
                 let mut requests = Requests::default();
                 requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
-                (ids, new, requests, true)
+                Forecast {
+                    places: ids,
+                    new,
+                    requests,
+                    exact: true,
+                    rest: 0.0,
+                }
             }
             Some(area) => full(upstream, search, area, limits, &mut probes, excluded).await?,
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
     let (probed, (completeness, counted)) = futures_util::join!(probing, counting);
-    let ((places, new, mut requests, exact), probes) = probed?;
+    let (mut forecast, probes) = probed?;
+    // Only where the count's area is the probed rectangle: a circle's count leaves out the
+    // corners its bounding rectangle's probes include.
+    let same_area = tiled.is_some() && matches!(search.area(), None | Some(Area::Rectangle { .. }));
+    if let Some(count) = completeness.filter(|_| !forecast.exact && same_area) {
+        // Google's count of the area replaces the extrapolation of the unprobed regions.
+        let found = f64::from(forecast.places) - forecast.rest;
+        forecast.extrapolated(f64::from(count.expected) - found);
+    }
+    let Forecast {
+        places,
+        new,
+        mut requests,
+        exact,
+        ..
+    } = forecast;
     spent.add(Sku::IdsOnly, probes.ids_only);
     spent.add(Sku::Aggregate, counted.aggregate);
     // The search's own probes and locate: the estimate's probes are not reused (their
@@ -150,6 +188,50 @@ pub async fn estimate(
     })
 }
 
+/// What a search is expected to find and request, before the estimate's own requests.
+struct Forecast {
+    /// Places expected (probed, plus `rest`).
+    places: u32,
+    /// Of them, those `exclude` does not leave out.
+    new: u32,
+    /// The search's requests (its lead pages, and probing the rest when not exact).
+    requests: Requests,
+    /// Every region was probed.
+    exact: bool,
+    /// Places expected in the regions the probes did not finish (0 when exact).
+    rest: f64,
+}
+
+impl Forecast {
+    /// The same forecast with `rest` places, not the planner's guess, in the regions the
+    /// probes did not finish: their lead pages and probes change with them.
+    fn extrapolated(&mut self, rest: f64) {
+        let rest = rest.max(0.0);
+        let (old_pages, old_probes) = rest_requests(self.rest);
+        let (pages, probes) = rest_requests(rest);
+        self.requests.enterprise = self.requests.enterprise - old_pages + pages;
+        self.requests.ids_only = self.requests.ids_only - old_probes + probes;
+        let found = f64::from(self.places) - self.rest;
+        let known = self.places - self.new;
+        self.places = (found + rest).round() as u32;
+        self.new = self.places.saturating_sub(known);
+        self.rest = rest;
+    }
+}
+
+/// Lead pages and IDs-only requests of `rest` places the probes did not reach: fetching
+/// them costs about what the floor does, plus the planner's few percent; on dense areas
+/// the planner makes about one IDs-only request every `PLACES_PER_PROBE_REQUEST` places.
+fn rest_requests(rest: f64) -> (u32, u32) {
+    if rest <= 0.0 {
+        return (0, 0);
+    }
+    (
+        (rest / f64::from(PAGE_SIZE) * REST_OVERHEAD).ceil() as u32,
+        (rest / PLACES_PER_PROBE_REQUEST).ceil() as u32,
+    )
+}
+
 async fn full(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
@@ -157,7 +239,7 @@ async fn full(
     limits: EstimateLimits,
     spent: &mut Requests,
     excluded: &HashSet<String>,
-) -> Result<(u32, u32, Requests, bool), SearchFailure> {
+) -> Result<Forecast, SearchFailure> {
     let base = base_request(search);
     let mut planner = Planner::new(area);
     // In rounds: every probe the plan has ready, answered together, recorded in order.
@@ -206,16 +288,17 @@ async fn full(
     } else {
         0
     };
-    // Fetching the rest costs about what the floor does, plus the planner's few percent.
-    let rest_pages = (rest / f64::from(PAGE_SIZE) * REST_OVERHEAD).ceil() as u32;
+    let (rest_pages, rest_probes) = rest_requests(rest);
     let mut requests = Requests::default();
     // The search's early page (one page of the area while the planner probes) is billed too.
     requests.add(Sku::Enterprise, (planned + extra) as u32 + rest_pages);
-    if !exact {
-        // Probing the rest: on dense areas the planner makes about one IDs-only request
-        // for every `PLACES_PER_PROBE_REQUEST` places.
-        requests.add(Sku::IdsOnly, (rest / PLACES_PER_PROBE_REQUEST).ceil() as u32);
-    }
+    requests.add(Sku::IdsOnly, rest_probes);
     let total = (found as f64 + rest).round() as u32;
-    Ok((total, total.saturating_sub(known as u32), requests, exact))
+    Ok(Forecast {
+        places: total,
+        new: total.saturating_sub(known as u32),
+        requests,
+        exact,
+        rest,
+    })
 }
