@@ -16,6 +16,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Modal } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
+import { EditMonitorDialog } from './save-monitor-dialog';
 import { scheduleInWords } from './schedule';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -113,6 +114,7 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
   const update = useUpdateSavedSearch({ mutation: { onSuccess: refresh } });
   const remove = useDeleteSavedSearch({ mutation: { onSuccess: refresh } });
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const headingId = `monitor-${monitor.id}`;
   const search = monitor.search;
 
@@ -157,6 +159,9 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
               {monitor.paused ? 'Resume' : 'Pause'}
             </Button>
           )}
+          <Button variant="secondary" size="sm" onClick={() => setEditing(true)} aria-label={`Edit ${monitor.name}`}>
+            Edit
+          </Button>
           <Button variant="ghost" size="sm" onClick={() => setConfirming(true)}>
             Delete
           </Button>
@@ -204,6 +209,7 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
           {failure.message}
         </p>
       )}
+      {editing && <EditMonitorDialog monitor={monitor} onClose={() => setEditing(false)} />}
       <Modal open={confirming} onClose={() => setConfirming(false)} title={`Delete ${monitor.name}?`}>
         <div className="space-y-4 text-sm text-slate-700">
           <p>It stops running. Its past searches stay in your history.</p>
@@ -223,7 +229,10 @@ export function MonitorCard({ monitor }: { monitor: SavedSearchInfo }) {
   );
 }
 
-/** The last run's outcome from the history: its status, and how many (new) places it sent. */
+/**
+ * The last run's outcome from the history: its status, and how many (new) places it sent;
+ * for a run that left out places it had seen, also how many it found ("3 new of 120 found").
+ */
 function LastRun({ searchId, onlyNew }: { searchId: string; onlyNew: boolean }) {
   const search = useGetSearch(searchId, {
     query: { refetchInterval: (q) => (q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 3000 : false) },
@@ -233,11 +242,13 @@ function LastRun({ searchId, onlyNew }: { searchId: string; onlyNew: boolean }) 
   if (item.status === 'queued' || item.status === 'running') return <span className="block">Running...</span>;
   if (item.status === 'failed') return <span className="block text-red-700">Failed{item.errorMessage ? `: ${item.errorMessage}` : ''}</span>;
   if (item.status === 'cancelled') return <span className="block">Cancelled</span>;
-  const leads = item.leads ?? 0;
+  const leads = item.newCount ?? item.leads ?? 0;
+  const found = item.foundCount;
   return (
     <span className="block">
-      {leads.toLocaleString()} {onlyNew ? 'new ' : ''}
+      {leads.toLocaleString()} {onlyNew || item.newCount != null ? 'new ' : ''}
       {leads === 1 ? 'place' : 'places'}
+      {found != null && ` of ${found.toLocaleString()} found`}
       {item.delivery && <span className="block">Delivery by {item.delivery.kind}: {item.delivery.status}</span>}
     </span>
   );

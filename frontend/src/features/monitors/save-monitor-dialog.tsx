@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
-import { getListSavedSearchesQueryKey, useCreateSavedSearch } from '../../api/gen/leads/leads';
+import { getListSavedSearchesQueryKey, useCreateSavedSearch, useUpdateSavedSearch } from '../../api/gen/leads/leads';
 import type { DeliveryChoices } from '../../api/gen/model/deliveryChoices';
+import type { SavedSearchInfo } from '../../api/gen/model/savedSearchInfo';
+import type { ScheduleSpec } from '../../api/gen/model/scheduleSpec';
 import { useGetSheetsAuthStatus } from '../../api/gen/sheets/sheets';
 import { Banner } from '../../components/ui/banner';
 import { Button, buttonClasses } from '../../components/ui/button';
@@ -11,7 +13,7 @@ import { Modal } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
 import { ScheduleFields } from './schedule-fields';
-import { defaultSchedule, scheduleToSpec, type ScheduleChoice } from './schedule';
+import { defaultSchedule, scheduleInWords, scheduleToSpec, specToSchedule, type ScheduleChoice } from './schedule';
 
 /** A monitor's name: 1 to 100 characters (the API's rule). */
 export const NAME_MAX = 100;
@@ -27,21 +29,39 @@ export interface SaveMonitorDialogProps {
 /** The delivery choices as the form holds them. */
 interface DeliveryForm {
   email: boolean;
+  /** An address the monitor mails instead of its creator's (set through the API): kept as it is. */
+  emailTo?: string;
   webhook: boolean;
   sheet: boolean;
   spreadsheet: string;
   tab: string;
+  /** Set through the API ("deliver empty runs too"): kept as it is. */
+  notifyWhenEmpty?: boolean;
 }
 
 /** The API's delivery for the form's choices: only what was ticked. */
 export function deliveryChoices(form: DeliveryForm): DeliveryChoices {
   const delivery: DeliveryChoices = {};
-  if (form.email) delivery.email = true;
+  if (form.email) delivery.email = form.emailTo ?? true;
   if (form.webhook) delivery.webhook = true;
   if (form.sheet && form.spreadsheet.trim() !== '') {
     delivery.sheet = { spreadsheetId: form.spreadsheet.trim(), ...(form.tab.trim() ? { tab: form.tab.trim() } : {}) };
   }
+  if (form.notifyWhenEmpty) delivery.notifyWhenEmpty = true;
   return delivery;
+}
+
+/** A saved monitor's deliveries as the form holds them. */
+export function deliveryForm(delivery: DeliveryChoices): DeliveryForm {
+  return {
+    email: Boolean(delivery.email),
+    ...(typeof delivery.email === 'string' ? { emailTo: delivery.email } : {}),
+    webhook: delivery.webhook === true,
+    sheet: Boolean(delivery.sheet),
+    spreadsheet: delivery.sheet?.spreadsheetId ?? '',
+    tab: delivery.sheet?.tab ?? '',
+    ...(delivery.notifyWhenEmpty ? { notifyWhenEmpty: true } : {}),
+  };
 }
 
 /**
@@ -50,35 +70,95 @@ export function deliveryChoices(form: DeliveryForm): DeliveryChoices {
  * run's new places go. Creates it with `create_saved_search`.
  */
 export function SaveMonitorDialog({ query, typeLabel, onClose }: SaveMonitorDialogProps) {
+  const name = `${typeLabel || query.businessType} in ${query.location}`.slice(0, NAME_MAX);
+  return <MonitorDialog search={query} initial={{ name, schedule: defaultSchedule(), onlyNew: true }} onClose={onClose} />;
+}
+
+/**
+ * A monitor's name, schedule, "Only new places" and deliveries, changed in place with
+ * `update_saved_search`; its search and whether it is paused stay as they are. A schedule
+ * made through the API that the form cannot show (any cron) is kept unless the user
+ * chooses another.
+ */
+export function EditMonitorDialog({ monitor, onClose }: { monitor: SavedSearchInfo; onClose: () => void }) {
+  const saved = monitor.schedule ?? null;
+  const initial: MonitorFields = {
+    name: monitor.name,
+    schedule: saved ? specToSchedule(saved) : defaultSchedule(),
+    kept: saved && !specToSchedule(saved) ? saved : null,
+    scheduled: saved !== null,
+    onlyNew: monitor.onlyNew,
+    delivery: deliveryForm(monitor.delivery),
+  };
+  return <MonitorDialog search={monitor.search} initial={initial} editing={monitor} onClose={onClose} />;
+}
+
+/** What the dialog starts from. */
+interface MonitorFields {
+  name: string;
+  /** The form's schedule; null when the saved one is an expression it cannot show. */
+  schedule: ScheduleChoice | null;
+  /** A saved schedule the form cannot show, kept as it is unless another is chosen. */
+  kept?: ScheduleSpec | null;
+  scheduled?: boolean;
+  onlyNew: boolean;
+  delivery?: DeliveryForm;
+}
+
+function MonitorDialog({
+  search,
+  initial,
+  editing,
+  onClose,
+}: {
+  search: SearchQuery | SavedSearchInfo['search'];
+  initial: MonitorFields;
+  editing?: SavedSearchInfo;
+  onClose: () => void;
+}) {
   const id = useId();
   const queryClient = useQueryClient();
-  const [name, setName] = useState(() => `${typeLabel || query.businessType} in ${query.location}`.slice(0, NAME_MAX));
-  const [scheduled, setScheduled] = useState(true);
-  const [schedule, setSchedule] = useState<ScheduleChoice>(() => defaultSchedule());
-  const [onlyNew, setOnlyNew] = useState(true);
-  const [delivery, setDelivery] = useState<DeliveryForm>({ email: false, webhook: false, sheet: false, spreadsheet: '', tab: '' });
+  const [name, setName] = useState(initial.name);
+  const [scheduled, setScheduled] = useState(initial.scheduled ?? true);
+  const [schedule, setSchedule] = useState<ScheduleChoice>(() => initial.schedule ?? defaultSchedule());
+  const [kept, setKept] = useState<ScheduleSpec | null>(initial.kept ?? null);
+  const [onlyNew, setOnlyNew] = useState(initial.onlyNew);
+  const [delivery, setDelivery] = useState<DeliveryForm>(
+    () => initial.delivery ?? { email: false, webhook: false, sheet: false, spreadsheet: '', tab: '' },
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const sheets = useGetSheetsAuthStatus({ query: { staleTime: 60_000, retry: false } });
-  const sheetsConnected = sheets.data?.authenticated === true;
-  const create = useCreateSavedSearch({
-    mutation: { onSuccess: () => void queryClient.invalidateQueries({ queryKey: getListSavedSearchesQueryKey() }) },
+  // A monitor that delivers to a sheet already keeps the choice visible while Sheets is reconnected.
+  const sheetsConnected = sheets.data?.authenticated === true || (editing !== undefined && initial.delivery?.sheet === true);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: getListSavedSearchesQueryKey() });
+  const create = useCreateSavedSearch({ mutation: { onSuccess: refresh } });
+  const update = useUpdateSavedSearch({
+    mutation: {
+      onSuccess: () => {
+        refresh();
+        onClose();
+      },
+    },
   });
+  const saving = editing ? update : create;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > NAME_MAX) return setProblem(`Give it a name of 1 to ${NAME_MAX} characters.`);
-    const spec = scheduled ? scheduleToSpec(schedule) : null;
+    const spec = scheduled ? (kept ?? scheduleToSpec(schedule)) : null;
     if (scheduled && !spec) return setProblem('Choose a time, like 09:00.');
     if (delivery.sheet && delivery.spreadsheet.trim() === '') return setProblem('Paste the spreadsheet link, or untick Google Sheet.');
     setProblem(null);
-    create.mutate({ data: { name: trimmed, search: query, schedule: spec, onlyNew, delivery: deliveryChoices(delivery) } });
+    const data = { name: trimmed, search, schedule: spec, onlyNew, delivery: deliveryChoices(delivery) };
+    if (editing) update.mutate({ id: editing.id, data: { ...data, paused: editing.paused } });
+    else create.mutate({ data });
   }
 
   const change = (patch: Partial<DeliveryForm>) => setDelivery((current) => ({ ...current, ...patch }));
 
   return (
-    <Modal open onClose={onClose} title="Save as monitor" className="max-w-xl">
+    <Modal open onClose={onClose} title={editing ? `Edit ${editing.name}` : 'Save as monitor'} className="max-w-xl">
       {create.isSuccess ? (
         <div className="space-y-4 text-sm text-slate-700">
           <p role="status">
@@ -96,7 +176,9 @@ export function SaveMonitorDialog({ query, typeLabel, onClose }: SaveMonitorDial
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="space-y-4">
-          <p className="text-sm text-slate-600">A monitor runs this search again by itself and tells you what is new since the last run.</p>
+          {!editing && (
+            <p className="text-sm text-slate-600">A monitor runs this search again by itself and tells you what is new since the last run.</p>
+          )}
           <div>
             <Label htmlFor={`${id}-name`}>Name</Label>
             <Input id={`${id}-name`} className="mt-1.5" value={name} maxLength={NAME_MAX} onChange={(e) => setName(e.target.value)} required />
@@ -113,7 +195,15 @@ export function SaveMonitorDialog({ query, typeLabel, onClose }: SaveMonitorDial
               Run on a schedule
             </label>
           </div>
-          {scheduled && <ScheduleFields idPrefix={id} value={schedule} onChange={setSchedule} />}
+          {scheduled && kept && (
+            <p className="text-sm text-slate-700">
+              {scheduleInWords(kept)}.{' '}
+              <button type="button" className="font-semibold text-indigo-700 hover:text-indigo-600" onClick={() => setKept(null)}>
+                Choose another schedule
+              </button>
+            </p>
+          )}
+          {scheduled && !kept && <ScheduleFields idPrefix={id} value={schedule} onChange={setSchedule} />}
           <div className="flex items-start gap-3">
             <input
               id={`${id}-only-new`}
@@ -150,19 +240,19 @@ export function SaveMonitorDialog({ query, typeLabel, onClose }: SaveMonitorDial
               </div>
             )}
           </fieldset>
-          {(problem || create.isError) && (
+          {(problem || saving.isError) && (
             <p role="alert" className="text-sm text-red-700">
-              {problem ?? create.error?.message}
+              {problem ?? saving.error?.message}
             </p>
           )}
-          {create.isError && !problem && <Banner tone="error">The monitor was not saved.</Banner>}
+          {saving.isError && !problem && <Banner tone="error">{editing ? 'Your changes were not saved.' : 'The monitor was not saved.'}</Banner>}
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && <Spinner />}
-              Save monitor
+            <Button type="submit" disabled={saving.isPending}>
+              {saving.isPending && <Spinner />}
+              {editing ? 'Save changes' : 'Save monitor'}
             </Button>
           </div>
         </form>
