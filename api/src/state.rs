@@ -102,6 +102,15 @@ impl AppState {
                 }
             });
         }
+        if services.redis.is_some() {
+            // Distributed mode: a fleet scaled to zero is woken for a due saved search.
+            let timer = leadgen_worker::jobs::schedule::ScheduleTimer::new(services.queues.schedule.clone())
+                .every(config.worker.scheduler_tick);
+            tokio::spawn(leadgen_worker::jobs::schedule::wake_when_due(
+                services.store.clone(),
+                timer,
+            ));
+        }
         let gate = services.rate_gate();
         let test_events = match &services.redis {
             Some(conn) => TestEventLimit::redis(conn.clone(), &services.config.redis.prefix),

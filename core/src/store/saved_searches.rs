@@ -233,6 +233,18 @@ impl Store {
         Ok(oldest.map_or(0, |due| (now - due).max(0)))
     }
 
+    /// Whether any saved search is due at `now` (scheduled, not paused).
+    #[tracing::instrument(skip(self))]
+    pub async fn saved_search_due(&self, now: i64) -> CoreResult<bool> {
+        let due: Option<i64> = sqlx::query_scalar(
+            "SELECT next_run_at FROM saved_searches WHERE next_run_at IS NOT NULL AND next_run_at <= $1 AND paused = 0 LIMIT 1",
+        )
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(due.is_some())
+    }
+
     /// Claims the run of saved search `id` due at `due` (the `next_run_at` read), moving
     /// its next run to `next` (`None`: the expression never runs again). True for exactly
     /// one of any number of concurrent claims of the same due run: the update only matches

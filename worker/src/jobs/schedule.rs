@@ -294,11 +294,35 @@ pub async fn timer(timer: ScheduleTimer) {
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
-        let job = ScheduleJobV1 { queued_at: now_unix() };
-        match timer.queue.push_once_per(job, timer.lease()).await {
-            Ok(true) => tracing::trace!("queued a scheduling tick"),
-            Ok(false) => tracing::trace!("another worker queued this scheduling tick"),
-            Err(error) => tracing::warn!(%error, "could not queue a scheduling tick; trying next period"),
+        queue_tick(&timer).await;
+    }
+}
+
+/// What the API runs beside the fleet (distributed mode): every period, when a saved
+/// search is due, queues a scheduling tick within the same lease as the workers' timer.
+/// With workers up, their timer has taken the lease and this queues nothing more; with
+/// the fleet scaled to zero (KEDA's `minReplicas: 0`), nothing else would ever queue a
+/// tick, and the waiting tick is what makes KEDA start a worker to run it. Nothing due,
+/// nothing queued, so an idle fleet stays at zero. Never returns.
+pub async fn wake_when_due(store: Store, timer: ScheduleTimer) {
+    let mut ticks = tokio::time::interval(timer.every.max(Duration::from_millis(1)));
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match store.saved_search_due(now_unix()).await {
+            Ok(true) => queue_tick(&timer).await,
+            Ok(false) => {}
+            Err(error) => tracing::warn!(%error, "could not read whether a saved search is due; trying next period"),
         }
+    }
+}
+
+/// Queues one scheduling tick unless another process did within the lease.
+async fn queue_tick(timer: &ScheduleTimer) {
+    let job = ScheduleJobV1 { queued_at: now_unix() };
+    match timer.queue.push_once_per(job, timer.lease()).await {
+        Ok(true) => tracing::trace!("queued a scheduling tick"),
+        Ok(false) => tracing::trace!("another process queued this scheduling tick"),
+        Err(error) => tracing::warn!(%error, "could not queue a scheduling tick; trying next period"),
     }
 }
