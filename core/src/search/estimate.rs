@@ -173,9 +173,9 @@ async fn full(
             && used + (round.len() * MAX_PAGES) as u32 + MAX_PAGES as u32 <= limits.max_probe_requests
         {
             let Some((id, rect)) = planner.next_probe() else { break };
-            if !may_hold(rect) {
+            if !may_hold(rect) && planner.may_skip(id) {
                 // Wholly outside a polygon: known empty without asking, as the search does.
-                planner.record(id, Probe::default());
+                planner.record_outside(id);
                 continue;
             }
             round.push((id, rect));

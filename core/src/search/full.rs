@@ -219,10 +219,10 @@ pub(crate) async fn run(
                 tally.committed += planned;
                 inflight.push(fetch_tile(upstream, &base, &mask, fetch.rect, planned).boxed());
             } else if let Some((id, rect)) = planner.next_probe() {
-                if !may_hold(rect) {
+                if !may_hold(rect) && planner.may_skip(id) {
                     // Wholly outside a polygon: no place of it counts, so it is known
                     // empty without asking (recall is kept: a tile partly inside is probed).
-                    planner.record(id, Probe::default());
+                    planner.record_outside(id);
                     continue;
                 }
                 inflight.push(probe(upstream, &base, id, rect).boxed());

@@ -442,7 +442,7 @@ pub enum InvalidOption {
     Radius,
     /// Several shapes, or none, or half of one.
     #[error(
-        "area must be one of a rectangle {{low, high}}, a circle {{center, radiusMeters}} or a polygon {{polygon: [{{latitude, longitude}}, ...]}}."
+        "area must be a rectangle {{low, high}}, a circle {{center, radiusMeters}} or a polygon {{polygon: [{{latitude, longitude}}, ...]}}."
     )]
     AreaShape,
     /// A polygon's ring is not valid.
