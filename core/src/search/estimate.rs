@@ -110,7 +110,7 @@ pub async fn estimate(
         (Coverage::Full, Some(area)) => Some(area.bounds()),
         (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, &mut spent).await?),
     };
-    let metered = search.area().copied().or(tiled.map(|r| Area::Rectangle {
+    let metered = search.area().cloned().or(tiled.map(|r| Area::Rectangle {
         low: r.low,
         high: r.high,
     }));
@@ -135,9 +135,12 @@ pub async fn estimate(
                 let new = places.iter().filter(|p| !excluded.contains(&p.id)).count() as u32;
                 let mut requests = Requests::default();
                 requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
+                // A polygon's box lists places outside it, which are paid for, not sent.
+                let share = search.area().map_or(1.0, |a| a.share_of(a.bounds()));
+                let inside = |n: u32| (f64::from(n) * share).round() as u32;
                 Forecast {
-                    places: ids,
-                    new,
+                    places: inside(ids),
+                    new: inside(new),
                     requests,
                     exact: true,
                     rest: 0.0,
@@ -241,6 +244,7 @@ async fn full(
     excluded: &HashSet<String>,
 ) -> Result<Forecast, SearchFailure> {
     let base = base_request(search);
+    let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
     let mut planner = Planner::new(area);
     // In rounds: every probe the plan has ready, answered together, recorded in order.
     // The estimate then depends only on Google's answers, not on which came first.
@@ -250,8 +254,13 @@ async fn full(
         while round.len() < limits.concurrency.max(1)
             && used + (round.len() * MAX_PAGES) as u32 + MAX_PAGES as u32 <= limits.max_probe_requests
         {
-            let Some(next) = planner.next_probe() else { break };
-            round.push(next);
+            let Some((id, rect)) = planner.next_probe() else { break };
+            if !may_hold(rect) && planner.may_skip(id) {
+                // Wholly outside a polygon: known empty without asking, as the search does.
+                planner.record_outside(id);
+                continue;
+            }
+            round.push((id, rect));
         }
         if round.is_empty() {
             break;
@@ -274,7 +283,7 @@ async fn full(
     let planned: usize = planner
         .fetch_plan()
         .iter()
-        .filter(|f| f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id)))
+        .filter(|f| may_hold(f.rect) && (f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id))))
         .map(|f| f.requests())
         .sum();
     let known = if excluded.is_empty() {
@@ -293,12 +302,33 @@ async fn full(
     // The search's early page (one page of the area while the planner probes) is billed too.
     requests.add(Sku::Enterprise, (planned + extra) as u32 + rest_pages);
     requests.add(Sku::IdsOnly, rest_probes);
-    let total = (found as f64 + rest).round() as u32;
+    // A polygon's tiles hold places outside it too, which the search pays for and does
+    // not send: each tile counts its share inside the ring (its places taken as spread
+    // evenly), the unresolved rest the ring's share of its box. Other shapes count whole.
+    let (inside, rest_inside) = match search.area() {
+        Some(area) => (
+            planner
+                .fetch_plan()
+                .iter()
+                .map(|f| f.ids.len() as f64 * area.share_of(f.rect))
+                .sum::<f64>(),
+            rest * area.share_of(area.bounds()),
+        ),
+        None => (found as f64, rest),
+    };
+    let share = if found as f64 + rest > 0.0 {
+        (inside + rest_inside) / (found as f64 + rest)
+    } else {
+        1.0
+    };
+    let total = (inside + rest_inside).round() as u32;
     Ok(Forecast {
         places: total,
-        new: total.saturating_sub(known as u32),
+        new: total.saturating_sub((known as f64 * share).round() as u32),
         requests,
         exact,
-        rest,
+        // Google's count may replace it only where the area is the probed rectangle,
+        // whose share is whole.
+        rest: rest_inside,
     })
 }

@@ -98,7 +98,7 @@ impl Planner {
                 }
                 let shut: Vec<bool> = children
                     .iter()
-                    .map(|&c| !matches!(self.nodes[c].state, State::Leaf { .. }))
+                    .map(|&c| !matches!(self.nodes[c].state, State::Leaf { .. }) || self.outside.contains(&c))
                     .collect();
                 let count: Vec<usize> = children.iter().map(|&c| self.leaf_ids(c).len()).collect();
                 let owner: Vec<usize> = (0..children.len()).collect();
@@ -191,6 +191,7 @@ impl Planner {
         // Each fine cell's leaf, and each leaf's count at its south-west fine cell.
         let mut owner = vec![usize::MAX; nx * ny];
         let mut count = vec![0usize; nx * ny];
+        let mut shut = vec![false; nx * ny];
         let mut spans = Vec::with_capacity(leaves.len());
         for (k, &leaf) in leaves.iter().enumerate() {
             let r = self.nodes[leaf].rect;
@@ -199,6 +200,7 @@ impl Planner {
             for y in y0..y1 {
                 for x in x0..x1 {
                     owner[y * nx + x] = k;
+                    shut[y * nx + x] = self.outside.contains(&leaf);
                 }
             }
             if x1 > x0 && y1 > y0 {
@@ -206,7 +208,7 @@ impl Planner {
             }
             spans.push(((x0, x1), (y0, y1)));
         }
-        let flat = Flat::new(nx, ny, &owner, &count, &vec![false; nx * ny]);
+        let flat = Flat::new(nx, ny, &owner, &count, &shut);
         let mut groups = Vec::new();
         flat.groups(((0, nx), (0, ny)), &mut groups);
         let part = |(gx0, gx1): (usize, usize), (gy0, gy1): (usize, usize)| {

@@ -23,6 +23,7 @@ impl Planner {
             truncated: false,
             early: None,
             early_wanted: false,
+            outside: BTreeSet::new(),
         };
         planner.ask(area, UNKNOWN_SATURATED, None, Vec::new());
         planner
@@ -115,6 +116,23 @@ impl Planner {
                 }
             },
         }
+    }
+
+    /// Whether `id` may be recorded with [`Self::record_outside`]: a rectangle of the tree,
+    /// not a repair's probe (a repair counts what a strip between two fetches really
+    /// holds, wherever it lies, so it is always asked).
+    pub fn may_skip(&self, id: ProbeId) -> bool {
+        self.nodes[id].repair.is_none()
+    }
+
+    /// Records, without a probe, that `id`'s rectangle holds nothing the search wants (it
+    /// lies wholly outside the search's polygon). It becomes an empty leaf that is never
+    /// grouped with a neighbour: the places it really holds are unknown, and a fetch
+    /// spanning it could pass Google's cap. Only for a rectangle that [`Self::may_skip`].
+    pub fn record_outside(&mut self, id: ProbeId) {
+        debug_assert!(self.may_skip(id), "a repair's probe is always asked");
+        self.outside.insert(id);
+        self.record(id, Probe::default());
     }
 
     /// Whether every rectangle is probed.

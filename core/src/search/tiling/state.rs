@@ -29,6 +29,10 @@ pub struct Planner {
     pub(super) early: Option<Rect>,
     /// Whether an early page was wanted (for what the search will cost).
     pub(super) early_wanted: bool,
+    /// Leaves known to hold nothing wanted without a probe (outside a polygon, see
+    /// [`Planner::record_outside`]): their places are unknown, so they are never grouped
+    /// with a neighbour.
+    pub(super) outside: BTreeSet<usize>,
 }
 
 /// What a probed (or waiting) rectangle is.

@@ -330,3 +330,67 @@ fn on_the_simulator_s_metro_the_first_leads_come_at_once_and_every_place_once() 
         assert!(per_1000 <= ceiling, "{kind}: ${per_1000:.3} per 1,000 leads");
     }
 }
+
+/// A polygon search tells the planner which rectangles lie wholly outside it instead of
+/// probing them; their places are unknown, so no fetch may span one and a neighbour:
+/// every fetch must still hold at most Google's cap of what Google really has there, and
+/// every place inside must be in one.
+#[test]
+fn rectangles_outside_a_polygon_are_never_grouped_with_their_neighbours() {
+    for world in [metro(800, 3), spread(2_000, 9), metro(1_500, 7)] {
+        outside_rectangles_stay_apart(&world);
+    }
+}
+
+fn outside_rectangles_stay_apart(world: &[(String, LatLng)]) {
+    // The area west of a line off the planner's grid stands in for the polygon (the
+    // geometry is `polygon.rs`'s).
+    let west_of = -97.57;
+    let wanted = |p: LatLng| p.lng < west_of;
+    let mut planner = Planner::new(area());
+    let mut outside = Vec::new();
+    while !planner.is_done() {
+        let batch: Vec<(ProbeId, Rect)> = std::iter::from_fn(|| planner.next_probe()).collect();
+        for (id, rect) in batch {
+            if rect.low.lng >= west_of && planner.may_skip(id) {
+                outside.push(rect);
+                planner.record_outside(id);
+            } else {
+                planner.record(id, probe(world, rect));
+            }
+        }
+    }
+    let plan = planner.fetch_plan();
+    assert!(!outside.is_empty());
+    let overlap = |a: &Rect, b: &Rect| {
+        a.low.lng < b.high.lng && b.low.lng < a.high.lng && a.low.lat < b.high.lat && b.low.lat < a.high.lat
+    };
+    let mut fetched = BTreeSet::new();
+    for f in &plan {
+        assert!(
+            !outside.iter().any(|o| overlap(o, &f.rect)),
+            "a fetch spans a rectangle nobody probed: {:?}",
+            f.rect
+        );
+        let really: Vec<&String> = world
+            .iter()
+            .filter(|(_, p)| f.rect.contains(*p))
+            .map(|(id, _)| id)
+            .collect();
+        assert!(really.len() <= CAP, "a fetch of {} places passes the cap", really.len());
+        fetched.extend(really.into_iter().cloned());
+    }
+    let inside: BTreeSet<String> = world
+        .iter()
+        .filter(|(_, p)| wanted(*p))
+        .map(|(id, _)| id.clone())
+        .collect();
+    assert!(fetched.is_superset(&inside), "every place inside is fetched");
+    let full = run(world).1;
+    assert!(
+        plan.len() < full.len(),
+        "{} fetches, {} for the whole area",
+        plan.len(),
+        full.len()
+    );
+}
