@@ -4,7 +4,7 @@ import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLand
 // Monitors in the web app (issue #29 item 7): a search saved as a monitor from the form,
 // by keyboard only (a schedule chosen in words, sent as cron in the browser's zone), seen
 // on the Monitors page with its schedule in words, run now (the run's new places shown),
-// paused and resumed. Every screen passes axe.
+// paused and resumed, edited. Every screen passes axe.
 
 /** A well-formed key without a fault marker (testkit places_sim/faults.rs): answers at once. */
 const KEY = 'AIzaSyE2eMonitors0123456789abcdefghijk';
@@ -121,12 +121,31 @@ test('monitors: save a search as a monitor by keyboard, see it, run it now, paus
     await expect(card.getByRole('button', { name: 'Pause' })).toBeVisible();
   });
 
+  await test.step('edit it: daily instead of weekly, saved in place', async () => {
+    await card.getByRole('button', { name: 'Edit Austin dentists' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Austin dentists' });
+    await expect(dialog.getByLabel('Runs')).toHaveValue('weekly');
+    await expect(dialog.getByLabel('At')).toHaveValue('07:30');
+    await dialog.getByLabel('Runs').selectOption('daily');
+    const saved = page.waitForResponse((r) => /^\/api\/leads\/saved-searches\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PUT');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    const response = await saved;
+    expect(response.ok()).toBe(true);
+    const body = response.request().postDataJSON() as { schedule: { cron: string }; paused: boolean; search: { exclude?: string } };
+    expect(body.schedule.cron).toBe('30 7 * * *');
+    expect(body.paused).toBe(false);
+    expect(body.search.exclude).toBe('seen');
+    await expect(dialog).toBeHidden();
+    await expect(card.getByText(/Every day at 07:30 \(/)).toBeVisible();
+    await shot(page, 'a5-monitor-edited');
+  });
+
   await test.step('on a phone (390 px): the page fits and passes axe', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(card.getByRole('button', { name: 'Run now' })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
-    await shot(page, 'a5-monitors-phone');
+    await shot(page, 'a6-monitors-phone');
   });
 
   expectNoConsoleErrors(consoleErrors);
