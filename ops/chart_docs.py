@@ -37,6 +37,7 @@ CONSTRAINTS: dict[str, dict] = {
     "image.pullPolicy": {"type": "string", "enum": ["Always", "IfNotPresent", "Never"]},
     "config.sentry.tracesSampleRate": {"type": ["string", "number"]},
     "config.sessionTtlSecs": {"type": "integer", "minimum": 60, "maximum": 86400},
+    "config.reconnectGraceSecs": {"type": "integer", "minimum": 0, "maximum": 3600},
     "config.auditRetentionDays": {"type": "integer", "minimum": 1, "maximum": 3650},
     "config.completeness": {"type": "string", "enum": ["on", "off"]},
     "config.rateLimits.*": COUNT,

@@ -195,6 +195,8 @@ pub async fn queue_check(config: &Config, api: &str, limit: std::time::Duration)
                 let event: serde_json::Value = serde_json::from_str(&data).context("an event that is not JSON")?;
                 match event["type"].as_str() {
                     Some("start") => search_id = event["searchId"].as_str().map(str::to_owned),
+                    // The API it asked is stopping (a roll): no answer of a worker's.
+                    Some("reconnect") => anyhow::bail!("the API stopped during the check; run it again"),
                     Some("complete") => return Ok((search_id, "complete".to_owned())),
                     Some("error") => {
                         let message = event["message"].as_str().unwrap_or_default().to_owned();

@@ -115,7 +115,7 @@ fn document_frames(stream: &mut MediaType) {
         })
     };
     let mut data = string(
-        "One JSON event (`start`, `business_found`, `progress`, `lead_enriched`, `complete`, `error`).",
+        "One JSON event (`start`, `business_found`, `progress`, `lead_enriched`, `complete`, `error`, or `reconnect` when the server stops and the search goes on).",
         StringType::default(),
     );
     if let ReferenceOr::Item(data) = &mut data {
@@ -132,7 +132,7 @@ fn document_frames(stream: &mut MediaType) {
             (
                 "id".to_owned(),
                 string(
-                    "The event's number in its search (1, 2, ...): send the last one seen as `Last-Event-ID` to resume after it.",
+                    "The event's number in its search (1, 2, ...): send the last one seen as `Last-Event-ID` to resume after it. Absent on `reconnect`, which is not one of the search's events.",
                     StringType {
                         pattern: Some("^[0-9]+$".into()),
                         ..StringType::default()

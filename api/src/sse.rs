@@ -4,6 +4,12 @@
 //! 4 KiB buffer, which every open stream then holds for the whole search. Here each frame
 //! becomes one exactly sized chunk of the body. The wire format is the same: `id: N`, one
 //! `data:` line per line of the JSON event, a blank line; a `:` comment line as keep-alive.
+//! A frame that is not one of the search's numbered events (`reconnect`) has no `id:`
+//! line, so a client's last event number stays the search's.
+//!
+//! The answer's `X-Search-Id` header names the search before any event: a client whose
+//! connection drops while the search still waits in the queue (no `start` yet) can
+//! reconnect with it.
 
 use std::{pin::Pin, task::Poll, time::Duration};
 
@@ -13,26 +19,41 @@ use poem::{Body, IntoResponse, Response};
 use poem_openapi::{
     ApiResponse,
     payload::Payload,
-    registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
+    registry::{MetaHeader, MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
     types::Type,
 };
 
-use leadgen_core::lead::SearchEvent;
+use leadgen_core::{ids::SearchId, lead::SearchEvent};
 
 use crate::stream_slots::StreamSlot;
 
 /// How often an idle stream sends a keep-alive comment (proxies close silent connections).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// The events of a search as `(event number, JSON)` frames; documented as [`SearchEvent`]s.
-/// Holds its user's stream slot until the body is dropped (the stream ended or its
-/// connection closed).
-pub struct SearchEvents(BoxStream<'static, (u64, String)>, StreamSlot);
+/// The header naming the search a stream carries.
+pub const SEARCH_ID_HEADER: &str = "X-Search-Id";
+
+/// The events of search `search_id` as `(event number, JSON)` frames; documented as
+/// [`SearchEvent`]s. Holds its user's stream slot until the body is dropped (the stream
+/// ended or its connection closed).
+pub struct SearchEvents {
+    search_id: SearchId,
+    frames: BoxStream<'static, (Option<u64>, String)>,
+    slot: StreamSlot,
+}
 
 impl SearchEvents {
-    /// The answer streaming `frames`, holding `slot` while it is open.
-    pub fn new(frames: impl Stream<Item = (u64, String)> + Send + 'static, slot: StreamSlot) -> Self {
-        Self(frames.boxed(), slot)
+    /// The answer streaming `frames` of `search_id`, holding `slot` while it is open.
+    pub fn new(
+        search_id: SearchId,
+        frames: impl Stream<Item = (Option<u64>, String)> + Send + 'static,
+        slot: StreamSlot,
+    ) -> Self {
+        Self {
+            search_id,
+            frames: frames.boxed(),
+            slot,
+        }
     }
 }
 
@@ -41,12 +62,14 @@ pub fn event_json(event: &SearchEvent) -> String {
     serde_json::to_string(event).unwrap_or_else(|_| r#"{"type":"error","message":"Stream processing failed"}"#.into())
 }
 
-/// One frame as it goes on the wire.
-pub fn encode(id: u64, data: &str) -> Bytes {
+/// One frame as it goes on the wire (without an `id:` line when `id` is `None`).
+pub fn encode(id: Option<u64>, data: &str) -> Bytes {
     let mut frame = String::with_capacity(data.len() + 16);
-    frame.push_str("id: ");
-    frame.push_str(&id.to_string());
-    frame.push('\n');
+    if let Some(id) = id {
+        frame.push_str("id: ");
+        frame.push_str(&id.to_string());
+        frame.push('\n');
+    }
     for line in data.lines() {
         frame.push_str("data: ");
         frame.push_str(line);
@@ -75,8 +98,8 @@ impl Payload for SearchEvents {
 
 impl IntoResponse for SearchEvents {
     fn into_response(self) -> Response {
-        let slot = self.1;
-        let mut frames = self.0.map(|(id, data)| encode(id, &data));
+        let slot = self.slot;
+        let mut frames = self.frames.map(|(id, data)| encode(id, &data));
         let mut keep_alive = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         let comment = Bytes::from_static(b":\n\n");
         let body = futures_util::stream::poll_fn(move |cx| {
@@ -90,6 +113,7 @@ impl IntoResponse for SearchEvents {
             .content_type(Self::CONTENT_TYPE)
             .header("X-Accel-Buffering", "no")
             .header("Cache-Control", "no-cache")
+            .header(SEARCH_ID_HEADER, self.search_id.as_str())
             .body(Body::from_bytes_stream(body))
     }
 }
@@ -105,13 +129,23 @@ impl ApiResponse for SearchEvents {
                     content_type: Self::CONTENT_TYPE,
                     schema: Self::schema_ref(),
                 }],
-                headers: vec![],
+                headers: vec![MetaHeader {
+                    name: SEARCH_ID_HEADER.to_owned(),
+                    description: Some(
+                        "The search's id, before any event: where to reconnect (`GET /api/leads/searches/{id}/events`) if the stream ends without `complete` or `error`, even while the search still waits in the queue."
+                            .to_owned(),
+                    ),
+                    required: true,
+                    deprecated: false,
+                    schema: SearchId::schema_ref(),
+                }],
             }],
         }
     }
 
     fn register(registry: &mut Registry) {
         SearchEvent::register(registry);
+        SearchId::register(registry);
     }
 }
 
@@ -122,23 +156,33 @@ mod tests {
     #[test]
     fn a_frame_is_what_poems_sse_wrote() {
         let data = r#"{"type":"start","location":"Austin, TX"}"#;
-        let ours = encode(7, data);
+        let ours = encode(Some(7), data);
         let poems = poem::web::sse::Event::message(data).id("7").to_string();
         assert_eq!(ours, Bytes::from(poems));
-        assert_eq!(encode(1, "a\nb"), Bytes::from_static(b"id: 1\ndata: a\ndata: b\n\n"));
+        assert_eq!(
+            encode(Some(1), "a\nb"),
+            Bytes::from_static(b"id: 1\ndata: a\ndata: b\n\n")
+        );
+        // Not one of the search's events: the client's last event number stays.
+        assert_eq!(encode(None, "{}"), Bytes::from_static(b"data: {}\n\n"));
     }
 
     #[tokio::test]
     async fn the_body_is_the_frames_in_order_with_the_stream_headers() {
-        let frames = futures_util::stream::iter([(1, "{\"a\":1}".to_owned()), (2, "{\"b\":2}".to_owned())]);
+        let frames = futures_util::stream::iter([(Some(1), "{\"a\":1}".to_owned()), (Some(2), "{\"b\":2}".to_owned())]);
         let slots = crate::stream_slots::StreamSlots::new(1);
         let user = leadgen_core::ids::UserId::from("u-1");
         let slot = slots.acquire(&user).expect("a slot");
-        let response = SearchEvents::new(frames, slot).into_response();
+        let response = SearchEvents::new("s-1".into(), frames, slot).into_response();
         assert_eq!(slots.open_for(&user), 1, "the open body holds the slot");
         assert_eq!(response.content_type(), Some("text/event-stream"));
         assert_eq!(response.headers()["cache-control"], "no-cache");
         assert_eq!(response.headers()["x-accel-buffering"], "no");
+        assert_eq!(
+            response.headers()["x-search-id"],
+            "s-1",
+            "the search's id comes before any event"
+        );
         let body = response.into_body().into_string().await.expect("body");
         assert_eq!(body, "id: 1\ndata: {\"a\":1}\n\nid: 2\ndata: {\"b\":2}\n\n");
         assert_eq!(slots.open_for(&user), 0, "the finished body gave its slot back");
@@ -277,6 +321,10 @@ mod event_contract {
             complete(false),
             complete(true),
             SearchEvent::error("Quota exhausted"),
+            SearchEvent::Reconnect(leadgen_core::lead::SearchReconnect {
+                search_id: "0192d5c1-8b1c-7d2e-9a3b-4c5d6e7f8091".into(),
+                message: crate::relay::RECONNECT.into(),
+            }),
         ]
     }
 
@@ -316,6 +364,7 @@ mod event_contract {
                 "error",
                 "lead_enriched",
                 "progress",
+                "reconnect",
                 "start"
             ]
             .into()

@@ -172,6 +172,18 @@ impl AppState {
     pub fn is_stopping(&self) -> bool {
         *self.shutdown.borrow()
     }
+
+    /// What a search stream does when this process stops: with an in-process bus the
+    /// searches run in this process and stop with it; with Redis the workers carry them
+    /// on and clients reconnect to another API process.
+    pub fn on_stop(&self) -> crate::relay::OnStop {
+        match self.bus {
+            leadgen_core::bus::EventBus::Memory(_) => crate::relay::OnStop::EndSearch,
+            leadgen_core::bus::EventBus::Redis(_) => crate::relay::OnStop::HandOver {
+                grace: self.config.server.reconnect_grace,
+            },
+        }
+    }
 }
 
 pub use leadgen_worker::wiring::redact;

@@ -140,6 +140,23 @@ pub enum SearchEvent {
     /// The search failed; `message` says why in plain words.
     #[cfg_attr(feature = "openapi", oai(mapping = "error"))]
     Error(SearchFailed),
+    /// This stream ends but the search goes on: the API process serving it is stopping
+    /// (a deploy). Reconnect with `GET /api/leads/searches/{searchId}/events` and the last
+    /// event number seen as `Last-Event-ID`. Sent by the API, never stored on the bus; its
+    /// frame has no `id:` (it is not one of the search's numbered events).
+    #[cfg_attr(feature = "openapi", oai(mapping = "reconnect"))]
+    Reconnect(SearchReconnect),
+}
+
+/// `reconnect`: the stream ends, the search does not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object), oai(rename_all = "camelCase"))]
+pub struct SearchReconnect {
+    /// The search to reconnect to.
+    pub search_id: SearchId,
+    /// Why, in plain words.
+    pub message: String,
 }
 
 /// `start`: the search started.
@@ -236,7 +253,8 @@ pub struct SearchFailed {
 }
 
 impl SearchEvent {
-    /// Whether the stream ends with this event.
+    /// Whether the search ends with this event (and so its stream). A `reconnect` ends
+    /// only the stream.
     pub fn is_terminal(&self) -> bool {
         matches!(self, Self::Complete(_) | Self::Error(_))
     }

@@ -2,7 +2,7 @@
 //! Places API key check.
 
 use futures_util::StreamExt;
-use leadgen_core::ids::{UserId, WorkspaceId};
+use leadgen_core::ids::{SearchId, UserId, WorkspaceId};
 use leadgen_core::{
     audit::{self, Action},
     catalogue::{self, BusinessType, GROUPS},
@@ -98,8 +98,16 @@ impl LeadsApi {
     ///
     /// Answers `text/event-stream`: frames of `id:` and `data:` (a JSON event: `start`,
     /// then one `business_found` per business, then `complete` or `error`), with
-    /// keep-alive comments. Closing the connection cancels the search. Validation and
+    /// keep-alive comments. The `X-Search-Id` header names the search before any event.
+    /// Closing the connection cancels the search (unless `background`). Validation and
     /// usage failures answer before the stream starts, as JSON errors.
+    ///
+    /// When the API process serving the stream stops (a deploy), the stream ends with
+    /// `reconnect` instead (a frame without `id:`): the search goes on, and its events
+    /// continue at `GET /api/leads/searches/{id}/events` with the last event number seen
+    /// as `Last-Event-ID`. A search that does not run in the background is cancelled if
+    /// no client reconnects within the grace period (30 s by default). In embedded mode
+    /// (one process) the search stops with the process and the stream ends with `error`.
     ///
     /// API tokens: need the `searches:run` scope.
     #[oai(
@@ -116,9 +124,10 @@ impl LeadsApi {
     ) -> Result<SearchEvents, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | UNAVAILABLE }>> {
         // Before anything is reserved: a user at the cap spends nothing.
         let slot = state.streams.acquire(&auth.0.user.id)?;
-        let events = start_search(&state, auth.workspace(), &auth.0.user.id, body.0).await?;
+        let (search_id, events) =
+            start_search(&state, auth.workspace(), &auth.0.user.id, body.0, state.on_stop()).await?;
         let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
-        Ok(SearchEvents::new(frames, slot))
+        Ok(SearchEvents::new(search_id, frames, slot))
     }
 
     /// Search, answering when done
@@ -136,7 +145,16 @@ impl LeadsApi {
         Json<SearchResult>,
         Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | TOO_MANY_REQUESTS | BAD_GATEWAY | UNAVAILABLE }>,
     > {
-        let mut events = Box::pin(start_search(&state, auth.workspace(), &auth.0.user.id, body.0).await?);
+        // Nobody could reconnect to this answer: a stopping server ends its search.
+        let (_, events) = start_search(
+            &state,
+            auth.workspace(),
+            &auth.0.user.id,
+            body.0,
+            relay::OnStop::EndSearch,
+        )
+        .await?;
+        let mut events = Box::pin(events);
         while let Some((_, event)) = events.next().await {
             match event {
                 SearchEvent::Complete(SearchComplete {
@@ -402,13 +420,20 @@ async fn current_usage(
 }
 
 /// Validates, reserves usage, subscribes to the search's events, then queues it (in that
-/// order, so no event is missed).
+/// order, so no event is missed). Answers the search's id and its events.
 async fn start_search(
     state: &AppState,
     workspace: &WorkspaceId,
     user_id: &UserId,
     request: SearchRequest,
-) -> Result<impl futures_util::Stream<Item = (u64, SearchEvent)> + Send + 'static, ApiError> {
+    on_stop: relay::OnStop,
+) -> Result<
+    (
+        SearchId,
+        impl futures_util::Stream<Item = (Option<u64>, SearchEvent)> + Send + 'static,
+    ),
+    ApiError,
+> {
     let background = request.background;
     let client = request.client.as_deref().map(ClientLabel::parse).transpose()?;
     let search = validate(request)?;
@@ -472,11 +497,16 @@ async fn start_search(
         details,
     )
     .await;
-    Ok(relay::relay(
+    let events = relay::relay(
         state.bus.clone(),
-        search_id,
+        search_id.clone(),
         subscription,
         state.shutdown.subscribe(),
-        relay::RelayMode { background, after: 0 },
-    ))
+        relay::RelayMode {
+            background,
+            after: 0,
+            on_stop,
+        },
+    );
+    Ok((search_id, events))
 }

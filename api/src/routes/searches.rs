@@ -341,6 +341,11 @@ impl SearchesApi {
     /// last one (never on disk of ours); after that this answers 410. Closing this stream
     /// cancels a search that does not run in the background.
     ///
+    /// This is where a client goes when its stream ended with `reconnect` (its API
+    /// process stopped) or dropped: a search that does not run in the background and was
+    /// waiting for its client (the grace period) is followed again from here. Like the
+    /// search's own stream, this one ends with `reconnect` when its process stops.
+    ///
     /// API tokens: need the `searches:run` scope.
     #[oai(
         path = "/:id/events",
@@ -361,6 +366,7 @@ impl SearchesApi {
         let summary = owned(&state, auth.workspace(), &id.0).await?;
         let slot = state.streams.acquire(&auth.0.user.id)?;
         let search_id = summary.id.clone();
+        let background = summary.background != 0;
         let subscription = state.bus.subscribe(&search_id, 0).await?;
         if subscription.replay.is_empty() && summary.finished_at.is_some() {
             return Err(ApiError::gone(
@@ -369,18 +375,23 @@ impl SearchesApi {
             )
             .into());
         }
+        if !background && summary.finished_at.is_none() {
+            // Someone follows it again: a stopped server's grace period no longer runs.
+            state.bus.attach(&search_id).await?;
+        }
         let events = relay::relay(
             state.bus.clone(),
-            search_id,
+            search_id.clone(),
             subscription,
             state.shutdown.subscribe(),
             relay::RelayMode {
-                background: summary.background != 0,
+                background,
                 after: last_event_id.0.unwrap_or(0),
+                on_stop: state.on_stop(),
             },
         );
         let frames = events.map(|(id, event)| (id, sse::event_json(&event)));
-        Ok(SearchEvents::new(frames, slot))
+        Ok(SearchEvents::new(search_id, frames, slot))
     }
 
     /// Export a search's leads as a file

@@ -16,6 +16,8 @@ struct Channel {
     events: Vec<Envelope>,
     sender: broadcast::Sender<Arc<Envelope>>,
     cancelled: bool,
+    /// Set by [`MemoryBus::detach`]: from then on the search counts as cancelled.
+    abandoned_at: Option<Instant>,
     checkpoint: Option<String>,
     touched: Instant,
 }
@@ -63,6 +65,7 @@ impl MemoryBus {
             events: Vec::new(),
             sender: broadcast::channel(LIVE_CAPACITY).0,
             cancelled: false,
+            abandoned_at: None,
             checkpoint: None,
             touched: Instant::now(),
         });
@@ -117,9 +120,21 @@ impl MemoryBus {
         self.with_channel(search_id, |c| c.cancelled = true);
     }
 
+    /// See [`super::EventBus::detach`].
+    pub fn detach(&self, search_id: &SearchId, grace: std::time::Duration) {
+        self.with_channel(search_id, |c| c.abandoned_at = Some(Instant::now() + grace));
+    }
+
+    /// See [`super::EventBus::attach`].
+    pub fn attach(&self, search_id: &SearchId) {
+        self.with_channel(search_id, |c| c.abandoned_at = None);
+    }
+
     /// See [`super::EventBus::is_cancelled`].
     pub fn is_cancelled(&self, search_id: &SearchId) -> bool {
-        self.with_channel(search_id, |c| c.cancelled)
+        self.with_channel(search_id, |c| {
+            c.cancelled || c.abandoned_at.is_some_and(|at| Instant::now() >= at)
+        })
     }
 
     /// Nothing to release: channels expire with the replay buffer.
@@ -153,6 +168,21 @@ mod tests {
         assert!(!bus.is_cancelled(&"s".into()));
         bus.cancel(&"s".into());
         assert!(bus.is_cancelled(&"s".into()));
+    }
+
+    #[tokio::test]
+    async fn a_detached_search_counts_as_cancelled_only_after_its_grace_unless_attached_again() {
+        let bus = MemoryBus::new();
+        let (s, t): (SearchId, SearchId) = ("s".into(), "t".into());
+        bus.detach(&s, std::time::Duration::from_millis(100));
+        bus.detach(&t, std::time::Duration::from_millis(100));
+        assert!(!bus.is_cancelled(&s), "within the grace period");
+        bus.attach(&t);
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        assert!(bus.is_cancelled(&s), "nobody came back");
+        assert!(!bus.is_cancelled(&t), "a client attached again in time");
+        bus.detach(&t, std::time::Duration::ZERO);
+        assert!(bus.is_cancelled(&t), "no grace: cancelled at once");
     }
 
     #[tokio::test]

@@ -5,7 +5,8 @@
 //! replay buffer, so a subscriber that starts late or reconnects (`Last-Event-ID`) misses
 //! nothing. A subscriber also sees live events; it drops those it already replayed by
 //! their number. Listeners that go away set the search's cancel flag, which the worker
-//! checks between pages. Beside the events, each search has a checkpoint (opaque text,
+//! checks between pages; a listener whose API process stops (a deploy) detaches instead:
+//! the search counts as cancelled only if no client attaches again within a grace period. Beside the events, each search has a checkpoint (opaque text,
 //! written atomically with a page's events) from which a retried job resumes.
 //!
 //! Embedded mode uses [`memory::MemoryBus`]; distributed mode [`redis::RedisBus`]. Both
@@ -97,7 +98,34 @@ impl EventBus {
         }
     }
 
-    /// Whether the search was cancelled.
+    /// The search's listener went away with its API process (a deploy, a restart), not by
+    /// leaving: unless a client [`attach`](Self::attach)es again within `grace`, the
+    /// search counts as cancelled from then on ([`is_cancelled`](Self::is_cancelled)), so
+    /// an abandoned search stops spending the user's key.
+    pub async fn detach(&self, search_id: &SearchId, grace: Duration) -> CoreResult<()> {
+        match self {
+            Self::Memory(bus) => {
+                bus.detach(search_id, grace);
+                Ok(())
+            }
+            Self::Redis(bus) => bus.detach(search_id, grace).await,
+        }
+    }
+
+    /// A client follows the search again: an earlier [`detach`](Self::detach) no longer
+    /// counts. An explicit [`cancel`](Self::cancel) stays.
+    pub async fn attach(&self, search_id: &SearchId) -> CoreResult<()> {
+        match self {
+            Self::Memory(bus) => {
+                bus.attach(search_id);
+                Ok(())
+            }
+            Self::Redis(bus) => bus.attach(search_id).await,
+        }
+    }
+
+    /// Whether the search was cancelled, or detached and not attached again within its
+    /// grace period.
     pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
         match self {
             Self::Memory(bus) => Ok(bus.is_cancelled(search_id)),

@@ -1,9 +1,12 @@
 //! Redis event bus for distributed mode.
 //!
 //! Per search: a list `{prefix}:search:{id}:events` (the replay buffer; `RPUSH`'s answer
-//! numbers each event), a pub/sub channel `{prefix}:search:{id}` for live delivery, and a
-//! key `{prefix}:search:{id}:cancel`, and the checkpoint `{prefix}:search:{id}:checkpoint`.
-//! All expire after the bus's replay TTL ([`REPLAY_TTL`] unless configured).
+//! numbers each event), a pub/sub channel `{prefix}:search:{id}` for live delivery, a key
+//! `{prefix}:search:{id}:cancel`, and the checkpoint `{prefix}:search:{id}:checkpoint`.
+//! All expire after the bus's replay TTL ([`REPLAY_TTL`] unless configured). A search
+//! whose listener's API process stopped also has `{prefix}:search:{id}:detached` (as long
+//! as the others, plus the grace) and, during its grace period, `{prefix}:search:{id}:grace`
+//! (expiring when the grace ends, so Redis' clock alone decides, not the pods').
 //!
 //! Each process holds one pub/sub connection for all its streams and routes messages to
 //! local subscribers by channel, so 10,000 open streams cost one Redis connection, not
@@ -114,6 +117,14 @@ impl RedisBus {
 
     fn cancel_key(&self, search_id: &SearchId) -> String {
         format!("{}:search:{search_id}:cancel", self.prefix)
+    }
+
+    fn detached_key(&self, search_id: &SearchId) -> String {
+        format!("{}:search:{search_id}:detached", self.prefix)
+    }
+
+    fn grace_key(&self, search_id: &SearchId) -> String {
+        format!("{}:search:{search_id}:grace", self.prefix)
     }
 
     /// See [`super::EventBus::publish`].
@@ -235,15 +246,52 @@ impl RedisBus {
         Ok(())
     }
 
-    /// See [`super::EventBus::is_cancelled`].
+    /// See [`super::EventBus::detach`]: the grace key first, in the same transaction, so
+    /// no reader sees `detached` without it.
+    pub async fn detach(&self, search_id: &SearchId, grace: std::time::Duration) -> CoreResult<()> {
+        let (detached, grace_key) = (self.detached_key(search_id), self.grace_key(search_id));
+        let ttl = self.replay_ttl.as_secs() + grace.as_secs() + 1;
+        let grace_ms = grace.as_millis() as u64;
+        self.retry_once_if_dropped(|mut conn| {
+            let mut pipe = redis::pipe();
+            pipe.atomic();
+            if grace_ms > 0 {
+                pipe.pset_ex(&grace_key, 1, grace_ms).ignore();
+            }
+            pipe.set_ex(&detached, 1, ttl).ignore();
+            async move { pipe.query_async::<()>(&mut conn).await }
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// See [`super::EventBus::attach`].
+    pub async fn attach(&self, search_id: &SearchId) -> CoreResult<()> {
+        let keys = [self.detached_key(search_id), self.grace_key(search_id)];
+        self.retry_once_if_dropped(|mut conn| {
+            let keys = keys.clone();
+            async move { conn.del::<_, ()>(&keys).await }
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// See [`super::EventBus::is_cancelled`]: the cancel flag, or detached with the grace
+    /// over (its key expired), read in one round trip.
     pub async fn is_cancelled(&self, search_id: &SearchId) -> CoreResult<bool> {
-        let key = self.cancel_key(search_id);
-        Ok(self
+        let keys = [
+            self.cancel_key(search_id),
+            self.detached_key(search_id),
+            self.grace_key(search_id),
+        ];
+        let found: Vec<Option<String>> = self
             .retry_once_if_dropped(|mut conn| {
-                let key = key.clone();
-                async move { conn.exists(key).await }
+                let keys = keys.clone();
+                async move { conn.mget(&keys).await }
             })
-            .await?)
+            .await?;
+        let set = |i: usize| found.get(i).is_some_and(Option::is_some);
+        Ok(set(0) || (set(1) && !set(2)))
     }
 
     /// Drops the local route when its last subscriber is gone.

@@ -225,6 +225,7 @@ mod tests {
         assert!(c.oidc.is_none());
         assert!(c.store_url().starts_with("sqlite://"));
         assert_eq!(c.server.session_ttl, Duration::from_secs(3600));
+        assert_eq!(c.server.reconnect_grace, Duration::from_secs(30));
         assert_eq!((c.worker.name, c.worker.drain), (None, Duration::from_secs(25)));
         let pod = config(&[
             ("LEADGEN_WORKER_NAME", "leadgen-worker-6c9f7-x2kq"),
@@ -252,6 +253,10 @@ mod tests {
             (&[("DATABASE_URL", "postgres://x/db")], "LEADGEN_ENCRYPTION_KEY"),
             (&[("LEADGEN_JWT_SECRET", "short")], "LEADGEN_JWT_SECRET"),
             (&[("LEADGEN_SESSION_TTL_SECS", "5")], "LEADGEN_SESSION_TTL_SECS"),
+            (
+                &[("LEADGEN_RECONNECT_GRACE_SECS", "-1")],
+                "LEADGEN_RECONNECT_GRACE_SECS",
+            ),
             (&[("LEADGEN_FREE_DAILY_LEADS", "-3")], "LEADGEN_FREE_DAILY_LEADS"),
             (&[("LEADGEN_PLACES_RPS", "fast")], "LEADGEN_PLACES_RPS"),
             (&[("LEADGEN_WORKER_NAME", "pod:a")], "LEADGEN_WORKER_NAME"),

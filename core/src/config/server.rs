@@ -50,6 +50,12 @@ pub struct ServerConfig {
     /// limit. Default none: the TCP peer is the client, whatever headers it sends.
     #[serde(deserialize_with = "trusted_proxies")]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// `LEADGEN_RECONNECT_GRACE_SECS`: when an API process stops (a deploy), how long a
+    /// search that does not run in the background waits for its client to reconnect
+    /// elsewhere before it is cancelled, seconds. Default 30, from 0 (cancel at once) to
+    /// 3600. Distributed mode only: in embedded mode a stop ends every search.
+    #[serde(rename = "reconnect_grace_secs", deserialize_with = "reconnect_grace")]
+    pub reconnect_grace: Duration,
     /// `LEADGEN_METRICS_LISTEN`: the API's `/metrics`, on a listener of its own so the
     /// public port never serves it. Default `127.0.0.1:9090`; `off` disables it.
     #[serde(deserialize_with = "de::optional_listen")]
@@ -72,6 +78,7 @@ impl Default for ServerConfig {
             rate_limit_per_ip: Some(1200),
             rate_limit_per_token: Some(120),
             trusted_proxies: Vec::new(),
+            reconnect_grace: Duration::from_secs(30),
             metrics_listen: Some(SocketAddr::from((Ipv4Addr::LOCALHOST, 9090))),
             http_limits: HttpLimits::default(),
         }
@@ -119,6 +126,10 @@ fn path<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
 
 fn session_ttl<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
     de::seconds_in(d, 60, 86_400)
+}
+
+fn reconnect_grace<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    de::seconds_in(d, 0, 3600)
 }
 
 fn per_minute<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {

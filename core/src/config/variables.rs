@@ -66,6 +66,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_RATE_LIMIT_PER_TOKEN", "server.rate_limit_per_token"),
     var("LEADGEN_TRUSTED_PROXIES", "server.trusted_proxies"),
     var("LEADGEN_METRICS_LISTEN", "server.metrics_listen"),
+    var("LEADGEN_RECONNECT_GRACE_SECS", "server.reconnect_grace_secs"),
     var("LEADGEN_HTTP_HEADER_TIMEOUT_SECS", "server.http.header_timeout_secs"),
     var("LEADGEN_HTTP_MAX_CONNECTIONS", "server.http.max_connections"),
     var("LEADGEN_MAX_STREAMS_PER_USER", "server.http.max_streams_per_user"),

@@ -75,3 +75,59 @@ async fn the_redis_bus_expires_every_key_of_a_search_after_its_configured_window
         .await
         .expect("clean up");
 }
+
+/// A search whose listener's API process stopped (`detach`) counts as cancelled once its
+/// grace period is over, unless a client attached again; Redis' expiry decides, and the
+/// marks expire like the search's other keys.
+#[tokio::test]
+async fn the_redis_bus_cancels_a_detached_search_after_its_grace_unless_a_client_attached() {
+    let prefix = format!("test-bus-{}", uuid::Uuid::new_v4().simple());
+    let url = leadgen_testkit::db::redis_url();
+    let bus = EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus")))
+        .with_replay_ttl(Duration::from_secs(120));
+    let (left, back, at_once): (SearchId, SearchId, SearchId) = ("s-left".into(), "s-back".into(), "s-now".into());
+    for search in [&left, &back] {
+        bus.detach(search, Duration::from_millis(300)).await.expect("detach");
+    }
+    bus.detach(&at_once, Duration::ZERO).await.expect("detach");
+    assert!(!bus.is_cancelled(&left).await.expect("read"), "within the grace period");
+    assert!(
+        bus.is_cancelled(&at_once).await.expect("read"),
+        "no grace: cancelled at once"
+    );
+    bus.attach(&back).await.expect("attach");
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    assert!(bus.is_cancelled(&left).await.expect("read"), "nobody came back");
+    assert!(
+        !bus.is_cancelled(&back).await.expect("read"),
+        "a client attached again in time"
+    );
+
+    let mut conn = redis::Client::open(url.as_str())
+        .expect("client")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis");
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query_async(&mut conn)
+        .await
+        .expect("keys");
+    assert_eq!(
+        keys.len(),
+        2,
+        "the two searches left behind keep one mark each: {keys:?}"
+    );
+    for key in &keys {
+        let ttl: i64 = redis::cmd("TTL").arg(key).query_async(&mut conn).await.expect("ttl");
+        assert!(
+            (100..=121).contains(&ttl),
+            "{key} expires with the search's other keys, not {ttl} s"
+        );
+    }
+    let _: () = redis::cmd("DEL")
+        .arg(&keys)
+        .query_async(&mut conn)
+        .await
+        .expect("clean up");
+}

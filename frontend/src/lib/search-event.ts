@@ -17,6 +17,7 @@ const KINDS: Record<SearchEvent['type'], true> = {
   progress: true,
   complete: true,
   error: true,
+  reconnect: true,
 };
 
 /**

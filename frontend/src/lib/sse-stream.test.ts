@@ -38,6 +38,26 @@ describe('postSse', () => {
     expect(init.headers.get('Accept')).toBe('text/event-stream');
   });
 
+  it('hands over the answer headers before any event, and keeps an id-less frame without an id', async () => {
+    const order: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(
+        new Response(streamOf(['data: {"type":"reconnect","searchId":"s-9","message":"m"}\n\n']), {
+          status: 200,
+          headers: { 'Content-Type': 'text/event-stream', 'X-Search-Id': 's-9' },
+        }),
+      ),
+    );
+    await postSse({
+      url: '/s',
+      body: {},
+      onOpen: (headers) => order.push(`open ${headers.get('X-Search-Id')}`),
+      onEvent: (data, id) => order.push(`${(data as { type: string }).type} ${id ?? 'no id'}`),
+    });
+    expect(order).toEqual(['open s-9', 'reconnect no id']);
+  });
+
   it("uses the body's message, then error, then 'HTTP {status}: {statusText}'", async () => {
     const run = () => postSse({ url: '/s', body: {}, onEvent: () => {} });
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('{"error":"no_key","message":"Add a key"}', { status: 400 })));

@@ -11,6 +11,8 @@ export interface SseRequest {
   lastEventId?: string;
   /** Called with each parsed `data:` JSON payload and its SSE id. */
   onEvent: (data: unknown, id: string | undefined) => void;
+  /** Called with the answer's headers once it is accepted (200), before any event. */
+  onOpen?: (headers: Headers) => void;
 }
 
 /** Error from the stream reader; `message` is what the UI shows. */
@@ -42,7 +44,7 @@ async function errorMessageOf(response: Response): Promise<string> {
  * Messages follow spec section 8: body `message`, then `error`, else
  * 'HTTP {status}: {statusText}'; 'No response body reader available'.
  */
-export async function postSse({ url, body, signal, token, lastEventId, onEvent }: SseRequest): Promise<void> {
+export async function postSse({ url, body, signal, token, lastEventId, onEvent, onOpen }: SseRequest): Promise<void> {
   const headers = buildHeaders({ Accept: 'text/event-stream', 'Content-Type': 'application/json' }, token === undefined ? undefined : token);
   if (lastEventId) headers.set('Last-Event-ID', lastEventId);
 
@@ -53,7 +55,7 @@ export async function postSse({ url, body, signal, token, lastEventId, onEvent }
     signal,
     cache: 'no-store',
   });
-  return readSse(response, onEvent);
+  return readSse(response, onEvent, onOpen);
 }
 
 /**
@@ -67,9 +69,10 @@ export async function getSse({ url, signal, token, lastEventId, onEvent }: Omit<
   return readSse(response, onEvent);
 }
 
-async function readSse(response: Response, onEvent: SseRequest['onEvent']): Promise<void> {
+async function readSse(response: Response, onEvent: SseRequest['onEvent'], onOpen?: SseRequest['onOpen']): Promise<void> {
   if (!response.ok) throw new StreamError(await errorMessageOf(response), response.status);
   if (!response.body) throw new StreamError('No response body reader available');
+  onOpen?.(response.headers);
 
   let parseFailure: Error | null = null;
   const parser = createParser({

@@ -1,8 +1,9 @@
-//! Operations: metrics from both processes, graceful stop, rolling worker restarts, an
-//! upgrade from the previous release with searches in flight, the `helm test` queue
-//! check, and the worker fleet run as Kubernetes runs it (one PID and hostname namespace
-//! per pod).
+//! Operations: metrics from both processes, graceful stop, an API process stopping under
+//! its clients' searches, rolling worker restarts, an upgrade from the previous release
+//! with searches in flight, the `helm test` queue check, and the worker fleet run as
+//! Kubernetes runs it (one PID and hostname namespace per pod).
 
+mod api_roll;
 mod faults;
 mod metrics;
 mod pods;

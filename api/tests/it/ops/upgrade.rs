@@ -156,6 +156,11 @@ pub(super) struct ApiProcess {
 
 impl ApiProcess {
     pub async fn start(binary: &Path, deployment: &Deployment) -> Self {
+        Self::start_with(binary, deployment, &[]).await
+    }
+
+    /// [`ApiProcess::start`] with more environment variables (after the deployment's).
+    pub async fn start_with(binary: &Path, deployment: &Deployment, extra: &[(&str, &str)]) -> Self {
         let port = free_port();
         let log = std::env::var_os("API_LOG").is_some();
         let mut command = tokio::process::Command::new(binary);
@@ -169,6 +174,7 @@ impl ApiProcess {
             .env("LEADGEN_METRICS_LISTEN", "off")
             .env("RUST_LOG", std::env::var("API_LOG").unwrap_or_else(|_| "warn".into()))
             .envs(deployment.vars())
+            .envs(extra.iter().copied())
             .kill_on_drop(true)
             .stdout(if log { Stdio::inherit() } else { Stdio::null() });
         let child = command.spawn().expect("start leadgen-api");
@@ -235,9 +241,11 @@ struct Followed {
 }
 
 /// Runs a background search as a client would: starts it on `first`, and whenever its
-/// stream ends before `complete` or `error` (the API stopping), reconnects to a live API
-/// with the last event's number. A search still queued has no id yet (a worker's `start`
-/// carries it): its client finds it in the history, by what it asked for.
+/// stream ends before `complete` or `error` (the API stopping: N+1 says `reconnect`, N
+/// an `error` "server stopping"), reconnects to a live API with the last event's number.
+/// N+1 names the search in the answer's `X-Search-Id` header; N does not, so a search
+/// still queued on N has no id yet (a worker's `start` carries it): its client finds it
+/// in the history, by what it asked for.
 async fn follow(endpoints: Endpoints, first: String, token: String, body: Value) -> Followed {
     let http = reqwest::Client::new();
     let mut turn = 0;
@@ -270,6 +278,11 @@ async fn follow(endpoints: Endpoints, first: String, token: String, body: Value)
             Ok(r) => panic!("{body}: answered {} {}", r.status(), r.text().await.unwrap_or_default()),
             Err(e) => panic!("{body}: {e}"),
         };
+        if followed.search_id.is_none()
+            && let Some(named) = response.headers().get("x-search-id").and_then(|v| v.to_str().ok())
+        {
+            followed.search_id = Some(named.to_owned());
+        }
         let mut buffer = String::new();
         'stream: loop {
             let chunk = match response.chunk().await {
@@ -283,8 +296,9 @@ async fn follow(endpoints: Endpoints, first: String, token: String, body: Value)
                 let Some((id, event)) = crate::search::env::parse_sse(&frame).pop() else {
                     continue;
                 };
-                if event["type"] == "error" && event["message"] == SERVER_STOPPING {
-                    // Its number is the stopping API's own, not the search's.
+                if event["type"] == "reconnect" || (event["type"] == "error" && event["message"] == SERVER_STOPPING) {
+                    // Not one of the search's events (N numbered its "server stopping"
+                    // with the stopping API's own next number).
                     followed.reconnects += 1;
                     break 'stream;
                 }

@@ -46,7 +46,7 @@ export interface SearchState {
    * sent) and the matches found, those left out included; null for `exclude: none`.
    */
   newOfFound: { newCount: number; foundCount: number } | null;
-  /** The running search's id (from its `start` event), for reconnecting and cancelling. */
+  /** The running search's id (the answer's header, or its `start` event), for reconnecting and cancelling. */
   searchId: string | null;
   /** The stream dropped and the hook is reading the search's events again. */
   reconnecting: boolean;
@@ -77,6 +77,8 @@ export type SearchAction =
   | { type: 'begin'; query: SearchQuery; searchId?: string | null }
   /** The stream dropped; the search's events are being read again. */
   | { type: 'reconnecting' }
+  /** The server named the running search (before its `start` event, or instead of it). */
+  | { type: 'identified'; searchId: string }
   | { type: 'event'; event: SearchEvent }
   /** Several events at once, in order: the hook hands over a frame's worth (issue #26 item 6). */
   | { type: 'events'; events: readonly SearchEvent[] }
@@ -98,6 +100,8 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
       return { ...initialSearchState, status: 'searching', query: action.query, searchId: action.searchId ?? null };
     case 'reconnecting':
       return state.status === 'searching' ? { ...state, reconnecting: true } : state;
+    case 'identified':
+      return state.status === 'searching' && state.searchId === null ? { ...state, searchId: action.searchId } : state;
     case 'fail':
       return { ...state, status: 'error', error: action.message, names: [], reconnecting: false };
     case 'clear':
@@ -169,6 +173,9 @@ function applyEvent(state: SearchState, event: SearchEvent): SearchState {
       };
     case 'error':
       return { ...base, status: 'error', error: event.message, names: [] };
+    // The stream ends, the search goes on (its server is stopping): the hook reconnects.
+    case 'reconnect':
+      return base.searchId === null ? { ...base, searchId: event.searchId } : base;
   }
 }
 

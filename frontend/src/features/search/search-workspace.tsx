@@ -44,7 +44,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, fo
 
       {searching && state.reconnecting && (
         <Banner tone="warning" title="Reconnecting">
-          The connection dropped. Picking the search up where it left off...
+          The connection dropped or the server restarted. Picking the search up where it left off...
         </Banner>
       )}
 

@@ -136,6 +136,80 @@ const events: Array<[string, unknown]> = [
 ];
 const after = (last: string | undefined) => events.filter(([id]) => Number(id) > Number(last ?? 0));
 
+describe('useLeadSearch when the server stops (issue #31)', () => {
+  beforeEach(() => {
+    window.sessionStorage.clear();
+    watchedSearches.clear();
+  });
+
+  it('picks the search up after a `reconnect` event, from the last numbered event, each lead once', async () => {
+    const stream: StreamFn = async (_q, onData) => {
+      for (const [id, data] of events.slice(0, 3)) onData(data, id);
+      // The API server is stopping: a frame without an id, then the end of the stream.
+      onData({ type: 'reconnect', searchId: 's-1', message: 'This server is restarting; the search goes on.' }, undefined);
+    };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const resume = vi.fn<ResumeFn>(async (_id, lastEventId, onData) => {
+      await gate;
+      for (const [id, data] of after(lastEventId)) onData(data, id);
+    });
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0, 0] }));
+    let pending: Promise<void> = Promise.resolve();
+    act(() => {
+      pending = hook.result.current.start(query);
+    });
+    await vi.waitFor(() => expect(resume).toHaveBeenCalledTimes(1));
+    // Not a failure: the search shows as going on, with the short "Reconnecting" line.
+    expect(hook.result.current.state).toMatchObject({ status: 'searching', reconnecting: true, error: null, found: 2 });
+    expect(resume.mock.calls[0]!.slice(0, 2)).toEqual(['s-1', '3']);
+    release();
+    await act(() => pending);
+    expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 5, error: null, reconnecting: false });
+    expect(hook.result.current.state.results?.map((l) => l.placeId)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+  });
+
+  it('picks up a search still waiting in the queue by the id the answer named, before any event', async () => {
+    const stream: StreamFn = async (_q, _onData, _signal, onSearchId) => {
+      // The answer's X-Search-Id header; the server stops before a worker starts it.
+      onSearchId?.('s-1');
+    };
+    const resume = vi.fn<ResumeFn>(async (_id, lastEventId, onData) => {
+      for (const [id, data] of after(lastEventId)) onData(data, id);
+    });
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0] }));
+    await act(() => hook.result.current.start(query));
+    expect(resume).toHaveBeenCalledWith('s-1', undefined, expect.any(Function), expect.any(AbortSignal));
+    expect(hook.result.current.state).toMatchObject({ status: 'complete', found: 5, searchId: 's-1' });
+  });
+
+  it('knows the id at once, for a reload and for cancelling, while the search waits in the queue', async () => {
+    const stream: StreamFn = (_q, _onData, _signal, onSearchId) => {
+      onSearchId?.('s-queued');
+      return new Promise<void>(() => undefined);
+    };
+    const hook = renderHook(() => useLeadSearch({ stream, resume: vi.fn<ResumeFn>() }));
+    act(() => void hook.result.current.start(query));
+    await vi.waitFor(() => expect(hook.result.current.state.searchId).toBe('s-queued'));
+    expect(readLiveSearch()).toEqual({ searchId: 's-queued', lastEventId: '', query });
+    hook.unmount();
+  });
+
+  it('gives up after its tries when no server answers, saying so', async () => {
+    const stream: StreamFn = async (_q, onData) => {
+      onData(events[0]![1], '1');
+      onData({ type: 'reconnect', searchId: 's-1', message: 'restarting' });
+    };
+    const resume = vi.fn<ResumeFn>(async () => {
+      throw new StreamError('HTTP 503: Service Unavailable', 503);
+    });
+    const hook = renderHook(() => useLeadSearch({ stream, resume, reconnectDelaysMs: [0, 0, 0] }));
+    await act(() => hook.result.current.start(query));
+    expect(resume).toHaveBeenCalledTimes(3);
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: 'HTTP 503: Service Unavailable' });
+  });
+});
+
 describe('useLeadSearch reconnect (issue #13)', () => {
   beforeEach(() => {
     window.sessionStorage.clear();

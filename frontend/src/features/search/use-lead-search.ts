@@ -8,7 +8,9 @@ import { toSearchEvent, type EventOf, type SearchEvent } from '../../lib/search-
 import { initialSearchState, restoredSearchState, searchReducer, type SearchAction, type SearchState } from './search-reducer';
 
 type OnData = (data: unknown, id?: string) => void;
-export type StreamFn = (query: SearchQuery, onData: OnData, signal?: AbortSignal) => Promise<void>;
+type OnSearchId = (searchId: string) => void;
+/** Starts a search; `onSearchId` hears its id as soon as the server names it (before any event). */
+export type StreamFn = (query: SearchQuery, onData: OnData, signal?: AbortSignal, onSearchId?: OnSearchId) => Promise<void>;
 /** Reads a search's events again after `lastEventId` (`GET /api/leads/searches/{id}/events`). */
 export type ResumeFn = (searchId: string, lastEventId: string | undefined, onData: OnData, signal?: AbortSignal) => Promise<void>;
 
@@ -90,6 +92,9 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
  * Runs a streaming search and keeps its state (spec section 4, Search). A dropped stream
  * (or a reload: the search id and last event number live in sessionStorage) is read
  * again from `GET .../events` after `Last-Event-ID`, so each lead shows once (issue #13).
+ * So is a stream that ends with `reconnect` (its API server is stopping: the search goes
+ * on elsewhere). The id comes from the answer's `X-Search-Id` header, so even a search
+ * still waiting in the queue (no `start` yet) is picked up again.
  */
 export function useLeadSearch({
   onComplete,
@@ -153,7 +158,11 @@ export function useLeadSearch({
 
   /** Reads `first`, then the search's events again after each drop, until an outcome. */
   const run = useCallback(
-    async (query: SearchQuery, first: (onData: OnData, signal: AbortSignal) => Promise<void>, known?: { searchId: string; lastEventId: string }) => {
+    async (
+      query: SearchQuery,
+      first: (onData: OnData, signal: AbortSignal, onSearchId: OnSearchId) => Promise<void>,
+      known?: { searchId: string; lastEventId: string },
+    ) => {
       abortRef.current?.abort();
       const controller = new AbortController();
       abortRef.current = controller;
@@ -172,6 +181,14 @@ export function useLeadSearch({
         finished = true;
         clearLiveSearch();
       };
+      /** The search's id, first heard (the answer's header, `start` or `reconnect`). */
+      const learnId = (id: string) => {
+        if (searchId || !id || controller.signal.aborted || finished) return;
+        searchId = id;
+        watchedSearches.add(id);
+        writeLiveSearch({ searchId, lastEventId, query });
+        dispatch({ type: 'identified', searchId: id });
+      };
 
       const onData: OnData = (data, id) => {
         if (controller.signal.aborted || finished) return;
@@ -187,6 +204,8 @@ export function useLeadSearch({
           searchId = event.searchId;
           watchedSearches.add(searchId);
         }
+        // The server stops; the search goes on: the stream ends next and is picked up below.
+        if (event.type === 'reconnect') learnId(event.searchId);
         if (event.type === 'complete' || event.type === 'error') settle();
         else if (searchId) writeLiveSearch({ searchId, lastEventId, query });
         queueEvent(event);
@@ -197,7 +216,7 @@ export function useLeadSearch({
       for (;;) {
         let failure: unknown = null;
         try {
-          await connect(onData, controller.signal);
+          await connect(onData, controller.signal, learnId);
         } catch (error) {
           failure = error;
         }
@@ -220,7 +239,7 @@ export function useLeadSearch({
   );
 
   const start = useCallback(
-    (query: SearchQuery) => run(query, (onData, signal) => stream(query, onData, signal)),
+    (query: SearchQuery) => run(query, (onData, signal, onSearchId) => stream(query, onData, signal, onSearchId)),
     [run, stream],
   );
 

@@ -10,6 +10,7 @@ import type { SearchEventLeadEnriched } from './searchEventLeadEnriched';
 import type { SearchEventSearchComplete } from './searchEventSearchComplete';
 import type { SearchEventSearchFailed } from './searchEventSearchFailed';
 import type { SearchEventSearchProgress } from './searchEventSearchProgress';
+import type { SearchEventSearchReconnect } from './searchEventSearchReconnect';
 import type { SearchEventSearchStarted } from './searchEventSearchStarted';
 
 /**
@@ -18,4 +19,4 @@ import type { SearchEventSearchStarted } from './searchEventSearchStarted';
  * (in the contract) a union told apart by `type`, the spec's event names. Declared here
  * once: the contract's schemas and the web app's types are generated from it.
  */
-export type SearchEvent = SearchEventSearchStarted | SearchEventBusinessFound | SearchEventLeadEnriched | SearchEventSearchProgress | SearchEventSearchComplete | SearchEventSearchFailed;
+export type SearchEvent = SearchEventSearchStarted | SearchEventBusinessFound | SearchEventLeadEnriched | SearchEventSearchProgress | SearchEventSearchComplete | SearchEventSearchFailed | SearchEventSearchReconnect;
