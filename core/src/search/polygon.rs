@@ -205,7 +205,8 @@ fn in_range(p: LatLng) -> bool {
 fn clipped(ring: &[LatLng], rect: Rect) -> Vec<LatLng> {
     // Each side as (is `p` inside, where `a`-`b` crosses the side).
     type Inside = fn(LatLng, Rect) -> bool;
-    let sides: [(Inside, bool, fn(Rect) -> f64); 4] = [
+    type Line = fn(Rect) -> f64;
+    let sides: [(Inside, bool, Line); 4] = [
         (|p, r| p.lng >= r.low.lng, true, |r| r.low.lng),
         (|p, r| p.lng <= r.high.lng, true, |r| r.high.lng),
         (|p, r| p.lat >= r.low.lat, false, |r| r.low.lat),
