@@ -39,6 +39,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.sessionTtlSecs": {"type": "integer", "minimum": 60, "maximum": 86400},
     "config.auditRetentionDays": {"type": "integer", "minimum": 1, "maximum": 3650},
     "config.completeness": {"type": "string", "enum": ["on", "off"]},
+    "config.completenessFetchMissing": {"type": "string", "enum": ["on", "off"]},
     "config.rateLimits.*": COUNT,
     "config.placesRps": {"type": "number", "exclusiveMinimum": 0},
     "config.placesPrices.*": {"type": "number", "minimum": 0},

@@ -2,6 +2,7 @@
 //! talk to the simulator in `leadgen-testkit`, which speaks the same wire format.
 
 mod aggregate;
+mod details;
 mod error;
 mod retry;
 mod wire;
@@ -12,6 +13,7 @@ use serde::Deserialize;
 use url::Url;
 
 pub use aggregate::{AggregateArea, AggregateClient, AggregateQuery};
+pub use details::details_field_mask;
 pub use error::PlacesError;
 pub use retry::RetryPolicy;
 pub use wire::{
@@ -37,6 +39,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 #[derive(Debug, Clone)]
 pub struct PlacesClient {
     http: reqwest::Client,
+    /// The base URL, ending in `/` (Place Details' path is relative to it).
+    base_url: Url,
     search_text_url: Url,
     retry: RetryPolicy,
 }
@@ -61,6 +65,7 @@ impl PlacesClient {
         let http = retry::http_client(REQUEST_TIMEOUT)?;
         Ok(Self {
             http,
+            base_url: base,
             search_text_url,
             retry: RetryPolicy::default(),
         })

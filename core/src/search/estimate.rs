@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 
 use super::{
+    cheaper::TileFetch,
     completeness,
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
     full::{Done, FULL_CONCURRENCY, all_pages, base_request, probe},
@@ -86,7 +87,8 @@ pub struct Estimate {
 ///
 /// With an `exclude`, a quick search still pays for every page it reads (Google lists
 /// known and new places together), so only the places change; a full search's plan
-/// leaves out the rectangles whose probed places are all excluded, as the search does.
+/// leaves out the rectangles whose probed places are all excluded and fetches by id the
+/// few new places of a rectangle when that is cheaper, as the search does.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
@@ -120,7 +122,7 @@ pub async fn estimate(
                 requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
                 (ids, new, requests, true)
             }
-            Some(area) => full(upstream, search, area, limits, &mut probes, excluded).await?,
+            Some(area) => full(upstream, search, area, limits, &mut probes, excluded, prices).await?,
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
@@ -137,7 +139,8 @@ pub async fn estimate(
     if tiled.is_some() && completeness.is_some() {
         requests.add(Sku::Aggregate, 1);
     }
-    let seconds = f64::from(requests.ids_only + requests.pro + requests.enterprise) / limits.rps.max(0.1);
+    let seconds =
+        f64::from(requests.ids_only + requests.pro + requests.enterprise + requests.details) / limits.rps.max(0.1);
     Ok(Estimate {
         estimated_leads: places,
         estimated_cost_usd: round_cents(requests.cost_usd(prices)),
@@ -157,6 +160,7 @@ async fn full(
     limits: EstimateLimits,
     spent: &mut Requests,
     excluded: &HashSet<String>,
+    prices: &PriceTable,
 ) -> Result<(u32, u32, Requests, bool), SearchFailure> {
     let base = base_request(search);
     let mut planner = Planner::new(area);
@@ -188,13 +192,20 @@ async fn full(
     let exact = planner.is_done();
     let found = planner.found_count();
     let rest = if exact { 0.0 } else { planner.estimated_unresolved() };
-    // Rectangles whose places are all excluded are not fetched (as the search skips them).
-    let planned: usize = planner
-        .fetch_plan()
-        .iter()
-        .filter(|f| f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id)))
-        .map(|f| f.requests())
-        .sum();
+    // Each rectangle as the search fetches it: not at all when its places are all
+    // excluded, by id when that is cheaper (the same choice as the search's).
+    let (mut planned, mut by_id) = (0u32, 0u32);
+    for fetch in planner.fetch_plan() {
+        let pages = fetch.requests().max(1) as u32;
+        let choice = if excluded.is_empty() {
+            TileFetch::Pages(pages)
+        } else {
+            TileFetch::choose(&fetch.ids, pages, |id| !excluded.contains(id), prices)
+        };
+        let (p, d) = choice.requests();
+        planned += p;
+        by_id += d;
+    }
     let known = if excluded.is_empty() {
         0
     } else {
@@ -210,7 +221,8 @@ async fn full(
     let rest_pages = (rest / f64::from(PAGE_SIZE) * REST_OVERHEAD).ceil() as u32;
     let mut requests = Requests::default();
     // The search's early page (one page of the area while the planner probes) is billed too.
-    requests.add(Sku::Enterprise, (planned + extra) as u32 + rest_pages);
+    requests.add(Sku::Enterprise, planned + extra as u32 + rest_pages);
+    requests.add(Sku::Details, by_id);
     if !exact {
         // Probing the rest: on dense areas the planner makes about one IDs-only request
         // for every `PLACES_PER_PROBE_REQUEST` places.

@@ -89,6 +89,7 @@ async fn run(
         concurrency: 4,
         spend_cap: None,
         excluded,
+        fetch_missing: false,
     };
     let mut sink = Collect::default();
     let outcome = search::run(&upstream, &plan, &mut sink, &Unlimited, &NoAreaCache, Resume::fresh())
