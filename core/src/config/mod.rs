@@ -593,7 +593,10 @@ mod tests {
         .expect("config");
         assert!(!off.places.completeness);
         assert_eq!(off.places.aggregate_base_url.as_str(), "http://127.0.0.1:8090/");
-        assert!(c.places.completeness_fetch_missing, "missed places are fetched by default");
+        assert!(
+            c.places.completeness_fetch_missing,
+            "missed places are fetched by default"
+        );
         assert_eq!(c.places.prices.details, 20.0, "Place Details Enterprise's list price");
         let no_fetch = config(&[
             ("LEADGEN_COMPLETENESS_FETCH_MISSING", "off"),

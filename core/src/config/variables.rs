@@ -84,10 +84,7 @@ pub const VARIABLES: &[Variable] = &[
         "LEADGEN_COMPLETENESS_FETCH_MISSING",
         "places.completeness_fetch_missing",
     ),
-    var(
-        "LEADGEN_PRICE_PLACE_DETAILS_ENTERPRISE",
-        "places.prices.details",
-    ),
+    var("LEADGEN_PRICE_PLACE_DETAILS_ENTERPRISE", "places.prices.details"),
     var("LEADGEN_WORKER_CONCURRENCY", "worker.concurrency"),
     var("LEADGEN_WORKER_NAME", "worker.name"),
     var("LEADGEN_WORKER_DRAIN_SECS", "worker.drain_secs"),

@@ -99,7 +99,10 @@ mod tests {
         // An empty probe: its page, as ever.
         assert_eq!(TileFetch::choose(&ids(0), 1, |_| true, &prices), TileFetch::Pages(1));
         // Prices are settings: details dearer than a page never win.
-        let dear = PriceTable { details: 40.0, ..prices };
+        let dear = PriceTable {
+            details: 40.0,
+            ..prices
+        };
         assert_eq!(
             TileFetch::choose(&ids(15), 1, |id| id == "P7", &dear),
             TileFetch::Pages(1)
@@ -107,7 +110,10 @@ mod tests {
         // A tie goes to the pages (5 x $0.020 = $0.100 < 3 x $0.035 = $0.105; 6 do not).
         let five = |id: &str| ["P0", "P1", "P2", "P3", "P4"].contains(&id);
         assert!(matches!(TileFetch::choose(&ids(45), 3, five, &prices), TileFetch::Details(v) if v.len() == 5));
-        let tie = PriceTable { details: 21.0, ..prices };
+        let tie = PriceTable {
+            details: 21.0,
+            ..prices
+        };
         assert_eq!(TileFetch::choose(&ids(45), 3, five, &tie), TileFetch::Pages(3));
         assert_eq!(TileFetch::Details(ids(2)).requests(), (0, 2));
         assert_eq!(TileFetch::Pages(3).requests(), (3, 0));

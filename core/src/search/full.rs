@@ -306,7 +306,9 @@ pub(crate) async fn run(
             mask: &by_id_mask,
             found: planner.found_count() as u32,
         };
-        missed.fetch(upstream, plan, &mut tally, &mut out, allowance, sink).await?;
+        missed
+            .fetch(upstream, plan, &mut tally, &mut out, allowance, sink)
+            .await?;
     }
     let mut outcome = out.outcome;
     let fetched_ids = out.fetched_ids;
@@ -380,12 +382,8 @@ impl Output {
         events: &mut Vec<SearchEvent>,
     ) -> u32 {
         self.fetched_ids.extend(places.iter().map(|p| p.id.clone()));
-        self.in_area.extend(
-            places
-                .iter()
-                .filter(|p| in_area(plan.search, p))
-                .map(|p| p.id.clone()),
-        );
+        self.in_area
+            .extend(places.iter().filter(|p| in_area(plan.search, p)).map(|p| p.id.clone()));
         let mut fresh: Vec<Lead> = Vec::new();
         for lead in places.into_iter().filter_map(|p| accepted_lead(plan.search, p)) {
             if plan.is_excluded(&lead.place_id) {

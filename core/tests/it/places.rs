@@ -147,10 +147,7 @@ async fn place_details_answers_one_place_with_the_lead_fields_billed_as_details_
         .place_details(KEY, &mask, "ChIJnotAPlaceOfThisWorld00")
         .await
         .expect_err("unknown");
-    assert!(
-        matches!(&gone, PlacesError::Upstream { status: 404, .. }),
-        "{gone:?}"
-    );
+    assert!(matches!(&gone, PlacesError::Upstream { status: 404, .. }), "{gone:?}");
     assert_eq!(sim.stats().place_details_requests, 2, "a 404 is not retried");
     let refused = client
         .place_details("AIzaSyINVALIDKEY0123456789abcdefghijklmn", &mask, &known.id)

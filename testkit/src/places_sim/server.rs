@@ -393,7 +393,9 @@ async fn place_details(
             .or_else(|| params.get("$fields"))
             .map(String::as_str)
     });
-    let arrived = state.recorder.details_arrival((!key.is_empty()).then_some(key.as_str()));
+    let arrived = state
+        .recorder
+        .details_arrival((!key.is_empty()).then_some(key.as_str()));
     let _in_flight = state.recorder.pending();
     let delay = state.faults.delay(&key);
     if !delay.is_zero() {

@@ -267,7 +267,12 @@ impl World {
                 if cached {
                     continue;
                 }
-                let places = generate(self.seed, city, ty, metro::dense_count(&self.metro_density, city, ty.value));
+                let places = generate(
+                    self.seed,
+                    city,
+                    ty,
+                    metro::dense_count(&self.metro_density, city, ty.value),
+                );
                 if let Some(place) = places.into_iter().find(|p| p.id == id) {
                     return Some(place);
                 }
@@ -894,10 +899,17 @@ mod tests {
         let world = World::new(DEFAULT_SEED_FOR_TESTS).with_unlisted([hidden.id.clone()]);
         let mut search = TextSearch::new("dentist", Some("dentist"));
         search.location_restriction = Some(hidden.viewport);
-        assert!(id_set(&plain.search(&search)).contains(&hidden.id), "listed in the plain world");
+        assert!(
+            id_set(&plain.search(&search)).contains(&hidden.id),
+            "listed in the plain world"
+        );
         assert!(!id_set(&world.search(&search)).contains(&hidden.id), "never listed");
         assert!(id_set(&world.truth("dentist", &hidden.viewport, None)).contains(&hidden.id));
-        assert_eq!(world.place(&hidden.id), Some(hidden.clone()), "by id, before anything was generated");
+        assert_eq!(
+            world.place(&hidden.id),
+            Some(hidden.clone()),
+            "by id, before anything was generated"
+        );
         assert_eq!(plain.place(&hidden.id), Some(hidden), "and once generated");
         assert_eq!(world.place("ChIJnotAPlaceOfThisWorld00"), None);
     }

@@ -190,11 +190,7 @@ fn florists() -> (Value, Vec<String>, String) {
     let world = World::new(DEFAULT_SEED);
     let city = &cities()[0];
     let v = city.viewport;
-    let ids: Vec<String> = world
-        .truth("florist", &v, None)
-        .into_iter()
-        .map(|p| p.id)
-        .collect();
+    let ids: Vec<String> = world.truth("florist", &v, None).into_iter().map(|p| p.id).collect();
     assert!(
         (2..=100).contains(&ids.len()),
         "Google lists the ids of 100 places at most: {}",
@@ -249,7 +245,8 @@ crate::both_modes!(a_place_no_page_lists_is_fetched_by_id, |mode| async move {
     assert_eq!(stats.billable(Sku::PlacesAggregate), 2);
     let enterprise = stats.billable(Sku::TextSearchEnterprise);
     let prices = leadgen_core::search::PriceTable::default();
-    let usd = enterprise as f64 * prices.enterprise / 1000.0 + 2.0 * prices.aggregate / 1000.0 + prices.details / 1000.0;
+    let usd =
+        enterprise as f64 * prices.enterprise / 1000.0 + 2.0 * prices.aggregate / 1000.0 + prices.details / 1000.0;
     assert!(
         (complete["cost"]["costUsd"].as_f64().expect("costUsd") - usd).abs() < 1e-9,
         "{complete}"
@@ -280,6 +277,10 @@ async fn missed_places_are_not_fetched_when_it_is_off() {
         json!({"found": expected - 1, "expected": expected, "source": "google_aggregate"}),
     );
     assert_eq!(complete["cost"]["requests"]["details"].as_u64(), Some(0));
-    assert_eq!(complete["cost"]["requests"]["aggregate"].as_u64(), Some(1), "the count only");
+    assert_eq!(
+        complete["cost"]["requests"]["aggregate"].as_u64(),
+        Some(1),
+        "the count only"
+    );
     assert_eq!(env.sim.stats().place_details_requests, 0);
 }
