@@ -40,6 +40,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.reconnectGraceSecs": {"type": "integer", "minimum": 0, "maximum": 3600},
     "config.auditRetentionDays": {"type": "integer", "minimum": 1, "maximum": 3650},
     "config.completeness": {"type": "string", "enum": ["on", "off"]},
+    "config.completenessFetchMissing": {"type": "string", "enum": ["on", "off"]},
     "config.rateLimits.*": COUNT,
     "config.placesRps": {"type": "number", "exclusiveMinimum": 0},
     "config.placesPrices.*": {"type": "number", "minimum": 0},

@@ -269,6 +269,7 @@ mod event_contract {
                     pro: 1,
                     enterprise: 4,
                     aggregate: 0,
+                    details: 0,
                 },
                 billable_requests: 5,
                 cost_usd: 0.18,

@@ -35,6 +35,9 @@ pub struct WorkerDeps {
     pub places: PlacesClient,
     /// The completeness meter's count (Places Aggregate API); none when it is off.
     pub aggregate: Option<leadgen_core::places::AggregateClient>,
+    /// Whether a full search fetches by id the places Google counts that its pages
+    /// missed (`LEADGEN_COMPLETENESS_FETCH_MISSING`; only with the meter on).
+    pub fetch_missing: bool,
     /// Where events go.
     pub bus: EventBus,
     /// Usage reports for `complete`.

@@ -143,6 +143,7 @@ impl Services {
             keys: self.keys.clone(),
             places: self.places.clone(),
             aggregate: self.aggregate.clone(),
+            fetch_missing: self.config.places.completeness_fetch_missing,
             bus: self.bus.clone(),
             usage: self.usage.clone(),
             gate: self.rate_gate(),

@@ -49,6 +49,12 @@ pub struct PlacesConfig {
     /// `on` or `off` (also `true`/`false`). Default on.
     #[serde(deserialize_with = "switch")]
     pub completeness: bool,
+    /// `LEADGEN_COMPLETENESS_FETCH_MISSING`: whether a full search whose area Google
+    /// counts at 100 places or fewer asks the Places Aggregate API for their ids at the
+    /// end (one more call) and fetches by Place Details those its pages did not list.
+    /// `on` or `off`. Default on; nothing happens while `LEADGEN_COMPLETENESS` is off.
+    #[serde(deserialize_with = "switch")]
+    pub completeness_fetch_missing: bool,
 }
 
 impl Default for PlacesConfig {
@@ -59,6 +65,7 @@ impl Default for PlacesConfig {
             prices: PriceTable::default(),
             aggregate_base_url: known(GOOGLE_AGGREGATE_BASE_URL),
             completeness: true,
+            completeness_fetch_missing: true,
         }
     }
 }
@@ -81,6 +88,11 @@ pub struct PriceTable {
     /// (about a cent a call).
     #[serde(deserialize_with = "price")]
     pub aggregate: f64,
+    /// `LEADGEN_PRICE_PLACE_DETAILS_ENTERPRISE`: one Place Details (New) call with the
+    /// lead fields ("Place Details Enterprise"), which full coverage makes for a few new
+    /// places when cheaper than a rectangle's pages. Default Google's list price, 20.
+    #[serde(deserialize_with = "price")]
+    pub details: f64,
 }
 
 impl Default for PriceTable {
@@ -90,6 +102,7 @@ impl Default for PriceTable {
             pro: 32.0,
             enterprise: 35.0,
             aggregate: 10.0,
+            details: 20.0,
         }
     }
 }

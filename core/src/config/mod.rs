@@ -598,6 +598,18 @@ mod tests {
         .expect("config");
         assert!(!off.places.completeness);
         assert_eq!(off.places.aggregate_base_url.as_str(), "http://127.0.0.1:8090/");
+        assert!(
+            c.places.completeness_fetch_missing,
+            "missed places are fetched by default"
+        );
+        assert_eq!(c.places.prices.details, 20.0, "Place Details Enterprise's list price");
+        let no_fetch = config(&[
+            ("LEADGEN_COMPLETENESS_FETCH_MISSING", "off"),
+            ("LEADGEN_PRICE_PLACE_DETAILS_ENTERPRISE", "17"),
+        ])
+        .expect("config");
+        assert!(!no_fetch.places.completeness_fetch_missing);
+        assert_eq!(no_fetch.places.prices.details, 17.0);
         let err = config(&[("LEADGEN_COMPLETENESS", "maybe")]).expect_err("not a switch");
         assert_eq!(err.variable, "LEADGEN_COMPLETENESS");
         assert!(err.problem.contains("on or off"), "{err}");

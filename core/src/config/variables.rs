@@ -81,6 +81,11 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_AGGREGATE_BASE_URL", "places.aggregate_base_url"),
     var("LEADGEN_COMPLETENESS", "places.completeness"),
     var("LEADGEN_PRICE_PLACES_AGGREGATE", "places.prices.aggregate"),
+    var(
+        "LEADGEN_COMPLETENESS_FETCH_MISSING",
+        "places.completeness_fetch_missing",
+    ),
+    var("LEADGEN_PRICE_PLACE_DETAILS_ENTERPRISE", "places.prices.details"),
     var("LEADGEN_WORKER_CONCURRENCY", "worker.concurrency"),
     var("LEADGEN_WORKER_NAME", "worker.name"),
     var("LEADGEN_WORKER_DRAIN_SECS", "worker.drain_secs"),

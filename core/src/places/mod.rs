@@ -2,6 +2,7 @@
 //! talk to the simulator in `leadgen-testkit`, which speaks the same wire format.
 
 mod aggregate;
+mod details;
 mod error;
 mod retry;
 mod wire;
@@ -12,6 +13,7 @@ use serde::Deserialize;
 use url::Url;
 
 pub use aggregate::{AggregateArea, AggregateClient, AggregateQuery};
+pub use details::details_field_mask;
 pub use error::PlacesError;
 pub use retry::RetryPolicy;
 pub use wire::{
@@ -37,6 +39,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 #[derive(Debug, Clone)]
 pub struct PlacesClient {
     http: reqwest::Client,
+    /// The base URL, ending in `/` (Place Details' path is relative to it).
+    base_url: Url,
     search_text_url: Url,
     retry: RetryPolicy,
 }
@@ -61,6 +65,7 @@ impl PlacesClient {
         let http = retry::http_client(REQUEST_TIMEOUT)?;
         Ok(Self {
             http,
+            base_url: base,
             search_text_url,
             retry: RetryPolicy::default(),
         })
@@ -150,6 +155,14 @@ impl PlacesClient {
         .await
     }
 
+    /// One place by its id with `field_mask` (a Place Details mask, see
+    /// [`details_field_mask`]), with the same retries as a Text Search page. An id
+    /// Google does not know is its 404 `NOT_FOUND` (an `Upstream` error).
+    pub async fn place_details(&self, api_key: &str, field_mask: &str, place_id: &str) -> Result<Place, PlacesError> {
+        let url = details::details_url(&self.base_url, place_id)?;
+        details::get_place(&self.http, &self.retry, &url, api_key, field_mask).await
+    }
+
     /// Makes the cheapest real call that proves the key works for Places API (New): one
     /// Text Search result, ids only.
     pub async fn check_key(&self, api_key: &str) -> Result<(), PlacesError> {
@@ -157,5 +170,19 @@ impl PlacesClient {
         self.post_search_text::<KeyCheckResponse>(api_key, KEY_CHECK_FIELD_MASK, &body)
             .await
             .map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_details_lead_mask_is_the_lead_mask_without_prefix_or_paging() {
+        assert_eq!(
+            details_field_mask(LEAD_FIELD_MASK),
+            "id,displayName,formattedAddress,nationalPhoneNumber,websiteUri,rating,userRatingCount,\
+addressComponents,primaryTypeDisplayName,googleMapsUri"
+        );
     }
 }

@@ -82,6 +82,27 @@ pub(crate) async fn post_json<T: serde::de::DeserializeOwned>(
         request = request.header(*name, *value);
     }
     let response = request.json(body).send().await.map_err(PlacesError::from_transport)?;
+    read_json(response).await
+}
+
+/// One `GET` from Google with the user's key (and `extra` headers), answered as
+/// [`post_json`] answers.
+pub(crate) async fn get_json<T: serde::de::DeserializeOwned>(
+    http: &reqwest::Client,
+    url: &url::Url,
+    api_key: &str,
+    extra: &[(&str, &str)],
+) -> Result<T, PlacesError> {
+    let mut request = http.get(url.clone()).header("X-Goog-Api-Key", api_key);
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.map_err(PlacesError::from_transport)?;
+    read_json(response).await
+}
+
+/// A Google answer's body: the value on success, [`PlacesError`] otherwise.
+async fn read_json<T: serde::de::DeserializeOwned>(response: reqwest::Response) -> Result<T, PlacesError> {
     let status = response.status();
     let bytes = response.bytes().await.map_err(PlacesError::from_transport)?;
     if !status.is_success() {

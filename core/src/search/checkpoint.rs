@@ -162,6 +162,7 @@ mod tests {
                 pro: 1,
                 enterprise: 4,
                 aggregate: 0,
+                details: 0,
             },
         };
         let progress = tiles.progress();
@@ -212,6 +213,7 @@ mod tests {
                 pro: 1,
                 enterprise: 1,
                 aggregate: 0,
+                details: 2,
             },
         };
         assert_eq!(Checkpoint::decode(&tiles.encode()), Some(tiles));

@@ -24,13 +24,8 @@ pub async fn expected(
     let (Some(meter), Some(area)) = (meter, area) else {
         return (None, requests);
     };
-    if !business.is_included_type() {
+    let Some(query) = query(search, &area) else {
         return (None, requests);
-    }
-    let query = AggregateQuery {
-        place_type: business.value,
-        area: AggregateArea::from(&area),
-        min_rating: search.filters().google_min_rating(),
     };
     match meter.count(api_key, &query).await {
         Ok(count) => {
@@ -47,6 +42,18 @@ pub async fn expected(
             (None, requests)
         }
     }
+}
+
+/// What the meter asks Google about `search` in `area`: its type (a Google type only,
+/// none otherwise), the area and Google's `minRating`. The count and the ids of missed
+/// places ask the same, so they count the same places.
+pub(crate) fn query(search: &ValidSearch, area: &Area) -> Option<AggregateQuery<'static>> {
+    let business = search.business();
+    business.is_included_type().then(|| AggregateQuery {
+        place_type: business.value,
+        area: AggregateArea::from(area),
+        min_rating: search.filters().google_min_rating(),
+    })
 }
 
 impl From<&Area> for AggregateArea {

@@ -1,10 +1,10 @@
-//! What a search costs the user's Google key: Text Search requests counted by SKU and
+//! What a search costs the user's Google key: Google requests counted by SKU and
 //! priced from a table (Google's list prices per 1,000 requests, configurable since
 //! users' contracts and Google's prices change).
 
 use serde::{Deserialize, Serialize};
 
-/// The Text Search SKUs a search uses, cheapest first.
+/// The SKUs a search uses: Text Search's, cheapest first, then the others.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sku {
     /// "Text Search Essentials (IDs Only)": the probes' `places.id,nextPageToken` mask.
@@ -16,6 +16,10 @@ pub enum Sku {
     /// "Places Aggregate": one `computeInsights` call of the Places Aggregate API (the
     /// completeness meter's count).
     Aggregate,
+    /// "Place Details Enterprise": one place by id with the lead fields (a few new places
+    /// of a rectangle, when cheaper than its pages; places Google counts that no page
+    /// listed).
+    Details,
 }
 
 /// US dollars per 1,000 requests of each SKU: settings (`[places.prices]`), declared
@@ -30,6 +34,7 @@ impl PriceTable {
             Sku::Pro => self.pro,
             Sku::Enterprise => self.enterprise,
             Sku::Aggregate => self.aggregate,
+            Sku::Details => self.details,
         };
         per_thousand / 1_000.0
     }
@@ -55,6 +60,11 @@ pub struct Requests {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", oai(default))]
     pub aggregate: u32,
+    /// "Place Details Enterprise": places fetched one by one, by id. Absent in what
+    /// older versions recorded, hence the default.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", oai(default))]
+    pub details: u32,
 }
 
 impl Requests {
@@ -65,6 +75,18 @@ impl Requests {
             Sku::Pro => self.pro += n,
             Sku::Enterprise => self.enterprise += n,
             Sku::Aggregate => self.aggregate += n,
+            Sku::Details => self.details += n,
+        }
+    }
+
+    /// These requests and `other`'s together.
+    pub fn plus(&self, other: &Requests) -> Requests {
+        Requests {
+            ids_only: self.ids_only + other.ids_only,
+            pro: self.pro + other.pro,
+            enterprise: self.enterprise + other.enterprise,
+            aggregate: self.aggregate + other.aggregate,
+            details: self.details + other.details,
         }
     }
 
@@ -74,6 +96,7 @@ impl Requests {
             + f64::from(self.pro) * prices.per_request(Sku::Pro)
             + f64::from(self.enterprise) * prices.per_request(Sku::Enterprise)
             + f64::from(self.aggregate) * prices.per_request(Sku::Aggregate)
+            + f64::from(self.details) * prices.per_request(Sku::Details)
     }
 
     /// Requests Google bills (those of a SKU with a price).
@@ -83,6 +106,7 @@ impl Requests {
             (self.pro, Sku::Pro),
             (self.enterprise, Sku::Enterprise),
             (self.aggregate, Sku::Aggregate),
+            (self.details, Sku::Details),
         ]
         .iter()
         .filter(|(_, sku)| prices.per_request(*sku) > 0.0)
@@ -143,5 +167,10 @@ mod tests {
         assert_eq!(r.report(&prices).cost_usd, 2.842, "plus $0.01 for the count");
         let old: Requests = serde_json::from_str(r#"{"idsOnly":1,"pro":0,"enterprise":2}"#).expect("older JSON");
         assert_eq!(old.aggregate, 0, "what older versions recorded still reads");
+        assert_eq!(old.details, 0);
+        r.add(Sku::Details, 2);
+        assert_eq!(r.billable(&prices), 84, "Place Details calls are billed");
+        assert_eq!(r.report(&prices).cost_usd, 2.882, "plus 2 x $0.02 for two places by id");
+        assert_eq!(r.plus(&r).details, 4);
     }
 }

@@ -15,6 +15,7 @@
 use std::collections::HashSet;
 
 use super::{
+    cheaper::TileFetch,
     completeness,
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
     full::{Done, FULL_CONCURRENCY, all_pages, base_request, probe},
@@ -93,7 +94,8 @@ pub struct Estimate {
 ///
 /// With an `exclude`, a quick search still pays for every page it reads (Google lists
 /// known and new places together), so only the places change; a full search's plan
-/// leaves out the rectangles whose probed places are all excluded, as the search does.
+/// leaves out the rectangles whose probed places are all excluded and fetches by id the
+/// few new places of a rectangle when that is cheaper, as the search does.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
@@ -146,7 +148,7 @@ pub async fn estimate(
                     rest: 0.0,
                 }
             }
-            Some(area) => full(upstream, search, area, limits, &mut probes, excluded).await?,
+            Some(area) => full(upstream, search, area, limits, &mut probes, excluded, prices).await?,
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
@@ -178,7 +180,8 @@ pub async fn estimate(
     if tiled.is_some() && completeness.is_some() {
         requests.add(Sku::Aggregate, 1);
     }
-    let seconds = f64::from(requests.ids_only + requests.pro + requests.enterprise) / limits.rps.max(0.1);
+    let seconds =
+        f64::from(requests.ids_only + requests.pro + requests.enterprise + requests.details) / limits.rps.max(0.1);
     Ok(Estimate {
         estimated_leads: places,
         estimated_cost_usd: round_cents(requests.cost_usd(prices)),
@@ -242,6 +245,7 @@ async fn full(
     limits: EstimateLimits,
     spent: &mut Requests,
     excluded: &HashSet<String>,
+    prices: &PriceTable,
 ) -> Result<Forecast, SearchFailure> {
     let base = base_request(search);
     let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
@@ -279,13 +283,20 @@ async fn full(
     let exact = planner.is_done();
     let found = planner.found_count();
     let rest = if exact { 0.0 } else { planner.estimated_unresolved() };
-    // Rectangles whose places are all excluded are not fetched (as the search skips them).
-    let planned: usize = planner
-        .fetch_plan()
-        .iter()
-        .filter(|f| may_hold(f.rect) && (f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id))))
-        .map(|f| f.requests())
-        .sum();
+    // Each rectangle as the search fetches it: not at all when it lies outside a polygon
+    // or its places are all excluded, by id when that is cheaper (the search's choice).
+    let (mut planned, mut by_id) = (0u32, 0u32);
+    for fetch in planner.fetch_plan().iter().filter(|f| may_hold(f.rect)) {
+        let pages = fetch.requests().max(1) as u32;
+        let choice = if excluded.is_empty() {
+            TileFetch::Pages(pages)
+        } else {
+            TileFetch::choose(&fetch.ids, pages, |id| !excluded.contains(id), prices)
+        };
+        let (p, d) = choice.requests();
+        planned += p;
+        by_id += d;
+    }
     let known = if excluded.is_empty() {
         0
     } else {
@@ -300,7 +311,8 @@ async fn full(
     let (rest_pages, rest_probes) = rest_requests(rest);
     let mut requests = Requests::default();
     // The search's early page (one page of the area while the planner probes) is billed too.
-    requests.add(Sku::Enterprise, (planned + extra) as u32 + rest_pages);
+    requests.add(Sku::Enterprise, planned + extra as u32 + rest_pages);
+    requests.add(Sku::Details, by_id);
     requests.add(Sku::IdsOnly, rest_probes);
     // A polygon's tiles hold places outside it too, which the search pays for and does
     // not send: each tile counts its share inside the ring (its places taken as spread

@@ -8,6 +8,11 @@
 //! (deduplicated by place id, filtered, within the user's allowance) together with a
 //! checkpoint naming the tiles done, and `progress` events say how far it is and what it
 //! costs. A budget (`maxCostUsd`) is checked before every billable request.
+//!
+//! With an `exclude`, a rectangle holding only a few new places may be fetched by Place
+//! Details instead ([`cheaper`](super::cheaper)); with a small count from the completeness
+//! meter, the places Google counts that no page listed are fetched by id at the end
+//! ([`missing`](super::missing)).
 
 use std::{
     collections::HashSet,
@@ -17,11 +22,13 @@ use std::{
 use futures_util::{FutureExt, StreamExt, future::BoxFuture, stream::FuturesUnordered};
 
 use super::{
+    cheaper::TileFetch,
     checkpoint::{Checkpoint, DoneTile, Resume},
     completeness,
     cost::{Requests, Sku, round_cents},
     locate::{AreaCache, locate},
     meter::Completeness,
+    missing,
     options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
     query::ValidSearch,
@@ -31,7 +38,7 @@ use super::{
 };
 use crate::{
     lead::{BusinessFound, Lead, SearchEvent, SearchProgress, StopReason},
-    places::{IDS_FIELD_MASK, Place, PlacesError, SearchTextRequest},
+    places::{IDS_FIELD_MASK, Place, PlacesError, SearchTextRequest, details_field_mask},
 };
 
 /// Requests one full search keeps in flight; the key's rate gate paces them (at 10 a
@@ -49,8 +56,10 @@ pub(crate) enum Done {
         /// The planned tile, or `None` for the planner's early page (one page of the
         /// area, fetched again with its region, so no tile is done by it).
         rect: Option<Rect>,
-        planned: u32,
-        result: Result<(Vec<Place>, u32), PlacesError>,
+        /// The requests counted against the budget when it started, by SKU.
+        planned: Requests,
+        /// The places, and the requests made, by SKU.
+        result: Result<(Vec<Place>, Requests), PlacesError>,
     },
     /// The completeness meter's count of the area (never an error: a failed count is none).
     Count(Option<Completeness>, Requests),
@@ -63,11 +72,16 @@ struct Tally {
     requests: Requests,
     probed: u32,
     fetched: u32,
-    /// Enterprise requests of fetches in flight: counted against the budget already.
-    committed: u32,
+    /// Requests of fetches in flight: counted against the budget already.
+    committed: Requests,
 }
 
 impl Tally {
+    /// What is spent, and promised to fetches in flight: what the budget is checked on.
+    fn spent(&self) -> Requests {
+        self.requests.plus(&self.committed)
+    }
+
     fn checkpoint(&self) -> Checkpoint {
         Checkpoint::Tiles {
             area: self.area,
@@ -86,12 +100,7 @@ pub(crate) async fn run(
     resume: Resume,
 ) -> Result<SearchOutcome, SearchFailure> {
     let search = plan.search;
-    let mut outcome = SearchOutcome {
-        leads: resume.delivered,
-        ..SearchOutcome::default()
-    };
-    let mut seen: HashSet<String> = outcome.leads.iter().map(|l| l.place_id.clone()).collect();
-    let mut budget = plan.lead_budget.max(outcome.leads.len() as u32);
+    let mut out = Output::new(resume.delivered, plan.lead_budget);
     let mut tally = match resume.checkpoint {
         Some(Checkpoint::Tiles { area, done, requests }) => Tally {
             area,
@@ -99,7 +108,7 @@ pub(crate) async fn run(
             done,
             requests,
             probed: 0,
-            committed: 0,
+            committed: Requests::default(),
         },
         _ => {
             let mut requests = Requests::default();
@@ -107,8 +116,8 @@ pub(crate) async fn run(
                 Some(area) => area.bounds(),
                 None => {
                     if let Some(limit) = plan.limit_passed(&requests, Sku::Pro, 1) {
-                        outcome.stop = Some(limit);
-                        return Ok(outcome);
+                        out.outcome.stop = Some(limit);
+                        return Ok(out.outcome);
                     }
                     locate(upstream, search.location(), cache, &mut requests).await?
                 }
@@ -119,7 +128,7 @@ pub(crate) async fn run(
                 requests,
                 probed: 0,
                 fetched: 0,
-                committed: 0,
+                committed: Requests::default(),
             };
             // A retry from here on neither locates nor pays for it again.
             sink.emit(Vec::new(), &tally.checkpoint()).await?;
@@ -127,14 +136,18 @@ pub(crate) async fn run(
         }
     };
     let done_before: Vec<Rect> = tally.done.iter().map(|t| t.rect).collect();
-    // Places of the area fetched so far, before Leadgen's own filters: what the
-    // completeness meter's count is compared with.
-    let mut fetched_ids: HashSet<String> = seen.clone();
     let mut expected: Option<Completeness> = None;
 
     let base = base_request(search);
     let mask = lead_mask(search);
     let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
+    // The same fields by id, so a place fetched either way is the same lead.
+    let by_id_mask = details_field_mask(&mask);
+    // What the meter counts: the search's own area, or the located rectangle.
+    let meter_area = search.area().cloned().unwrap_or(Area::Rectangle {
+        low: tally.area.low,
+        high: tally.area.high,
+    });
     let mut planner = Planner::new(tally.area);
     let mut inflight: FuturesUnordered<BoxFuture<'_, Done>> = FuturesUnordered::new();
     let mut next_fetch = 0usize;
@@ -144,11 +157,8 @@ pub(crate) async fn run(
     // only: a resumed search is not charged for a second count, and shows none).
     // A budget too tight for the count goes without it, rather than stop the search.
     let count_fits = plan.limit_passed(&tally.requests, Sku::Aggregate, 1).is_none();
-    if tally.done.is_empty() && outcome.leads.is_empty() && count_fits && upstream.aggregate.is_some() {
-        let area = search.area().cloned().unwrap_or(Area::Rectangle {
-            low: tally.area.low,
-            high: tally.area.high,
-        });
+    if tally.done.is_empty() && out.outcome.leads.is_empty() && count_fits && upstream.aggregate.is_some() {
+        let area = meter_area.clone();
         let api_key = upstream.api_key;
         let meter = upstream.aggregate;
         inflight.push(
@@ -163,23 +173,17 @@ pub(crate) async fn run(
     // has shown its first leads already, so it does not pay for it again. With an
     // `exclude`, the early page is not wanted either: it would pay for places the probes
     // may show are all left out.
-    let mut early_wanted = tally.done.is_empty() && outcome.leads.is_empty() && plan.excluded.is_empty();
-    // Matching places left out by `exclude`, by id (a place on two tiles counts once).
-    let mut left_out: HashSet<String> = HashSet::new();
+    let mut early_wanted = tally.done.is_empty() && out.outcome.leads.is_empty() && plan.excluded.is_empty();
 
     loop {
-        while outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
+        while out.outcome.stop.is_none() && inflight.len() < plan.concurrency.max(1) {
             if let Some(rect) = planner.early_page().filter(|_| early_wanted) {
                 early_wanted = false;
-                let spent = Requests {
-                    enterprise: tally.requests.enterprise + tally.committed,
-                    ..tally.requests
-                };
-                if let Some(limit) = plan.limit_passed(&spent, Sku::Enterprise, 1) {
-                    outcome.stop = Some(limit);
+                if let Some(limit) = plan.limit_passed(&tally.spent(), Sku::Enterprise, 1) {
+                    out.outcome.stop = Some(limit);
                     break;
                 }
-                tally.committed += 1;
+                tally.committed.add(Sku::Enterprise, 1);
                 inflight.push(first_page(upstream, &base, &mask, rect).boxed());
             } else if let Some(fetch) = planner.fetch_at(next_fetch) {
                 next_fetch += 1;
@@ -195,29 +199,54 @@ pub(crate) async fn run(
                     });
                     continue;
                 }
-                if !fetch.ids.is_empty() && fetch.ids.iter().all(|id| plan.is_excluded(id)) {
-                    // The free probes listed only places the search leaves out: the tile
-                    // is done without paying for its leads (which may include places the
-                    // filters would drop; they are counted as left out all the same).
-                    left_out.extend(fetch.ids.iter().cloned());
-                    tally.fetched += 1;
-                    tally.done.push(DoneTile {
-                        rect: fetch.rect,
-                        leads: 0,
-                    });
-                    continue;
-                }
-                let planned = fetch.requests().max(1) as u32;
-                let spent = Requests {
-                    enterprise: tally.requests.enterprise + tally.committed,
-                    ..tally.requests
+                let pages = fetch.requests().max(1) as u32;
+                let choice = if plan.excluded.is_empty() {
+                    TileFetch::Pages(pages)
+                } else {
+                    // Places left out, or fetched already on another tile, are not wanted.
+                    TileFetch::choose(
+                        &fetch.ids,
+                        pages,
+                        |id| !plan.is_excluded(id) && !out.fetched_ids.contains(id),
+                        &plan.prices,
+                    )
                 };
-                if let Some(limit) = plan.limit_passed(&spent, Sku::Enterprise, planned) {
-                    outcome.stop = Some(limit);
+                let rect = fetch.rect;
+                let (pages, by_id) = choice.requests();
+                let mut planned = Requests::default();
+                planned.add(Sku::Enterprise, pages);
+                planned.add(Sku::Details, by_id);
+                let limit = match choice {
+                    TileFetch::Skip => None,
+                    TileFetch::Details(_) => plan.limit_passed(&tally.spent(), Sku::Details, by_id),
+                    TileFetch::Pages(_) => plan.limit_passed(&tally.spent(), Sku::Enterprise, pages),
+                };
+                if let Some(limit) = limit {
+                    out.outcome.stop = Some(limit);
                     break;
                 }
-                tally.committed += planned;
-                inflight.push(fetch_tile(upstream, &base, &mask, fetch.rect, planned).boxed());
+                if !matches!(choice, TileFetch::Pages(_)) {
+                    // The free probes listed the tile's places: those left out are not
+                    // fetched, and are counted as left out (whether or not the filters
+                    // would have dropped them).
+                    out.left_out
+                        .extend(fetch.ids.iter().filter(|id| plan.is_excluded(id)).cloned());
+                }
+                match choice {
+                    TileFetch::Skip => {
+                        // Nothing new: the tile is done without paying for its leads.
+                        tally.fetched += 1;
+                        tally.done.push(DoneTile { rect, leads: 0 });
+                    }
+                    TileFetch::Details(ids) => {
+                        tally.committed = tally.committed.plus(&planned);
+                        inflight.push(fetch_by_id(upstream, &by_id_mask, Some(rect), ids, planned).boxed());
+                    }
+                    TileFetch::Pages(_) => {
+                        tally.committed = tally.committed.plus(&planned);
+                        inflight.push(fetch_tile(upstream, &base, &mask, rect, planned).boxed());
+                    }
+                }
             } else if let Some((id, rect)) = planner.next_probe() {
                 if !may_hold(rect) && planner.may_skip(id) {
                     // Wholly outside a polygon: no place of it counts, so it is known
@@ -245,44 +274,12 @@ pub(crate) async fn run(
                 tally.requests.add(Sku::Aggregate, requests.aggregate);
             }
             Done::Fetch { rect, planned, result } => {
-                let (places, pages) = result?;
-                tally.committed -= planned;
-                tally.requests.add(Sku::Enterprise, pages);
-                // What the meter counts: places of the area (a polygon's, strictly inside).
-                fetched_ids.extend(places.iter().filter(|p| in_area(search, p)).map(|p| p.id.clone()));
-                let mut fresh: Vec<Lead> = Vec::new();
-                for lead in places.into_iter().filter_map(|p| accepted_lead(search, p)) {
-                    if plan.is_excluded(&lead.place_id) {
-                        left_out.insert(lead.place_id);
-                    } else if seen.insert(lead.place_id.clone()) {
-                        fresh.push(lead);
-                    }
-                }
-                let wanted = (outcome.leads.len() + fresh.len()).saturating_sub(budget as usize) as u32;
-                if wanted > 0 {
-                    // Asked for in reservations of up to 60, so a search of thousands makes
-                    // a few dozen store calls, not one per lead; settling gives back the
-                    // unused rest.
-                    budget += allowance.grant(wanted.next_multiple_of(MAX_LEADS)).await;
-                }
-                let mut given = 0;
-                // Places found so far: the same for every lead of this tile (the probes'
-                // count, or the leads out so far while the first regions are probed).
-                let total = (planner.found_count() as u32).max((outcome.leads.len() + fresh.len()) as u32);
-                for lead in fresh {
-                    if outcome.leads.len() as u32 >= budget {
-                        outcome.stop = Some(StopReason::Allowance);
-                        break;
-                    }
-                    given += 1;
-                    outcome.leads.push(lead.clone());
-                    events.push(SearchEvent::BusinessFound(BusinessFound {
-                        name: lead.name.clone(),
-                        found: outcome.leads.len() as u32,
-                        total,
-                        lead,
-                    }));
-                }
+                let (places, made) = result?;
+                tally.committed = minus(&tally.committed, &planned);
+                tally.requests = tally.requests.plus(&made);
+                let given = out
+                    .take(places, plan, allowance, planner.found_count() as u32, &mut events)
+                    .await;
                 if let Some(rect) = rect {
                     tally.fetched += 1;
                     tally.done.push(DoneTile { rect, leads: given });
@@ -291,14 +288,19 @@ pub(crate) async fn run(
             }
         }
         if tile_done || last_progress.elapsed() >= PROGRESS_EVERY {
-            let meter = expected.map(|c| c.with_found(fetched_ids.len() as u32));
+            let meter = expected.map(|c| c.with_found(out.in_area.len() as u32));
             events.push(SearchEvent::Progress(progress(
-                &tally, &planner, &outcome, plan, next_fetch, meter,
+                &tally,
+                &planner,
+                &out.outcome,
+                plan,
+                next_fetch,
+                meter,
             )));
             sink.emit(events, &tally.checkpoint()).await?;
             last_progress = Instant::now();
         }
-        if outcome.stop == Some(StopReason::Allowance) {
+        if out.outcome.stop == Some(StopReason::Allowance) {
             // Nothing more can go out: stop paying for requests in flight.
             break;
         }
@@ -309,15 +311,203 @@ pub(crate) async fn run(
             }
         }
     }
+    if plan.fetch_missing
+        && out.outcome.stop.is_none()
+        && let Some(meter) = upstream.aggregate
+        && missing::worth_asking(expected, out.in_area.union(&out.left_out).count())
+    {
+        let missed = MissedPlaces {
+            meter,
+            area: &meter_area,
+            mask: &by_id_mask,
+            found: planner.found_count() as u32,
+        };
+        missed
+            .fetch(upstream, plan, &mut tally, &mut out, allowance, sink)
+            .await?;
+    }
+    let mut outcome = out.outcome;
+    // What the meter counts: places of the area (a polygon's or circle's, strictly inside).
+    let in_area_ids = out.in_area;
+    let left_out = out.left_out;
     outcome.requests = tally.requests;
     outcome.truncated = planner.truncated();
-    outcome.completeness = expected.map(|c| c.with_found(fetched_ids.len() as u32));
+    outcome.completeness = expected.map(|c| c.with_found(in_area_ids.len() as u32));
     outcome.excluded = left_out.len() as u32;
     let last = progress(&tally, &planner, &outcome, plan, next_fetch, outcome.completeness);
     outcome.expected_places = Some(last.estimated_places);
     sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())
         .await?;
     Ok(outcome)
+}
+
+/// `a` less `b`, by SKU (what a finished fetch no longer holds against the budget).
+fn minus(a: &Requests, b: &Requests) -> Requests {
+    Requests {
+        ids_only: a.ids_only.saturating_sub(b.ids_only),
+        pro: a.pro.saturating_sub(b.pro),
+        enterprise: a.enterprise.saturating_sub(b.enterprise),
+        aggregate: a.aggregate.saturating_sub(b.aggregate),
+        details: a.details.saturating_sub(b.details),
+    }
+}
+
+/// What a full search has sent and may still send.
+struct Output {
+    /// The leads sent (an earlier run's first), and how it stopped.
+    outcome: SearchOutcome,
+    /// Place ids sent.
+    seen: HashSet<String>,
+    /// Leads it may send: its reservation, grown from the allowance as leads stream.
+    budget: u32,
+    /// Places fetched so far, before Leadgen's own filters (a tile's places outside a
+    /// circle or polygon included).
+    fetched_ids: HashSet<String>,
+    /// Matching places left out by `exclude`, by id (a place on two tiles counts once).
+    left_out: HashSet<String>,
+    /// Of `fetched_ids`, those inside the search's area (a circle's or polygon's tiles
+    /// also list places outside it): what the completeness meter's count is compared with.
+    in_area: HashSet<String>,
+}
+
+impl Output {
+    fn new(delivered: Vec<Lead>, lead_budget: u32) -> Self {
+        let seen: HashSet<String> = delivered.iter().map(|l| l.place_id.clone()).collect();
+        Self {
+            budget: lead_budget.max(delivered.len() as u32),
+            fetched_ids: seen.clone(),
+            in_area: seen.clone(),
+            seen,
+            outcome: SearchOutcome {
+                leads: delivered,
+                ..SearchOutcome::default()
+            },
+            left_out: HashSet::new(),
+        }
+    }
+
+    /// Takes fetched places (a tile's pages, or places by id): each that passes the
+    /// search's filters, is not left out and was not sent yet goes out as a lead into
+    /// `events`, within the allowance; returns how many went out. `found`: the places
+    /// the probes found so far (each lead's `total`, when more than the leads out).
+    async fn take(
+        &mut self,
+        places: Vec<Place>,
+        plan: &SearchPlan<'_>,
+        allowance: &impl LeadAllowance,
+        found: u32,
+        events: &mut Vec<SearchEvent>,
+    ) -> u32 {
+        self.fetched_ids.extend(places.iter().map(|p| p.id.clone()));
+        self.in_area
+            .extend(places.iter().filter(|p| in_area(plan.search, p)).map(|p| p.id.clone()));
+        let mut fresh: Vec<Lead> = Vec::new();
+        for lead in places.into_iter().filter_map(|p| accepted_lead(plan.search, p)) {
+            if plan.is_excluded(&lead.place_id) {
+                self.left_out.insert(lead.place_id);
+            } else if self.seen.insert(lead.place_id.clone()) {
+                fresh.push(lead);
+            }
+        }
+        let leads = &mut self.outcome.leads;
+        let wanted = (leads.len() + fresh.len()).saturating_sub(self.budget as usize) as u32;
+        if wanted > 0 {
+            // Asked for in reservations of up to 60, so a search of thousands makes
+            // a few dozen store calls, not one per lead; settling gives back the
+            // unused rest.
+            self.budget += allowance.grant(wanted.next_multiple_of(MAX_LEADS)).await;
+        }
+        let mut given = 0;
+        // Places found so far: the same for every lead of this answer (the probes'
+        // count, or the leads out so far while the first regions are probed).
+        let total = found.max((leads.len() + fresh.len()) as u32);
+        for lead in fresh {
+            if leads.len() as u32 >= self.budget {
+                self.outcome.stop = Some(StopReason::Allowance);
+                break;
+            }
+            given += 1;
+            leads.push(lead.clone());
+            events.push(SearchEvent::BusinessFound(BusinessFound {
+                name: lead.name.clone(),
+                found: leads.len() as u32,
+                total,
+                lead,
+            }));
+        }
+        given
+    }
+}
+
+/// The end of a full search that fetches what Google counts and its pages missed (see
+/// [`missing`]).
+struct MissedPlaces<'a> {
+    meter: &'a crate::places::AggregateClient,
+    area: &'a Area,
+    /// The Place Details mask: the lead fields.
+    mask: &'a str,
+    /// Places the probes found (each lead's `total`).
+    found: u32,
+}
+
+impl MissedPlaces<'_> {
+    /// Asks Google for the area's place ids (when the budget allows the call) and fetches
+    /// by id, one at a time, those neither fetched nor left out, each through
+    /// [`Output::take`] and out with its checkpoint. A failure here never fails the search,
+    /// whose pages are all out: it stops the fetching, with a log line.
+    async fn fetch(
+        &self,
+        upstream: &Upstream<'_, impl RateGate>,
+        plan: &SearchPlan<'_>,
+        tally: &mut Tally,
+        out: &mut Output,
+        allowance: &impl LeadAllowance,
+        sink: &mut impl EventSink,
+    ) -> Result<(), SearchFailure> {
+        if plan.limit_passed(&tally.requests, Sku::Aggregate, 1).is_some() {
+            // The extra call is the meter's nicety, as the count is: a budget too tight
+            // for it goes without.
+            return Ok(());
+        }
+        let listed = match missing::listed(self.meter, upstream.api_key, plan.search, self.area).await {
+            Ok(ids) => ids,
+            Err(error) => {
+                tracing::warn!(%error, "listing the area's places failed; missed places are not fetched");
+                return Ok(());
+            }
+        };
+        tally.requests.add(Sku::Aggregate, 1);
+        let mut missed = Vec::new();
+        for id in listed {
+            if plan.is_excluded(&id) {
+                out.left_out.insert(id);
+            } else if !out.fetched_ids.contains(&id) && !missed.contains(&id) {
+                missed.push(id);
+            }
+        }
+        for id in missed {
+            if let Some(limit) = plan.limit_passed(&tally.requests, Sku::Details, 1) {
+                out.outcome.stop = Some(limit);
+                break;
+            }
+            let place = match upstream.details(self.mask, &id).await {
+                Ok(place) => place,
+                Err(PlacesError::Upstream { status: 404, .. }) => continue,
+                Err(error) => {
+                    tracing::warn!(%error, "fetching a missed place by id failed; the rest are not fetched");
+                    break;
+                }
+            };
+            tally.requests.add(Sku::Details, 1);
+            let mut events = Vec::new();
+            out.take(vec![place], plan, allowance, self.found, &mut events).await;
+            sink.emit(events, &tally.checkpoint()).await?;
+            if out.outcome.stop.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A probe or fetch request of `search` before its rectangle is set: the business's label
@@ -345,13 +535,15 @@ fn progress(
         .filter_map(|i| planner.fetch_at(i))
         .map(|f| f.requests())
         .sum::<usize>()
-        + tally.committed as usize
+        + tally.committed.enterprise as usize
         + unresolved * MAX_PAGES;
     let spent = tally.requests.cost_usd(prices);
     let expected = if outcome.stop.is_some() {
         spent
     } else {
-        spent + pending_requests as f64 * prices.per_request(Sku::Enterprise)
+        spent
+            + pending_requests as f64 * prices.per_request(Sku::Enterprise)
+            + f64::from(tally.committed.details) * prices.per_request(Sku::Details)
     };
     SearchProgress {
         areas_probed: tally.probed,
@@ -418,13 +610,55 @@ async fn fetch_tile(
     base: &SearchTextRequest,
     mask: &str,
     rect: Rect,
-    planned: u32,
+    planned: Requests,
 ) -> Done {
-    let result = all_pages(upstream, mask, within(base, rect)).await;
+    let result = all_pages(upstream, mask, within(base, rect))
+        .await
+        .map(|(places, pages)| (places, pages_of(pages)));
     Done::Fetch {
         rect: Some(rect),
         planned,
         result,
+    }
+}
+
+/// `pages` Text Search Enterprise requests.
+fn pages_of(pages: u32) -> Requests {
+    let mut requests = Requests::default();
+    requests.add(Sku::Enterprise, pages);
+    requests
+}
+
+/// A tile's new places by id (Place Details), one after another: a place Google no
+/// longer knows (404, not billed) is skipped; any other failure fails the fetch, as a
+/// page's would.
+async fn fetch_by_id(
+    upstream: &Upstream<'_, impl RateGate>,
+    mask: &str,
+    rect: Option<Rect>,
+    ids: Vec<String>,
+    planned: Requests,
+) -> Done {
+    let mut made = Requests::default();
+    let mut places = Vec::new();
+    let mut failure = None;
+    for id in &ids {
+        match upstream.details(mask, id).await {
+            Ok(place) => {
+                made.add(Sku::Details, 1);
+                places.push(place);
+            }
+            Err(PlacesError::Upstream { status: 404, .. }) => {}
+            Err(error) => {
+                failure = Some(error);
+                break;
+            }
+        }
+    }
+    Done::Fetch {
+        rect,
+        planned,
+        result: failure.map_or(Ok((places, made)), Err),
     }
 }
 
@@ -433,10 +667,10 @@ async fn first_page(upstream: &Upstream<'_, impl RateGate>, base: &SearchTextReq
     let result = upstream
         .page(mask, &within(base, rect))
         .await
-        .map(|page| (page.places, 1));
+        .map(|page| (page.places, pages_of(1)));
     Done::Fetch {
         rect: None,
-        planned: 1,
+        planned: pages_of(1),
         result,
     }
 }

@@ -5,6 +5,7 @@
 //! API key), a sink for events and a way to learn that nobody listens any more, and, when
 //! the job is a retry, where the earlier run stopped ([`Resume`]).
 
+mod cheaper;
 mod checkpoint;
 mod completeness;
 mod cost;
@@ -13,6 +14,7 @@ mod full;
 mod leads;
 mod locate;
 mod meter;
+mod missing;
 mod options;
 mod paging;
 mod polygon;

@@ -116,6 +116,12 @@ impl<G: RateGate> Upstream<'_, G> {
         self.gate.until_ready(self.key_id).await;
         self.client.search_text_with_mask(self.api_key, mask, request).await
     }
+
+    /// One place by id with `mask` (a Place Details mask), once the gate allows.
+    pub(crate) async fn details(&self, mask: &str, place_id: &str) -> Result<crate::places::Place, PlacesError> {
+        self.gate.until_ready(self.key_id).await;
+        self.client.place_details(self.api_key, mask, place_id).await
+    }
 }
 
 /// One search to run.
@@ -135,6 +141,10 @@ pub struct SearchPlan<'a> {
     /// Place ids the search must not send (its `exclude`, read from the workspace's
     /// place memory before it starts; empty for `none`).
     pub excluded: HashSet<String>,
+    /// Whether a full search whose area the completeness meter counts at
+    /// [`MAX_PLACE_IDS`](super::missing::MAX_PLACE_IDS) places or fewer fetches, by id,
+    /// those Google lists that its pages did not (`LEADGEN_COMPLETENESS_FETCH_MISSING`).
+    pub fetch_missing: bool,
 }
 
 impl SearchPlan<'_> {
@@ -192,6 +202,7 @@ mod tests {
             concurrency: 1,
             spend_cap: spend_cap.map(LiveSpendCap::new),
             excluded: HashSet::new(),
+            fetch_missing: false,
         }
     }
 

@@ -1,6 +1,7 @@
 //! `exclude` (issue #29) against the Places simulator: left-out places are neither sent
 //! nor counted toward the lead budget, and a full search does not pay for a rectangle
-//! whose places the free probes show are all left out.
+//! whose places the free probes show are all left out, and fetches a rectangle's few new
+//! places by id when that costs less than its pages.
 
 use std::{collections::HashSet, net::SocketAddr};
 
@@ -89,6 +90,7 @@ async fn run(
         concurrency: 4,
         spend_cap: None,
         excluded,
+        fetch_missing: false,
     };
     let mut sink = Collect::default();
     let outcome = search::run(&upstream, &plan, &mut sink, &Unlimited, &NoAreaCache, Resume::fresh())
@@ -167,5 +169,22 @@ async fn a_full_search_re_run_sends_only_the_new_places_and_pays_far_less() {
     assert!(
         second_cost.billable(Sku::TextSearchEnterprise) * 4 <= first_cost.billable(Sku::TextSearchEnterprise),
         "and the simulator billed as much"
+    );
+    // The cheaper of (#29 item 2): each rectangle holding a new place holds only one, so
+    // that place by id ($0.020) beats the rectangle's pages ($0.035 each). What Google
+    // billed: the locate request and the 5 places by id; the probes are free.
+    assert_eq!(second_cost.billable(Sku::TextSearchEnterprise), 0, "no page of leads");
+    assert_eq!(
+        second_cost.billable(Sku::PlaceDetailsEnterprise),
+        5,
+        "one Place Details call per new place"
+    );
+    assert_eq!(second_cost.billable(Sku::TextSearchPro), 1, "the locate request");
+    assert_eq!(second_cost.place_details_requests, 5);
+    assert_eq!(second_cost.cost_usd.micros(), 132_000, "$0.032 + 5 x $0.020");
+    assert_eq!((second.requests.enterprise, second.requests.details), (0, 5));
+    assert!(
+        (second_usd - 0.132).abs() < 1e-9,
+        "what the search says it cost: ${second_usd}"
     );
 }

@@ -127,3 +127,31 @@ async fn quota_errors_wait_for_google_s_retry_delay() {
     );
     assert_eq!(sim.stats().requests_for(invalid), 1, "a refused key is not retried");
 }
+
+#[tokio::test]
+async fn place_details_answers_one_place_with_the_lead_fields_billed_as_details_enterprise() {
+    let (sim, client) = sim(PlacesSim::builder()).await;
+    let city = sim.cities()[0].name;
+    let known = sim.world().places_for(city, "restaurant")[0].clone();
+    let mask = leadgen_core::places::details_field_mask(leadgen_core::places::LEAD_FIELD_MASK);
+    let place = client.place_details(KEY, &mask, &known.id).await.expect("details");
+    let lead = lead_from_place(place).expect("a lead");
+    assert_eq!(lead.place_id, known.id);
+    assert_eq!(lead.name, known.display_name);
+    assert_eq!(lead.phone, known.national_phone_number.unwrap_or_default());
+    let stats = sim.stats();
+    assert_eq!(stats.billable(Sku::PlaceDetailsEnterprise), 1, "{stats:?}");
+    assert_eq!(stats.billable_requests, 1);
+
+    let gone = client
+        .place_details(KEY, &mask, "ChIJnotAPlaceOfThisWorld00")
+        .await
+        .expect_err("unknown");
+    assert!(matches!(&gone, PlacesError::Upstream { status: 404, .. }), "{gone:?}");
+    assert_eq!(sim.stats().place_details_requests, 2, "a 404 is not retried");
+    let refused = client
+        .place_details("AIzaSyINVALIDKEY0123456789abcdefghijklmn", &mask, &known.id)
+        .await
+        .expect_err("bad key");
+    assert_eq!(refused, PlacesError::InvalidKey);
+}

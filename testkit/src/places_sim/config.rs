@@ -37,6 +37,10 @@ pub struct SimConfig {
     /// `websiteUri` points at the business's site there instead of the reserved
     /// `https://{slug}.example.com/`. Default none.
     pub fake_web_url: Option<String>,
+    /// Place ids Text Search never lists, though they exist (the Places Aggregate API
+    /// counts and lists them, Place Details answers them): a place Google ranks out of
+    /// every query. Default none.
+    pub unlisted: Vec<String>,
 }
 
 impl Default for SimConfig {
@@ -50,6 +54,7 @@ impl Default for SimConfig {
             slow_delay: DEFAULT_SLOW_DELAY,
             metro_density: metro::default_density(),
             fake_web_url: None,
+            unlisted: Vec::new(),
         }
     }
 }
@@ -109,6 +114,12 @@ impl PlacesSimBuilder {
     /// Points `websiteUri` at the sites of the fake web at `base_url`.
     pub fn fake_web(mut self, base_url: impl Into<String>) -> Self {
         self.config.fake_web_url = Some(base_url.into());
+        self
+    }
+
+    /// Makes Text Search never list the place `place_id` (see [`SimConfig::unlisted`]).
+    pub fn unlisted(mut self, place_id: impl Into<String>) -> Self {
+        self.config.unlisted.push(place_id.into());
         self
     }
 

@@ -110,6 +110,11 @@ pub fn missing_field_mask() -> Response {
     )
 }
 
+/// 404 `NOT_FOUND` with a message (Place Details of an id Google does not know).
+pub fn not_found(message: &str) -> Response {
+    google_error(StatusCode::NOT_FOUND, "NOT_FOUND", message, vec![])
+}
+
 /// 400 `INVALID_ARGUMENT` with a message.
 pub fn invalid_argument(message: &str) -> Response {
     google_error(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", message, vec![])

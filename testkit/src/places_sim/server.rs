@@ -1,5 +1,6 @@
-//! The simulator's HTTP server: `POST /v1/places:searchText` as Google serves it, and a
-//! few `/_sim/*` routes for tests, demos and benchmarks to read what happened and what
+//! The simulator's HTTP server: `POST /v1/places:searchText`, `GET /v1/places/{id}`
+//! (Place Details) and `POST /v1:computeInsights` as Google serves them, and a few
+//! `/_sim/*` routes for tests, demos and benchmarks to read what happened and what
 //! the world holds.
 
 use std::{
@@ -27,7 +28,7 @@ use super::{
     mask::apply_field_mask,
     pagination::{PageTokens, TokenError},
     request,
-    sku::{Sku, mask_sku},
+    sku::{Sku, details_mask_sku, mask_sku},
     stats::{Recorder, SimStats, max_in_window, request_identity},
     world::World,
 };
@@ -71,7 +72,10 @@ impl PlacesSim {
     pub(crate) async fn start_with(addr: SocketAddr, config: SimConfig) -> std::io::Result<Self> {
         let bound = Bound::bind(addr).await?;
         let state = Arc::new(SimState {
-            world: Arc::new(World::with_metro_density(config.seed, config.metro_density.clone())),
+            world: Arc::new(
+                World::with_metro_density(config.seed, config.metro_density.clone())
+                    .with_unlisted(config.unlisted.iter().cloned()),
+            ),
             tokens: PageTokens::new(config.seed),
             quota: PerMinuteQuota::new(config.rpm_quota),
             faults: Faults::new(
@@ -87,6 +91,7 @@ impl PlacesSim {
         let app = Route::new()
             .at("/v1/places:searchText", poem::post(search_text))
             .at("/v1:computeInsights", poem::post(compute_insights))
+            .at("/v1/places/:place_id", poem::get(place_details))
             .at("/_sim/stats", poem::get(stats))
             .at("/_sim/requests", poem::get(requests))
             .at("/_sim/reset", poem::post(reset))
@@ -218,6 +223,44 @@ impl SimState {
 }
 
 impl SimState {
+    /// Google's answer to one Place Details request: the same checks as Text Search
+    /// (key, project state, quota, back end), then the mask (without the `places.`
+    /// prefix) and the place: 404 `NOT_FOUND` for an id the world does not hold.
+    fn details(&self, key: &str, mask: Option<&str>, place_id: &str, arrived: Instant) -> Response {
+        if key.is_empty() {
+            return errors::missing_key();
+        }
+        if !well_formed_key(key) {
+            return errors::invalid_key();
+        }
+        if let Some(fault) = KeyFault::of(key) {
+            return fault.response();
+        }
+        if let Err(wait) = self.quota.admit(key, arrived) {
+            return errors::rate_limited(self.quota.limit(), wait);
+        }
+        if self.faults.should_fail(key, place_id.as_bytes()) {
+            return errors::unavailable();
+        }
+        let Some(mask) = mask.map(str::trim).filter(|m| !m.is_empty()) else {
+            return errors::missing_field_mask();
+        };
+        let sku = match details_mask_sku(mask) {
+            Ok(sku) => sku,
+            Err(path) => return errors::unknown_mask_path(&path),
+        };
+        let Some(place) = self.world.place(place_id) else {
+            return errors::not_found(&format!("Place ID {place_id} was not found."));
+        };
+        self.recorder
+            .billed(sku, request_identity(key, mask, place_id.as_bytes()));
+        let mut place = place.to_json();
+        if let Some(base) = &self.fake_web {
+            on_fake_web(&mut place, base);
+        }
+        ok_json(&apply_field_mask(&place, mask))
+    }
+
     /// Google's answer to one `computeInsights` request: the same key checks as Text
     /// Search (key, project state, back end), then the request itself. Its quota is
     /// another API's, so Text Search's per-minute quota does not apply.
@@ -325,6 +368,40 @@ async fn compute_insights(req: &Request, body: Body, state: Data<&Arc<SimState>>
         tokio::time::sleep(delay).await;
     }
     state.insights(&key, &body)
+}
+
+/// `GET /v1/places/{placeId}`: the key and field mask as headers, or as the `key` and
+/// `fields`/`$fields` query parameters; `languageCode`, `regionCode` and `sessionToken`
+/// are taken and do not change the answer (the world speaks one language). After the
+/// same simulated latency as Text Search.
+#[handler]
+async fn place_details(
+    req: &Request,
+    poem::web::Path(place_id): poem::web::Path<String>,
+    state: Data<&Arc<SimState>>,
+) -> Response {
+    let params: HashMap<String, String> = req.params().unwrap_or_default();
+    let key = req
+        .header("x-goog-api-key")
+        .or_else(|| params.get("key").map(String::as_str))
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let mask = req.header("x-goog-fieldmask").or_else(|| {
+        params
+            .get("fields")
+            .or_else(|| params.get("$fields"))
+            .map(String::as_str)
+    });
+    let arrived = state
+        .recorder
+        .details_arrival((!key.is_empty()).then_some(key.as_str()));
+    let _in_flight = state.recorder.pending();
+    let delay = state.faults.delay(&key);
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    state.details(&key, mask, &place_id, arrived)
 }
 
 #[handler]

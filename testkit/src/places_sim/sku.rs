@@ -1,11 +1,14 @@
-//! Which Text Search SKU a request is billed at. Google prices a Text Search (New) request
-//! by the highest tier of any field in its field mask ("Text Search (New) FieldMask" at
-//! https://developers.google.com/maps/documentation/places/web-service/text-search and
-//! "Place Data Fields (New)"); a wildcard asks for, and is billed for, everything.
+//! Which SKU a request is billed at. Google prices a Text Search (New) or Place Details
+//! (New) request by the highest tier of any field in its field mask ("Text Search (New)
+//! FieldMask" at https://developers.google.com/maps/documentation/places/web-service/text-search,
+//! "Place Details (New)" and "Place Data Fields (New)"); a wildcard asks for, and is
+//! billed for, everything. Place Details has one more tier than Text Search: its
+//! Essentials fields (address, location, types, viewport...) are Text Search Pro fields.
 
 use serde::{Serialize, Serializer};
 
-/// A Text Search (New) SKU, cheapest first.
+/// A Text Search (New) SKU, cheapest first, then the Places Aggregate SKU, then the
+/// Place Details (New) SKUs, cheapest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Sku {
@@ -19,18 +22,33 @@ pub enum Sku {
     /// "Text Search Enterprise + Atmosphere": reviews, summaries, amenities, `*`.
     TextSearchEnterpriseAtmosphere,
     /// "Places Aggregate": one Places Aggregate API `computeInsights` call, whatever it
-    /// asks (not a Text Search SKU: listed last).
+    /// asks (not a Text Search SKU: listed after them).
     PlacesAggregate,
+    /// "Place Details Essentials (IDs Only)": `id`, `name`, `attributions`, `photos`.
+    PlaceDetailsEssentialsIdsOnly,
+    /// "Place Details Essentials": address, location, types, viewport, plus code.
+    PlaceDetailsEssentials,
+    /// "Place Details Pro": display name, status, Maps links, primary type...
+    PlaceDetailsPro,
+    /// "Place Details Enterprise": phone numbers, website, rating, rating count, hours.
+    PlaceDetailsEnterprise,
+    /// "Place Details Enterprise + Atmosphere": reviews, summaries, amenities, `*`.
+    PlaceDetailsEnterpriseAtmosphere,
 }
 
 impl Sku {
     /// Every SKU, cheapest first.
-    pub const ALL: [Sku; 5] = [
+    pub const ALL: [Sku; 10] = [
         Sku::TextSearchEssentialsIdsOnly,
         Sku::TextSearchPro,
         Sku::TextSearchEnterprise,
         Sku::TextSearchEnterpriseAtmosphere,
         Sku::PlacesAggregate,
+        Sku::PlaceDetailsEssentialsIdsOnly,
+        Sku::PlaceDetailsEssentials,
+        Sku::PlaceDetailsPro,
+        Sku::PlaceDetailsEnterprise,
+        Sku::PlaceDetailsEnterpriseAtmosphere,
     ];
 
     /// Google's name for the SKU.
@@ -41,6 +59,11 @@ impl Sku {
             Self::TextSearchEnterprise => "Text Search Enterprise",
             Self::TextSearchEnterpriseAtmosphere => "Text Search Enterprise + Atmosphere",
             Self::PlacesAggregate => "Places Aggregate",
+            Self::PlaceDetailsEssentialsIdsOnly => "Place Details Essentials (IDs Only)",
+            Self::PlaceDetailsEssentials => "Place Details Essentials",
+            Self::PlaceDetailsPro => "Place Details Pro",
+            Self::PlaceDetailsEnterprise => "Place Details Enterprise",
+            Self::PlaceDetailsEnterpriseAtmosphere => "Place Details Enterprise + Atmosphere",
         }
     }
 
@@ -54,6 +77,11 @@ impl Sku {
             Self::TextSearchEnterpriseAtmosphere => 40,
             // About a cent a call.
             Self::PlacesAggregate => 10,
+            Self::PlaceDetailsEssentialsIdsOnly => 0,
+            Self::PlaceDetailsEssentials => 5,
+            Self::PlaceDetailsPro => 17,
+            Self::PlaceDetailsEnterprise => 20,
+            Self::PlaceDetailsEnterpriseAtmosphere => 25,
         }
     }
 
@@ -227,6 +255,46 @@ pub fn place_field_sku(field: &str) -> Option<Sku> {
     })
 }
 
+/// Place fields that Place Details bills as Essentials (Text Search bills them as Pro).
+const DETAILS_ESSENTIALS: &[&str] = &[
+    "addressComponents",
+    "addressDescriptor",
+    "adrFormatAddress",
+    "formattedAddress",
+    "location",
+    "photos",
+    "plusCode",
+    "postalAddress",
+    "shortFormattedAddress",
+    "types",
+    "viewport",
+];
+
+/// The SKU a Place Details (New) field mask is billed at (its paths name the place's
+/// own fields, `id,displayName.text`, with no `places.` prefix), or the first path
+/// Google would refuse.
+pub fn details_mask_sku(mask: &str) -> Result<Sku, String> {
+    let mut highest = Sku::PlaceDetailsEssentialsIdsOnly;
+    for path in mask.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let sku = if path == "*" {
+            Sku::PlaceDetailsEnterpriseAtmosphere
+        } else {
+            // The same fields and sub-paths as a Text Search place's, one tier table over.
+            let field = path.split('.').next().unwrap_or_default();
+            match path_sku(&format!("places.{path}")).filter(|_| field != "places") {
+                Some(Sku::TextSearchEssentialsIdsOnly) => Sku::PlaceDetailsEssentialsIdsOnly,
+                Some(_) if DETAILS_ESSENTIALS.contains(&field) => Sku::PlaceDetailsEssentials,
+                Some(Sku::TextSearchPro) => Sku::PlaceDetailsPro,
+                Some(Sku::TextSearchEnterprise) => Sku::PlaceDetailsEnterprise,
+                Some(_) => Sku::PlaceDetailsEnterpriseAtmosphere,
+                None => return Err(path.to_owned()),
+            }
+        };
+        highest = highest.max(sku);
+    }
+    Ok(highest)
+}
+
 /// The SKU a field mask is billed at, or the first path Google would refuse.
 pub fn mask_sku(mask: &str) -> Result<Sku, String> {
     let mut highest = Sku::TextSearchEssentialsIdsOnly;
@@ -312,6 +380,25 @@ mod tests {
             mask_sku("places.id,nextPageToken"),
             Ok(Sku::TextSearchEssentialsIdsOnly)
         );
+    }
+
+    #[test]
+    fn place_details_masks_have_no_prefix_and_their_own_tiers() {
+        let lead = "id,displayName,formattedAddress,nationalPhoneNumber,websiteUri,rating,userRatingCount,\
+addressComponents,primaryTypeDisplayName,googleMapsUri";
+        assert_eq!(details_mask_sku(lead), Ok(Sku::PlaceDetailsEnterprise));
+        assert_eq!(details_mask_sku("id,name"), Ok(Sku::PlaceDetailsEssentialsIdsOnly));
+        assert_eq!(
+            details_mask_sku("id,formattedAddress,location.latitude"),
+            Ok(Sku::PlaceDetailsEssentials)
+        );
+        assert_eq!(details_mask_sku("displayName.text"), Ok(Sku::PlaceDetailsPro));
+        assert_eq!(details_mask_sku("reviews"), Ok(Sku::PlaceDetailsEnterpriseAtmosphere));
+        assert_eq!(details_mask_sku("*"), Ok(Sku::PlaceDetailsEnterpriseAtmosphere));
+        assert_eq!(details_mask_sku("places.id"), Err("places.id".to_owned()), "no prefix");
+        assert_eq!(details_mask_sku("id,nextPageToken"), Err("nextPageToken".to_owned()));
+        assert_eq!(details_mask_sku("places"), Err("places".to_owned()));
+        assert_eq!(Sku::PlaceDetailsEnterprise.cost(1_000).dollars(), 20.0);
     }
 
     #[test]

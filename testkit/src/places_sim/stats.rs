@@ -19,6 +19,9 @@ pub struct SimStats {
     /// Every Places Aggregate `computeInsights` request received, whatever the answer
     /// (not in `searchTextRequests`, nor in `requestsByKey`: another API, another quota).
     pub compute_insights_requests: u64,
+    /// Every Place Details request received, whatever the answer (not in
+    /// `searchTextRequests`; in `requestsByKey`, as the key's rate limit covers both).
+    pub place_details_requests: u64,
     /// Requests answered with 200: the ones Google would bill.
     pub billable_requests: u64,
     /// Billable requests per SKU (every SKU listed, zeros included).
@@ -61,6 +64,7 @@ impl SimStats {
 struct Inner {
     search_text: u64,
     compute_insights: u64,
+    place_details: u64,
     billable: BTreeMap<Sku, u64>,
     /// How often each billed request (by its identity hash) was answered.
     answered: std::collections::HashMap<u64, u64>,
@@ -105,6 +109,22 @@ impl Recorder {
         now
     }
 
+    /// Counts a Place Details request and, when it carries a key, its arrival time.
+    /// Returns the arrival instant.
+    pub(crate) fn details_arrival(&self, key: Option<&str>) -> Instant {
+        let mut inner = self.inner();
+        let now = Instant::now();
+        inner.place_details += 1;
+        if let Some(key) = key {
+            inner
+                .arrivals
+                .entry(key.to_owned())
+                .or_default()
+                .push(now.duration_since(self.start));
+        }
+        now
+    }
+
     /// Counts a `computeInsights` request.
     pub(crate) fn insights_arrival(&self) {
         self.inner().compute_insights += 1;
@@ -130,6 +150,7 @@ impl Recorder {
         SimStats {
             search_text_requests: inner.search_text,
             compute_insights_requests: inner.compute_insights,
+            place_details_requests: inner.place_details,
             billable_requests: inner.billable.values().sum(),
             cost_usd: cost_by_sku.values().copied().sum(),
             cost_usd_by_sku: cost_by_sku,
@@ -229,11 +250,11 @@ mod tests {
         assert_eq!(stats.requests_for("a"), 2);
         assert_eq!(stats.billable(Sku::TextSearchPro), 3);
         assert_eq!(stats.billable(Sku::TextSearchEnterprise), 0);
-        assert_eq!(stats.billable_by_sku.len(), 5);
+        assert_eq!(stats.billable_by_sku.len(), 10);
         assert_eq!(stats.billable_requests, 3);
         assert_eq!(stats.cost(Sku::TextSearchPro).micros(), 96_000, "3 x $32 / 1000");
         assert_eq!(stats.cost_usd.micros(), 96_000);
-        assert_eq!(stats.cost_usd_by_sku.len(), 5);
+        assert_eq!(stats.cost_usd_by_sku.len(), 10);
         recorder.reset();
         assert_eq!(recorder.snapshot().search_text_requests, 0);
         assert!(recorder.arrivals("a").is_empty());

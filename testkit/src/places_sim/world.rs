@@ -212,6 +212,8 @@ pub struct World {
     seed: u64,
     metro_density: MetroDensity,
     generated: Mutex<Generated>,
+    /// Places Text Search never lists (see [`World::with_unlisted`]).
+    unlisted: HashSet<String>,
 }
 
 impl World {
@@ -229,7 +231,54 @@ impl World {
             seed,
             metro_density,
             generated: Mutex::new(HashMap::new()),
+            unlisted: HashSet::new(),
         }
+    }
+
+    /// The same world, where Text Search never lists the places `ids` name (whatever
+    /// the query): they exist all the same, so the Places Aggregate API counts and lists
+    /// them, Place Details answers them and [`World::truth`] holds them. What a place
+    /// Google ranks out of every query looks like to a full search.
+    #[must_use]
+    pub fn with_unlisted(mut self, ids: impl IntoIterator<Item = String>) -> Self {
+        self.unlisted.extend(ids);
+        self
+    }
+
+    /// The business with place id `id`, wherever it is (Place Details' answer); `None`
+    /// for an id the world does not hold.
+    pub fn place(&self, id: &str) -> Option<Place> {
+        let known: Vec<Arc<Vec<Place>>> = {
+            let cache = self.generated.lock().unwrap_or_else(|e| e.into_inner());
+            cache.values().cloned().collect()
+        };
+        if let Some(place) = known.iter().flat_map(|places| places.iter()).find(|p| p.id == id) {
+            return Some(place.clone());
+        }
+        // Not generated yet: every city and type is, one after another, without keeping
+        // them (an id no search listed is rare: a test's, or a stale one).
+        for (c, city) in CITIES.iter().enumerate() {
+            for (t, ty) in catalogue::TYPES.iter().enumerate() {
+                let cached = self
+                    .generated
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .contains_key(&(c, t));
+                if cached {
+                    continue;
+                }
+                let places = generate(
+                    self.seed,
+                    city,
+                    ty,
+                    metro::dense_count(&self.metro_density, city, ty.value),
+                );
+                if let Some(place) = places.into_iter().find(|p| p.id == id) {
+                    return Some(place);
+                }
+            }
+        }
+        None
     }
 
     /// The seed it was made from.
@@ -347,7 +396,8 @@ impl World {
         let scope = self.scope(named_city, search.location_restriction.as_ref(), bias.as_ref());
         let floor = rating_floor(search.min_rating);
         let mut hits = self.matching(&scope, &catalogue::types_carrying(wanted), |p| {
-            zip.is_none_or(|z| p.zip == z)
+            !self.unlisted.contains(&p.id)
+                && zip.is_none_or(|z| p.zip == z)
                 && search.location_restriction.is_none_or(|r| r.contains(p.location))
                 && meets(p, floor)
         });
@@ -838,6 +888,30 @@ mod tests {
             (25..=100).contains(&world.places_for("Austin", "plumber").len()),
             "only the metro"
         );
+    }
+
+    #[test]
+    fn an_unlisted_place_is_never_searched_yet_found_by_id_and_in_the_truth() {
+        let plain = World::new(DEFAULT_SEED_FOR_TESTS);
+        let city = &CITIES[0];
+        let dentists = plain.places_for(city.name, "dentist");
+        let hidden = dentists[3].clone();
+        let world = World::new(DEFAULT_SEED_FOR_TESTS).with_unlisted([hidden.id.clone()]);
+        let mut search = TextSearch::new("dentist", Some("dentist"));
+        search.location_restriction = Some(hidden.viewport);
+        assert!(
+            id_set(&plain.search(&search)).contains(&hidden.id),
+            "listed in the plain world"
+        );
+        assert!(!id_set(&world.search(&search)).contains(&hidden.id), "never listed");
+        assert!(id_set(&world.truth("dentist", &hidden.viewport, None)).contains(&hidden.id));
+        assert_eq!(
+            world.place(&hidden.id),
+            Some(hidden.clone()),
+            "by id, before anything was generated"
+        );
+        assert_eq!(plain.place(&hidden.id), Some(hidden), "and once generated");
+        assert_eq!(world.place("ChIJnotAPlaceOfThisWorld00"), None);
     }
 
     #[test]

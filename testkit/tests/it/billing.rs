@@ -63,6 +63,11 @@ async fn each_answer_is_billed_at_the_highest_sku_of_its_mask() {
             "text_search_enterprise": 3,
             "text_search_enterprise_atmosphere": 1,
             "places_aggregate": 0,
+            "place_details_essentials_ids_only": 0,
+            "place_details_essentials": 0,
+            "place_details_pro": 0,
+            "place_details_enterprise": 0,
+            "place_details_enterprise_atmosphere": 0,
         })
     );
     assert_eq!(over_http.body["requestsByKey"][KEY], 10);
@@ -75,6 +80,11 @@ async fn each_answer_is_billed_at_the_highest_sku_of_its_mask() {
             "text_search_enterprise": 0.105,
             "text_search_enterprise_atmosphere": 0.04,
             "places_aggregate": 0.0,
+            "place_details_essentials_ids_only": 0.0,
+            "place_details_essentials": 0.0,
+            "place_details_pro": 0.0,
+            "place_details_enterprise": 0.0,
+            "place_details_enterprise_atmosphere": 0.0,
         })
     );
     assert_eq!(over_http.body["costUsd"], json!(0.209));

@@ -2,6 +2,7 @@
 
 mod billing;
 mod binary;
+mod details;
 mod faults;
 mod http;
 mod insights;

@@ -171,6 +171,7 @@ fn count_spend(requests: &search::Requests, prices: &search::PriceTable) {
         (Sku::IdsOnly, "ids_only", requests.ids_only),
         (Sku::Pro, "pro", requests.pro),
         (Sku::Enterprise, "enterprise", requests.enterprise),
+        (Sku::Details, "details", requests.details),
     ] {
         metrics().places_spend(label, n, f64::from(n) * prices.per_request(sku));
     }
@@ -617,6 +618,7 @@ async fn run(
         concurrency: search::FULL_CONCURRENCY,
         spend_cap,
         excluded,
+        fetch_missing: deps.fetch_missing,
     };
     let allowance = UsageAllowance {
         usage: &deps.usage,

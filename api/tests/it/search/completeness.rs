@@ -2,7 +2,9 @@
 //! when the meter is on and the type is a Google type; null, and the estimate still
 //! answers, when it is off, the type is not Google's, or the count fails.
 
-use leadgen_testkit::places_sim::{PlacesSim, Sku};
+use std::collections::BTreeSet;
+
+use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World, cities};
 use serde_json::{Value, json};
 
 use super::env::{Mode, SearchEnv};
@@ -179,4 +181,106 @@ async fn a_full_search_carries_no_meter_when_it_is_off() {
         "{events:?}"
     );
     assert_eq!(env.sim.stats().compute_insights_requests, 0);
+}
+
+/// A rectangle over the first city's whole viewport, as a request's `area`, the florists
+/// in it (fewer than Google's 100 for `INSIGHT_PLACES`), and one of them to hide from
+/// Text Search.
+fn florists() -> (Value, Vec<String>, String) {
+    let world = World::new(DEFAULT_SEED);
+    let city = &cities()[0];
+    let v = city.viewport;
+    let ids: Vec<String> = world.truth("florist", &v, None).into_iter().map(|p| p.id).collect();
+    assert!(
+        (2..=100).contains(&ids.len()),
+        "Google lists the ids of 100 places at most: {}",
+        ids.len()
+    );
+    let hidden = ids[ids.len() / 2].clone();
+    let area = json!({
+        "low": {"latitude": v.low.latitude, "longitude": v.low.longitude},
+        "high": {"latitude": v.high.latitude, "longitude": v.high.longitude},
+    });
+    (area, ids, hidden)
+}
+
+fn sent_ids(events: &[(u64, Value)]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|(_, e)| e["type"] == "business_found")
+        .map(|(_, e)| e["lead"]["placeId"].as_str().expect("placeId").to_owned())
+        .collect()
+}
+
+// #30 item 3: a place Google counts that no Text Search page lists is fetched by id at
+// the end of the full search, so found equals expected; it costs the one Place Details
+// call and one more Aggregate call (the ids), both in the search's cost.
+crate::both_modes!(a_place_no_page_lists_is_fetched_by_id, |mode| async move {
+    let (area, ids, hidden) = florists();
+    let env = SearchEnv::start(mode, PlacesSim::builder().unlisted(hidden.clone()), 1, vec![]).await;
+    let (status, events) = env
+        .stream_body(json!({"businessType": "florist", "coverage": "full", "area": area}))
+        .await;
+    assert_eq!(status, 200, "{events:?}");
+    let sent = sent_ids(&events);
+    assert!(sent.contains(&hidden), "the unlisted florist was sent");
+    assert_eq!(
+        sent.iter().collect::<BTreeSet<_>>(),
+        ids.iter().collect::<BTreeSet<_>>(),
+        "every florist of the area, each once"
+    );
+    assert_eq!(sent.len(), ids.len());
+    let complete = &events.last().expect("events").1;
+    assert_eq!(complete["type"], "complete", "{complete}");
+    let expected = ids.len() as u64;
+    assert_eq!(
+        complete["completeness"],
+        json!({"found": expected, "expected": expected, "source": "google_aggregate"}),
+    );
+    let requests = &complete["cost"]["requests"];
+    assert_eq!(requests["details"].as_u64(), Some(1), "{complete}");
+    assert_eq!(requests["aggregate"].as_u64(), Some(2), "the count and the ids");
+    let stats = env.sim.stats();
+    assert_eq!(stats.billable(Sku::PlaceDetailsEnterprise), 1);
+    assert_eq!(stats.billable(Sku::PlacesAggregate), 2);
+    let enterprise = stats.billable(Sku::TextSearchEnterprise);
+    let prices = leadgen_core::search::PriceTable::default();
+    let usd =
+        enterprise as f64 * prices.enterprise / 1000.0 + 2.0 * prices.aggregate / 1000.0 + prices.details / 1000.0;
+    assert!(
+        (complete["cost"]["costUsd"].as_f64().expect("costUsd") - usd).abs() < 1e-9,
+        "{complete}"
+    );
+});
+
+// With `LEADGEN_COMPLETENESS_FETCH_MISSING=off`, nothing more is asked: the unlisted
+// place stays missing, and the meter says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missed_places_are_not_fetched_when_it_is_off() {
+    let (area, ids, hidden) = florists();
+    let env = SearchEnv::start(
+        Mode::Embedded,
+        PlacesSim::builder().unlisted(hidden.clone()),
+        1,
+        vec![("LEADGEN_COMPLETENESS_FETCH_MISSING", "off".to_owned())],
+    )
+    .await;
+    let (status, events) = env
+        .stream_body(json!({"businessType": "florist", "coverage": "full", "area": area}))
+        .await;
+    assert_eq!(status, 200, "{events:?}");
+    assert!(!sent_ids(&events).contains(&hidden));
+    let complete = &events.last().expect("events").1;
+    let expected = ids.len() as u64;
+    assert_eq!(
+        complete["completeness"],
+        json!({"found": expected - 1, "expected": expected, "source": "google_aggregate"}),
+    );
+    assert_eq!(complete["cost"]["requests"]["details"].as_u64(), Some(0));
+    assert_eq!(
+        complete["cost"]["requests"]["aggregate"].as_u64(),
+        Some(1),
+        "the count only"
+    );
+    assert_eq!(env.sim.stats().place_details_requests, 0);
 }

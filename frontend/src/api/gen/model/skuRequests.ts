@@ -15,6 +15,11 @@ export interface SkuRequests {
      * versions recorded (a checkpoint, a queued job), hence the default.
      */
   aggregate?: number;
+  /**
+     * "Place Details Enterprise": places fetched one by one, by id. Absent in what
+     * older versions recorded, hence the default.
+     */
+  details?: number;
   /** "Text Search Enterprise": pages of leads. */
   enterprise: number;
   /** "Text Search Essentials (IDs Only)": free probes. */
