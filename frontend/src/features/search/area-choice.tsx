@@ -128,7 +128,7 @@ function TypedAreaFields({ idPrefix, typed, problem, onChange }: TypedFieldsProp
   return (
     <fieldset className="grid gap-3 rounded-lg px-3 pt-1 pb-3 ring-1 ring-slate-200 ring-inset">
       <legend className="px-1 text-sm font-medium text-slate-800">Or type the area</legend>
-      <div className="max-w-xs">
+      <div className="sm:max-w-md">
         <Label htmlFor={`${id}-shape`}>Shape</Label>
         <Select id={`${id}-shape`} className="mt-1.5" value={typed.shape} onChange={(e) => onChange({ shape: e.target.value as TypedArea['shape'] })}>
           <option value="rectangle">Rectangle (south-west and north-east corners)</option>

@@ -215,12 +215,12 @@ export default function AreaMap({ styleUrl, area, onDraw, disabled = false }: Ar
           Clear area
         </Button>
       </div>
-      <div
-        ref={container}
-        data-testid="area-map"
-        aria-busy={!ready || undefined}
-        className={cn('h-80 w-full overflow-hidden rounded-lg bg-slate-200 ring-1 ring-slate-300', disabled && 'pointer-events-none opacity-60')}
-      />
+      {/* MapLibre adds its own classes to the container (`maplibregl-map`, which holds the
+          canvas in place): its class attribute never changes after mount, so React never
+          rewrites them away; the disabled look is on the wrapper. */}
+      <div className={cn('rounded-lg ring-1 ring-slate-300', disabled && 'pointer-events-none opacity-60')}>
+        <div ref={container} data-testid="area-map" aria-busy={!ready || undefined} className="h-80 w-full overflow-hidden rounded-lg bg-slate-200" />
+      </div>
       <p className="text-xs text-slate-600">
         {mode === 'polygon'
           ? 'Click each corner, then click the first one (or press Enter) to close the polygon.'
