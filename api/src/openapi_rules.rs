@@ -12,7 +12,7 @@
 use leadgen_core::{
     api_key,
     personal_tokens::{MAX_EXPIRY_DAYS, MAX_NAME_LEN, Scope},
-    search::{MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, SearchStatus},
+    search::{MAX_COST_USD, MAX_MIN_REVIEWS, MAX_POLYGON_POINTS, MAX_RADIUS_METERS, SearchStatus},
     sheets::MAX_EXPORT_ROWS,
     webhooks::EventType,
 };
@@ -190,6 +190,12 @@ fn property_rules() -> Vec<(&'static str, &'static str, Rule)> {
         ("GeoPoint", "latitude", number_in(-90.0, false, 90.0)),
         ("GeoPoint", "longitude", number_in(-180.0, false, 180.0)),
         ("SearchArea", "radiusMeters", number_in(0.0, true, MAX_RADIUS_METERS)),
+        // A closed ring repeats its first point: one item more than the points allowed.
+        (
+            "SearchArea",
+            "polygon",
+            array(|a| (a.min_items, a.max_items) = (Some(3), Some(MAX_POLYGON_POINTS + 1))),
+        ),
         ("CreateTokenRequest", "name", name(MAX_NAME_LEN)),
         (
             "WorkspaceNameRequest",

@@ -33,8 +33,9 @@ pub struct SearchRequest {
     pub website: Option<WebsiteChoice>,
     /// `with`: only businesses with a phone number.
     pub phone: Option<PhoneChoice>,
-    /// An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
-    /// a circle `{center, radiusMeters}` (at most 50 km).
+    /// An explicit area instead of (or refining) `location`: a rectangle `{low, high}`, a
+    /// circle `{center, radiusMeters}` (at most 50 km) or a polygon `{polygon: [...]}`
+    /// (results strictly inside).
     pub area: Option<SearchArea>,
     /// Keep running when the stream closes (reconnect with
     /// `GET /api/leads/searches/{id}/events`, cancel with `POST .../cancel`). Default: true
@@ -89,9 +90,9 @@ pub struct GeoPoint {
     pub longitude: f64,
 }
 
-/// An area: a rectangle (`low` south-west, `high` north-east, at most 5 degrees a side) or
-/// a circle (`center`, `radiusMeters`).
-#[derive(Debug, Clone, Copy, Object)]
+/// An area: a rectangle (`low` south-west, `high` north-east, at most 5 degrees a side), a
+/// circle (`center`, `radiusMeters`) or a polygon (`polygon`). Give one shape's fields only.
+#[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SearchArea {
     /// Rectangle: south-west corner.
@@ -102,6 +103,11 @@ pub struct SearchArea {
     pub center: Option<GeoPoint>,
     /// Circle: radius in metres (up to 50,000).
     pub radius_meters: Option<f64>,
+    /// Polygon: one ring of 3 to 500 distinct points, open or closed (last point = first),
+    /// in either direction, not crossing or touching itself, within 5 degrees of latitude
+    /// and of longitude. Only places strictly inside are results (a place on the border
+    /// is not); the search covers the ring's bounding box and pays for its places.
+    pub polygon: Option<Vec<GeoPoint>>,
 }
 
 impl SearchRequest {
@@ -120,13 +126,22 @@ impl SearchRequest {
                 high: Some(high),
                 center: None,
                 radius_meters: None,
+                polygon: None,
             }) => Some(Area::rectangle(point(low), point(high))?),
             Some(SearchArea {
                 low: None,
                 high: None,
                 center: Some(center),
                 radius_meters: Some(radius),
+                polygon: None,
             }) => Some(Area::circle(point(center), radius)?),
+            Some(SearchArea {
+                low: None,
+                high: None,
+                center: None,
+                radius_meters: None,
+                polygon: Some(ring),
+            }) => Some(Area::polygon(&ring.into_iter().map(point).collect::<Vec<_>>())?),
             Some(_) => return Err(InvalidOption::AreaShape.into()),
         };
         let website = self.website.map(|w| match w {

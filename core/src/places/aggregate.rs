@@ -40,7 +40,7 @@ const EVERY_STATUS: [&str; 3] = [
 /// Where to count, in Google's terms. This module does not know a search's `Area`: the
 /// search converts its own (`From<&Area>` in `search::completeness`), so `places` and
 /// `search` do not name each other.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AggregateArea {
     /// A circle: its centre and radius in whole metres (`int32`).
     Circle {
@@ -56,16 +56,22 @@ pub enum AggregateArea {
         /// The north-east corner.
         north_east: LatLngLiteral,
     },
+    /// A polygon as Google's `customArea.polygon.coordinates` takes it: closed (first
+    /// point repeated last) and counterclockwise. The caller orders it so.
+    Polygon {
+        /// The closed ring.
+        coordinates: Vec<LatLngLiteral>,
+    },
 }
 
 /// What to count: places of one Table A type in an area, optionally rated at least
 /// `min_rating`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AggregateQuery<'a> {
     /// A Google Table A place type, sent as `includedTypes` (places whose `types` list it,
     /// as Text Search's `includedType` matches).
     pub place_type: &'a str,
-    /// The search's area: a circle, or a rectangle sent as a polygon.
+    /// The search's area: a circle, a polygon, or a rectangle sent as a polygon.
     pub area: AggregateArea,
     /// `ratingFilter.minRating` (Google takes 1.0 to 5.0); none below 1.
     pub min_rating: Option<f64>,
@@ -153,7 +159,7 @@ impl<'a> ComputeInsightsRequest<'a> {
         Self {
             insights: [insight],
             filter: Filter {
-                location_filter: LocationFilter::of(query.area),
+                location_filter: LocationFilter::of(&query.area),
                 type_filter: TypeFilter {
                     included_types: [query.place_type],
                 },
@@ -177,8 +183,8 @@ struct Filter<'a> {
     rating_filter: Option<RatingFilter>,
 }
 
-/// One of Google's location filters (`region` is not sent: a search's area is a circle or
-/// a rectangle).
+/// One of Google's location filters (`region` is not sent: a search's area is a circle, a
+/// rectangle or a polygon).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 enum LocationFilter {
@@ -194,11 +200,16 @@ enum LocationFilter {
 }
 
 impl LocationFilter {
-    fn of(area: AggregateArea) -> Self {
-        match area {
+    fn of(area: &AggregateArea) -> Self {
+        match *area {
             AggregateArea::Circle { center, radius_meters } => Self::Circle {
                 lat_lng: center,
                 radius: radius_meters,
+            },
+            AggregateArea::Polygon { ref coordinates } => Self::CustomArea {
+                polygon: Polygon {
+                    coordinates: coordinates.clone(),
+                },
             },
             // Google wants a closed ring, counterclockwise: SW, SE, NE, NW, SW.
             AggregateArea::Rectangle {

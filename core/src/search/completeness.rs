@@ -66,6 +66,9 @@ impl From<&Area> for AggregateArea {
                 south_west: literal(low),
                 north_east: literal(high),
             },
+            Area::Polygon { ref ring } => Self::Polygon {
+                coordinates: ring.closed_counterclockwise().into_iter().map(literal).collect(),
+            },
         }
     }
 }

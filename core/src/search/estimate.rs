@@ -103,7 +103,7 @@ pub async fn estimate(
         (Coverage::Full, Some(area)) => Some(area.bounds()),
         (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, &mut spent).await?),
     };
-    let metered = search.area().copied().or(tiled.map(|r| Area::Rectangle {
+    let metered = search.area().cloned().or(tiled.map(|r| Area::Rectangle {
         low: r.low,
         high: r.high,
     }));
@@ -118,7 +118,10 @@ pub async fn estimate(
                 let new = places.iter().filter(|p| !excluded.contains(&p.id)).count() as u32;
                 let mut requests = Requests::default();
                 requests.add(Sku::Enterprise, ids.div_ceil(PAGE_SIZE).max(1));
-                (ids, new, requests, true)
+                // A polygon's box lists places outside it, which are paid for, not sent.
+                let share = search.area().map_or(1.0, |a| a.share_of(a.bounds()));
+                let inside = |n: u32| (f64::from(n) * share).round() as u32;
+                (inside(ids), inside(new), requests, true)
             }
             Some(area) => full(upstream, search, area, limits, &mut probes, excluded).await?,
         };
@@ -159,6 +162,7 @@ async fn full(
     excluded: &HashSet<String>,
 ) -> Result<(u32, u32, Requests, bool), SearchFailure> {
     let base = base_request(search);
+    let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
     let mut planner = Planner::new(area);
     // In rounds: every probe the plan has ready, answered together, recorded in order.
     // The estimate then depends only on Google's answers, not on which came first.
@@ -168,8 +172,13 @@ async fn full(
         while round.len() < limits.concurrency.max(1)
             && used + (round.len() * MAX_PAGES) as u32 + MAX_PAGES as u32 <= limits.max_probe_requests
         {
-            let Some(next) = planner.next_probe() else { break };
-            round.push(next);
+            let Some((id, rect)) = planner.next_probe() else { break };
+            if !may_hold(rect) {
+                // Wholly outside a polygon: known empty without asking, as the search does.
+                planner.record(id, Probe::default());
+                continue;
+            }
+            round.push((id, rect));
         }
         if round.is_empty() {
             break;
@@ -192,7 +201,7 @@ async fn full(
     let planned: usize = planner
         .fetch_plan()
         .iter()
-        .filter(|f| f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id)))
+        .filter(|f| may_hold(f.rect) && (f.ids.is_empty() || !f.ids.iter().all(|id| excluded.contains(id))))
         .map(|f| f.requests())
         .sum();
     let known = if excluded.is_empty() {
@@ -216,6 +225,30 @@ async fn full(
         // for every `PLACES_PER_PROBE_REQUEST` places.
         requests.add(Sku::IdsOnly, (rest / PLACES_PER_PROBE_REQUEST).ceil() as u32);
     }
-    let total = (found as f64 + rest).round() as u32;
-    Ok((total, total.saturating_sub(known as u32), requests, exact))
+    // A polygon's tiles hold places outside it too, which the search pays for and does
+    // not send: each tile counts its share inside the ring (its places taken as spread
+    // evenly), the unresolved rest the ring's share of its box. Other shapes count whole.
+    let (inside, rest_inside) = match search.area() {
+        Some(area) => (
+            planner
+                .fetch_plan()
+                .iter()
+                .map(|f| f.ids.len() as f64 * area.share_of(f.rect))
+                .sum::<f64>(),
+            rest * area.share_of(area.bounds()),
+        ),
+        None => (found as f64, rest),
+    };
+    let share = if found as f64 + rest > 0.0 {
+        (inside + rest_inside) / (found as f64 + rest)
+    } else {
+        1.0
+    };
+    let total = (inside + rest_inside).round() as u32;
+    Ok((
+        total,
+        total.saturating_sub((known as f64 * share).round() as u32),
+        requests,
+        exact,
+    ))
 }

@@ -25,7 +25,7 @@ use super::{
     options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
     query::ValidSearch,
-    request::{accepted_lead, first_request, lead_mask},
+    request::{accepted_lead, first_request, in_area, lead_mask},
     runner::{EventSink, LeadAllowance, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
     tiling::{CAP, Planner, Probe, ProbeId, Rect},
 };
@@ -134,6 +134,7 @@ pub(crate) async fn run(
 
     let base = base_request(search);
     let mask = lead_mask(search);
+    let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
     let mut planner = Planner::new(tally.area);
     let mut inflight: FuturesUnordered<BoxFuture<'_, Done>> = FuturesUnordered::new();
     let mut next_fetch = 0usize;
@@ -144,7 +145,7 @@ pub(crate) async fn run(
     // A budget too tight for the count goes without it, rather than stop the search.
     let count_fits = plan.limit_passed(&tally.requests, Sku::Aggregate, 1).is_none();
     if tally.done.is_empty() && outcome.leads.is_empty() && count_fits && upstream.aggregate.is_some() {
-        let area = search.area().copied().unwrap_or(Area::Rectangle {
+        let area = search.area().cloned().unwrap_or(Area::Rectangle {
             low: tally.area.low,
             high: tally.area.high,
         });
@@ -185,6 +186,15 @@ pub(crate) async fn run(
                 if done_before.iter().any(|done| done.same_as(&fetch.rect)) {
                     continue;
                 }
+                if !may_hold(fetch.rect) {
+                    // Wholly outside a polygon: none of its places could be sent.
+                    tally.fetched += 1;
+                    tally.done.push(DoneTile {
+                        rect: fetch.rect,
+                        leads: 0,
+                    });
+                    continue;
+                }
                 if !fetch.ids.is_empty() && fetch.ids.iter().all(|id| plan.is_excluded(id)) {
                     // The free probes listed only places the search leaves out: the tile
                     // is done without paying for its leads (which may include places the
@@ -209,6 +219,12 @@ pub(crate) async fn run(
                 tally.committed += planned;
                 inflight.push(fetch_tile(upstream, &base, &mask, fetch.rect, planned).boxed());
             } else if let Some((id, rect)) = planner.next_probe() {
+                if !may_hold(rect) {
+                    // Wholly outside a polygon: no place of it counts, so it is known
+                    // empty without asking (recall is kept: a tile partly inside is probed).
+                    planner.record(id, Probe::default());
+                    continue;
+                }
                 inflight.push(probe(upstream, &base, id, rect).boxed());
             } else {
                 break;
@@ -232,7 +248,8 @@ pub(crate) async fn run(
                 let (places, pages) = result?;
                 tally.committed -= planned;
                 tally.requests.add(Sku::Enterprise, pages);
-                fetched_ids.extend(places.iter().map(|p| p.id.clone()));
+                // What the meter counts: places of the area (a polygon's, strictly inside).
+                fetched_ids.extend(places.iter().filter(|p| in_area(search, p)).map(|p| p.id.clone()));
                 let mut fresh: Vec<Lead> = Vec::new();
                 for lead in places.into_iter().filter_map(|p| accepted_lead(search, p)) {
                     if plan.is_excluded(&lead.place_id) {

@@ -15,6 +15,8 @@ mod locate;
 mod meter;
 mod options;
 mod paging;
+mod polygon;
+mod postal;
 mod query;
 mod quick;
 mod request;
@@ -34,6 +36,8 @@ pub use options::{
     WebsiteFilter,
 };
 pub use paging::{MAX_LEADS, MAX_PAGES, PAGE_SIZE};
+pub use polygon::{InvalidRing, MAX_POLYGON_POINTS, Ring};
+pub use postal::PostalCode;
 pub use query::{InvalidSearch, MAX_LOCATION, MISSING_FIELDS, RawSearch, SearchQuery, ValidSearch};
 pub use request::first_request;
 pub use runner::{

@@ -6,7 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::tiling::{LatLng, Rect};
+use super::{
+    polygon::{InvalidRing, Ring},
+    tiling::{LatLng, Rect},
+};
 use crate::lead::Lead;
 
 /// Widest side of an explicit area, in degrees (about 550 km): beyond that a search is a
@@ -214,7 +217,11 @@ impl LeadFilters {
 }
 
 /// An explicit area, as integrators give it instead of a location name.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+///
+/// A shape this release does not know (a polygon, to a worker of the release before) is
+/// an unknown `shape` variant: such a queued job fails to read, loudly, rather than run
+/// as some other area.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "shape")]
 pub enum Area {
     /// A rectangle: south-west `low`, north-east `high` (Google's `Viewport`).
@@ -231,6 +238,11 @@ pub enum Area {
         center: LatLng,
         /// Radius in metres.
         radius_meters: f64,
+    },
+    /// A polygon: one ring, checked again when read; places strictly inside.
+    Polygon {
+        /// The ring's points, open, in the order given.
+        ring: Ring,
     },
 }
 
@@ -264,9 +276,29 @@ impl Area {
         Ok(Self::Circle { center, radius_meters })
     }
 
+    /// A checked polygon: a valid ring no wider than a rectangle may be.
+    pub fn polygon(points: &[LatLng]) -> Result<Self, InvalidOption> {
+        let ring = Ring::new(points)?;
+        let b = ring.bounds();
+        if b.high.lat - b.low.lat > MAX_AREA_DEGREES || b.high.lng - b.low.lng > MAX_AREA_DEGREES {
+            return Err(InvalidOption::PolygonTooLarge);
+        }
+        Ok(Self::Polygon { ring })
+    }
+
+    /// The same area checked again (what the queue carries is only trusted once checked).
+    pub fn checked(self) -> Result<Self, InvalidOption> {
+        match self {
+            Self::Rectangle { low, high } => Self::rectangle(low, high),
+            Self::Circle { center, radius_meters } => Self::circle(center, radius_meters),
+            Self::Polygon { ring } => Self::polygon(ring.points()),
+        }
+    }
+
     /// The smallest rectangle holding the area (what tiles and `locationRestriction` use).
     pub fn bounds(&self) -> Rect {
         match *self {
+            Self::Polygon { ref ring } => ring.bounds(),
             Self::Rectangle { low, high } => Rect { low, high },
             Self::Circle { center, radius_meters } => {
                 let dlat = radius_meters / METERS_PER_DEGREE;
@@ -285,18 +317,38 @@ impl Area {
         }
     }
 
-    /// Whether a place at `p` is in the area (a rectangle's edges included).
+    /// Whether a place at `p` is in the area (a rectangle's edges included; a polygon's
+    /// excluded: strictly inside).
     pub fn contains(&self, p: LatLng) -> bool {
         match *self {
             Self::Rectangle { low, high } => Rect { low, high }.contains(p),
             Self::Circle { center, radius_meters } => distance_m(center, p) <= radius_meters,
+            Self::Polygon { ref ring } => ring.contains(p),
         }
     }
 
-    /// Whether leads need their location checked after fetching (a circle: its bounding
-    /// rectangle holds corners outside it).
+    /// Whether `rect` may hold places of the area: false only for a tile of a polygon's
+    /// bounding box that lies wholly outside the ring (it need not be probed or fetched).
+    pub fn may_hold(&self, rect: Rect) -> bool {
+        match self {
+            Self::Polygon { ring } => ring.overlaps(rect),
+            Self::Rectangle { .. } | Self::Circle { .. } => true,
+        }
+    }
+
+    /// The share of `rect` inside the area, for estimates: a polygon's clipped share; 1
+    /// for the other shapes (as estimates have always counted them).
+    pub fn share_of(&self, rect: Rect) -> f64 {
+        match self {
+            Self::Polygon { ring } => ring.share_of(rect),
+            Self::Rectangle { .. } | Self::Circle { .. } => 1.0,
+        }
+    }
+
+    /// Whether leads need their location checked after fetching (a circle or a polygon:
+    /// the bounding rectangle Google is asked about holds places outside them).
     pub fn needs_location(&self) -> bool {
-        matches!(self, Self::Circle { .. })
+        matches!(self, Self::Circle { .. } | Self::Polygon { .. })
     }
 
     /// A short label for a search given by area (what `start` echoes as its location).
@@ -307,6 +359,17 @@ impl Area {
             }
             Self::Circle { center, radius_meters } => {
                 format!("within {:.0} m of {:.4},{:.4}", radius_meters, center.lat, center.lng)
+            }
+            Self::Polygon { ref ring } => {
+                let b = ring.bounds();
+                format!(
+                    "polygon of {} points within {:.4},{:.4} to {:.4},{:.4}",
+                    ring.points().len(),
+                    b.low.lat,
+                    b.low.lng,
+                    b.high.lat,
+                    b.high.lng
+                )
             }
         }
     }
@@ -377,9 +440,19 @@ pub enum InvalidOption {
     /// Radius out of range.
     #[error("radiusMeters must be above 0 and at most {MAX_RADIUS_METERS}.")]
     Radius,
-    /// Both shapes, or neither, or half of one.
-    #[error("area must be a rectangle {{low, high}} or a circle {{center, radiusMeters}}.")]
+    /// Several shapes, or none, or half of one.
+    #[error(
+        "area must be one of a rectangle {{low, high}}, a circle {{center, radiusMeters}} or a polygon {{polygon: [{{latitude, longitude}}, ...]}}."
+    )]
     AreaShape,
+    /// A polygon's ring is not valid.
+    #[error(transparent)]
+    Polygon(#[from] InvalidRing),
+    /// A polygon wider than [`MAX_AREA_DEGREES`].
+    #[error(
+        "area.polygon is too large: its points must lie within {MAX_AREA_DEGREES} degrees of latitude and of longitude."
+    )]
+    PolygonTooLarge,
 }
 
 impl Coverage {
@@ -517,5 +590,90 @@ mod tests {
             "a corner of the bounds lies outside the circle"
         );
         assert!(circle.needs_location());
+    }
+
+    #[test]
+    fn a_polygon_is_checked_bounded_and_kept_through_the_queue() {
+        let p = |lat, lng| LatLng { lat, lng };
+        let triangle = [p(30.0, -97.0), p(30.0, -96.0), p(31.0, -96.5)];
+        let area = Area::polygon(&triangle).expect("valid");
+        assert_eq!(
+            area.bounds(),
+            Rect {
+                low: p(30.0, -97.0),
+                high: p(31.0, -96.0)
+            }
+        );
+        assert!(area.needs_location());
+        assert!(area.contains(p(30.2, -96.5)));
+        assert!(!area.contains(p(30.9, -96.9)), "in the bounding box, outside the ring");
+        assert!(!area.may_hold(Rect {
+            low: p(30.8, -97.0),
+            high: p(31.0, -96.9)
+        }));
+        assert!(area.label().starts_with("polygon of 3 points"), "{}", area.label());
+        assert_eq!(
+            Area::polygon(&[p(30.0, -97.0), p(30.0, -91.0), p(31.0, -94.0)]),
+            Err(InvalidOption::PolygonTooLarge)
+        );
+        assert_eq!(
+            Area::polygon(&[p(30.0, -97.0), p(30.0, -96.0)]),
+            Err(InvalidOption::Polygon(InvalidRing::TooFewPoints))
+        );
+        assert!(
+            InvalidOption::PolygonTooLarge
+                .to_string()
+                .starts_with("area.polygon is too large"),
+            "the message names the field"
+        );
+        // The queue's JSON: the shape and the ring as given, read back the same.
+        let search = crate::search::ValidSearch::try_from(crate::search::RawSearch {
+            business_type: "dentist".into(),
+            area: Some(area.clone()),
+            ..crate::search::RawSearch::default()
+        })
+        .expect("valid");
+        let json = serde_json::to_value(&search).expect("json");
+        assert_eq!(json["area"]["shape"], "polygon");
+        assert_eq!(json["area"]["ring"].as_array().map(Vec::len), Some(3));
+        let back: crate::search::ValidSearch = serde_json::from_value(json.clone()).expect("read back");
+        assert_eq!(back.area(), Some(&area));
+        assert!(
+            search.options_json().contains(r#""shape":"polygon""#),
+            "the history keeps it"
+        );
+        // What the queue carries is checked again: a forged ring does not read.
+        let mut forged = json.clone();
+        forged["area"]["ring"] = serde_json::json!([{"lat": 0.0, "lng": 0.0}, {"lat": 1.0, "lng": 1.0}]);
+        assert!(serde_json::from_value::<crate::search::ValidSearch>(forged).is_err());
+    }
+
+    /// A worker of the release before polygons reads `area` as this; a polygon must make
+    /// its job unreadable (dropped with an error), never a search of something else.
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase", tag = "shape")]
+    #[allow(dead_code)]
+    enum AreaBeforePolygons {
+        Rectangle {
+            low: LatLng,
+            high: LatLng,
+        },
+        #[serde(rename_all = "camelCase")]
+        Circle {
+            center: LatLng,
+            radius_meters: f64,
+        },
+    }
+
+    #[test]
+    fn a_worker_of_the_release_before_refuses_a_polygon_rather_than_guess() {
+        let p = |lat, lng| LatLng { lat, lng };
+        let polygon = Area::polygon(&[p(30.0, -97.0), p(30.0, -96.0), p(31.0, -96.5)]).expect("valid");
+        let error = serde_json::from_value::<AreaBeforePolygons>(serde_json::to_value(&polygon).expect("json"))
+            .expect_err("unknown shape");
+        assert!(error.to_string().contains("unknown variant `polygon`"), "{error}");
+        // Shapes it knows still read as they did.
+        let circle = Area::circle(p(30.0, -97.0), 500.0).expect("valid");
+        serde_json::from_value::<AreaBeforePolygons>(serde_json::to_value(&circle).expect("json")).expect("read");
     }
 }

@@ -4,7 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::options::{Area, Coverage, Exclude, InvalidOption, LeadFilters, parse_max_cost};
+use super::{
+    options::{Area, Coverage, Exclude, InvalidOption, LeadFilters, parse_max_cost},
+    postal::PostalCode,
+};
 use crate::{
     catalogue::{self, BusinessType},
     lead::SearchParams,
@@ -54,6 +57,8 @@ pub struct ValidSearch {
     area: Option<Area>,
     enrich: bool,
     exclude: Exclude,
+    /// The postal code the location names, when no area is given (derived, not carried).
+    postal_code: Option<PostalCode>,
 }
 
 /// As typed, before validation.
@@ -100,11 +105,7 @@ impl TryFrom<RawSearch> for ValidSearch {
         let business = catalogue::find(business_type)
             .ok_or_else(|| InvalidSearch::UnknownBusinessType(business_type.to_owned()))?;
         // Re-check what the queue carries: a payload is only trusted once validated.
-        let area = match raw.area {
-            Some(Area::Rectangle { low, high }) => Some(Area::rectangle(low, high)?),
-            Some(Area::Circle { center, radius_meters }) => Some(Area::circle(center, radius_meters)?),
-            None => None,
-        };
+        let area = raw.area.map(Area::checked).transpose()?;
         let filters = LeadFilters::parse(
             raw.filters.min_rating,
             raw.filters.min_reviews.map(i64::from),
@@ -115,6 +116,7 @@ impl TryFrom<RawSearch> for ValidSearch {
             (true, Some(area)) => area.label(),
             _ => location.to_owned(),
         };
+        let postal_code = area.is_none().then(|| PostalCode::named_by(&location)).flatten();
         Ok(Self {
             business,
             location,
@@ -128,6 +130,7 @@ impl TryFrom<RawSearch> for ValidSearch {
             area,
             enrich: raw.enrich,
             exclude: raw.exclude,
+            postal_code,
         })
     }
 }
@@ -190,6 +193,12 @@ impl ValidSearch {
     /// The explicit area, if given.
     pub fn area(&self) -> Option<&Area> {
         self.area.as_ref()
+    }
+
+    /// The postal code the location names (see `search::postal`), when no area is given:
+    /// only leads whose address carries it are sent.
+    pub fn postal_code(&self) -> Option<&PostalCode> {
+        self.postal_code.as_ref()
     }
 
     /// The options beyond type and location, as the history records them (JSON: the

@@ -22,7 +22,8 @@ pub fn first_request(search: &ValidSearch) -> SearchTextRequest {
 }
 
 /// The lead field mask, with the place's location when the area must be checked (a
-/// circle). Location is a Pro field, so the Enterprise price does not change.
+/// circle or a polygon). Location is a Text Search Pro field, so the Enterprise price does
+/// not change.
 pub(crate) fn lead_mask(search: &ValidSearch) -> String {
     match search.area() {
         Some(area) if area.needs_location() => format!("{},places.location", crate::places::LEAD_FIELD_MASK),
@@ -30,16 +31,28 @@ pub(crate) fn lead_mask(search: &ValidSearch) -> String {
     }
 }
 
-/// The lead of a place if it passes the search's filters and lies in its area.
+/// Whether a place lies in the search's area, as far as Google's rectangle does not say
+/// so already (a circle, a polygon). A place whose position is needed but missing is not
+/// known to lie in it, so it does not.
+pub(crate) fn in_area(search: &ValidSearch, place: &crate::places::Place) -> bool {
+    match search.area().filter(|a| a.needs_location()) {
+        None => true,
+        Some(area) => place.location.is_some_and(|at| {
+            area.contains(LatLng {
+                lat: at.latitude,
+                lng: at.longitude,
+            })
+        }),
+    }
+}
+
+/// The lead of a place if it passes the search's filters and lies in its area (or, for a
+/// location that is a postal code, carries that code in its address).
 pub(crate) fn accepted_lead(search: &ValidSearch, place: crate::places::Place) -> Option<Lead> {
-    if let (Some(area), Some(at)) = (search.area(), place.location)
-        && area.needs_location()
-        && !area.contains(LatLng {
-            lat: at.latitude,
-            lng: at.longitude,
-        })
-    {
+    if !in_area(search, &place) {
         return None;
     }
-    lead_from_place(place).filter(|lead| search.filters().accepts(lead))
+    lead_from_place(place).filter(|lead| {
+        search.filters().accepts(lead) && search.postal_code().is_none_or(|code| code.holds(&lead.postal_code))
+    })
 }

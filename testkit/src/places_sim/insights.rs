@@ -8,7 +8,7 @@
 //! - `filter.locationFilter`: one of `circle` (`latLng` or `place`, and a `radius` in
 //!   metres), `region` (`place`: a city or ZIP code of the world, as Text Search answers
 //!   it when asked for the location alone; the region is the businesses of that city or
-//!   ZIP code) or `customArea.polygon` (a closed counterclockwise ring; points inside).
+//!   ZIP code) or `customArea.polygon` (a closed counterclockwise ring; points strictly inside).
 //!   A circle's `place` must be a city or ZIP code too: its centre is the area's.
 //! - `filter.typeFilter`: `includedTypes`/`excludedTypes` match a business's `types`,
 //!   `includedPrimaryTypes`/`excludedPrimaryTypes` its `primaryType`; one of the two
@@ -383,8 +383,24 @@ fn signed_area(ring: &[LatLng]) -> f64 {
         .sum()
 }
 
-/// Whether `p` is inside the closed `ring` (even-odd rule, longitude as x).
+/// Whether `p` is strictly inside the closed `ring` (even-odd rule, longitude as x): a
+/// place on an edge or a corner (within about a millimetre) is not in the area.
 fn inside_ring(ring: &[LatLng], p: LatLng) -> bool {
+    const ON_EDGE: f64 = 1e-8;
+    let on_edge = ring.windows(2).any(|w| {
+        let (a, b) = (w[0], w[1]);
+        let (dx, dy) = (b.longitude - a.longitude, b.latitude - a.latitude);
+        let length = (dx * dx + dy * dy).sqrt();
+        let cross = dx * (p.latitude - a.latitude) - dy * (p.longitude - a.longitude);
+        let within = |v: f64, lo: f64, hi: f64| v >= lo.min(hi) - ON_EDGE && v <= lo.max(hi) + ON_EDGE;
+        length > 0.0
+            && (cross / length).abs() <= ON_EDGE
+            && within(p.longitude, a.longitude, b.longitude)
+            && within(p.latitude, a.latitude, b.latitude)
+    });
+    if on_edge {
+        return false;
+    }
     let mut inside = false;
     for w in ring.windows(2) {
         let (a, b) = (w[0], w[1]);
@@ -574,6 +590,11 @@ mod tests {
         ];
         assert!(inside_ring(&triangle, LatLng::new(0.2, 0.2)));
         assert!(!inside_ring(&triangle, LatLng::new(0.8, 0.8)), "beyond the diagonal");
+        // Strictly inside: the border is not.
+        for border in [(0.5, 0.5), (0.0, 0.5), (0.5, 0.0), (0.0, 0.0), (1.0, 0.0)] {
+            assert!(!inside_ring(&triangle, LatLng::new(border.0, border.1)), "{border:?}");
+        }
+        assert!(!inside_ring(&square, LatLng::new(1.0, 0.5)), "the square's north edge");
 
         let dentist = json!({"includedTypes": ["dentist"]});
         let clockwise: Vec<(f64, f64)> = SQUARE.iter().rev().copied().collect();

@@ -75,10 +75,20 @@ async fn a_city_answers_as_a_locality_with_its_viewport() {
 }
 
 #[tokio::test]
-async fn a_zip_code_answers_as_a_postal_code_with_its_cell() {
+async fn a_zip_code_answers_as_a_postal_code_with_its_framed_cell() {
     let sim = sim().await;
     let austin = sim.world().city("Austin").expect("Austin");
     let cell = austin.zip_viewport("78704").expect("78704 is Austin's");
+    // Its viewport frames the cell with a tenth of it each side, reaching into the
+    // neighbouring codes as a real one does.
+    let (dlat, dlng) = (
+        (cell.high.latitude - cell.low.latitude) / 10.0,
+        (cell.high.longitude - cell.low.longitude) / 10.0,
+    );
+    let viewport = leadgen_testkit::places_sim::Viewport::new(
+        leadgen_testkit::places_sim::LatLng::new(cell.low.latitude - dlat, cell.low.longitude - dlng),
+        leadgen_testkit::places_sim::LatLng::new(cell.high.latitude + dlat, cell.high.longitude + dlng),
+    );
     let near = |value: &Value, expected: f64| value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9);
     for text in ["78704", "Austin, TX 78704"] {
         let reply = search(
@@ -94,7 +104,7 @@ async fn a_zip_code_answers_as_a_postal_code_with_its_cell() {
         assert_eq!(zip["displayName"]["text"], "78704");
         assert_eq!(zip["types"], json!(["postal_code"]));
         assert_eq!(zip["primaryType"], "postal_code");
-        for (corner, expected) in [("low", cell.low), ("high", cell.high)] {
+        for (corner, expected) in [("low", viewport.low), ("high", viewport.high)] {
             assert!(near(&zip["viewport"][corner]["latitude"], expected.latitude), "{zip}");
             assert!(near(&zip["viewport"][corner]["longitude"], expected.longitude), "{zip}");
         }

@@ -8,8 +8,8 @@
 import type { GeoPoint } from './geoPoint';
 
 /**
- * An area: a rectangle (`low` south-west, `high` north-east, at most 5 degrees a side) or
- * a circle (`center`, `radiusMeters`).
+ * An area: a rectangle (`low` south-west, `high` north-east, at most 5 degrees a side), a
+ * circle (`center`, `radiusMeters`) or a polygon (`polygon`). Give one shape's fields only.
  */
 export interface SearchArea {
   /**
@@ -27,6 +27,16 @@ export interface SearchArea {
      * @nullable
      */
   low?: GeoPoint & unknown | null;
+  /**
+     * Polygon: one ring of 3 to 500 distinct points, open or closed (last point = first),
+     * in either direction, not crossing or touching itself, within 5 degrees of latitude
+     * and of longitude. Only places strictly inside are results (a place on the border
+     * is not); the search covers the ring's bounding box and pays for its places.
+     * @minItems 3
+     * @maxItems 501
+     * @nullable
+     */
+  polygon?: GeoPoint[] | null;
   /**
      * Circle: radius in metres (up to 50,000).
      * @maximum 50000

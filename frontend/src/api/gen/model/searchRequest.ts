@@ -16,8 +16,9 @@ import type { SearchRequestWebsite } from './searchRequestWebsite';
  */
 export interface SearchRequest {
   /**
-     * An explicit area instead of (or refining) `location`: a rectangle `{low, high}` or
-     * a circle `{center, radiusMeters}` (at most 50 km).
+     * An explicit area instead of (or refining) `location`: a rectangle `{low, high}`, a
+     * circle `{center, radiusMeters}` (at most 50 km) or a polygon `{polygon: [...]}`
+     * (results strictly inside).
      * @nullable
      */
   area?: SearchArea & unknown | null;
