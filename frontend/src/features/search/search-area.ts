@@ -25,8 +25,8 @@ export interface DrawnShape {
   ring: Position[];
 }
 
-/** A request's area with the polygon the contract takes (`{polygon: [{latitude, longitude}, ...]}`). */
-export type AreaRequest = SearchArea & { polygon?: GeoPoint[] | null };
+/** A request's area: a rectangle, a circle or a polygon (the contract's `SearchArea`). */
+export type AreaRequest = SearchArea;
 
 /** Metres in a degree of latitude near enough for a search area, and Earth's mean radius. */
 const EARTH_RADIUS_METERS = 6_371_008.8;
