@@ -67,7 +67,14 @@ async function setup(props: Partial<Parameters<typeof SearchForm>[0]> = {}) {
 
 const searchButton = () => screen.getByRole('button', { name: 'Search' });
 
-describe('SearchForm: an area drawn on a map', () => {
+/** Puts `text` in the field at once (a paste: one change, where typing is one per key). */
+async function fill(user: ReturnType<typeof userEvent.setup>, label: string, text: string) {
+  await user.click(screen.getByLabelText(label));
+  await user.paste(text);
+}
+
+// Rendering the whole form and typing into it takes seconds on a busy 2-core machine.
+describe('SearchForm: an area drawn on a map', { timeout: 15_000 }, () => {
   it('loads the map with the operator style only when drawing is picked, and searches the drawn polygon', async () => {
     const { onSearch, user } = await setup();
     expect(screen.getByRole('radio', { name: 'The named location' })).toBeChecked();
@@ -101,12 +108,12 @@ describe('SearchForm: an area drawn on a map', () => {
     const { onSearch, user } = await setup();
     await user.click(screen.getByRole('radio', { name: 'Draw on a map' }));
     const map = await screen.findByTestId('map');
-    await user.type(screen.getByLabelText('South-west latitude'), '29.7');
+    await fill(user, 'South-west latitude', '29.7');
     expect(screen.getByText('Enter all four edges as numbers (degrees).')).toBeInTheDocument();
     expect(searchButton()).toBeDisabled();
-    await user.type(screen.getByLabelText('South-west longitude'), '-95.5');
-    await user.type(screen.getByLabelText('North-east latitude'), '29.85');
-    await user.type(screen.getByLabelText('North-east longitude'), '-95.3');
+    await fill(user, 'South-west longitude', '-95.5');
+    await fill(user, 'North-east latitude', '29.85');
+    await fill(user, 'North-east longitude', '-95.3');
     const rectangle = { low: { latitude: 29.7, longitude: -95.5 }, high: { latitude: 29.85, longitude: -95.3 } };
     expect(JSON.parse(map.dataset.area!)).toEqual(rectangle);
     expect(screen.getByText('Rectangle from 29.7000, -95.5000 (south-west) to 29.8500, -95.3000 (north-east)')).toBeInTheDocument();
@@ -117,13 +124,13 @@ describe('SearchForm: an area drawn on a map', () => {
     expect(onSearch).toHaveBeenLastCalledWith({ businessType: 'dentist', location: 'East Houston', area: rectangle });
 
     await user.selectOptions(screen.getByLabelText('Shape'), 'circle');
-    await user.type(screen.getByLabelText('Centre latitude'), '29.76');
-    await user.type(screen.getByLabelText('Centre longitude'), '-95.37');
-    await user.type(screen.getByLabelText('Radius (km)'), '75');
+    await fill(user, 'Centre latitude', '29.76');
+    await fill(user, 'Centre longitude', '-95.37');
+    await fill(user, 'Radius (km)', '75');
     expect(screen.getByText("The circle's radius may be at most 50 km: draw a smaller one.")).toBeInTheDocument();
     expect(searchButton()).toBeDisabled();
     await user.clear(screen.getByLabelText('Radius (km)'));
-    await user.type(screen.getByLabelText('Radius (km)'), '2.5');
+    await fill(user, 'Radius (km)', '2.5');
     expect(JSON.parse(map.dataset.area!)).toEqual({ center: { latitude: 29.76, longitude: -95.37 }, radiusMeters: 2500 });
     expect(searchButton()).toBeEnabled();
   });
