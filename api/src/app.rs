@@ -61,7 +61,10 @@ pub fn build(state: AppState) -> impl Endpoint {
     let docs = poem::endpoint::make_sync(move |_| poem::web::Html(docs_page.clone()));
     let web_dir = state.config.server.web_dir.clone();
     let rate_limits = state.rate_limits.clone();
-    let hsts = state.config.server.public_url.scheme() == "https";
+    let security_headers = SecurityHeaders::new(
+        state.config.server.public_url.scheme() == "https",
+        state.config.site.map_origin().as_deref(),
+    );
     let local_mode = state.oidc.is_none();
     let listen_port = state.config.server.listen.port();
     Route::new()
@@ -87,6 +90,6 @@ pub fn build(state: AppState) -> impl Endpoint {
         .with(BodyLimit)
         .with(rate_limits)
         .with_if(local_mode, auth::local::LocalHostOnly::new(listen_port))
-        .with(SecurityHeaders { hsts })
+        .with(security_headers)
         .with(telemetry::RequestContext)
 }

@@ -39,6 +39,10 @@ pub struct SiteConfig {
     pub arbitration_rules: String,
     /// The landing page's figures; empty: none shown.
     pub marketing_figures: Vec<MarketingFigure>,
+    /// The MapLibre style (a `style.json` URL) the search form's map draws areas on; null:
+    /// a plain background without tiles.
+    #[oai(nullable)]
+    pub map_style_url: Option<String>,
 }
 
 impl Example for SiteConfig {
@@ -55,6 +59,7 @@ impl Example for SiteConfig {
                 value: "500+".into(),
                 label: "Agencies".into(),
             }],
+            map_style_url: Some("https://tiles.openfreemap.org/styles/liberty".into()),
         }
     }
 }
@@ -68,7 +73,8 @@ impl SiteApi {
     ///
     /// Support and chat links, the legal entity, its address, jurisdiction and arbitration
     /// rules, and the landing page's figures, as the operator set them (the spec's
-    /// placeholders when unset). Public: no credential needed.
+    /// placeholders when unset), and the style of the search form's map. Public: no
+    /// credential needed.
     #[oai(path = "/site", method = "get", operation_id = "get_site_config")]
     async fn get_site_config(&self, state: Data<&AppState>) -> Json<SiteConfig> {
         let site = &state.config.site;
@@ -88,6 +94,7 @@ impl SiteApi {
                     label: f.label.clone(),
                 })
                 .collect(),
+            map_style_url: site.map_style_url.as_ref().map(ToString::to_string),
         })
     }
 }

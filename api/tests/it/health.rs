@@ -78,7 +78,61 @@ async fn every_answer_carries_the_security_headers() {
             "{path}: {csp}"
         );
     }
+    // The map (#30 item 5) may fetch from its style's origin, and from no other.
+    let csp = app.client.get("/dashboard").send().await;
+    let csp = csp.0.headers()["content-security-policy"]
+        .to_str()
+        .expect("csp")
+        .to_owned();
+    let directive = |name: &str| {
+        csp.split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in {csp}"))
+            .to_owned()
+    };
+    assert_eq!(
+        directive("connect-src"),
+        "connect-src 'self' https://tiles.openfreemap.org"
+    );
+    assert!(
+        directive("img-src").ends_with(" https://tiles.openfreemap.org"),
+        "{csp}"
+    );
+    assert_eq!(directive("worker-src"), "worker-src 'self'");
+
     // The interactive docs run an inline script: they may not be framed, nothing more.
     let resp = app.client.get("/api/docs").send().await;
     assert_eq!(resp.0.headers()["content-security-policy"], "frame-ancestors 'none'");
+}
+
+#[tokio::test]
+async fn the_policy_lets_the_map_reach_its_styles_origin_only() {
+    let app = TestApp::start(
+        Backend::Sqlite,
+        vec![(
+            "LEADGEN_MAP_STYLE_URL",
+            "https://maps.agency.example:8443/style.json".into(),
+        )],
+    )
+    .await;
+    let resp = app.client.get("/dashboard").send().await;
+    let csp = resp.0.headers()["content-security-policy"]
+        .to_str()
+        .expect("csp")
+        .to_owned();
+    assert!(
+        csp.contains("connect-src 'self' https://maps.agency.example:8443;"),
+        "{csp}"
+    );
+    assert!(!csp.contains("openfreemap"), "{csp}");
+
+    let app = TestApp::start(Backend::Sqlite, vec![("LEADGEN_MAP_STYLE_URL", "none".into())]).await;
+    let resp = app.client.get("/dashboard").send().await;
+    let csp = resp.0.headers()["content-security-policy"]
+        .to_str()
+        .expect("csp")
+        .to_owned();
+    assert!(csp.contains("connect-src 'self';"), "{csp}");
+    assert!(csp.contains("img-src 'self' data: https:;"), "{csp}");
 }

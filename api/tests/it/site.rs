@@ -18,6 +18,7 @@ async fn unset_the_public_pages_keep_the_specs_placeholders() {
     assert_eq!(site["arbitrationRules"], "[Arbitration Rules]");
     assert_eq!(site["marketingFigures"][0]["value"], "2.3M+");
     assert_eq!(site["marketingFigures"].as_array().map(Vec::len), Some(3));
+    assert_eq!(site["mapStyleUrl"], "https://tiles.openfreemap.org/styles/liberty");
 }
 
 #[tokio::test]
@@ -33,6 +34,7 @@ async fn an_operators_values_reach_the_public_pages() {
             ("LEADGEN_JURISDICTION", "England and Wales".into()),
             ("LEADGEN_ARBITRATION_RULES", "the LCIA Rules".into()),
             ("LEADGEN_MARKETING_FIGURES", "none".into()),
+            ("LEADGEN_MAP_STYLE_URL", "none".into()),
         ],
     )
     .await;
@@ -46,4 +48,5 @@ async fn an_operators_values_reach_the_public_pages() {
     assert_eq!(site["jurisdiction"], "England and Wales");
     assert_eq!(site["arbitrationRules"], "the LCIA Rules");
     assert_eq!(site["marketingFigures"], serde_json::json!([]));
+    assert!(site["mapStyleUrl"].is_null(), "{site}");
 }

@@ -48,7 +48,18 @@ pub struct SiteInfo {
     /// (empty). Default: the spec's three.
     #[serde(deserialize_with = "marketing_figures")]
     pub marketing_figures: Vec<MarketingFigure>,
+    /// `LEADGEN_MAP_STYLE_URL`: the MapLibre style (its `style.json`) the search form's map
+    /// draws areas on: an https URL (http for a tile server on the operator's own network),
+    /// or `none` for a plain background with no tiles and no request anywhere else. Its
+    /// origin is the one the Content-Security-Policy lets the map fetch from, so the
+    /// style's tiles, sprites and glyphs must be there too. Default [`DEFAULT_MAP_STYLE`].
+    #[serde(deserialize_with = "map_style")]
+    pub map_style_url: Option<Url>,
 }
+
+/// OpenFreeMap's "liberty" style: free, keyless, street-level, and every tile, sprite and
+/// glyph on the style's own origin (see docs/decisions.md, "Drawing the search area").
+pub const DEFAULT_MAP_STYLE: &str = "https://tiles.openfreemap.org/styles/liberty";
 
 /// The spec's figures (section 2).
 const SPEC_FIGURES: &str = "2.3M+=Leads generated;500+=Agencies;99.9%=Uptime";
@@ -66,7 +77,18 @@ impl Default for SiteInfo {
             jurisdiction: "[Jurisdiction]".into(),
             arbitration_rules: "[Arbitration Rules]".into(),
             marketing_figures: figures(SPEC_FIGURES).expect("the spec's figures read"),
+            map_style_url: Some(Url::parse(DEFAULT_MAP_STYLE).expect("the default style is a URL")),
         }
+    }
+}
+
+impl SiteInfo {
+    /// The origin the map's style, tiles, sprites and glyphs come from
+    /// (`https://tiles.openfreemap.org`), for the Content-Security-Policy; none without a style.
+    pub fn map_origin(&self) -> Option<String> {
+        self.map_style_url
+            .as_ref()
+            .map(|url| url.origin().ascii_serialization())
     }
 }
 
@@ -98,6 +120,21 @@ fn link<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Url>, D::Error> {
         _ => Err(D::Error::invalid_value(
             serde::de::Unexpected::Str(&value),
             &"an https, http or mailto link",
+        )),
+    }
+}
+
+fn map_style<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Url>, D::Error> {
+    let value = text(d)?;
+    if value.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    match Url::parse(&value) {
+        // A host is what the Content-Security-Policy allows; a URL without one has no origin.
+        Ok(url) if matches!(url.scheme(), "https" | "http") && url.host().is_some() => Ok(Some(url)),
+        _ => Err(D::Error::invalid_value(
+            serde::de::Unexpected::Str(&value),
+            &"an https or http URL of a MapLibre style, or none",
         )),
     }
 }
@@ -187,5 +224,30 @@ mod tests {
         );
         assert_eq!(bad("LEADGEN_SUPPORT_EMAIL", "nobody"), "LEADGEN_SUPPORT_EMAIL");
         assert_eq!(bad("LEADGEN_LEGAL_ENTITY", &"x".repeat(301)), "LEADGEN_LEGAL_ENTITY");
+        assert_eq!(
+            bad("LEADGEN_MAP_STYLE_URL", "tiles.example/style.json"),
+            "LEADGEN_MAP_STYLE_URL"
+        );
+        assert_eq!(
+            bad("LEADGEN_MAP_STYLE_URL", "data:application/json,{}"),
+            "LEADGEN_MAP_STYLE_URL"
+        );
+    }
+
+    #[test]
+    fn the_map_style_defaults_to_a_keyless_one_and_names_its_origin() {
+        let default = site(&[]).expect("defaults");
+        assert_eq!(default.map_style_url.as_ref().map(Url::as_str), Some(DEFAULT_MAP_STYLE));
+        assert_eq!(default.map_origin().as_deref(), Some("https://tiles.openfreemap.org"));
+
+        let own = site(&[(
+            "LEADGEN_MAP_STYLE_URL",
+            "https://maps.agency.example:8443/styles/streets.json",
+        )])
+        .expect("valid");
+        assert_eq!(own.map_origin().as_deref(), Some("https://maps.agency.example:8443"));
+
+        let blank = site(&[("LEADGEN_MAP_STYLE_URL", "None")]).expect("valid");
+        assert_eq!((blank.map_origin(), blank.map_style_url), (None, None));
     }
 }

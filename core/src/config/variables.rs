@@ -125,6 +125,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_JURISDICTION", "site.jurisdiction"),
     var("LEADGEN_ARBITRATION_RULES", "site.arbitration_rules"),
     var("LEADGEN_MARKETING_FIGURES", "site.marketing_figures"),
+    var("LEADGEN_MAP_STYLE_URL", "site.map_style_url"),
     var("RUST_LOG", "telemetry.log_filter"),
 ];
 

@@ -19,6 +19,8 @@ export const SPEC_SITE: SiteConfig = {
     { value: "500+", label: "Agencies" },
     { value: "99.9%", label: "Uptime" },
   ],
+  // The server's default (LEADGEN_MAP_STYLE_URL unset), which its CSP lets through.
+  mapStyleUrl: "https://tiles.openfreemap.org/styles/liberty",
 };
 
 /** What the public pages say of the operator: the server's, else the spec's. Read once per page load. */

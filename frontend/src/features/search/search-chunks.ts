@@ -15,3 +15,8 @@ export const RunAgainDialog = lazy(() => import('./run-again-dialog').then((m) =
 export function preloadSearchChunks(): void {
   Promise.all([loadLiveProgress(), loadResultsPanel()]).catch(() => undefined);
 }
+// "Draw on a map" (issue #30 item 5): MapLibre, terra-draw and MapLibre's CSS, about 300
+// kB gzipped, fetched only when a user picks drawing.
+export const AreaMap = lazy(() => import('./area-map'));
+// The form part of drawing (the typed numbers, the area in words): its own small chunk.
+export const DrawnArea = lazy(() => import('./drawn-area'));

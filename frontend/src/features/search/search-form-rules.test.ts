@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canStartSearch, MISSING_FIELDS_MESSAGE, MISSING_KEY_MESSAGE, searchSubmitError } from './search-form-rules';
+import { canStartSearch, MISSING_AREA_MESSAGE, MISSING_FIELDS_MESSAGE, MISSING_KEY_MESSAGE, searchSubmitError } from './search-form-rules';
 
 const ok = { businessType: 'restaurant', location: 'Austin, TX', hasApiKey: true, isSearching: false };
 
@@ -32,5 +32,15 @@ describe('searchSubmitError', () => {
   });
   it('passes a complete form', () => {
     expect(searchSubmitError({ businessType: 'cafe', location: 'Paris', hasApiKey: true })).toBeNull();
+  });
+});
+
+describe('with an area drawn on a map (issue #30 item 5)', () => {
+  it('needs the area, not the location', () => {
+    expect(canStartSearch({ ...ok, location: '', drawing: { hasArea: true } })).toBe(true);
+    expect(canStartSearch({ ...ok, drawing: { hasArea: false } })).toBe(false);
+    expect(searchSubmitError({ businessType: 'cafe', location: 'Paris', hasApiKey: true, drawing: { hasArea: false } })).toBe(MISSING_AREA_MESSAGE);
+    expect(searchSubmitError({ businessType: 'cafe', location: '', hasApiKey: true, drawing: { hasArea: true } })).toBeNull();
+    expect(searchSubmitError({ businessType: 'cafe', location: '', hasApiKey: false, drawing: { hasArea: true } })).toBe(MISSING_KEY_MESSAGE);
   });
 });

@@ -5,6 +5,8 @@ import { Card } from '../../components/ui/card';
 import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { SearchQuery } from '../../lib/lead';
+import { AreaChoice, type AreaMode } from './area-choice';
+import { areaProblem, type AreaRequest } from './search-area';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
 import { BudgetField, ClientField, CostEstimate, CoverageChoice, ExcludeChoice, SearchFilters } from './search-options-fields';
 import { buildSearchQuery, defaultSearchOptions, hasOptionErrors, searchOptionErrors, searchOptionsFromQuery, type SearchOptions } from './search-options';
@@ -40,26 +42,30 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
   const [options, setOptions] = useState<SearchOptions>(() =>
     initial ? searchOptionsFromQuery(initial) : { ...defaultSearchOptions, enrich: readEnrichPreference(userId) },
   );
+  const [areaMode, setAreaMode] = useState<AreaMode>(initial?.area ? 'map' : 'location');
+  const [area, setArea] = useState<AreaRequest | null>(initial?.area ?? null);
   const [error, setError] = useState<string | null>(null);
   const catalogue = useBusinessTypes().data;
 
   const optionErrors = searchOptionErrors(options);
   const optionsValid = !hasOptionErrors(optionErrors);
-  const enabled = canStartSearch({ businessType, location, hasApiKey, isSearching }) && optionsValid;
+  const drawing = areaMode === 'map' ? { hasArea: area !== null && areaProblem(area) === null } : undefined;
+  const searchArea = drawing?.hasArea ? area : null;
+  const enabled = canStartSearch({ businessType, location, hasApiKey, isSearching, drawing }) && optionsValid;
   const full = options.coverage === Coverage.full;
   // The search as it would be sent (and estimated), once the form is complete.
-  const query = searchSubmitError({ businessType, location, hasApiKey: true }) === null && optionsValid
-    ? buildSearchQuery(businessType, location, options)
+  const query = searchSubmitError({ businessType, location, hasApiKey: true, drawing }) === null && optionsValid
+    ? buildSearchQuery(businessType, location, options, searchArea)
     : null;
   const changeOptions = (change: Partial<SearchOptions>) => setOptions((current) => ({ ...current, ...change }));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (isSearching) return;
-    const problem = searchSubmitError({ businessType, location, hasApiKey });
+    const problem = searchSubmitError({ businessType, location, hasApiKey, drawing });
     setError(problem);
     if (problem || !optionsValid) return;
-    onSearch(buildSearchQuery(businessType, location, options));
+    onSearch(buildSearchQuery(businessType, location, options, searchArea));
   }
 
   return (
@@ -88,14 +94,18 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
             disabled={isSearching}
             aria-describedby={`${id}-location-hint`}
           />
-          <Hint id={`${id}-location-hint`}>Enter a city, state, ZIP code or full address</Hint>
+          <Hint id={`${id}-location-hint`}>
+            {areaMode === 'map' ? 'Optional with a drawn area: it names the search in your history' : 'Enter a city, state, ZIP code or full address'}
+          </Hint>
         </div>
         <fieldset disabled={isSearching} className="grid gap-4 md:col-span-3">
+          <AreaChoice idPrefix={id} mode={areaMode} onModeChange={setAreaMode} area={area} onAreaChange={setArea} disabled={isSearching} />
           <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] md:items-start">
             <CoverageChoice idPrefix={id} options={options} onChange={changeOptions} />
             {full && <BudgetField idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />}
           </div>
-          {full && (
+          {/* A drawn area is estimated before spending whatever the coverage (issue #30 item 5). */}
+          {(full || drawing) && (
             <CostEstimate
               query={query}
               typeLabel={businessTypeLabel(catalogue, businessType)}

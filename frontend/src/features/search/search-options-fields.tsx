@@ -304,7 +304,7 @@ export function CostEstimate({ query, typeLabel, disabled }: CostEstimateProps) 
           </p>
         )}
         {!answer && !failure && !pending && (
-          <p className="text-slate-500">See how many leads a full search finds and what it costs on your Google key before you start.</p>
+          <p className="text-slate-500">See how many leads this search finds and what it costs on your Google key before you start.</p>
         )}
       </div>
     </div>

@@ -3,6 +3,7 @@ import { Exclude } from '../../api/gen/model/exclude';
 import { PhoneChoice } from '../../api/gen/model/phoneChoice';
 import { WebsiteChoice } from '../../api/gen/model/websiteChoice';
 import { optionsEnriched, type SearchQuery } from '../../lib/lead';
+import type { AreaRequest } from './search-area';
 
 // The search form's coverage, budget and filters (issue #11), as typed, and the request
 // they make: only what the user set is sent, so a plain quick search stays
@@ -84,9 +85,14 @@ export function hasOptionErrors(errors: SearchOptionErrors): boolean {
   return errors.maxCostUsd !== null || errors.minReviews !== null;
 }
 
-/** The request body for the search and its estimate: only the fields the user set. */
-export function buildSearchQuery(businessType: string, location: string, options: SearchOptions): SearchQuery {
+/**
+ * The request body for the search and its estimate: only the fields the user set, and the
+ * drawn or typed `area` when there is one (issue #30 item 5; the location, optional then,
+ * only names the search).
+ */
+export function buildSearchQuery(businessType: string, location: string, options: SearchOptions, area: AreaRequest | null = null): SearchQuery {
   const query: SearchQuery = { businessType, location: location.trim() };
+  if (area) query.area = area;
   if (options.coverage === Coverage.full) {
     query.coverage = Coverage.full;
     if (!blank(options.maxCostUsd)) query.maxCostUsd = Number(options.maxCostUsd.trim());

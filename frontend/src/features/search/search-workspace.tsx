@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { Banner } from '../../components/ui/banner';
 import { isEnriched, type Lead, type SearchQuery } from '../../lib/lead';
 import { useAuth } from '../../lib/session/auth-context';
+import { searchPlaceLabel } from './search-area';
 import { LiveProgress, ResultsPanel, RunAgainDialog } from './search-chunks';
 import { SearchForm } from './search-form';
 import { SearchNotice } from './search-notice';
@@ -67,7 +68,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, fo
         <Suspense fallback={null}>
           <LiveProgress
             typeLabel={typeLabel}
-            location={query.location}
+            location={searchPlaceLabel(query)}
             names={state.names}
             found={state.found}
             total={state.total}
@@ -86,7 +87,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, fo
             live
             results={search.liveLeads}
             typeLabel={typeLabel}
-            location={query.location}
+            location={searchPlaceLabel(query)}
             enriched={isEnriched(query)}
             searchFilters={searchFilterLabels(query)}
           />
@@ -102,7 +103,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, fo
           <ResultsPanel
             results={state.results}
             typeLabel={typeLabel}
-            location={query.location}
+            location={searchPlaceLabel(query)}
             cost={state.cost}
             completeness={state.completeness}
             enriched={isEnriched(query)}

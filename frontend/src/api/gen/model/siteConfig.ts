@@ -29,6 +29,12 @@ export interface SiteConfig {
      * @nullable
      */
   liveChatUrl?: string | null;
+  /**
+     * The MapLibre style (a `style.json` URL) the search form's map draws areas on; null:
+     * a plain background without tiles.
+     * @nullable
+     */
+  mapStyleUrl?: string | null;
   /** The landing page's figures; empty: none shown. */
   marketingFigures: MarketingFigure[];
   /** Where "Contact support" and the legal pages' email go. */

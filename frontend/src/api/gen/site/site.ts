@@ -62,7 +62,8 @@ export const getGetSiteConfigUrl = () => {
 /**
  * Support and chat links, the legal entity, its address, jurisdiction and arbitration
  * rules, and the landing page's figures, as the operator set them (the spec's
- * placeholders when unset). Public: no credential needed.
+ * placeholders when unset), and the style of the search form's map. Public: no
+ * credential needed.
  *
  * Example:
  *
