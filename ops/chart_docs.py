@@ -46,6 +46,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.placesPrices.*": {"type": "number", "minimum": 0},
     "config.workerConcurrency": {"type": "integer", "minimum": 1},
     "config.monitorMinIntervalMinutes": {"type": "integer", "minimum": 1, "maximum": 10080},
+    "config.schedulerTickSecs": {"type": "integer", "minimum": 1, "maximum": 300},
     "config.resultsReplayMinutes": {"type": "integer", "minimum": 1, "maximum": 60},
     "config.webhooks.timeoutSecs": {"type": "integer", "minimum": 1, "maximum": 60},
     "config.usage.*": COUNT,
