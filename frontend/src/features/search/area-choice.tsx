@@ -30,7 +30,7 @@ export function AreaChoice({ idPrefix, mode, onModeChange, area, onAreaChange, d
         <legend className="text-sm font-medium text-slate-800">Area</legend>
         <div className="mt-1.5 flex flex-wrap gap-2">
           <ModeOption name={name} value="location" checked={mode === 'location'} onSelect={() => onModeChange('location')}>
-            The named location
+            A city or ZIP code
           </ModeOption>
           <ModeOption name={name} value="map" checked={mode === 'map'} onSelect={() => onModeChange('map')}>
             Draw on a map

@@ -77,7 +77,7 @@ async function fill(user: ReturnType<typeof userEvent.setup>, label: string, tex
 describe('SearchForm: an area drawn on a map', { timeout: 15_000 }, () => {
   it('loads the map with the operator style only when drawing is picked, and searches the drawn polygon', async () => {
     const { onSearch, user } = await setup();
-    expect(screen.getByRole('radio', { name: 'The named location' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'A city or ZIP code' })).toBeChecked();
     expect(screen.queryByTestId('map')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('radio', { name: 'Draw on a map' }));
@@ -152,7 +152,7 @@ describe('SearchForm: an area drawn on a map', { timeout: 15_000 }, () => {
     expect(JSON.parse((await screen.findByTestId('map')).dataset.area!)).toEqual(rectangle);
     expect(screen.getByLabelText('North-east latitude')).toHaveValue('29.85');
 
-    await user.click(screen.getByRole('radio', { name: 'The named location' }));
+    await user.click(screen.getByRole('radio', { name: 'A city or ZIP code' }));
     expect(screen.queryByTestId('map')).not.toBeInTheDocument();
     await user.click(searchButton());
     expect(onSearch).toHaveBeenCalledWith({ businessType: 'dentist', location: 'East Houston' });
