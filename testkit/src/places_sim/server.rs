@@ -319,11 +319,9 @@ fn ok_json(value: &Value) -> Response {
         .body(value.to_string())
 }
 
-/// The key and field mask travel as headers, or as the `key` and `fields`/`$fields`
+/// The API key and field mask of a request: headers, or the `key` and `fields`/`$fields`
 /// query parameters, which Google's system parameters also accept.
-#[handler]
-async fn search_text(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> Response {
-    let body = body.into_vec().await.unwrap_or_default();
+fn key_and_mask(req: &Request) -> (String, Option<String>) {
     let params: HashMap<String, String> = req.params().unwrap_or_default();
     let key = req
         .header("x-goog-api-key")
@@ -331,12 +329,20 @@ async fn search_text(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> 
         .unwrap_or_default()
         .trim()
         .to_owned();
-    let mask = req.header("x-goog-fieldmask").or_else(|| {
-        params
-            .get("fields")
-            .or_else(|| params.get("$fields"))
-            .map(String::as_str)
-    });
+    let mask = req
+        .header("x-goog-fieldmask")
+        .map(str::to_owned)
+        .or_else(|| params.get("fields").or_else(|| params.get("$fields")).cloned());
+    (key, mask)
+}
+
+/// The key and field mask travel as headers, or as the `key` and `fields`/`$fields`
+/// query parameters, which Google's system parameters also accept.
+#[handler]
+async fn search_text(req: &Request, body: Body, state: Data<&Arc<SimState>>) -> Response {
+    let body = body.into_vec().await.unwrap_or_default();
+    let (key, mask) = key_and_mask(req);
+    let mask = mask.as_deref();
     let arrived = state.recorder.arrival((!key.is_empty()).then_some(key.as_str()));
     // Answer (and bill) when the latency is over, as a server does when its work is done;
     // meanwhile the request is in flight. A client that hangs up meanwhile is billed all
@@ -380,19 +386,8 @@ async fn place_details(
     poem::web::Path(place_id): poem::web::Path<String>,
     state: Data<&Arc<SimState>>,
 ) -> Response {
-    let params: HashMap<String, String> = req.params().unwrap_or_default();
-    let key = req
-        .header("x-goog-api-key")
-        .or_else(|| params.get("key").map(String::as_str))
-        .unwrap_or_default()
-        .trim()
-        .to_owned();
-    let mask = req.header("x-goog-fieldmask").or_else(|| {
-        params
-            .get("fields")
-            .or_else(|| params.get("$fields"))
-            .map(String::as_str)
-    });
+    let (key, mask) = key_and_mask(req);
+    let mask = mask.as_deref();
     let arrived = state
         .recorder
         .details_arrival((!key.is_empty()).then_some(key.as_str()));
