@@ -30,11 +30,9 @@ type Category = 'performance' | 'accessibility' | 'best-practices' | 'seo';
  * Minimum scores (0-100) by category. SEO only for public pages: app pages are `noindex`.
  * Accessibility, best practices and SEO do not depend on timing: they must be perfect.
  * Performance is a figure to improve (target 95, issue #30), printed for every run and kept
- * in docs/benchmarks.md, not a timed pass/fail line: on two cores shared with the whole stack
- * one build of the dashboard scores 74 to 93 from run to run (2026-11-27: total blocking
- * time 180-700 ms for the same page; LCP 2.7-3.1 s), so a line at 90 failed builds at random
- * (CI, 2026-11-26: best of five 89). The floor below fails only a regression well outside
- * that noise (a blocking request, a doubled bundle), on the best of `RUNS` runs.
+ * in docs/benchmarks.md. Its floor fails only a regression well outside the noise (a
+ * blocking request, a doubled bundle), on the best of `RUNS` runs, with the CPU slowdown
+ * calibrated to the machine (`cpuSlowdownFor`).
  */
 const APP_BUDGET: Partial<Record<Category, number>> = { performance: 80, accessibility: 100, 'best-practices': 100 };
 const PUBLIC_BUDGET: Partial<Record<Category, number>> = { ...APP_BUDGET, seo: 100 };
@@ -69,19 +67,67 @@ test.afterAll(async () => {
  */
 const RUNS = 5;
 
+/**
+ * Lighthouse's default 4x CPU slowdown "moves a typical run in the high-end desktop bracket
+ * [benchmark index 1500-2000] somewhere into the mid-tier mobile bracket", and on a weaker
+ * machine the docs say to lower it (docs/throttling.md, "Calibrating the CPU slowdown";
+ * PageSpeed Insights did the same for its own hosts, Lighthouse #16256). CI's two shared
+ * cores measure 1,079-1,615 where this machine measures 2,300-2,600, and at 4x there the
+ * same build lost 20 points to total blocking time alone (2026-11-27: 880-1,780 ms against
+ * 40-190 ms here). So the slowdown is scaled to the machine measured, 4x at the bracket's
+ * floor and never more: the same emulated phone on either.
+ */
+const HIGH_END_DESKTOP_FLOOR = 1500;
+const DEFAULT_CPU_SLOWDOWN = 4;
+
+/** The CPU slowdown that emulates Lighthouse's default phone on a machine of `benchmarkIndex`. */
+function cpuSlowdownFor(benchmarkIndex: number): number {
+  const scaled = (DEFAULT_CPU_SLOWDOWN * benchmarkIndex) / HIGH_END_DESKTOP_FLOOR;
+  return Math.round(Math.min(DEFAULT_CPU_SLOWDOWN, Math.max(1, scaled)) * 100) / 100;
+}
+
+/** Every run's benchmark index: the next run's slowdown follows their median. */
+const benchmarkIndexes: number[] = [];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Measures the machine once, before any audit counts: a run of the landing page whose
+ * scores are not used, only its benchmark index. */
+async function calibrate() {
+  const url = new URL('/', process.env.LEADGEN_E2E_BASE_URL).toString();
+  const result = await lighthouse(url, { port, logLevel: 'error', onlyCategories: ['performance'] });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  benchmarkIndexes.push(result.lhr.environment.benchmarkIndex);
+  process.stderr.write(
+    `[lighthouse] calibration: benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)}, CPU slowdown ${cpuSlowdownFor(median(benchmarkIndexes))}x\n`,
+  );
+}
+
 /** Audits `pathname` in the shared browser (its storage, so its session, kept) and checks the budget. */
 async function audit(pathname: string, name: string, budget: Partial<Record<Category, number>>) {
   const url = new URL(pathname, process.env.LEADGEN_E2E_BASE_URL).toString();
   let best: { scores: Record<Category, number>; lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'] } | null = null;
   for (let run = 1; run <= RUNS; run++) {
-    const result = await lighthouse(url, { port, output: 'html', logLevel: 'error', disableStorageReset: true });
+    const cpuSlowdownMultiplier = cpuSlowdownFor(median(benchmarkIndexes));
+    const result = await lighthouse(url, {
+      port,
+      output: 'html',
+      logLevel: 'error',
+      disableStorageReset: true,
+      throttling: { cpuSlowdownMultiplier },
+    });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const scores = Object.fromEntries(
       Object.entries(result.lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]),
     ) as Record<Category, number>;
+    benchmarkIndexes.push(result.lhr.environment.benchmarkIndex);
     const metric = (id: string) => result.lhr.audits[id]?.displayValue ?? '?';
     process.stderr.write(
-      `[lighthouse] ${name} (run ${run}): ${JSON.stringify(scores)}; FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)}\n`,
+      `[lighthouse] ${name} (run ${run}): ${JSON.stringify(scores)}; FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)}, CPU slowdown ${cpuSlowdownMultiplier}x\n`,
     );
     if (!best || scores.performance > best.scores.performance) {
       best = { scores, lhr: result.lhr };
@@ -101,6 +147,7 @@ async function audit(pathname: string, name: string, budget: Partial<Record<Cate
 }
 
 test('Lighthouse budgets: landing (signed out), dashboard and settings (signed in)', async () => {
+  await calibrate();
   await audit('/', 'landing', PUBLIC_BUDGET);
 
   // Sign up and finish onboarding with a key, so the dashboard is the everyday one.

@@ -27,7 +27,8 @@ async fn main() -> anyhow::Result<()> {
         std::process::exit(2);
     };
     let ops_listen = config.worker.metrics_listen;
-    let mut services = Services::build(config).await?;
+    let pool = leadgen_core::store::PoolSize::for_worker(config.worker.concurrency);
+    let mut services = Services::build_with_pool(config, pool).await?;
     let config = services.config.clone();
     if let Some(addr) = ops_listen {
         let bound = ops_server::spawn(addr, services.queues.clone()).await?;

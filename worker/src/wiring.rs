@@ -13,7 +13,7 @@ use leadgen_core::{
     outbound::{FetchLimits, GuardedClient},
     places::{AggregateClient, PlacesClient},
     secrets_file,
-    store::Store,
+    store::{PoolSize, Store},
     usage::UsageService,
     vault::Vault,
 };
@@ -64,8 +64,14 @@ impl Services {
     /// Connects and migrates the store, loads the secrets, connects Redis in distributed
     /// mode (or builds the in-process queue and bus), and prepares the clients.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
+        Self::build_with_pool(config, PoolSize::DEFAULT).await
+    }
+
+    /// [`Services::build`] keeping `pool` connections to Postgres (a worker's, sized from
+    /// its slots: [`PoolSize::for_worker`]).
+    pub async fn build_with_pool(config: Config, pool: PoolSize) -> anyhow::Result<Self> {
         let secrets = secrets_file::resolve(&config).context("loading secrets")?;
-        let store = Store::connect(&config.store_url())
+        let store = Store::connect_sized(&config.store_url(), pool)
             .await
             .with_context(|| format!("connecting to the store ({})", redact(&config.store_url())))?;
         store.migrate().await.context("applying migrations")?;

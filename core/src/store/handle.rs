@@ -29,6 +29,37 @@ pub enum Backend {
     Sqlite,
 }
 
+/// How many Postgres connections a process keeps open (`min`), and how many it may open
+/// (`max`). SQLite's pool is its own (one writer at a time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSize {
+    pub min: u32,
+    pub max: u32,
+}
+
+/// The most connections a worker keeps open while idle, however many slots it has: a fleet
+/// of ten 16-slot workers must not hold Postgres' default 100 connections between them.
+const MOST_KEPT_BY_A_WORKER: u32 = 8;
+
+impl PoolSize {
+    /// The API's and the commands'. Connections are kept open even when idle: opening one
+    /// took about 90 ms here (TLS negotiation included), and a search that had to wait for
+    /// one reached its first lead a page late (docs/benchmarks.md, the 4-user tail). Four
+    /// covers the API's usual overlap of requests.
+    pub const DEFAULT: Self = Self { min: 4, max: 16 };
+
+    /// A worker's, from its search slots: one connection kept open for each slot and two
+    /// for what runs beside them (heartbeats, the scheduler, the other job kinds), so slots
+    /// that start together do not each open one; at most [`MOST_KEPT_BY_A_WORKER`].
+    pub fn for_worker(search_slots: usize) -> Self {
+        let slots = u32::try_from(search_slots).unwrap_or(u32::MAX);
+        Self {
+            min: slots.saturating_add(2).min(MOST_KEPT_BY_A_WORKER),
+            max: Self::DEFAULT.max,
+        }
+    }
+}
+
 /// Handle to the database; cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -37,8 +68,14 @@ pub struct Store {
 }
 
 impl Store {
-    /// Connects to `url` (`postgres://...` or `sqlite://...`). Does not migrate.
+    /// Connects to `url` (`postgres://...` or `sqlite://...`) with the default pool. Does
+    /// not migrate.
     pub async fn connect(url: &str) -> CoreResult<Self> {
+        Self::connect_sized(url, PoolSize::DEFAULT).await
+    }
+
+    /// Connects to `url` keeping `size` connections to Postgres. Does not migrate.
+    pub async fn connect_sized(url: &str, size: PoolSize) -> CoreResult<Self> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -55,11 +92,9 @@ impl Store {
                     Ok(())
                 })
             }),
-            // Connections kept open even when idle: opening one took about 90 ms here
-            // (TLS negotiation included), and a search that had to wait for one reached its
-            // first lead a page late (docs/benchmarks.md, the 4-user tail). Four covers a
-            // worker's default concurrency and the API's usual overlap.
-            Backend::Postgres => AnyPoolOptions::new().max_connections(16).min_connections(4),
+            Backend::Postgres => AnyPoolOptions::new()
+                .max_connections(size.max)
+                .min_connections(size.min),
         };
         let pool = options.acquire_timeout(Duration::from_secs(10)).connect(url).await?;
         Ok(Self { pool, backend })
@@ -110,5 +145,26 @@ impl Store {
                 .await?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PoolSize;
+
+    #[test]
+    fn a_worker_keeps_a_connection_for_each_slot_up_to_a_cap() {
+        assert_eq!(
+            PoolSize::for_worker(4),
+            PoolSize { min: 6, max: 16 },
+            "4 slots and 2 beside them"
+        );
+        assert_eq!(PoolSize::for_worker(1).min, 3);
+        assert_eq!(
+            PoolSize::for_worker(64).min,
+            8,
+            "a large worker keeps no more than 8 idle, so a fleet fits Postgres' default 100"
+        );
+        assert_eq!(PoolSize::for_worker(usize::MAX).min, 8);
     }
 }

@@ -30,7 +30,7 @@ mod workspaces;
 
 pub use audit::AuditPage;
 pub use billing::EventOutcome;
-pub use handle::{Backend, Store};
+pub use handle::{Backend, PoolSize, Store};
 pub use history::{HistoryQuery, SearchOutcomeRecord, SearchSummary};
 pub use invitations::Acceptance;
 pub use login_attempts::LoginAttempt;

@@ -14,6 +14,8 @@ use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{CoreResult, jobs::JobPayload};
 
 use apalis::layers::WorkerBuilderExt;
+use apalis_core::worker::ext::parallelize::ParallelizeExt;
+use tokio_util::task::AbortOnDropHandle;
 
 use super::{
     Job, delivery::DeliveryJob, enrich::EnrichJob, prune::PruneJob, schedule::ScheduleJob, search::SearchJob,
@@ -150,10 +152,25 @@ fn consume<J: Job>(
         .retry(J::retry(&deps))
         .data(deps)
         .data(running)
+        .parallelize(spawn_aborting_on_drop)
         .build(handler)
         .run_until(stop)
         .map(|r| r.map_err(anyhow::Error::from))
         .boxed()
+}
+
+/// Runs one job in a task of its own, so a worker's jobs spread over every core: apalis
+/// otherwise polls them all inside its consumer's one task, where a queued search ran at a
+/// quarter of the speed of the same search called directly (docs/benchmarks.md, (b)). The
+/// handle aborts the job when dropped, so a consumer that is dropped (its worker gone, or
+/// restarted after its store failed) still stops its jobs, as it did when they were its
+/// own futures; the takeover tests rely on that.
+fn spawn_aborting_on_drop<F>(job: F) -> AbortOnDropHandle<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    AbortOnDropHandle::new(tokio::spawn(job))
 }
 
 /// How long a kind's consumer waits before trying its store again after a failure.
