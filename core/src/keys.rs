@@ -31,6 +31,8 @@ pub struct OpenedKey {
     /// The plaintext key; never logged.
     pub key: SecretString,
     sealed: crate::vault::Sealed,
+    /// The last check recorded for this value said it works.
+    known_valid: bool,
 }
 
 /// Saves, reads and deletes users' keys.
@@ -99,11 +101,18 @@ impl KeyService {
         Ok(Some(OpenedKey {
             key: SecretString::from(text),
             sealed: stored.sealed,
+            known_valid: stored.is_valid == Some(true),
         }))
     }
 
-    /// Records whether the opened key worked, unless it was replaced meanwhile.
+    /// Records whether the opened key worked, unless it was replaced meanwhile. A key
+    /// already known to work that worked again is not written: every search ends with
+    /// this, and the row's state does not change (only its check time, which nothing
+    /// reads), so the write was a Postgres transaction a search for nothing.
     pub async fn record_check(&self, workspace: &WorkspaceId, opened: &OpenedKey, valid: bool) -> CoreResult<()> {
+        if valid && opened.known_valid {
+            return Ok(());
+        }
         self.store
             .record_secret_check(
                 &SecretOwner::Workspace(workspace.clone()),

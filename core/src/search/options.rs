@@ -376,7 +376,7 @@ impl Area {
 }
 
 fn check_point(p: LatLng) -> Result<(), InvalidOption> {
-    if p.lat.is_finite() && p.lng.is_finite() && (-90.0..=90.0).contains(&p.lat) && (-180.0..=180.0).contains(&p.lng) {
+    if p.is_on_earth() {
         Ok(())
     } else {
         Err(InvalidOption::Coordinates)

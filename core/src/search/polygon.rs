@@ -69,7 +69,7 @@ impl Ring {
         if points.len() > MAX_POLYGON_POINTS + 1 {
             return Err(InvalidRing::TooManyPoints);
         }
-        if let Some(bad) = points.iter().position(|p| !in_range(*p)) {
+        if let Some(bad) = points.iter().position(|p| !p.is_on_earth()) {
             return Err(InvalidRing::Coordinates(bad));
         }
         // The ring, and where each of its points was in `points` (for the messages).
@@ -193,10 +193,6 @@ impl Ring {
         let n = self.0.len();
         (0..n).map(move |i| (self.0[i], self.0[(i + 1) % n]))
     }
-}
-
-fn in_range(p: LatLng) -> bool {
-    p.lat.is_finite() && p.lng.is_finite() && (-90.0..=90.0).contains(&p.lat) && (-180.0..=180.0).contains(&p.lng)
 }
 
 /// `ring` cut to `rect` (Sutherland-Hodgman: one side of the rectangle at a time). A

@@ -44,8 +44,9 @@ const MOST_KEPT_BY_A_WORKER: u32 = 8;
 impl PoolSize {
     /// The API's and the commands'. Connections are kept open even when idle: opening one
     /// took about 90 ms here (TLS negotiation included), and a search that had to wait for
-    /// one reached its first lead a page late (docs/benchmarks.md, the 4-user tail). Four
-    /// covers the API's usual overlap of requests.
+    /// one reached its first lead a page late. Four covers the API's usual overlap of
+    /// requests (eight was measured too, 2026-11-27: the 4-user tail in docs/benchmarks.md
+    /// did not move, so it is not this pool).
     pub const DEFAULT: Self = Self { min: 4, max: 16 };
 
     /// A worker's, from its search slots: one connection kept open for each slot and two

@@ -48,15 +48,8 @@ impl Store {
     /// first seen now, known ones last seen now. Nothing when the memory is off.
     #[tracing::instrument(skip(self, place_ids), fields(places = place_ids.len()))]
     pub async fn remember_places(&self, workspace: &WorkspaceId, place_ids: &[String]) -> CoreResult<()> {
-        self.upsert_places(
-            workspace,
-            place_ids,
-            "INSERT INTO place_memory (workspace_id, place_id, first_seen_at, last_seen_at, last_exported_at)
-             SELECT $1, $2, $3, $3, NULL WHERE EXISTS
-               (SELECT 1 FROM workspaces WHERE id = $1 AND place_memory = 1)
-             ON CONFLICT (workspace_id, place_id) DO UPDATE SET last_seen_at = excluded.last_seen_at",
-        )
-        .await
+        self.upsert_places(workspace, place_ids, "NULL", "last_seen_at = excluded.last_seen_at")
+            .await
     }
 
     /// Records that an export held these places: each is marked exported now (and seen,
@@ -67,36 +60,54 @@ impl Store {
         self.upsert_places(
             workspace,
             place_ids,
-            "INSERT INTO place_memory (workspace_id, place_id, first_seen_at, last_seen_at, last_exported_at)
-             SELECT $1, $2, $3, $3, $3 WHERE EXISTS
-               (SELECT 1 FROM workspaces WHERE id = $1 AND place_memory = 1)
-             ON CONFLICT (workspace_id, place_id) DO UPDATE SET last_exported_at = excluded.last_exported_at",
+            "$2",
+            "last_exported_at = excluded.last_exported_at",
         )
         .await
     }
 
-    /// One statement (`$1` workspace, `$2` place id, `$3` now) per id, in one
-    /// transaction: a page holds at most 60.
+    /// One statement for all of `place_ids` (`$1` workspace, `$2` now, the ids from `$3`),
+    /// inserting each new id with `exported_at` (an SQL expression: `NULL` or `$2`) and
+    /// applying `on_known` to the known ones; nothing while the workspace has its memory
+    /// off. One statement rather than one an id: a search's pages were 60 round trips and
+    /// most of Postgres' work per search (docs/benchmarks.md, queued searches). A page
+    /// holds at most 60 ids, far below either database's limit on parameters; an id twice
+    /// is written once (Postgres refuses to update a row twice in one statement).
     async fn upsert_places(
         &self,
         workspace: &WorkspaceId,
         place_ids: &[String],
-        statement: &'static str,
+        exported_at: &'static str,
+        on_known: &'static str,
     ) -> CoreResult<()> {
-        if place_ids.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        let ids: Vec<&String> = place_ids
+            .iter()
+            .filter(|id| !id.is_empty() && seen.insert(id.as_str()))
+            .collect();
+        if ids.is_empty() {
             return Ok(());
         }
-        let now = now_unix();
-        let mut tx = self.pool.begin().await?;
-        for id in place_ids.iter().filter(|id| !id.is_empty()) {
-            sqlx::query(statement)
-                .bind(workspace)
-                .bind(id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
+        let rows = (0..ids.len())
+            .map(|i| format!("(${})", i + 3))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // Both databases name a bare VALUES list's column `column1`.
+        let statement = format!(
+            "INSERT INTO place_memory (workspace_id, place_id, first_seen_at, last_seen_at, last_exported_at)
+             SELECT $1, ids.column1, $2, $2, {exported_at} FROM (VALUES {rows}) AS ids
+             WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = $1 AND place_memory = 1)
+             ON CONFLICT (workspace_id, place_id) DO UPDATE SET {on_known}"
+        );
+        // Safe to run as built: only this module's two constant fragments and numbered
+        // placeholders go into it; the ids are bound.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(statement))
+            .bind(workspace)
+            .bind(now_unix());
+        for id in ids {
+            query = query.bind(id);
         }
-        tx.commit().await?;
+        query.execute(&self.pool).await?;
         Ok(())
     }
 

@@ -14,6 +14,35 @@ fn event(text: &str) -> SearchEvent {
     SearchEvent::Error(SearchFailed { message: text.into() })
 }
 
+/// Every Redis key under `prefix` with its seconds to live, then deletes them (each test
+/// has a prefix of its own).
+async fn keys_with_ttl(url: &str, prefix: &str) -> Vec<(String, i64)> {
+    let mut conn = redis::Client::open(url)
+        .expect("client")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis");
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query_async(&mut conn)
+        .await
+        .expect("keys");
+    let mut found = Vec::new();
+    for key in keys {
+        let ttl: i64 = redis::cmd("TTL").arg(&key).query_async(&mut conn).await.expect("ttl");
+        found.push((key, ttl));
+    }
+    if !found.is_empty() {
+        let names: Vec<&str> = found.iter().map(|(key, _)| key.as_str()).collect();
+        let _: () = redis::cmd("DEL")
+            .arg(&names)
+            .query_async(&mut conn)
+            .await
+            .expect("clean up");
+    }
+    found
+}
+
 #[tokio::test]
 async fn the_memory_bus_forgets_a_search_after_its_configured_window() {
     let bus = EventBus::Memory(MemoryBus::new()).with_replay_ttl(Duration::from_millis(200));
@@ -51,29 +80,14 @@ async fn the_redis_bus_expires_every_key_of_a_search_after_its_configured_window
     bus.publish(&search, &event("two")).await.expect("publish");
     bus.cancel(&search).await.expect("cancel");
 
-    let mut conn = redis::Client::open(url.as_str())
-        .expect("client")
-        .get_multiplexed_async_connection()
-        .await
-        .expect("redis");
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}:*"))
-        .query_async(&mut conn)
-        .await
-        .expect("keys");
+    let keys = keys_with_ttl(&url, &prefix).await;
     assert_eq!(keys.len(), 3, "events, checkpoint and cancel flag: {keys:?}");
-    for key in &keys {
-        let ttl: i64 = redis::cmd("TTL").arg(key).query_async(&mut conn).await.expect("ttl");
+    for (key, ttl) in &keys {
         assert!(
-            (100..=120).contains(&ttl),
+            (100..=120).contains(ttl),
             "{key} expires after the configured 120 s, not {ttl} s"
         );
     }
-    let _: () = redis::cmd("DEL")
-        .arg(&keys)
-        .query_async(&mut conn)
-        .await
-        .expect("clean up");
 }
 
 /// A search whose listener's API process stopped (`detach`) counts as cancelled once its
@@ -103,31 +117,16 @@ async fn the_redis_bus_cancels_a_detached_search_after_its_grace_unless_a_client
         "a client attached again in time"
     );
 
-    let mut conn = redis::Client::open(url.as_str())
-        .expect("client")
-        .get_multiplexed_async_connection()
-        .await
-        .expect("redis");
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}:*"))
-        .query_async(&mut conn)
-        .await
-        .expect("keys");
+    let keys = keys_with_ttl(&url, &prefix).await;
     assert_eq!(
         keys.len(),
         2,
         "the two searches left behind keep one mark each: {keys:?}"
     );
-    for key in &keys {
-        let ttl: i64 = redis::cmd("TTL").arg(key).query_async(&mut conn).await.expect("ttl");
+    for (key, ttl) in &keys {
         assert!(
-            (100..=121).contains(&ttl),
+            (100..=121).contains(ttl),
             "{key} expires with the search's other keys, not {ttl} s"
         );
     }
-    let _: () = redis::cmd("DEL")
-        .arg(&keys)
-        .query_async(&mut conn)
-        .await
-        .expect("clean up");
 }

@@ -50,6 +50,16 @@ both_backends!(
 
         keys.record_check(&a, &opened, true).await.expect("record");
         assert_eq!(keys.status(&a).await.expect("status").is_valid, Some(true));
+        // Known to work: working again writes nothing, failing is recorded at once.
+        let known = keys.open(&a).await.expect("open").expect("some");
+        keys.record_check(&a, &known, true).await.expect("again");
+        assert_eq!(keys.status(&a).await.expect("status").is_valid, Some(true));
+        keys.record_check(&a, &known, false).await.expect("refused now");
+        assert_eq!(
+            keys.status(&a).await.expect("status").is_valid,
+            Some(false),
+            "a key known to work that fails is recorded as failing"
+        );
         keys.save(&a, KEY_A).await.expect("save again");
         assert_eq!(
             keys.status(&a).await.expect("status").is_valid,

@@ -27,7 +27,10 @@ both_backends!(
         assert!(store.place_memory_enabled(&a).await.expect("setting"), "on by default");
 
         store.remember_places(&a, &ids(&["1", "2", "3"])).await.expect("seen");
-        store.remember_places(&a, &ids(&["3", "4"])).await.expect("seen again");
+        // A page may list a place twice (and an id may be missing): each is written once.
+        let mut again = ids(&["3", "4", "4"]);
+        again.push(String::new());
+        store.remember_places(&a, &again).await.expect("seen again");
         store.mark_exported(&a, &ids(&["2", "9"])).await.expect("exported");
         assert_eq!(
             store.excluded_places(&a, Exclude::Seen).await.expect("seen"),
@@ -76,5 +79,35 @@ both_backends!(
             "forgetting is per workspace"
         );
         assert_eq!(store.forget_place_memory(&a).await.expect("again"), 0);
+    }
+);
+
+both_backends!(
+    a_whole_search_s_worth_of_places_is_remembered_in_one_call,
+    |store: Store| async move {
+        let user = store.upsert_user_on_sign_in(&identity("pm-page")).await.expect("user");
+        store.ensure_personal_workspace(&user.id).await.expect("ws");
+        let workspace = WorkspaceId::from(user.id.to_string());
+        let names: Vec<String> = (0..60).map(|i| format!("page-{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        store
+            .remember_places(&workspace, &ids(&names))
+            .await
+            .expect("60 at once");
+        store
+            .mark_exported(&workspace, &ids(&names[..30]))
+            .await
+            .expect("half exported");
+        assert_eq!(
+            store.excluded_places(&workspace, Exclude::Seen).await.expect("seen"),
+            set(&names)
+        );
+        assert_eq!(
+            store
+                .excluded_places(&workspace, Exclude::Exported)
+                .await
+                .expect("exported"),
+            set(&names[..30])
+        );
     }
 );

@@ -95,26 +95,22 @@ impl Recorder {
     /// Counts a `searchText` request and, when it carries a key, its arrival time.
     /// Returns the arrival instant.
     pub(crate) fn arrival(&self, key: Option<&str>) -> Instant {
-        let mut inner = self.inner();
-        // Taken under the lock, so each key's times are in order.
-        let now = Instant::now();
-        inner.search_text += 1;
-        if let Some(key) = key {
-            inner
-                .arrivals
-                .entry(key.to_owned())
-                .or_default()
-                .push(now.duration_since(self.start));
-        }
-        now
+        self.keyed_arrival(key, |inner| inner.search_text += 1)
     }
 
     /// Counts a Place Details request and, when it carries a key, its arrival time.
     /// Returns the arrival instant.
     pub(crate) fn details_arrival(&self, key: Option<&str>) -> Instant {
+        self.keyed_arrival(key, |inner| inner.place_details += 1)
+    }
+
+    /// Counts a request with `count` and records its arrival under its key (both kinds
+    /// share a key's pace, as Google's per-key rate does).
+    fn keyed_arrival(&self, key: Option<&str>, count: impl FnOnce(&mut Inner)) -> Instant {
         let mut inner = self.inner();
+        // Taken under the lock, so each key's times are in order.
         let now = Instant::now();
-        inner.place_details += 1;
+        count(&mut inner);
         if let Some(key) = key {
             inner
                 .arrivals

@@ -234,3 +234,22 @@ macro_rules! both_modes {
         }
     };
 }
+
+/// The place ids of a stream's `business_found` events, in order.
+pub fn found_ids(events: &[(u64, Value)]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|(_, e)| e["type"] == "business_found")
+        .map(|(_, e)| e["lead"]["placeId"].as_str().expect("placeId").to_owned())
+        .collect()
+}
+
+/// A stream's last event of `kind`; panics, showing the stream, when there is none.
+pub fn last_of<'a>(events: &'a [(u64, Value)], kind: &str) -> &'a Value {
+    &events
+        .iter()
+        .rev()
+        .find(|(_, e)| e["type"] == kind)
+        .unwrap_or_else(|| panic!("a {kind} event in {events:?}"))
+        .1
+}

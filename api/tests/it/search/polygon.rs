@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashSet};
 use leadgen_testkit::places_sim::{City, LatLng, PlacesSim, Sku};
 use serde_json::{Value, json};
 
-use super::env::{Mode, SearchEnv};
+use super::env::{Mode, SearchEnv, found_ids, last_of};
 use crate::both_modes;
 
 /// The point at fractions (`y` of the latitude span, `x` of the longitude span) of the
@@ -64,23 +64,6 @@ fn city_with(sim: &PlacesSim, place_type: &str, max: usize) -> &'static City {
         .filter(|c| sim.world().places_for(c.name, place_type).len() <= max)
         .max_by_key(|c| sim.world().places_for(c.name, place_type).len())
         .expect("a city")
-}
-
-fn found_ids(events: &[(u64, Value)]) -> Vec<String> {
-    events
-        .iter()
-        .filter(|(_, e)| e["type"] == "business_found")
-        .map(|(_, e)| e["lead"]["placeId"].as_str().expect("placeId").to_owned())
-        .collect()
-}
-
-fn last_of<'a>(events: &'a [(u64, Value)], kind: &str) -> &'a Value {
-    &events
-        .iter()
-        .rev()
-        .find(|(_, e)| e["type"] == kind)
-        .unwrap_or_else(|| panic!("a {kind} event in {events:?}"))
-        .1
 }
 
 both_modes!(

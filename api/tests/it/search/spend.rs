@@ -8,7 +8,7 @@ use leadgen_core::ids::{UserId, WorkspaceId};
 use leadgen_testkit::places_sim::{City, PlacesSim, Sku};
 use serde_json::{Value, json};
 
-use super::env::SearchEnv;
+use super::env::{SearchEnv, last_of};
 use crate::{
     both_modes,
     spend::{finished_search, this_month},
@@ -23,15 +23,6 @@ fn area_of(city: &City) -> Value {
         "low": {"latitude": v.low.latitude, "longitude": v.low.longitude},
         "high": {"latitude": v.high.latitude, "longitude": v.high.longitude},
     })
-}
-
-fn last_of<'a>(events: &'a [(u64, Value)], kind: &str) -> &'a Value {
-    &events
-        .iter()
-        .rev()
-        .find(|(_, e)| e["type"] == kind)
-        .unwrap_or_else(|| panic!("a {kind} event in {events:?}"))
-        .1
 }
 
 fn leads_in(events: &[(u64, Value)]) -> usize {

@@ -13,6 +13,16 @@ pub struct LatLng {
     pub lng: f64,
 }
 
+impl LatLng {
+    /// Whether this is a point on Earth: finite, latitude within ±90, longitude within ±180.
+    pub fn is_on_earth(&self) -> bool {
+        self.lat.is_finite()
+            && self.lng.is_finite()
+            && (-90.0..=90.0).contains(&self.lat)
+            && (-180.0..=180.0).contains(&self.lng)
+    }
+}
+
 /// A rectangle as Google's `locationRestriction.rectangle` takes it: south-west `low`,
 /// north-east `high`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
