@@ -138,6 +138,14 @@ impl Planner {
         }
     }
 
+    /// How many places leaf `id` holds (0 for a region that is not a leaf).
+    pub(super) fn leaf_count(&self, id: usize) -> usize {
+        match &self.nodes[id].state {
+            State::Leaf { ids, .. } => ids.len(),
+            _ => 0,
+        }
+    }
+
     /// Marks `leaves` planned and plans `fetches` (those holding a match).
     pub(super) fn plan_leaves(&mut self, leaves: &[usize], fetches: Vec<(Rect, BTreeSet<String>)>) {
         for &leaf in leaves {

@@ -25,7 +25,8 @@
 //! Repairs: the grouping may also plan a *chain*, slabs cut straight across a rectangle
 //! (two or more, each under the cap), reckoned at the pages of their total plus a small
 //! price each. The chain is then settled edge by edge: each edge is moved by a strip,
-//! whose depth is found by probing strips (interpolating on their counts, a page each),
+//! whose depth is found by probing strips (interpolating on their counts, a page each,
+//! in places expected from the counts of the leaves the strip crosses rather than in depth),
 //! so that the slab before it fills its pages; a slab that shed a strip holds what it held
 //! less what the strip's probe listed (both lists are complete: the counts add up, so it
 //! is not probed again). Every fetch is a union of probed rectangles, or such a union less

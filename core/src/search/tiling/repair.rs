@@ -66,10 +66,49 @@ fn probe_saturated(ids: &BTreeSet<String>) -> bool {
     ids.len() >= CAP
 }
 
+/// The area of `a` that `b` covers (square degrees; 0 if they only touch).
+fn overlap_area(a: Rect, b: Rect) -> f64 {
+    let w = a.high.lng.min(b.high.lng) - a.low.lng.max(b.low.lng);
+    let h = a.high.lat.min(b.high.lat) - a.low.lat.max(b.low.lat);
+    w.max(0.0) * h.max(0.0)
+}
+
+/// Places expected in `strip` from `leaves` (rectangles and their counts), each leaf's
+/// places taken as evenly spread over it: a strip's count follows the leaves it crosses,
+/// where one rate over the whole slab would miss a dense or empty leaf along the edge.
+fn expected_in(leaves: &[(Rect, usize)], strip: Rect) -> f64 {
+    leaves
+        .iter()
+        .filter_map(|&(leaf, n)| {
+            let area = overlap_area(leaf, leaf);
+            (area > 0.0).then(|| n as f64 * overlap_area(leaf, strip) / area)
+        })
+        .sum()
+}
+
+/// The depth between `lo` and `hi` whose strip is expected to hold `goal` places by
+/// `expected` (which grows with depth), found by halving.
+fn depth_for(expected: impl Fn(f64) -> f64, goal: f64, (mut lo, mut hi): (f64, f64)) -> f64 {
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        if expected(mid) < goal {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
 impl Planner {
     /// Plans groups of leaves: each as one fetch, or slabs to repair as a chain.
     pub(super) fn plan_groups(&mut self, parts: Vec<(Vec<Part>, bool)>) {
         for (slabs, north) in parts {
+            let leaves: Vec<(Rect, usize)> = slabs
+                .iter()
+                .flat_map(|(members, ..)| members.iter())
+                .map(|&m| (self.nodes[m].rect, self.leaf_count(m)))
+                .collect();
             for (members, ..) in &slabs {
                 self.plan_leaves(members, Vec::new());
             }
@@ -84,6 +123,7 @@ impl Planner {
                 slabs,
                 north,
                 head,
+                leaves,
                 search: None,
                 done: false,
             });
@@ -170,8 +210,17 @@ impl Planner {
             return;
         };
         let goal = (first + last) as f64 / 2.0;
-        let t = (goal - r.lo.1 as f64) / (r.hi.1 - r.lo.1) as f64;
-        let d = r.lo.0 + (r.hi.0 - r.lo.0) * t.clamp(0.05, 0.95);
+        let t = ((goal - r.lo.1 as f64) / (r.hi.1 - r.lo.1) as f64).clamp(0.05, 0.95);
+        // Interpolate between the depths known so far in expected places rather than in
+        // depth: the leaves say where along the slab its places lie.
+        let leaves = &self.chains[chain].leaves;
+        let expected = |d: f64| expected_in(leaves, r.strip(d).0);
+        let (at_lo, at_hi) = (expected(r.lo.0), expected(r.hi.0));
+        let d = if at_hi - at_lo > f64::EPSILON {
+            depth_for(expected, at_lo + (at_hi - at_lo) * t, (r.lo.0, r.hi.0))
+        } else {
+            r.lo.0 + (r.hi.0 - r.lo.0) * t
+        };
         let rect = r.strip(d).0;
         if let Some(r) = &mut self.chains[chain].search {
             r.at = d;
@@ -213,5 +262,46 @@ impl Planner {
             r.hi = (r.at, s.min(r.shed_ids.len() + 1));
         }
         self.next_cut(chain);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tiling::LatLng;
+
+    fn rect(lng: (f64, f64), lat: (f64, f64)) -> Rect {
+        Rect {
+            low: LatLng { lat: lat.0, lng: lng.0 },
+            high: LatLng { lat: lat.1, lng: lng.1 },
+        }
+    }
+
+    #[test]
+    fn a_strip_is_expected_to_hold_the_share_of_each_leaf_it_covers() {
+        // A dense leaf west, an empty one east.
+        let leaves = [(rect((0.0, 1.0), (0.0, 1.0)), 10), (rect((1.0, 2.0), (0.0, 1.0)), 0)];
+        let west_half_of_dense = rect((0.0, 0.5), (0.0, 1.0));
+        assert!((expected_in(&leaves, west_half_of_dense) - 5.0).abs() < 1e-9);
+        assert_eq!(expected_in(&leaves, rect((1.0, 2.0), (0.0, 1.0))), 0.0);
+        // Touching along an edge covers nothing.
+        assert_eq!(expected_in(&leaves, rect((2.0, 3.0), (0.0, 1.0))), 0.0);
+        // A degenerate leaf (no area) counts for nothing rather than dividing by zero.
+        let flat = [(rect((0.0, 0.0), (0.0, 1.0)), 7)];
+        assert_eq!(expected_in(&flat, rect((-1.0, 1.0), (0.0, 1.0))), 0.0);
+    }
+
+    #[test]
+    fn a_strip_s_depth_follows_where_the_places_are() {
+        // A slab 0..2 wide, its places all in its far half: a strip from the near end
+        // expected to hold a quarter of them lies past the empty half (at 1.25), where one
+        // rate over the slab would have put it at 0.5.
+        let leaves = [(rect((0.0, 1.0), (0.0, 1.0)), 0), (rect((1.0, 2.0), (0.0, 1.0)), 20)];
+        let expected = |d: f64| expected_in(&leaves, rect((0.0, 2.0 * d), (0.0, 1.0)));
+        let d = depth_for(expected, 5.0, (0.0, 1.0));
+        assert!((2.0 * d - 1.25).abs() < 1e-6, "{d}");
+        // Evenly spread places give the plain interpolation.
+        let even = |d: f64| 10.0 * d;
+        assert!((depth_for(even, 3.0, (0.0, 1.0)) - 0.3).abs() < 1e-9);
     }
 }

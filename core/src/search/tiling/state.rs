@@ -117,6 +117,10 @@ pub(super) struct Chain {
     pub(super) north: bool,
     /// The slab whose far edge is being settled, and its places.
     pub(super) head: (Rect, BTreeSet<String>),
+    /// The chain's leaves and how many places each holds: where its places lie, to the
+    /// leaf, for guessing a strip's depth (`repair::expected_in`). They do not change as
+    /// edges move (the slabs stay within the chain's rectangle).
+    pub(super) leaves: Vec<(Rect, usize)>,
     pub(super) search: Option<Repair>,
     pub(super) done: bool,
 }
