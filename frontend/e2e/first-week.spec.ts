@@ -1,5 +1,4 @@
-import type { Page } from '@playwright/test';
-import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpWithKey, test } from './fixtures';
 
 // A paying agency's first week, as issue #26 found it, walked again (item 11): a free
 // user's first full search of a metro (the Places simulator's "Houston, TX" has 1,500
@@ -12,21 +11,12 @@ import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLand
 const KEY = 'AIzaSyE2eFirstWeek3456789abcdefghijklm';
 const PHONE = { width: 390, height: 844 };
 
-async function signUp(page: Page, account: string) {
-  await signUpFromLanding(page, account);
-  await page.waitForURL((url) => url.pathname === '/onboarding');
-  await page.getByLabel('Google Places API key').fill(KEY);
-  await page.getByRole('button', { name: 'Save and Continue' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  await expect(page.getByText('Configured & Ready')).toBeVisible();
-}
-
 test("first week: a free user's first full search warns, stops honestly, and stays reachable on desktop and phone", async ({
   page,
   consoleErrors,
 }) => {
   test.setTimeout(240_000);
-  await signUp(page, 'fiona');
+  await signUpWithKey(page, 'fiona', KEY);
 
   await test.step('the estimate warns that the daily allowance will stop the search', async () => {
     await chooseBusinessType(page, 'dentist');

@@ -129,6 +129,17 @@ export function expectNoConsoleErrors(errors: ConsoleEntry[], allowed: RegExp[] 
   expect(unexpected, `console errors:\n${unexpected.map((e) => `${e.type}: ${e.text} (${e.url})`).join('\n')}`).toEqual([]);
 }
 
+/** Signs `account` up from the landing page and saves `key` in onboarding: the everyday,
+ * ready dashboard. */
+export async function signUpWithKey(page: Page, account: string, key: string) {
+  await signUpFromLanding(page, account);
+  await page.waitForURL((url) => url.pathname === '/onboarding');
+  await page.getByLabel('Google Places API key').fill(key);
+  await page.getByRole('button', { name: 'Save and Continue' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  await expect(page.getByText('Configured & Ready')).toBeVisible();
+}
+
 /**
  * Signs in through the real OIDC provider from the landing page's Sign up (or Log in) button.
  * The provider finishes login and consent by itself for the account in `login_hint`.

@@ -1,5 +1,4 @@
-import type { Page } from '@playwright/test';
-import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, parseSse, shot, signUpWithKey, test } from './fixtures';
 
 // "Draw on a map" (issue #30 item 5) in the browser against the real stack: the map
 // (MapLibre GL on SwiftShader's WebGL, terra-draw's tools) loads when drawing is picked,
@@ -24,15 +23,6 @@ interface GeoPoint {
   longitude: number;
 }
 
-async function signUpWithKey(page: Page, account: string) {
-  await signUpFromLanding(page, account);
-  await page.waitForURL((url) => url.pathname === '/onboarding');
-  await page.getByLabel('Google Places API key').fill(KEY);
-  await page.getByRole('button', { name: 'Save and Continue' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  await expect(page.getByText('Configured & Ready')).toBeVisible();
-}
-
 const isPath = (url: string, path: string) => new URL(url).pathname === path;
 
 test('map: type an area, draw a polygon over it with the mouse, see its estimate, search it', async ({ page, consoleErrors }) => {
@@ -46,7 +36,7 @@ test('map: type an area, draw a polygon over it with the mouse, see its estimate
       body: JSON.stringify({ version: 8, sources: {}, layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#f1f5f9' } }] }),
     });
   });
-  await signUpWithKey(page, 'mara');
+  await signUpWithKey(page, 'mara', KEY);
 
   const map = page.getByTestId('area-map');
   await test.step('picking "Draw on a map" loads the map with the server\'s style', async () => {

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLanding, test } from './fixtures';
+import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpWithKey, test } from './fixtures';
 
 // Monitors in the web app (issue #29 item 7): a search saved as a monitor from the form,
 // by keyboard only (a schedule chosen in words, sent as cron in the browser's zone), seen
@@ -8,15 +8,6 @@ import { chooseBusinessType, expect, expectNoConsoleErrors, shot, signUpFromLand
 
 /** A well-formed key without a fault marker (testkit places_sim/faults.rs): answers at once. */
 const KEY = 'AIzaSyE2eMonitors0123456789abcdefghijk';
-
-async function signUpWithKey(page: Page, account: string) {
-  await signUpFromLanding(page, account);
-  await page.waitForURL((url) => url.pathname === '/onboarding');
-  await page.getByLabel('Google Places API key').fill(KEY);
-  await page.getByRole('button', { name: 'Save and Continue' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  await expect(page.getByText('Configured & Ready')).toBeVisible();
-}
 
 /** Tabs (forward, or back) until `target` has the focus (at most `max` presses). */
 async function tabTo(page: Page, target: Locator, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab') {
@@ -29,7 +20,7 @@ async function tabTo(page: Page, target: Locator, max = 40, key: 'Tab' | 'Shift+
 
 test('monitors: save a search as a monitor by keyboard, see it, run it now, pause it', async ({ page, consoleErrors }) => {
   test.setTimeout(180_000);
-  await signUpWithKey(page, 'monty');
+  await signUpWithKey(page, 'monty', KEY);
 
   await test.step('the form offers the exclusion choice and Save as monitor', async () => {
     await chooseBusinessType(page, 'dentist');

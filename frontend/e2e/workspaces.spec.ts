@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { answerPictures, expect, expectNoConsoleErrors, shot, signUpFromLanding, storedToken, test } from './fixtures';
+import { answerPictures, expect, expectNoConsoleErrors, shot, signUpFromLanding, signUpWithKey, storedToken, test } from './fixtures';
 
 // Workspaces in the web app (issue #28 items 4 and 9): a user makes a shared workspace
 // from the header's switcher, by keyboard only; the address carries it (`?ws=`), a reload
@@ -14,15 +14,6 @@ const PHONE = { width: 390, height: 844 };
 const NAME = 'Acme Agency';
 /** A well-formed workspace id nobody is a member of. */
 const STRANGER = '0192f0c4-7a1e-7c3b-9a51-2f0d5f6b8e21';
-
-async function signUpWithKey(page: Page, account: string) {
-  await signUpFromLanding(page, account);
-  await page.waitForURL((url) => url.pathname === '/onboarding');
-  await page.getByLabel('Google Places API key').fill(KEY);
-  await page.getByRole('button', { name: 'Save and Continue' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  await expect(page.getByText('Configured & Ready')).toBeVisible();
-}
 
 /** The switcher's button, once its code has loaded (until then a look-alike, aria-disabled). */
 function switcher(page: Page, name: string) {
@@ -44,7 +35,7 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
   consoleErrors,
 }) => {
   test.setTimeout(180_000);
-  await signUpWithKey(page, 'wanda');
+  await signUpWithKey(page, 'wanda', KEY);
 
   let workspaceId = '';
   await test.step('the switcher opens by keyboard and lists the personal workspace with its role', async () => {
@@ -213,7 +204,7 @@ test('workspaces: create one from the switcher by keyboard, the address keeps it
 test('workspaces: an invitation accepted by a second user', async ({ browser, page, consoleErrors }) => {
   test.setTimeout(180_000);
   const TEAM = 'Orbit Agency';
-  await signUpWithKey(page, 'oscar');
+  await signUpWithKey(page, 'oscar', KEY);
 
   // The workspace itself is made through the API (the switcher's way is the test above).
   const token = await storedToken(page);
