@@ -33,6 +33,11 @@ pub struct SearchJobV1 {
     pub search: ValidSearch,
     /// Leads the search may deliver (reserved before queueing).
     pub lead_budget: u32,
+    /// Whether it is a saved search's run (whose new leads are then delivered): said by
+    /// whoever queues it, so the worker does not look it up after every search. Absent
+    /// in a job an older release queued: then the worker asks the store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_run: Option<bool>,
 }
 
 impl JobPayload for SearchJobV1 {
@@ -216,6 +221,7 @@ mod tests {
             workspace_id: None,
             search: ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
             lead_budget: 60,
+            saved_run: None,
         };
         let json = serde_json::to_value(&job).expect("json");
         let mut raw = crate::search::RawSearch::from(job.search.clone());
@@ -236,7 +242,25 @@ mod tests {
             json,
             serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "Austin", "lead_budget": 60})
         );
-        assert_eq!(serde_json::from_value::<SearchJobV1>(json).expect("read"), job);
+        assert_eq!(serde_json::from_value::<SearchJobV1>(json.clone()).expect("read"), job);
+        // Who queues a job says whether it is a saved search's run; an older release's
+        // job (no field) leaves the worker to ask.
+        let run = SearchJobV1 {
+            saved_run: Some(true),
+            ..job.clone()
+        };
+        let run_json = serde_json::to_value(&run).expect("json");
+        assert_eq!(run_json["saved_run"], true);
+        assert_eq!(
+            serde_json::from_value::<SearchJobV1>(run_json).expect("read").saved_run,
+            Some(true)
+        );
+        assert_eq!(
+            serde_json::from_value::<SearchJobV1>(json.clone())
+                .expect("read")
+                .saved_run,
+            None
+        );
         let bad = serde_json::json!({"search_id": "s1", "user_id": "u1", "business_type": "cafe", "location": "", "lead_budget": 60});
         assert!(serde_json::from_value::<SearchJobV1>(bad).is_err());
     }

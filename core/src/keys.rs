@@ -33,6 +33,9 @@ pub struct OpenedKey {
     sealed: crate::vault::Sealed,
     /// The last check recorded for this value said it works.
     known_valid: bool,
+    /// When the key was last saved (Unix seconds): what [`KeyStatus::updated_at`] says,
+    /// so a search that opened the key need not read its status again.
+    pub updated_at: i64,
 }
 
 /// Saves, reads and deletes users' keys.
@@ -102,6 +105,7 @@ impl KeyService {
             key: SecretString::from(text),
             sealed: stored.sealed,
             known_valid: stored.is_valid == Some(true),
+            updated_at: stored.updated_at,
         }))
     }
 

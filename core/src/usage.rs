@@ -335,9 +335,12 @@ impl UsageService {
     ) -> CoreResult<UsageReport> {
         let limits = self.limits(tier);
         let p = periods(Utc::now());
-        let current = self.store.usage_used(workspace_id, &p.month, "searches").await?;
-        let leads_this_month = self.store.usage_used(workspace_id, &p.month, "leads").await?;
-        let leads_today = self.store.usage_used(workspace_id, &p.day, "leads").await?;
+        let counters = [(p.month.as_str(), "searches"), (&p.month, "leads"), (&p.day, "leads")];
+        let (current, leads_this_month, leads_today) = match self.store.usage_counters(workspace_id, &counters).await?[..]
+        {
+            [searches, month_leads, day_leads] => (searches, month_leads, day_leads),
+            _ => return Err(CoreError::Internal("usage counters missing".into())),
+        };
         let limit = limits.monthly_searches.max(1);
         let percentage = ((current as f64 / limit as f64) * 1000.0).round() / 10.0;
         let status = UsageStatus {

@@ -485,6 +485,7 @@ async fn start_search(
             workspace_id: Some(workspace.to_owned()),
             search,
             lead_budget: reservation.lead_budget,
+            saved_run: Some(false),
         })
         .await?;
     tracing::info!(%search_id, "search queued");

@@ -1,8 +1,9 @@
 //! Usage counters and search records.
 //!
-//! A grant is one conditional `UPDATE`: it takes what is left up to the limit and records
-//! how much it took (`last_grant`), reading the row as it was before the update (as both
-//! Postgres and SQLite evaluate `SET`). Concurrent grants therefore never exceed a limit.
+//! A grant is one upsert whose update is conditional: it takes what is left up to the limit
+//! and records how much it took (`last_grant`), reading the row as it was before the update
+//! (as both Postgres and SQLite evaluate `SET`; Postgres' `ON CONFLICT DO UPDATE` locks the
+//! row and reads its latest version). Concurrent grants therefore never exceed a limit.
 
 use super::handle::Store;
 use crate::ids::{SearchId, UserId, WorkspaceId};
@@ -51,20 +52,18 @@ impl Store {
         wanted: i64,
         limit: i64,
     ) -> CoreResult<i64> {
-        sqlx::query(
-            "INSERT INTO workspace_usage (workspace_id, period, metric, used, last_grant) VALUES ($1, $2, $3, 0, 0)
-             ON CONFLICT (workspace_id, period, metric) DO NOTHING",
-        )
-        .bind(workspace_id)
-        .bind(period)
-        .bind(metric)
-        .execute(&self.pool)
-        .await?;
+        // One statement (two made a search's reservation four round trips): a new counter
+        // starts at what is granted; an existing one grows only while under the limit.
         let granted: Option<(i64,)> = sqlx::query_as(
-            "UPDATE workspace_usage SET
-                 last_grant = CASE WHEN $5 - used < $4 THEN $5 - used ELSE $4 END,
-                 used = used + CASE WHEN $5 - used < $4 THEN $5 - used ELSE $4 END
-             WHERE workspace_id = $1 AND period = $2 AND metric = $3 AND used < $5
+            "INSERT INTO workspace_usage (workspace_id, period, metric, used, last_grant)
+             VALUES ($1, $2, $3,
+                     CASE WHEN $5 <= 0 THEN 0 WHEN $5 < $4 THEN $5 ELSE $4 END,
+                     CASE WHEN $5 <= 0 THEN 0 WHEN $5 < $4 THEN $5 ELSE $4 END)
+             ON CONFLICT (workspace_id, period, metric) DO UPDATE SET
+                 last_grant = CASE WHEN $5 - workspace_usage.used < $4 THEN $5 - workspace_usage.used ELSE $4 END,
+                 used = workspace_usage.used
+                     + CASE WHEN $5 - workspace_usage.used < $4 THEN $5 - workspace_usage.used ELSE $4 END
+             WHERE workspace_usage.used < $5
              RETURNING last_grant",
         )
         .bind(workspace_id)
@@ -126,6 +125,36 @@ impl Store {
                 .fetch_optional(&self.pool)
                 .await?;
         Ok(row.map_or(0, |(u,)| u))
+    }
+
+    /// Units used of each `(period, metric)` counter, in the order asked, in one statement
+    /// (the usage report reads three after every search); 0 for a counter never written.
+    #[tracing::instrument(skip(self))]
+    pub async fn usage_counters(&self, workspace_id: &WorkspaceId, counters: &[(&str, &str)]) -> CoreResult<Vec<i64>> {
+        if counters.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Placeholders only: `$2, $3` for the first counter's period and metric, and on.
+        let wanted: Vec<String> = (0..counters.len())
+            .map(|i| format!("(period = ${} AND metric = ${})", 2 * i + 2, 2 * i + 3))
+            .collect();
+        let sql = format!(
+            "SELECT period, metric, used FROM workspace_usage WHERE workspace_id = $1 AND ({})",
+            wanted.join(" OR ")
+        );
+        let mut query = sqlx::query_as::<_, (String, String, i64)>(sqlx::AssertSqlSafe(sql)).bind(workspace_id);
+        for (period, metric) in counters {
+            query = query.bind(*period).bind(*metric);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        Ok(counters
+            .iter()
+            .map(|(period, metric)| {
+                rows.iter()
+                    .find(|(p, m, _)| p == period && m == metric)
+                    .map_or(0, |(_, _, used)| *used)
+            })
+            .collect())
     }
 
     /// Records a queued search.

@@ -221,3 +221,81 @@ both_backends!(the_report_has_the_specs_shape_and_levels, |store: Store| async m
     }
     assert_eq!(json["usage"]["percentage"], 100.0);
 });
+
+both_backends!(
+    grants_on_a_counter_not_yet_written_never_pass_the_limit,
+    |store: Store| async move {
+        let user = store.upsert_user_on_sign_in(&identity("fresh")).await.expect("user").id;
+        let workspace = WorkspaceId::personal(&user);
+        // The first grant writes the counter: it takes no more than the limit.
+        assert_eq!(
+            store
+                .grant_usage(&workspace, "2026-12", "leads", 60, 25)
+                .await
+                .expect("grant"),
+            25
+        );
+        assert_eq!(
+            store
+                .grant_usage(&workspace, "2026-12", "leads", 60, 25)
+                .await
+                .expect("grant"),
+            0
+        );
+        assert_eq!(
+            store
+                .grant_usage(&workspace, "2026-11", "leads", 0, 25)
+                .await
+                .expect("grant"),
+            0
+        );
+        assert_eq!(
+            store
+                .grant_usage(&workspace, "2026-10", "leads", 5, 0)
+                .await
+                .expect("grant"),
+            0
+        );
+        // 40 grants of 3 at once on a counter nobody wrote yet: 10 full ones, 1 of 2.
+        let mut tasks = Vec::new();
+        for _ in 0..40 {
+            let (store, workspace) = (store.clone(), workspace.clone());
+            tasks.push(tokio::spawn(async move {
+                store.grant_usage(&workspace, "2027-01", "searches", 3, 32).await
+            }));
+        }
+        let mut grants = Vec::new();
+        for t in tasks {
+            grants.push(t.await.expect("join").expect("store"));
+        }
+        grants.sort_unstable();
+        assert_eq!(grants.iter().sum::<i64>(), 32);
+        assert_eq!(grants.iter().filter(|&&g| g == 3).count(), 10);
+        assert_eq!(grants.iter().filter(|&&g| g == 2).count(), 1);
+        assert_eq!(
+            store
+                .usage_counters(
+                    &workspace,
+                    &[
+                        ("2027-01", "searches"),
+                        ("2026-12", "leads"),
+                        ("2026-12", "searches"),
+                        ("2026-10", "leads")
+                    ]
+                )
+                .await
+                .expect("counters"),
+            vec![32, 25, 0, 0],
+            "each counter in the order asked, 0 where none was written"
+        );
+        // Another workspace's counters are its own.
+        let other = store.upsert_user_on_sign_in(&identity("other")).await.expect("user").id;
+        assert_eq!(
+            store
+                .usage_counters(&WorkspaceId::personal(&other), &[("2027-01", "searches")])
+                .await
+                .expect("counters"),
+            vec![0]
+        );
+    }
+);

@@ -145,6 +145,10 @@ fn channel(kind: DeliveryKind) -> Channel {
 /// `notifyWhenEmpty`. Each channel's outcome is recorded on the saved search; nothing
 /// here fails the search.
 pub async fn queue_saved_run(deps: &WorkerDeps, job: &SearchJobV1, leads: &[Lead]) {
+    if job.saved_run == Some(false) {
+        // Queued as no saved search's run: nothing to look up.
+        return;
+    }
     let workspace = job.workspace();
     let saved = match deps.store.saved_search_of_run(&workspace, &job.search_id).await {
         Ok(Some(saved)) => saved,

@@ -246,6 +246,7 @@ pub async fn start_run(
             workspace_id: Some(workspace.clone()),
             search,
             lead_budget: reservation.lead_budget,
+            saved_run: Some(true),
         })
         .await?;
     tracing::info!(%search_id, saved_search = %saved.id.as_str(), "saved search run queued");

@@ -334,7 +334,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     let unanswered = !resumed && sink.pages == 0;
     let delivered = i64::from(sink.delivered);
     let (status, terminal) = match outcome {
-        Ok(mut outcome) => {
+        Ok((mut outcome, key_saved_at)) => {
             if let Some(dispatch) = sink.enrich.take() {
                 // `complete` carries the enriched leads: wait for their sites (or time out).
                 let found = dispatch.collect(&outcome.leads, retry).await;
@@ -346,8 +346,8 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
             let cost = outcome.requests.report(&deps.prices);
             count_spend(&outcome.requests, &deps.prices);
             record_cost(deps, job, &cost).await;
-            let key_updated = deps.keys.status(&job.workspace()).await?.updated_at;
-            let usage = deps.usage.report(&job.workspace(), tier, key_updated).await?;
+            // The key this search opened: read once, at its start.
+            let usage = deps.usage.report(&job.workspace(), tier, Some(key_saved_at)).await?;
             let notice = notice(&outcome, job, spend_cap.as_ref(), &deps.usage, tier);
             let excluding = job.search.exclude() != search::Exclude::None;
             let new_count = outcome.leads.len() as u32;
@@ -566,6 +566,8 @@ enum Failure {
     Message(String),
 }
 
+/// Runs the search with the workspace's key; answers its outcome and when the key it
+/// ran with was saved (the usage report's "add your key" advice reads it).
 async fn run(
     job: &SearchJobV1,
     deps: &WorkerDeps,
@@ -573,7 +575,7 @@ async fn run(
     spend_cap: Option<LiveSpendCap>,
     sink: &mut BusSink<'_>,
     resume: Resume,
-) -> Result<SearchOutcome, Failure> {
+) -> Result<(SearchOutcome, i64), Failure> {
     let opened = match deps.keys.open(&job.workspace()).await {
         Ok(Some(opened)) => opened,
         Ok(None) => return Err(Failure::Message(NO_KEY.to_owned())),
@@ -644,7 +646,7 @@ async fn run(
         Ok(outcome) => {
             // The key worked: the settings screen can say so.
             let _ = deps.keys.record_check(&job.workspace(), &opened, true).await;
-            Ok(outcome)
+            Ok((outcome, opened.updated_at))
         }
         Err(SearchFailure::Stopped(SearchStopped(reason))) => Err(Failure::Stopped(reason)),
         Err(SearchFailure::Refused(message)) => Err(Failure::Message(message)),

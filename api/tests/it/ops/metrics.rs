@@ -181,6 +181,7 @@ async fn the_worker_ops_server_reports_queue_depth_and_health() {
                 workspace_id: None,
                 search: leadgen_core::search::ValidSearch::parse(Some("cafe"), Some("Austin")).expect("valid"),
                 lead_budget: 60,
+                saved_run: None,
             })
             .await
             .expect("push");
