@@ -57,6 +57,16 @@ pub struct Lead {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     #[cfg_attr(feature = "openapi", oai(default, skip_serializing_if_is_empty))]
     pub maps_url: String,
+    /// Latitude of the place (degrees, WGS 84), from Google's `location`; absent, with
+    /// `longitude`, when Google gives none or the lead predates positions (issue #30
+    /// item 5), so older leads keep their shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub latitude: Option<f64>,
+    /// Longitude of the place (degrees, WGS 84); present exactly when `latitude` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
+    pub longitude: Option<f64>,
     /// What the business's own website publishes: only in an enriched search's results
     /// (absent everywhere else, so unenriched leads keep their shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]

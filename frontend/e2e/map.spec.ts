@@ -131,3 +131,83 @@ test('map: type an area, draw a polygon over it with the mouse, see its estimate
 
   expectNoConsoleErrors(consoleErrors);
 });
+
+/** The simulator's Houston (testkit places_sim/cities.rs): where "Houston, TX" is located. */
+const HOUSTON = { south: 29.52, west: -95.7, north: 30.02, east: -95.1 };
+
+test('map: it opens on the typed location, and marks the leads found', async ({ page, consoleErrors }) => {
+  test.setTimeout(180_000);
+  await page.route('https://tiles.openfreemap.org/**', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ version: 8, sources: {}, layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#f1f5f9' } }] }),
+    }),
+  );
+  await signUpWithKey(page, 'nadia', KEY);
+
+  const map = page.getByTestId('area-map');
+  await test.step('the typed location is located by the server when the map opens', async () => {
+    await chooseBusinessType(page, 'dentist');
+    await page.getByLabel('Location', { exact: true }).fill('Houston, TX');
+    const locating = page.waitForResponse((r) => isPath(r.url(), '/api/leads/locate'));
+    await page.getByRole('radio', { name: 'Draw on a map' }).check();
+    const answer = await locating;
+    expect(answer.status()).toBe(200);
+    expect(answer.request().postDataJSON()).toEqual({ location: 'Houston, TX' });
+    const located = (await answer.json()) as { low: GeoPoint; high: GeoPoint };
+    expect(located.low).toEqual({ latitude: HOUSTON.south, longitude: HOUSTON.west });
+    expect(located.high).toEqual({ latitude: HOUSTON.north, longitude: HOUSTON.east });
+    await expect(page.getByText('Map centred on “Houston, TX”.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Rectangle' })).toBeEnabled({ timeout: 20_000 });
+  });
+
+  await test.step('a rectangle drawn in the middle of the map lies in Houston', async () => {
+    const box = await map.boundingBox();
+    if (!box) throw new Error('the map has no box');
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    // Rectangle mode: click one corner, move, click the other.
+    await page.mouse.move(cx - 60, cy + 40, { steps: 4 });
+    await page.mouse.click(cx - 60, cy + 40);
+    await page.mouse.move(cx + 60, cy - 40, { steps: 4 });
+    await page.mouse.click(cx + 60, cy - 40);
+    const summary = page.getByText(/^Rectangle from /);
+    await expect(summary).toBeVisible();
+    // Before it was centred the map showed the contiguous US (its middle near 37 N): a
+    // rectangle drawn there would lie far north of Houston.
+    const numbers = ((await summary.textContent()) ?? '').match(/-?\d+\.\d+/g)?.map(Number) ?? [];
+    expect(numbers).toHaveLength(4);
+    const [south, west, north, east] = numbers;
+    for (const lat of [south, north]) {
+      expect(lat).toBeGreaterThan(HOUSTON.south);
+      expect(lat).toBeLessThan(HOUSTON.north);
+    }
+    for (const lng of [west, east]) {
+      expect(lng).toBeGreaterThan(HOUSTON.west);
+      expect(lng).toBeLessThan(HOUSTON.east);
+    }
+    await shot(page, '74-map-centred-on-location');
+  });
+
+  await test.step('the leads found carry their positions and are marked on the map', async () => {
+    const streamed = page.waitForResponse((r) => isPath(r.url(), '/api/leads/search-stream') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const response = await streamed;
+    await expect(page.getByRole('heading', { name: /^Found [\d,]+ leads?$/ })).toBeVisible({ timeout: 60_000 });
+    const frames = parseSse(await response.text());
+    const last = frames[frames.length - 1].data;
+    expect(last.type).toBe('complete');
+    const results = last.results as { latitude?: number; longitude?: number }[];
+    expect(results.length).toBeGreaterThan(0);
+    for (const lead of results) {
+      expect(lead.latitude).toBeGreaterThan(HOUSTON.south);
+      expect(lead.longitude).toBeLessThan(HOUSTON.east);
+    }
+    const marked = results.length === 1 ? '1 lead marked on the map.' : `${results.length.toLocaleString('en-US')} leads marked on the map.`;
+    await expect(page.getByText(marked)).toBeVisible();
+    await shot(page, '75-map-leads-marked');
+  });
+
+  expectNoConsoleErrors(consoleErrors);
+});

@@ -20,8 +20,8 @@ use secrecy::ExposeSecret;
 use super::{
     ApiTags,
     leads_models::{
-        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, EstimateResponse, SearchRequest, SearchResult,
-        UsageResponse,
+        BusinessTypeGroupItem, BusinessTypeItem, BusinessTypesResponse, EstimateResponse, GeoPoint, LocateRequest,
+        LocatedArea, SearchRequest, SearchResult, UsageResponse,
     },
 };
 use crate::{
@@ -261,6 +261,82 @@ impl LeadsApi {
                 Err(ApiError::unavailable("unavailable", "The estimate was stopped.").into())
             }
         }
+    }
+
+    /// Locate a location, to show it on the map
+    ///
+    /// The rectangle Google frames a typed location with (its viewport), which the web
+    /// app's map shows before an area is drawn. It is the area a full search of the
+    /// location tiles, and shares its cache: a location located before (by anyone, within
+    /// 30 days; geography, no lead data) costs nothing; otherwise one Text Search Pro
+    /// request on your Google key (list price $32 per 1,000), after which the full
+    /// search or estimate of the same location pays nothing to locate it. Counts toward
+    /// no allowance. Unlike a full search, an area of any size is answered (a state
+    /// too). A location Google cannot place answers 400 `invalid_location`; without a
+    /// cached answer, a workspace at its monthly spend cap is refused (403).
+    ///
+    /// API tokens: need the `searches:run` scope.
+    #[oai(path = "/locate", method = "post", operation_id = "locate_area")]
+    async fn locate_area(
+        &self,
+        state: Data<&AppState>,
+        auth: Auth<access::SearchesRun>,
+        body: Json<LocateRequest>,
+    ) -> Result<Json<LocatedArea>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>> {
+        let location = body.0.location.trim().to_owned();
+        if location.is_empty() {
+            return Err(ApiError::bad_request("invalid_request", "Enter a location to show on the map.").into());
+        }
+        if location.chars().count() > search::MAX_LOCATION {
+            return Err(ApiError::bad_request("invalid_request", InvalidSearch::LocationTooLong.to_string()).into());
+        }
+        let cached = search::AreaCache::get(&state.store, &search::normalise_location(&location)).await;
+        let prices = state.config.places.prices;
+        let (area, requests) = match cached {
+            Some(area) => (area, search::Requests::default()),
+            None => {
+                // Only a request Google bills is refused at the cap.
+                if let Some(cap) = spend_cap_left(&state, auth.workspace())
+                    .await?
+                    .filter(SpendCap::reached)
+                {
+                    return Err(spend_cap_reached(cap).into());
+                }
+                let Some(opened) = state.keys.open(auth.workspace()).await? else {
+                    return Err(ApiError::bad_request("no_api_key", NO_KEY).into());
+                };
+                let key = opened.key.expose_secret();
+                let key_id = leadgen_core::api_key::fingerprint(key);
+                let upstream = Upstream {
+                    client: &state.places,
+                    api_key: key,
+                    key_id: &key_id,
+                    gate: &state.gate,
+                    aggregate: None,
+                };
+                let mut requests = search::Requests::default();
+                match search::area_of(&upstream, &location, &state.store, &mut requests).await {
+                    Ok(area) => (area, requests),
+                    Err(SearchFailure::Refused(message)) => {
+                        return Err(ApiError::bad_request("invalid_location", message).into());
+                    }
+                    Err(SearchFailure::Upstream(e)) => return Err(upstream_error(e).into()),
+                    Err(SearchFailure::Stopped(_)) => {
+                        return Err(ApiError::unavailable("unavailable", "Locating was stopped.").into());
+                    }
+                }
+            }
+        };
+        let point = |p: search::tiling::LatLng| GeoPoint {
+            latitude: p.lat,
+            longitude: p.lng,
+        };
+        Ok(Json(LocatedArea {
+            location,
+            low: point(area.low),
+            high: point(area.high),
+            spent: requests.report(&prices),
+        }))
     }
 
     /// Usage this month

@@ -294,3 +294,28 @@ pub struct BusinessTypesResponse {
     /// Types the groups list come with the groups' labels.
     pub google_types: Vec<BusinessTypeItem>,
 }
+
+/// `POST /api/leads/locate` body: a location to show on the map.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LocateRequest {
+    /// A city, state, ZIP or postal code, or an address, as the search form takes it
+    /// (trimmed; 1 to 200 characters).
+    #[oai(validator(max_length = 400))]
+    pub location: Text,
+}
+
+/// `POST /api/leads/locate` answer: the rectangle Google frames the location with.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LocatedArea {
+    /// The location as located (trimmed).
+    pub location: String,
+    /// South-west corner.
+    pub low: GeoPoint,
+    /// North-east corner.
+    pub high: GeoPoint,
+    /// What locating it spent on your Google key: nothing when the location was located
+    /// before (by anyone, within 30 days), else one Text Search Pro request.
+    pub spent: SearchCost,
+}

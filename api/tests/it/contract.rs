@@ -77,10 +77,12 @@ fn statuses_are_documented_only_where_they_can_happen() {
             .map(|(id, _)| id.as_str())
             .collect()
     };
-    // Google or Stripe is called: the searches, the key test, Stripe and Sheets.
+    // Google or Stripe is called: the searches, locating a location, the key test, Stripe
+    // and Sheets.
     let upstream: BTreeSet<&str> = [
         "search_leads",
         "estimate_search",
+        "locate_area",
         "test_api_key",
         "check_api_key",
         "create_checkout_session",

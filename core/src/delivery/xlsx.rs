@@ -76,6 +76,8 @@ mod tests {
             postal_code: "78701".into(),
             category: "Cafe".into(),
             maps_url: String::new(),
+            latitude: None,
+            longitude: None,
             contacts: None,
         }
     }

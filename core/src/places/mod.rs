@@ -28,10 +28,12 @@ const KEY_CHECK_FIELD_MASK: &str = "places.id";
 pub const IDS_FIELD_MASK: &str = "places.id,nextPageToken";
 /// Field mask for a lead search: exactly what a lead shows, nothing pricier. Phone,
 /// website, rating and rating count make this the Text Search Enterprise SKU; the address
-/// in parts, the category and the Maps link are Pro fields, so they cost nothing more.
+/// in parts, the category, the Maps link and the position (`location`, what a circle or
+/// polygon search checks and the web app's map shows) are Pro fields, so they cost
+/// nothing more.
 pub const LEAD_FIELD_MASK: &str = "places.id,places.displayName,places.formattedAddress,places.nationalPhoneNumber,\
 places.websiteUri,places.rating,places.userRatingCount,places.addressComponents,places.primaryTypeDisplayName,\
-places.googleMapsUri,nextPageToken";
+places.googleMapsUri,places.location,nextPageToken";
 /// Upper bound on one upstream call, so a hung connection cannot hold a request forever.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -182,7 +184,7 @@ mod tests {
         assert_eq!(
             details_field_mask(LEAD_FIELD_MASK),
             "id,displayName,formattedAddress,nationalPhoneNumber,websiteUri,rating,userRatingCount,\
-addressComponents,primaryTypeDisplayName,googleMapsUri"
+addressComponents,primaryTypeDisplayName,googleMapsUri,location"
         );
     }
 }

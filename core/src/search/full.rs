@@ -32,13 +32,13 @@ use super::{
     options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
     query::ValidSearch,
-    request::{accepted_lead, first_request, in_area, lead_mask},
+    request::{accepted_lead, first_request, in_area},
     runner::{EventSink, LeadAllowance, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
     tiling::{CAP, Planner, Probe, ProbeId, Rect},
 };
 use crate::{
     lead::{BusinessFound, Lead, SearchEvent, SearchProgress, StopReason},
-    places::{IDS_FIELD_MASK, Place, PlacesError, SearchTextRequest, details_field_mask},
+    places::{IDS_FIELD_MASK, LEAD_FIELD_MASK, Place, PlacesError, SearchTextRequest, details_field_mask},
 };
 
 /// Requests one full search keeps in flight; the key's rate gate paces them (at 10 a
@@ -139,10 +139,12 @@ pub(crate) async fn run(
     let mut expected: Option<Completeness> = None;
 
     let base = base_request(search);
-    let mask = lead_mask(search);
+    // The lead fields, the position included (a lead's, and what a circle or polygon
+    // checks).
+    let mask = LEAD_FIELD_MASK;
     let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
     // The same fields by id, so a place fetched either way is the same lead.
-    let by_id_mask = details_field_mask(&mask);
+    let by_id_mask = details_field_mask(mask);
     // What the meter counts: the search's own area, or the located rectangle.
     let meter_area = search.area().cloned().unwrap_or(Area::Rectangle {
         low: tally.area.low,
@@ -184,7 +186,7 @@ pub(crate) async fn run(
                     break;
                 }
                 tally.committed.add(Sku::Enterprise, 1);
-                inflight.push(first_page(upstream, &base, &mask, rect).boxed());
+                inflight.push(first_page(upstream, &base, mask, rect).boxed());
             } else if let Some(fetch) = planner.fetch_at(next_fetch) {
                 next_fetch += 1;
                 if done_before.iter().any(|done| done.same_as(&fetch.rect)) {
@@ -244,7 +246,7 @@ pub(crate) async fn run(
                     }
                     TileFetch::Pages(_) => {
                         tally.committed = tally.committed.plus(&planned);
-                        inflight.push(fetch_tile(upstream, &base, &mask, rect, planned).boxed());
+                        inflight.push(fetch_tile(upstream, &base, mask, rect, planned).boxed());
                     }
                 }
             } else if let Some((id, rect)) = planner.next_probe() {

@@ -41,6 +41,8 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
         postal_code: part("postal_code", false).unwrap_or_default(),
         category: place.primary_type_display_name.map(|t| t.text).unwrap_or_default(),
         maps_url: place.google_maps_uri.unwrap_or_default(),
+        latitude: place.location.map(|at| at.latitude),
+        longitude: place.location.map(|at| at.longitude),
         contacts: None,
     })
 }
@@ -84,6 +86,33 @@ mod tests {
                 "https://maps.google.com/?cid=123"
             )
         );
+    }
+
+    #[test]
+    fn the_position_comes_from_googles_location_and_is_left_out_when_absent() {
+        let body = r#"{"places":[
+            {"id":"ChIJa","displayName":{"text":"Oak Dental"},"location":{"latitude":30.2672,"longitude":-97.7431}},
+            {"id":"ChIJb","displayName":{"text":"No Pin"}}]}"#;
+        let page: SearchTextResponse = serde_json::from_str(body).expect("parse");
+        let leads: Vec<Lead> = page.places.into_iter().filter_map(lead_from_place).collect();
+        assert_eq!((leads[0].latitude, leads[0].longitude), (Some(30.2672), Some(-97.7431)));
+        let json = serde_json::to_value(&leads[0]).expect("json");
+        assert_eq!(
+            (&json["latitude"], &json["longitude"]),
+            (&30.2672.into(), &(-97.7431).into())
+        );
+        assert_eq!((leads[1].latitude, leads[1].longitude), (None, None));
+        let json = serde_json::to_value(&leads[1]).expect("json");
+        assert!(
+            json.get("latitude").is_none() && json.get("longitude").is_none(),
+            "no position: the old shape"
+        );
+        // A lead stored before positions (a replay, a checkpoint) still reads.
+        let old: Lead = serde_json::from_str(
+            r#"{"name":"Old","address":"","phone":"","website":"","placeId":"ChIJc","rating":null,"reviewCount":null}"#,
+        )
+        .expect("an old lead");
+        assert_eq!(old.latitude, None);
     }
 
     #[test]

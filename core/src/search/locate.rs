@@ -60,38 +60,48 @@ pub fn too_large_message(location: &str) -> String {
 }
 
 /// The area of `location`, from the cache or from one Pro request (counted in
-/// `requests`).
+/// `requests`), refused when it is too large to search in full.
 pub async fn locate(
     upstream: &Upstream<'_, impl RateGate>,
     location: &str,
     cache: &impl AreaCache,
     requests: &mut Requests,
 ) -> Result<Rect, SearchFailure> {
-    let key = normalise_location(location);
-    let area = match cache.get(&key).await {
-        Some(area) => area,
-        None => {
-            let mut request = SearchTextRequest::text(location);
-            request.page_size = 1;
-            let page = upstream.page(LOCATE_FIELD_MASK, &request).await?;
-            requests.add(Sku::Pro, 1);
-            let area: Rect = page
-                .places
-                .into_iter()
-                .find_map(|p| p.viewport)
-                .ok_or_else(|| SearchFailure::Refused(not_found_message(location)))?
-                .into();
-            if !(area.low.lat < area.high.lat && area.low.lng < area.high.lng) {
-                // A viewport across the 180th meridian, or a point: not an area we tile.
-                return Err(SearchFailure::Refused(not_found_message(location)));
-            }
-            cache.put(&key, area).await;
-            area
-        }
-    };
+    let area = area_of(upstream, location, cache, requests).await?;
     if area.high.lat - area.low.lat > MAX_AREA_DEGREES || area.high.lng - area.low.lng > MAX_AREA_DEGREES {
         return Err(SearchFailure::Refused(too_large_message(location)));
     }
+    Ok(area)
+}
+
+/// The rectangle Google frames `location` with, whatever its size (a state too: the web
+/// app's map shows it), from the cache or from one Pro request (counted in `requests`).
+/// Refused when Google cannot place it, or places it across the 180th meridian.
+pub async fn area_of(
+    upstream: &Upstream<'_, impl RateGate>,
+    location: &str,
+    cache: &impl AreaCache,
+    requests: &mut Requests,
+) -> Result<Rect, SearchFailure> {
+    let key = normalise_location(location);
+    if let Some(area) = cache.get(&key).await {
+        return Ok(area);
+    }
+    let mut request = SearchTextRequest::text(location);
+    request.page_size = 1;
+    let page = upstream.page(LOCATE_FIELD_MASK, &request).await?;
+    requests.add(Sku::Pro, 1);
+    let area: Rect = page
+        .places
+        .into_iter()
+        .find_map(|p| p.viewport)
+        .ok_or_else(|| SearchFailure::Refused(not_found_message(location)))?
+        .into();
+    if !(area.low.lat < area.high.lat && area.low.lng < area.high.lng) {
+        // A viewport across the 180th meridian, or a point: not an area we tile.
+        return Err(SearchFailure::Refused(not_found_message(location)));
+    }
+    cache.put(&key, area).await;
     Ok(area)
 }
 

@@ -31,7 +31,7 @@ pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, estimate};
 pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
-pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, locate, normalise_location};
+pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, area_of, locate, normalise_location};
 pub use meter::{Completeness, CompletenessSource, SearchCompleteness};
 pub use options::{
     Area, Coverage, Exclude, InvalidOption, LeadFilters, MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, PhoneFilter,

@@ -45,8 +45,11 @@ impl PostalCode {
     }
 
     /// Whether a lead whose address has `postal_code` lies in this code's area. A US
-    /// ZIP+4 lies in its five-digit ZIP (either way round); otherwise the codes are equal.
-    /// A lead without a postal code is not known to lie in it.
+    /// ZIP+4 lies in its five-digit ZIP (either way round); a full UK postcode in its
+    /// outward code ("SW1A 1AA" in "SW1A"), a Canadian one in its forward sortation area
+    /// ("K1A 0B6" in "K1A"), an Irish Eircode in its routing key ("D02 X285" in "D02");
+    /// otherwise the codes are equal. A lead without a postal code is not known to lie
+    /// in it.
     pub fn holds(&self, postal_code: &str) -> bool {
         let other = Self::normalised(postal_code);
         let zip = |c: &str| c.len() >= 5 && c.len() <= 9 && c.bytes().all(|b| b.is_ascii_digit());
@@ -56,8 +59,32 @@ impl PostalCode {
         if zip(&self.0) && zip(&other.0) {
             return self.0[..5] == other.0[..5];
         }
-        self.0 == other.0
+        if self.0 == other.0 {
+            return true;
+        }
+        // An outward code holds the full codes that are it and one inward part.
+        let (mine, rest) = (shape(&self.0), other.0.strip_prefix(self.0.as_str()).map(shape));
+        match rest.as_deref() {
+            Some("9AA" | "9A9") => OUTWARD.contains(&mine.as_str()),
+            Some(r) if r.len() == 4 => mine == "A99",
+            _ => false,
+        }
     }
+}
+
+/// The shapes of a UK outward code (a Canadian forward sortation area is `A9A`, an Irish
+/// Eircode's routing key `A99`).
+const OUTWARD: [&str; 6] = ["A9", "A99", "AA9", "AA99", "A9A", "AA9A"];
+
+/// `text` with each digit as `9` and each letter as `A`.
+fn shape(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '0'..='9' => '9',
+            'A'..='Z' | 'a'..='z' => 'A',
+            other => other,
+        })
+        .collect()
 }
 
 /// Country names that may follow a postal code ("78704, USA").
@@ -77,34 +104,28 @@ fn is_country(part: &str) -> bool {
 }
 
 /// Whether `text` has the shape of a postal code: a US ZIP ("77002", "77002-1234"), a UK
-/// postcode ("SW1A 1AA", "M1 1AE"), a Canadian one ("K1A 0B1"), or a code of four to six
-/// digits (Germany, France, Australia, India...), with a Dutch "1234 AB" too.
+/// postcode ("SW1A 1AA", "M1 1AE") or its outward code alone ("SW1A", "M1": a postal
+/// district, as Londoners name areas), a Canadian one ("K1A 0B6") or its forward sortation
+/// area ("K1A"), or a code of four to six digits (Germany, France, Australia, India...),
+/// with a Dutch "1234 AB" too.
 fn is_postal_code(text: &str) -> bool {
     let t = text.trim().to_ascii_uppercase();
     if !t.is_ascii() {
         return false;
     }
-    let shape: String = t
-        .chars()
-        .map(|c| match c {
-            '0'..='9' => '9',
-            'A'..='Z' => 'A',
-            other => other,
-        })
-        .collect();
+    let shape = shape(&t);
     let digits = |n: usize| "9".repeat(n);
     let us = shape == digits(5) || shape == format!("{}-{}", digits(5), digits(4));
     let numeric = (4..=6).any(|n| shape == digits(n));
     let dutch = shape == "9999 AA" || shape == "9999AA";
     let canadian = shape == "A9A 9A9" || shape == "A9A9A9";
-    // UK: an outward code (A9, A99, AA9, AA99, A9A, AA9A), a space, then 9AA.
+    // UK: an outward code (A9, A99, AA9, AA99, A9A, AA9A), alone or with a space and 9AA.
+    let outward = OUTWARD.contains(&shape.as_str());
     let uk = shape
         .split_once(' ')
         .or_else(|| (shape.len() > 3).then(|| shape.split_at(shape.len() - 3)))
-        .is_some_and(|(outward, inward)| {
-            ["A9", "A99", "AA9", "AA99", "A9A", "AA9A"].contains(&outward) && inward == "9AA"
-        });
-    us || numeric || dutch || canadian || uk
+        .is_some_and(|(outward, inward)| OUTWARD.contains(&outward) && inward == "9AA");
+    us || numeric || dutch || canadian || uk || outward
 }
 
 #[cfg(test)]
@@ -126,6 +147,12 @@ mod tests {
         assert_eq!(code("London SW1A 1AA, UK"), Some("SW1A1AA".into()));
         assert_eq!(code("M1 1AE"), Some("M11AE".into()));
         assert_eq!(code("K1A 0B1"), Some("K1A0B1".into()));
+        assert_eq!(code("Ottawa, ON K1A 0B6"), Some("K1A0B6".into()));
+        assert_eq!(code("SW1A"), Some("SW1A".into()), "a UK outward code alone");
+        assert_eq!(code("London SW1A, UK"), Some("SW1A".into()));
+        assert_eq!(code("london, ec1a"), Some("EC1A".into()));
+        assert_eq!(code("M1"), Some("M1".into()));
+        assert_eq!(code("K1A"), Some("K1A".into()), "a Canadian forward sortation area");
         assert_eq!(code("10115"), Some("10115".into()));
         assert_eq!(code("1012 AB"), Some("1012AB".into()));
     }
@@ -141,7 +168,11 @@ mod tests {
             "",
             "12",
             "1234567",
-            "SW1A",
+            "SW1A 1A",
+            "SW1A1",
+            "London",
+            "Austin TX",
+            "Terminal 5",
             "Zürich 8001 é",
             "ééééé",
         ] {
@@ -164,5 +195,17 @@ mod tests {
         let uk = PostalCode::named_by("SW1A 1AA").expect("postcode");
         assert!(uk.holds("SW1A 1AA") && uk.holds("sw1a1aa"));
         assert!(!uk.holds("SW1A 2AA"));
+        assert!(!uk.holds("SW1A"), "a full postcode is narrower than its district");
+        let district = PostalCode::named_by("London SW1A").expect("outward code");
+        assert!(district.holds("SW1A 1AA") && district.holds("SW1A 2AA") && district.holds("sw1a"));
+        assert!(!district.holds("SW1 1AA"), "another district's postcode");
+        assert!(!district.holds("SW1A 1AAX"));
+        let sw1 = PostalCode::named_by("SW1").expect("outward code");
+        assert!(!sw1.holds("SW1A 1AA"), "SW1 is not SW1A");
+        assert!(sw1.holds("SW1 1AA"));
+        let fsa = PostalCode::named_by("K1A").expect("forward sortation area");
+        assert!(fsa.holds("K1A 0B6") && !fsa.holds("K1B 0B6"));
+        let eircode = PostalCode::named_by("D02").expect("routing key");
+        assert!(eircode.holds("D02 X285") && !eircode.holds("D03 X285"));
     }
 }

@@ -7,7 +7,7 @@ use super::{
     checkpoint::{Checkpoint, Resume},
     cost::Sku,
     paging::MAX_PAGES,
-    request::{accepted_lead, first_request, lead_mask},
+    request::{accepted_lead, first_request},
     runner::{EventSink, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
 };
 use crate::lead::{BusinessFound, SearchEvent};
@@ -20,7 +20,6 @@ pub(super) async fn quick(
     resume: Resume,
 ) -> Result<SearchOutcome, SearchFailure> {
     let mut request = first_request(plan.search);
-    let mask = lead_mask(plan.search);
     let mut seen: HashSet<String> = resume.delivered.iter().map(|l| l.place_id.clone()).collect();
     let mut outcome = SearchOutcome {
         leads: resume.delivered,
@@ -53,7 +52,7 @@ pub(super) async fn quick(
             outcome.stop = Some(limit);
             break;
         }
-        let page = upstream.page(&mask, &request).await?;
+        let page = upstream.page(crate::places::LEAD_FIELD_MASK, &request).await?;
         pages += 1;
         outcome.requests.add(Sku::Enterprise, 1);
         total += page.places.len() as u32;

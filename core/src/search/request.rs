@@ -21,16 +21,6 @@ pub fn first_request(search: &ValidSearch) -> SearchTextRequest {
     }
 }
 
-/// The lead field mask, with the place's location when the area must be checked (a
-/// circle or a polygon). Location is a Text Search Pro field, so the Enterprise price does
-/// not change.
-pub(crate) fn lead_mask(search: &ValidSearch) -> String {
-    match search.area() {
-        Some(area) if area.needs_location() => format!("{},places.location", crate::places::LEAD_FIELD_MASK),
-        _ => crate::places::LEAD_FIELD_MASK.to_owned(),
-    }
-}
-
 /// Whether a place lies in the search's area, as far as Google's rectangle does not say
 /// so already (a circle, a polygon). A place whose position is needed but missing is not
 /// known to lie in it, so it does not.

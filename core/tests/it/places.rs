@@ -33,29 +33,38 @@ async fn three_pages_of_exactly_the_lead_fields_billed_as_enterprise() {
     let (sim, client) = sim(PlacesSim::builder()).await;
     let city = sim.cities()[0].name.to_string();
     let mut req = request(&city);
-    let mut ids = Vec::new();
+    let mut leads = Vec::new();
     for page in 1..=3 {
         let answer = client.search_text(KEY, &req).await.expect("page");
         assert_eq!(answer.places.len(), 20, "page {page}");
-        ids.extend(
-            answer
-                .places
-                .into_iter()
-                .filter_map(lead_from_place)
-                .map(|l| l.place_id),
-        );
+        leads.extend(answer.places.into_iter().filter_map(lead_from_place));
         match answer.next_page_token {
             Some(token) => req.page_token = Some(token),
             None => assert_eq!(page, 3, "no token before the third page"),
         }
     }
-    let expected: Vec<String> = sim
-        .expected_places(&format!("Restaurant in {city}"), Some("restaurant"))
+    let expected = sim.expected_places(&format!("Restaurant in {city}"), Some("restaurant"));
+    let ids: Vec<&str> = leads.iter().map(|l| l.place_id.as_str()).collect();
+    let expected_ids: Vec<&str> = expected
         .iter()
         .take(60)
-        .map(|p| p["id"].as_str().expect("id").to_owned())
+        .map(|p| p["id"].as_str().expect("id"))
         .collect();
-    assert_eq!(ids, expected);
+    assert_eq!(ids, expected_ids);
+    // Each lead carries its place's position (the mask's `places.location`, a Pro field:
+    // the price stays Enterprise, asserted below).
+    for (lead, place) in leads.iter().zip(&expected) {
+        assert_eq!(
+            (lead.latitude, lead.longitude),
+            (
+                place["location"]["latitude"].as_f64(),
+                place["location"]["longitude"].as_f64()
+            ),
+            "{}",
+            lead.name
+        );
+        assert!(lead.latitude.is_some());
+    }
     let stats = sim.stats();
     assert_eq!(stats.billable(Sku::TextSearchEnterprise), 3);
     assert_eq!(
@@ -139,6 +148,11 @@ async fn place_details_answers_one_place_with_the_lead_fields_billed_as_details_
     assert_eq!(lead.place_id, known.id);
     assert_eq!(lead.name, known.display_name);
     assert_eq!(lead.phone, known.national_phone_number.unwrap_or_default());
+    assert_eq!(
+        (lead.latitude, lead.longitude),
+        (Some(known.location.latitude), Some(known.location.longitude)),
+        "the position comes by id too"
+    );
     let stats = sim.stats();
     assert_eq!(stats.billable(Sku::PlaceDetailsEnterprise), 1, "{stats:?}");
     assert_eq!(stats.billable_requests, 1);

@@ -51,6 +51,7 @@ export const API_OPERATIONS = {
   list_webhooks: { method: 'GET', path: '/api/user/webhooks' },
   list_worksheets: { method: 'GET', path: '/api/leads/sheets/{id}/worksheets' },
   list_workspaces: { method: 'GET', path: '/api/workspaces' },
+  locate_area: { method: 'POST', path: '/api/leads/locate' },
   logout: { method: 'POST', path: '/api/auth/logout' },
   refresh_session: { method: 'POST', path: '/api/auth/refresh' },
   remove_member: { method: 'DELETE', path: '/api/workspaces/{id}/members/{user_id}' },

@@ -17,6 +17,8 @@ export const OPERATION_ERROR_MESSAGES = {
   list_business_types: 'Failed to load business types',
   get_usage: 'Failed to get usage stats',
   search_leads: 'Search failed',
+  // Shown after '“…” could not be shown on the map: ' under the area map.
+  locate_area: 'Could not locate it.',
   test_api_key: 'API key test failed',
   // The spec's default for its key check; onboarding passes its own (ERROR_MESSAGE_OVERRIDES).
   check_api_key: 'API key test failed',

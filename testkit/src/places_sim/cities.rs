@@ -1,10 +1,61 @@
 //! The simulated world's cities: real US cities with approximate viewports, real ZIP codes
-//! and neighbourhood names, so demo searches look familiar. Viewports are far apart, so a
+//! and neighbourhood names, so demo searches look familiar, and London with real postcode
+//! districts ("SW1A") and full postcodes ("SW1A 1AA"). Viewports are far apart, so a
 //! rectangle never catches two cities by accident.
 
 use serde::Serialize;
 
 use super::geo::{LatLng, Viewport};
+
+/// The country a city lies in: how its addresses, postal codes and phone numbers read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Country {
+    /// ZIP codes ("78704"), "(512) 555-0143", addresses ending "TX 78704, USA".
+    UnitedStates,
+    /// Postcodes ("SW1A 1AA": the district, then a unit within it), "020 7946 0143",
+    /// addresses ending "London SW1A 1AA, UK".
+    UnitedKingdom,
+}
+
+impl Country {
+    /// `country` of `addressComponents`: long and short text.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Self::UnitedStates => ("United States", "US"),
+            Self::UnitedKingdom => ("United Kingdom", "GB"),
+        }
+    }
+
+    /// How a formatted address ends: "USA" or "UK".
+    pub fn in_address(self) -> &'static str {
+        match self {
+            Self::UnitedStates => "USA",
+            Self::UnitedKingdom => "UK",
+        }
+    }
+
+    /// Words that may follow a city and region without changing the place.
+    pub fn qualifiers(self) -> &'static [&'static str] {
+        match self {
+            Self::UnitedStates => &[
+                "usa",
+                "us",
+                "u.s.",
+                "u.s.a.",
+                "united states",
+                "united states of america",
+            ],
+            Self::UnitedKingdom => &["uk", "u.k.", "gb", "united kingdom", "great britain"],
+        }
+    }
+}
+
+/// Letters of a UK postcode's unit after its first letter `A`, by column of the unit grid
+/// (UK inward codes never use C, I, K, M, O or V).
+const UNIT_LETTERS: [char; 4] = ['A', 'B', 'D', 'E'];
+/// A UK postcode district is split into this many units a side ("1AA" south-west).
+const UNIT_GRID: usize = 4;
 
 /// A city of the simulated world.
 #[derive(Debug, Clone, Serialize)]
@@ -18,8 +69,11 @@ pub struct City {
     pub region_name: &'static str,
     /// The city's extent; every business lies inside it.
     pub viewport: Viewport,
-    /// ZIP codes, laid out as a 4 x 2 grid over the viewport (west to east, south row first).
+    /// ZIP codes (in the UK, postcode districts such as "SW1A"), laid out as a 4 x 2 grid
+    /// over the viewport (west to east, south row first).
     pub zip_codes: &'static [&'static str; 8],
+    /// Its country.
+    pub country: Country,
     /// Telephone area code.
     pub area_code: &'static str,
     /// Neighbourhood names, used in business names.
@@ -51,6 +105,52 @@ impl City {
         ))
     }
 
+    /// The full postal code of a place at `p`: its ZIP code in the US; in the UK, its
+    /// district and the unit of the district's 4 x 4 grid holding it ("SW1A 1AA" the
+    /// south-west unit, rows numbered 1 to 4 northward, columns lettered A, B, D, E
+    /// eastward).
+    pub fn postal_code_at(&self, p: LatLng) -> String {
+        let zip = self.zip_at(p);
+        match self.country {
+            Country::UnitedStates => zip.to_owned(),
+            Country::UnitedKingdom => {
+                let cell = self.zip_viewport(zip).unwrap_or(self.viewport);
+                let step = |lo: f64, hi: f64, v: f64| {
+                    let at = ((v - lo) / ((hi - lo) / UNIT_GRID as f64)).floor();
+                    (at.max(0.0) as usize).min(UNIT_GRID - 1)
+                };
+                let row = step(cell.low.latitude, cell.high.latitude, p.latitude);
+                let col = step(cell.low.longitude, cell.high.longitude, p.longitude);
+                format!("{zip} {}A{}", row + 1, UNIT_LETTERS[col])
+            }
+        }
+    }
+
+    /// The rectangle of a UK postcode's unit ("1AA" of "SW1A"); `None` for a district this
+    /// city does not have, a unit outside the grid, or a US city.
+    pub fn unit_viewport(&self, zip: &str, inward: &str) -> Option<Viewport> {
+        if self.country != Country::UnitedKingdom {
+            return None;
+        }
+        let cell = self.zip_viewport(zip)?;
+        let chars: Vec<char> = inward.to_ascii_uppercase().chars().collect();
+        let [digit, 'A', letter] = chars[..] else {
+            return None;
+        };
+        let row = digit.to_digit(10)?.checked_sub(1)? as usize;
+        let col = UNIT_LETTERS.iter().position(|l| *l == letter)?;
+        if row >= UNIT_GRID {
+            return None;
+        }
+        let lat = (cell.high.latitude - cell.low.latitude) / UNIT_GRID as f64;
+        let lng = (cell.high.longitude - cell.low.longitude) / UNIT_GRID as f64;
+        let low = LatLng::new(
+            cell.low.latitude + lat * row as f64,
+            cell.low.longitude + lng * col as f64,
+        );
+        Some(Viewport::new(low, LatLng::new(low.latitude + lat, low.longitude + lng)))
+    }
+
     fn rows() -> usize {
         8 / ZIP_COLUMNS
     }
@@ -77,12 +177,18 @@ impl City {
 macro_rules! city {
     ($name:literal, $region:literal, $region_name:literal, ($lo_lat:expr, $lo_lng:expr), ($hi_lat:expr, $hi_lng:expr),
      $area:literal, [$($zip:literal),*], [$($hood:literal),*]) => {
+        city!($name, $region, $region_name, ($lo_lat, $lo_lng), ($hi_lat, $hi_lng), $area, [$($zip),*],
+              [$($hood),*], Country::UnitedStates)
+    };
+    ($name:literal, $region:literal, $region_name:literal, ($lo_lat:expr, $lo_lng:expr), ($hi_lat:expr, $hi_lng:expr),
+     $area:literal, [$($zip:literal),*], [$($hood:literal),*], $country:expr) => {
         City {
             name: $name,
             region: $region,
             region_name: $region_name,
             viewport: Viewport::new(LatLng::new($lo_lat, $lo_lng), LatLng::new($hi_lat, $hi_lng)),
             zip_codes: &[$($zip),*],
+            country: $country,
             area_code: $area,
             neighborhoods: &[$($hood),*],
         }
@@ -91,7 +197,7 @@ macro_rules! city {
 
 /// Every city, in a fixed order. The first is where a query without any location lands
 /// (Google biases such queries to the caller's IP address).
-pub static CITIES: [City; 15] = [
+pub static CITIES: [City; 16] = [
     city!(
         "Austin",
         "TX",
@@ -379,6 +485,30 @@ pub static CITIES: [City; 15] = [
             "Memorial"
         ]
     ),
+    // Central London, with real postcode districts where they lie (Kensington SW7,
+    // Westminster SW1A, Southwark SE1, Whitechapel E1; Maida Vale W9, Camden NW1,
+    // Islington N1, Bethnal Green E2), each a 0.04-degree cell. Last, after the metro, so
+    // every test and demo that picks the first city of a kind keeps its US city.
+    city!(
+        "London",
+        "England",
+        "England",
+        (51.48, -0.20),
+        (51.56, -0.04),
+        "20",
+        ["SW7", "SW1A", "SE1", "E1", "W9", "NW1", "N1", "E2"],
+        [
+            "Soho",
+            "Camden",
+            "Shoreditch",
+            "Islington",
+            "Brixton",
+            "Clerkenwell",
+            "Marylebone",
+            "Southwark"
+        ],
+        Country::UnitedKingdom
+    ),
 ];
 
 /// All cities of the simulated world.
@@ -411,5 +541,29 @@ mod tests {
                 assert!(a.viewport.contains(cell.center()));
             }
         }
+    }
+
+    #[test]
+    fn london_has_postcode_districts_and_units_that_round_trip() {
+        let london = cities().iter().find(|c| c.name == "London").expect("London");
+        assert_eq!(london.country, Country::UnitedKingdom);
+        // Westminster's district holds Westminster (51.50, -0.135).
+        assert_eq!(london.zip_at(LatLng::new(51.50, -0.135)), "SW1A");
+        let unit = london.unit_viewport("SW1A", "1AA").expect("SW1A 1AA");
+        let district = london.zip_viewport("SW1A").expect("SW1A");
+        assert_eq!(unit.low, district.low, "1AA is the district's south-west unit");
+        assert!(district.contains(unit.center()));
+        assert_eq!(london.postal_code_at(unit.center()), "SW1A 1AA");
+        let north_east = london.unit_viewport("SW1A", "4AE").expect("SW1A 4AE");
+        assert_eq!(london.postal_code_at(north_east.center()), "SW1A 4AE");
+        for (zip, inward) in [("SW1A", "5AA"), ("SW1A", "1AC"), ("SW1A", "1BA"), ("SW2", "1AA")] {
+            assert_eq!(london.unit_viewport(zip, inward), None, "{zip} {inward}");
+        }
+        let austin = &cities()[0];
+        assert_eq!(
+            austin.postal_code_at(austin.viewport.center()),
+            austin.zip_at(austin.viewport.center())
+        );
+        assert_eq!(austin.unit_viewport("78704", "1AA"), None);
     }
 }

@@ -1,14 +1,15 @@
 //! Locating a place. A Text Search whose query names only a location ("Austin, TX",
-//! "78704", "Austin, TX 78704") and no kind of business is a geocode: Google answers with
-//! the place itself, a city (`locality`) or a ZIP code (`postal_code`), with its centre as
-//! `location` and its extent as `viewport`. Leadgen sends one to learn the area a user
-//! typed before it tiles it.
+//! "78704", "Austin, TX 78704", "London SW1A", "SW1A 1AA") and no kind of business is a
+//! geocode: Google answers with the place itself, a city (`locality`), a ZIP code or full
+//! UK postcode (`postal_code`) or a UK postcode district (`postal_code_prefix`), with its
+//! centre as `location` and its extent as `viewport`. Leadgen sends one to learn the area
+//! a user typed before it tiles it.
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde_json::{Value, json};
 
 use super::{
-    cities::City,
+    cities::{City, Country},
     geo::{LatLng, Viewport},
     query::{self, Location},
     rng::hash_parts,
@@ -24,9 +25,10 @@ pub struct AreaPlace {
     pub display_name: String,
     /// `formattedAddress`: "Austin, TX, USA" or "Austin, TX 78704, USA".
     pub formatted_address: String,
-    /// `types`: `["locality", "political"]` or `["postal_code"]`.
+    /// `types`: `["locality", "political"]`, `["postal_code"]`, or a UK district's
+    /// `["postal_code_prefix", "postal_code"]`.
     pub types: Vec<&'static str>,
-    /// `primaryType`: `locality` or `postal_code`.
+    /// `primaryType`: `locality`, `postal_code` or `postal_code_prefix`.
     pub primary_type: &'static str,
     /// `location`: the middle of the viewport.
     pub location: LatLng,
@@ -56,24 +58,41 @@ impl AreaPlace {
 /// The area a text query names when it names only a location; `None` when it names a
 /// kind of business too, or a location the world does not have.
 pub(crate) fn locate(text_query: &str) -> Option<AreaPlace> {
-    let Location { city, zip } = query::resolve_location(text_query.trim())?;
-    match zip {
-        Some(zip) => {
+    let location = query::resolve_location(text_query.trim())?;
+    let Location { city, zip, unit } = &location;
+    let country = city.country.in_address();
+    let code = location.postal_code();
+    match (zip, unit, code) {
+        (Some(zip), Some(unit), Some(code)) => Some(area(
+            city,
+            Some(&code),
+            code.clone(),
+            format!("{} {code}, {country}", city.name),
+            &["postal_code"],
+            framed(city.unit_viewport(zip, unit)?),
+        )),
+        (Some(zip), None, _) => {
             let viewport = framed(city.zip_viewport(zip)?);
-            Some(area(
-                city,
-                Some(zip),
-                zip.to_owned(),
-                format!("{}, {} {zip}, USA", city.name, city.region),
-                &["postal_code"],
-                viewport,
-            ))
+            let (address, types): (String, &[&'static str]) = match city.country {
+                Country::UnitedStates => (
+                    format!("{}, {} {zip}, {country}", city.name, city.region),
+                    &["postal_code"],
+                ),
+                Country::UnitedKingdom => (
+                    format!("{} {zip}, {country}", city.name),
+                    &["postal_code_prefix", "postal_code"],
+                ),
+            };
+            Some(area(city, Some(zip), (*zip).to_owned(), address, types, viewport))
         }
-        None => Some(area(
+        _ => Some(area(
             city,
             None,
             city.name.to_owned(),
-            format!("{}, {}, USA", city.name, city.region),
+            match city.country {
+                Country::UnitedStates => format!("{}, {}, {country}", city.name, city.region),
+                Country::UnitedKingdom => format!("{}, {country}", city.name),
+            },
             &["locality", "political"],
             city.viewport,
         )),
@@ -176,6 +195,37 @@ mod tests {
             assert_eq!(zip.location, LatLng::new(30.205, -97.7975));
             assert_ne!(zip.id, austin.id);
         }
+    }
+
+    #[test]
+    fn a_uk_postcode_district_and_a_full_postcode_are_located_inside_london() {
+        let london = locate("London, UK").expect("London");
+        assert_eq!(london.formatted_address, "London, UK");
+        let district = locate("London SW1A").expect("SW1A");
+        assert_eq!(district.display_name, "SW1A");
+        assert_eq!(district.formatted_address, "London SW1A, UK");
+        assert_eq!(district.types, ["postal_code_prefix", "postal_code"]);
+        // Westminster: the second cell of London's south row (51.48..51.52,
+        // -0.16..-0.12), framed by a tenth of it each side.
+        assert_eq!(
+            district.viewport,
+            Viewport::new(LatLng::new(51.476, -0.164), LatLng::new(51.524, -0.116))
+        );
+        for text in ["SW1A 1AA", "sw1a1aa", "London SW1A 1AA, UK"] {
+            let unit = locate(text).expect(text);
+            assert_eq!(unit.display_name, "SW1A 1AA");
+            assert_eq!(unit.formatted_address, "London SW1A 1AA, UK");
+            assert_eq!(unit.types, ["postal_code"]);
+            // The district's south-west unit (a quarter of it each way), framed.
+            assert_eq!(
+                unit.viewport,
+                Viewport::new(LatLng::new(51.479, -0.161), LatLng::new(51.491, -0.149))
+            );
+            assert!(district.viewport.contains(unit.location));
+            assert_ne!(unit.id, district.id);
+        }
+        assert_ne!(locate("SW1A 2AA").map(|a| a.id), locate("SW1A 1AA").map(|a| a.id));
+        assert_eq!(locate("SW1A 9ZZ"), None);
     }
 
     #[test]

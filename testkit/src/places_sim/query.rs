@@ -17,22 +17,27 @@ pub(crate) struct Parsed {
 }
 
 /// A location phrase resolved to a city of the world.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Location {
     pub city: &'static City,
-    /// Set when the phrase names a ZIP code: only that part of the city.
+    /// Set when the phrase names a ZIP code (in the UK, a postcode district): only that
+    /// part of the city.
     pub zip: Option<&'static str>,
+    /// Set when the phrase names a full UK postcode: its unit ("1AA" of "SW1A 1AA").
+    pub unit: Option<String>,
 }
 
-/// Words that may follow a city and region without changing the place.
-const COUNTRY: &[&str] = &[
-    "usa",
-    "us",
-    "u.s.",
-    "u.s.a.",
-    "united states",
-    "united states of america",
-];
+impl Location {
+    /// The full postal code the phrase names, as places carry it ("SW1A 1AA"), or its
+    /// district or ZIP code.
+    pub fn postal_code(&self) -> Option<String> {
+        let zip = self.zip?;
+        Some(match &self.unit {
+            Some(unit) => format!("{zip} {unit}"),
+            None => zip.to_owned(),
+        })
+    }
+}
 
 /// Splits at the last " in " or " near "; without either, looks for a city name or ZIP
 /// code anywhere ("Austin restaurants").
@@ -77,30 +82,77 @@ fn location_anywhere(text: &str) -> Option<String> {
         })
 }
 
-/// The city (and ZIP) a location phrase names; `None` when it names no place of the
-/// world, or names a region that is not the city's ("Portland, ME").
-pub(crate) fn resolve_location(text: &str) -> Option<Location> {
+/// A postal code in a location phrase: a US ZIP code ("78704"), a UK postcode district
+/// ("SW1A") or a full UK postcode ("SW1A 1AA", "sw1a1aa"), as its code, its unit (a full
+/// postcode's last three characters) and the words it spans (upper case).
+fn postal_in(text: &str) -> Option<(String, Option<String>, Vec<String>)> {
     let is_zip = |w: &str| w.len() == 5 && w.bytes().all(|b| b.is_ascii_digit());
-    let zip = text.split(|c: char| !c.is_ascii_alphanumeric()).find(|w| is_zip(w));
-    let zip_city = match zip {
-        Some(z) => Some(CITIES.iter().find(|c| c.zip_codes.contains(&z))?),
-        None => None,
+    let shape = |w: &str| -> String { w.chars().map(|c| if c.is_ascii_digit() { '9' } else { 'A' }).collect() };
+    let outward = |w: &str| ["A9", "A99", "AA9", "AA99", "A9A", "AA9A"].contains(&shape(w).as_str());
+    let inward = |w: &str| shape(w) == "9AA";
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_uppercase)
+        .collect();
+    for (i, word) in words.iter().enumerate() {
+        if is_zip(word) {
+            return Some((word.clone(), None, vec![word.clone()]));
+        }
+        if outward(word) {
+            return Some(match words.get(i + 1).filter(|next| inward(next)) {
+                Some(unit) => (word.clone(), Some(unit.clone()), vec![word.clone(), unit.clone()]),
+                None => (word.clone(), None, vec![word.clone()]),
+            });
+        }
+        let split = word.len().saturating_sub(3);
+        if word.len() > 3 && outward(&word[..split]) && inward(&word[split..]) {
+            return Some((
+                word[..split].to_owned(),
+                Some(word[split..].to_owned()),
+                vec![word.clone()],
+            ));
+        }
+    }
+    None
+}
+
+/// The city (and ZIP code or postcode) a location phrase names; `None` when it names no
+/// place of the world, a code the world does not have, or a region that is not the
+/// city's ("Portland, ME").
+pub(crate) fn resolve_location(text: &str) -> Option<Location> {
+    let postal = postal_in(text);
+    let (zip_city, zip, unit) = match &postal {
+        Some((code, unit, _)) => {
+            let city = CITIES.iter().find(|c| c.zip_codes.contains(&code.as_str()))?;
+            let zip = city.zip_codes.iter().find(|z| **z == code.as_str()).copied();
+            if let Some(unit) = unit
+                && city.unit_viewport(code, unit).is_none()
+            {
+                return None;
+            }
+            (Some(city), zip, unit.clone())
+        }
+        None => (None, None, None),
     };
+    let taken: &[String] = postal.as_ref().map_or(&[], |(_, _, words)| words);
     let parts: Vec<String> = text
         .split(',')
         .map(|part| {
             part.split_whitespace()
-                .filter(|w| !is_zip(w))
+                .filter(|w| {
+                    !taken.contains(
+                        &w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                            .to_ascii_uppercase(),
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })
         .filter(|part| !part.is_empty())
         .collect();
     let Some(first) = parts.first() else {
-        return zip_city.map(|city| Location {
-            city,
-            zip: zip.and_then(|z| city.zip_codes.iter().find(|c| **c == z).copied()),
-        });
+        return zip_city.map(|city| Location { city, zip, unit });
     };
     let first_lower = first.to_lowercase();
     let mut candidates: Vec<&'static City> = CITIES.iter().collect();
@@ -113,8 +165,9 @@ pub(crate) fn resolve_location(text: &str) -> Option<Location> {
     let qualifiers = std::iter::once(remainder).chain(parts[1..].iter().map(String::as_str));
     for qualifier in qualifiers.filter(|q| !q.is_empty()) {
         let q = qualifier.to_lowercase();
-        let fits =
-            q == city.region.to_lowercase() || q == city.region_name.to_lowercase() || COUNTRY.contains(&q.as_str());
+        let fits = q == city.region.to_lowercase()
+            || q == city.region_name.to_lowercase()
+            || city.country.qualifiers().contains(&q.as_str());
         if !fits {
             return None;
         }
@@ -122,10 +175,7 @@ pub(crate) fn resolve_location(text: &str) -> Option<Location> {
     if zip_city.is_some_and(|z| z.name != city.name) {
         return None;
     }
-    Some(Location {
-        city,
-        zip: zip.and_then(|z| city.zip_codes.iter().find(|c| **c == z).copied()),
-    })
+    Some(Location { city, zip, unit })
 }
 
 #[cfg(test)]
@@ -164,5 +214,24 @@ mod tests {
         assert_eq!(place("Denver 78704"), None, "the ZIP is in another city");
         assert_eq!(place("99999"), None);
         assert_eq!(place("Atlantis"), None);
+    }
+
+    #[test]
+    fn resolves_london_its_postcode_districts_and_full_postcodes() {
+        let full = |text: &str| resolve_location(text).map(|l| (l.city.name, l.postal_code()));
+        assert_eq!(place("London"), Some(("London", None)));
+        assert_eq!(place("London, UK"), Some(("London", None)));
+        assert_eq!(place("london, england, united kingdom"), Some(("London", None)));
+        assert_eq!(full("SW1A"), Some(("London", Some("SW1A".into()))));
+        assert_eq!(full("London SW1A, UK"), Some(("London", Some("SW1A".into()))));
+        assert_eq!(full("SW1A 1AA"), Some(("London", Some("SW1A 1AA".into()))));
+        assert_eq!(full("sw1a1aa"), Some(("London", Some("SW1A 1AA".into()))));
+        assert_eq!(full("London SW1A 1AA, UK"), Some(("London", Some("SW1A 1AA".into()))));
+        assert_eq!(full("E1 4AE"), Some(("London", Some("E1 4AE".into()))));
+        assert_eq!(place("SW1A 9ZZ"), None, "a unit the district does not have");
+        assert_eq!(place("SW2 1AA"), None, "a district the world does not have");
+        assert_eq!(place("Austin SW1A"), None, "the district is in another city");
+        assert_eq!(place("London, TX"), None);
+        assert_eq!(place("Austin, UK"), None);
     }
 }

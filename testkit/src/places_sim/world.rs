@@ -13,12 +13,11 @@ use serde_json::{Value, json};
 
 use super::{
     catalogue::{self, BusinessType},
-    cities::{CITIES, City},
+    cities::{CITIES, City, Country},
     geo::{Area, LatLng, Viewport},
     locate::{AreaPlace, locate},
     metro::{self, MetroDensity},
-    names,
-    query::{self, Location},
+    names, query,
     rng::{Rng, hash_parts},
 };
 
@@ -69,6 +68,22 @@ const STREETS: &[&str] = &[
     "Railroad Ave",
 ];
 
+/// London's streets, as a UK address writes them.
+const UK_STREETS: &[&str] = &[
+    "High St",
+    "Church Rd",
+    "Station Rd",
+    "Baker St",
+    "King's Rd",
+    "Victoria St",
+    "Park Ln",
+    "Mill Ln",
+    "Queen's Rd",
+    "The Broadway",
+    "Kingsland Rd",
+    "Essex Rd",
+];
+
 /// One business, with every field the simulator can return.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Place {
@@ -80,8 +95,13 @@ pub struct Place {
     pub formatted_address: String,
     /// The city the business lies in.
     pub city: &'static str,
-    /// Its ZIP code (also in the address).
+    /// Its ZIP code (in the UK, its postcode district, "SW1A").
     pub zip: &'static str,
+    /// Its full postal code, in the address: the ZIP code in the US, the full postcode
+    /// in the UK ("SW1A 1AA").
+    pub postal_code: String,
+    /// Its country.
+    pub country: Country,
     /// The street line of the address ("1204 Oak St"): `street_number` and `route`.
     pub street_number: u64,
     /// The street's name, `route` of `addressComponents`.
@@ -157,23 +177,36 @@ impl Place {
 }
 
 impl Place {
-    /// `addressComponents` as Google lists them for a US street address: most specific
-    /// first, each with `longText`, `shortText`, `types` and `languageCode`.
+    /// `addressComponents` as Google lists them for a street address: most specific
+    /// first, each with `longText`, `shortText`, `types` and `languageCode`. A UK one
+    /// names the city as `postal_town` too, and Greater London as its county.
     pub fn address_components(&self) -> Value {
         let part = |long: &str, short: &str, types: &[&str]| json!({ "longText": long, "shortText": short, "types": types, "languageCode": "en" });
         let number = self.street_number.to_string();
-        json!([
+        let (country, code) = self.country.names();
+        let mut parts = vec![
             part(&number, &number, &["street_number"]),
             part(self.route, self.route, &["route"]),
             part(self.city, self.city, &["locality", "political"]),
+        ];
+        if self.country == Country::UnitedKingdom {
+            parts.push(part(self.city, self.city, &["postal_town"]));
+            parts.push(part(
+                "Greater London",
+                "Greater London",
+                &["administrative_area_level_2", "political"],
+            ));
+        }
+        parts.extend([
             part(
                 self.region.1,
                 self.region.0,
-                &["administrative_area_level_1", "political"]
+                &["administrative_area_level_1", "political"],
             ),
-            part("United States", "US", &["country", "political"]),
-            part(self.zip, self.zip, &["postal_code"]),
-        ])
+            part(country, code, &["country", "political"]),
+            part(&self.postal_code, &self.postal_code, &["postal_code"]),
+        ]);
+        Value::Array(parts)
     }
 }
 
@@ -373,13 +406,15 @@ impl World {
         let parsed = query::parse(&search.text_query);
         // An explicit location Google cannot place finds nothing; no location at all
         // falls back to where the caller is (IP bias), which here is the first city.
-        let (named_city, zip) = match &parsed.location {
+        let (named_city, zip, postal_code) = match &parsed.location {
             Some(text) => match query::resolve_location(text) {
-                Some(Location { city, zip }) => (Some(city), zip),
+                Some(location) => (Some(location.city), location.zip, location.postal_code()),
                 None => return Vec::new(),
             },
-            None => (None, None),
+            None => (None, None, None),
         };
+        // A full UK postcode names its unit; a district or a ZIP code, its cell.
+        let unit = postal_code.filter(|code| zip.is_some_and(|z| z != code.as_str()));
         let wanted = match search.included_type.as_deref().filter(|t| !t.is_empty()) {
             Some(t) => t,
             None => match catalogue::type_named_in(&parsed.what) {
@@ -398,6 +433,7 @@ impl World {
         let mut hits = self.matching(&scope, &catalogue::types_carrying(wanted), |p| {
             !self.unlisted.contains(&p.id)
                 && zip.is_none_or(|z| p.zip == z)
+                && unit.as_ref().is_none_or(|code| &p.postal_code == code)
                 && search.location_restriction.is_none_or(|r| r.contains(p.location))
                 && meets(p, floor)
         });
@@ -575,18 +611,38 @@ fn generate(seed: u64, city: &City, ty: &BusinessType, dense: Option<u32>) -> Ve
                 ),
             );
             let zip = city.zip_at(location);
+            let postal_code = city.postal_code_at(location);
             let street_number = rng.between(100, 9899);
-            let street = rng.pick(STREETS);
-            let formatted_address = format!("{street_number} {street}, {}, {} {zip}, USA", city.name, city.region);
+            let (street, formatted_address) = match city.country {
+                Country::UnitedStates => {
+                    let street = rng.pick(STREETS);
+                    let address = format!("{street_number} {street}, {}, {} {zip}, USA", city.name, city.region);
+                    (*street, address)
+                }
+                Country::UnitedKingdom => {
+                    let street = rng.pick(UK_STREETS);
+                    (
+                        *street,
+                        format!("{street_number} {street}, {} {postal_code}, UK", city.name),
+                    )
+                }
+            };
 
             let line = rng.between(0, 9999);
             let (national, international) = if rng.chance(NO_PHONE) {
                 (None, None)
             } else {
-                (
-                    Some(format!("({}) 555-{line:04}", city.area_code)),
-                    Some(format!("+1 {}-555-{line:04}", city.area_code)),
-                )
+                match city.country {
+                    Country::UnitedStates => (
+                        Some(format!("({}) 555-{line:04}", city.area_code)),
+                        Some(format!("+1 {}-555-{line:04}", city.area_code)),
+                    ),
+                    // Ofcom's numbers for drama: 020 7946 0000 to 0999.
+                    Country::UnitedKingdom => (
+                        Some(format!("0{} 7946 0{:03}", city.area_code, line % 1000)),
+                        Some(format!("+44 {} 7946 0{:03}", city.area_code, line % 1000)),
+                    ),
+                }
             };
             // Reserved example domain: a demo click or a crawler never reaches a real site.
             let website_uri =
@@ -617,6 +673,8 @@ fn generate(seed: u64, city: &City, ty: &BusinessType, dense: Option<u32>) -> Ve
                 formatted_address,
                 city: city.name,
                 zip,
+                postal_code,
+                country: city.country,
                 street_number,
                 route: street,
                 region: (city.region, city.region_name),
@@ -746,6 +804,57 @@ mod tests {
         // Without any location, Google biases to the caller; here, the first city.
         let anywhere = world.search(&TextSearch::new("restaurant", None));
         assert!(!anywhere.is_empty() && anywhere.iter().all(|p| p.city == CITIES[0].name));
+    }
+
+    #[test]
+    fn london_places_have_uk_addresses_and_a_postcode_search_stays_in_its_code() {
+        let world = World::new(3);
+        let london = world.city("London").expect("London");
+        let dentists = world.places_for("London", "dentist");
+        assert!(!dentists.is_empty());
+        for p in &dentists {
+            assert!(p.postal_code.starts_with(&format!("{} ", p.zip)), "{}", p.postal_code);
+            assert_eq!(london.postal_code_at(p.location), p.postal_code);
+            assert!(
+                p.formatted_address
+                    .ends_with(&format!(", London {}, UK", p.postal_code)),
+                "{}",
+                p.formatted_address
+            );
+            let json = p.to_json();
+            let part = |kind: &str| {
+                json["addressComponents"]
+                    .as_array()
+                    .and_then(|parts| {
+                        parts
+                            .iter()
+                            .find(|c| c["types"].as_array().is_some_and(|t| t.contains(&json!(kind))))
+                    })
+                    .map(|c| c["longText"].clone())
+            };
+            assert_eq!(part("postal_code"), Some(json!(p.postal_code)));
+            assert_eq!(part("postal_town"), Some(json!("London")));
+            assert_eq!(part("country"), Some(json!("United Kingdom")));
+            if let Some(phone) = &p.national_phone_number {
+                assert!(phone.starts_with("020 7946 0"), "{phone}");
+            }
+        }
+        let district = world.search(&TextSearch::new("dentists in SW1A", None));
+        let in_district = dentists.iter().filter(|p| p.zip == "SW1A").count();
+        assert_eq!(district.len(), in_district.min(MAX_RESULTS));
+        assert!(!district.is_empty() && district.iter().all(|p| p.zip == "SW1A"));
+        let code = district[0].postal_code.clone();
+        let unit = world.search(&TextSearch::new(&format!("dentists in London {code}, UK"), None));
+        assert_eq!(unit.len(), dentists.iter().filter(|p| p.postal_code == code).count());
+        assert!(!unit.is_empty() && unit.iter().all(|p| p.postal_code == code), "{code}");
+        assert!(world.search(&TextSearch::new("dentists in SW1A 9ZZ", None)).is_empty());
+        // The US keeps its ZIP codes as the postal code.
+        let austin = world.places_for("Austin", "dentist");
+        assert!(
+            austin
+                .iter()
+                .all(|p| p.postal_code == p.zip && p.country == Country::UnitedStates)
+        );
     }
 
     #[test]

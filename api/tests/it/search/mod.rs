@@ -12,6 +12,7 @@ mod export;
 mod fleet;
 mod full;
 mod history;
+mod locate;
 mod memory;
 mod monitor_delivery;
 pub mod no_lead_at_rest;

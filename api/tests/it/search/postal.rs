@@ -65,3 +65,58 @@ both_modes!(a_quick_search_of_a_zip_code_stays_in_it, |mode| async move {
     assert!(!leads.is_empty(), "77002 (Houston) has dentists");
     assert!(leads.iter().all(|l| l["postalCode"] == "77002"), "{leads:?}");
 });
+
+both_modes!(
+    a_uk_postcode_district_and_a_full_postcode_send_only_their_places,
+    |mode| async move {
+        let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+        let world = env.sim.world();
+        let district = world
+            .locate("London SW1A, UK")
+            .expect("SW1A is a district of the world");
+        assert_eq!(district.primary_type, "postal_code_prefix");
+        let london = world.places_for("London", "restaurant");
+        let truth: BTreeSet<String> = london
+            .iter()
+            .filter(|p| p.zip == "SW1A")
+            .map(|p| p.id.clone())
+            .collect();
+        let neighbours = london
+            .iter()
+            .filter(|p| district.viewport.contains(p.location) && p.zip != "SW1A")
+            .count();
+        assert!(!truth.is_empty(), "SW1A has restaurants");
+        assert!(neighbours > 0, "the district's viewport reaches into its neighbours");
+        let (status, events) = env
+            .stream_body(json!({"businessType": "restaurant", "location": "London SW1A, UK", "coverage": "full"}))
+            .await;
+        assert_eq!(status, 200);
+        let leads = found(&events);
+        let ids: BTreeSet<String> = leads
+            .iter()
+            .map(|l| l["placeId"].as_str().expect("placeId").to_owned())
+            .collect();
+        assert_eq!(ids, truth, "every restaurant of SW1A, none of its neighbours");
+        assert!(
+            leads
+                .iter()
+                .all(|l| l["postalCode"].as_str().is_some_and(|c| c.starts_with("SW1A ")) && l["city"] == "London"),
+            "{leads:?}"
+        );
+
+        // A full postcode: the one most of SW1A's restaurants share; its unit's viewport
+        // reaches into the units around it, and only its own places are sent.
+        let mut by_code = std::collections::BTreeMap::<&str, usize>::new();
+        for p in london.iter().filter(|p| p.zip == "SW1A") {
+            *by_code.entry(p.postal_code.as_str()).or_default() += 1;
+        }
+        let (code, count) = by_code.into_iter().max_by_key(|(_, n)| *n).expect("a postcode");
+        let (status, events) = env
+            .stream_body(json!({"businessType": "restaurant", "location": code, "coverage": "full"}))
+            .await;
+        assert_eq!(status, 200);
+        let leads = found(&events);
+        assert_eq!(leads.len(), count, "{code}: {leads:?}");
+        assert!(leads.iter().all(|l| l["postalCode"] == code), "{leads:?}");
+    }
+);

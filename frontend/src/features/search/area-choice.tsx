@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { cn } from '../../components/ui/cn';
+import type { Lead } from '../../lib/lead';
 import type { AreaRequest } from './search-area';
 import { MapLoading } from './map-loading';
 import { DrawnArea } from './search-chunks';
@@ -14,6 +15,10 @@ export interface AreaChoiceProps {
   /** The area the search would send (null: none yet, or the typed one is incomplete). */
   area: AreaRequest | null;
   onAreaChange: (area: AreaRequest | null) => void;
+  /** The location typed in the form: the map opens on it. */
+  location: string;
+  /** The leads on screen (the search running or just done): shown on the map. */
+  leads?: readonly Lead[];
   disabled?: boolean;
 }
 
@@ -22,7 +27,7 @@ export interface AreaChoiceProps {
  * loads its own chunks (drawn-area.tsx, then the map's); the dashboard's holds only these
  * radios.
  */
-export function AreaChoice({ idPrefix, mode, onModeChange, area, onAreaChange, disabled = false }: AreaChoiceProps) {
+export function AreaChoice({ idPrefix, mode, onModeChange, area, onAreaChange, location, leads, disabled = false }: AreaChoiceProps) {
   const name = `${idPrefix}-area-mode`;
   return (
     <div className="grid gap-3">
@@ -39,7 +44,7 @@ export function AreaChoice({ idPrefix, mode, onModeChange, area, onAreaChange, d
       </fieldset>
       {mode === 'map' && (
         <Suspense fallback={<MapLoading />}>
-          <DrawnArea idPrefix={idPrefix} area={area} onAreaChange={onAreaChange} disabled={disabled} />
+          <DrawnArea idPrefix={idPrefix} area={area} onAreaChange={onAreaChange} location={location} leads={leads} disabled={disabled} />
         </Suspense>
       )}
     </div>

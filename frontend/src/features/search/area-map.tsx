@@ -1,5 +1,5 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { type LngLatBoundsLike, Map as MapLibreMap, NavigationControl, setWorkerUrl, type StyleSpecification } from 'maplibre-gl';
+import { type GeoJSONSource, type LngLatBoundsLike, Map as MapLibreMap, NavigationControl, setWorkerUrl, type StyleSpecification } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -63,6 +63,8 @@ const TOOLS: { mode: AreaShape | 'select'; label: string }[] = [
 
 const SHAPES: readonly string[] = ['rectangle', 'circle', 'polygon'];
 
+const NO_POINTS: readonly MapPoint[] = [];
+
 /** The drawn shape of a terra-draw feature, or null for anything else (guidance points). */
 function shapeOf(feature: GeoJSONStoreFeatures | undefined): { shape: AreaShape; ring: Position[] } | null {
   if (!feature || feature.geometry.type !== 'Polygon') return null;
@@ -81,18 +83,50 @@ function boundsOf(ring: Position[]): LngLatBoundsLike {
   ];
 }
 
+/** A rectangle to show, south-west `low` and north-east `high` (the located location). */
+export interface MapFocus {
+  low: { latitude: number; longitude: number };
+  high: { latitude: number; longitude: number };
+}
+
+/** A lead to mark on the map. */
+export interface MapPoint {
+  latitude: number;
+  longitude: number;
+  name: string;
+}
+
+/** The source and layer of the leads' markers. */
+const LEADS_SOURCE = 'leads';
+
+/** The leads as GeoJSON points, for the markers' source. */
+function leadFeatures(points: readonly MapPoint[]): GeoJSON.FeatureCollection<GeoJSON.Point> {
+  return {
+    type: 'FeatureCollection',
+    features: points.map((p) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [p.longitude, p.latitude] },
+      properties: { name: p.name },
+    })),
+  };
+}
+
 export interface AreaMapProps {
   /** The operator's MapLibre style (`GET /api/site`'s `mapStyleUrl`); null: no tiles. */
   styleUrl: string | null;
   /** The area the form holds (typed, or a search run again): drawn when it changes. */
   area: AreaRequest | null;
+  /** A place to show (the location typed in the form), when it changes. */
+  focus?: MapFocus | null;
+  /** The leads found, marked as dots (one GeoJSON layer: no marker elements). */
+  points?: readonly MapPoint[];
   /** A shape was drawn, edited or cleared on the map. */
   onDraw: (area: AreaRequest | null) => void;
   disabled?: boolean;
 }
 
 /** The map with its drawing tools: one area at a time, editable, clearable. */
-export default function AreaMap({ styleUrl, area, onDraw, disabled = false }: AreaMapProps) {
+export default function AreaMap({ styleUrl, area, focus = null, points = NO_POINTS, onDraw, disabled = false }: AreaMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const drawRef = useRef<TerraDraw | null>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -122,6 +156,14 @@ export default function AreaMap({ styleUrl, area, onDraw, disabled = false }: Ar
       map.on('error', () => setTiles(false));
       map.on('load', () => {
         if (!map) return;
+        // The leads' dots, under the drawn area (added before terra-draw's layers).
+        map.addSource(LEADS_SOURCE, { type: 'geojson', data: leadFeatures([]) });
+        map.addLayer({
+          id: LEADS_SOURCE,
+          type: 'circle',
+          source: LEADS_SOURCE,
+          paint: { 'circle-radius': 4, 'circle-color': '#4f46e5', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1 },
+        });
         draw = new TerraDraw({
           adapter: new TerraDrawMapLibreGLAdapter({ map }),
           modes: [
@@ -185,6 +227,23 @@ export default function AreaMap({ styleUrl, area, onDraw, disabled = false }: Ar
     ]);
     mapRef.current?.fitBounds(boundsOf(drawn.ring), { padding: 40, duration: 0 });
   }, [area, ready]);
+
+  // The typed location, once located: shown, whatever was on the map.
+  useEffect(() => {
+    if (!ready || !focus) return;
+    mapRef.current?.fitBounds(
+      [
+        [focus.low.longitude, focus.low.latitude],
+        [focus.high.longitude, focus.high.latitude],
+      ],
+      { padding: 20, duration: 0 },
+    );
+  }, [focus, ready]);
+
+  useEffect(() => {
+    if (!ready) return;
+    mapRef.current?.getSource<GeoJSONSource>(LEADS_SOURCE)?.setData(leadFeatures(points));
+  }, [points, ready]);
 
   useEffect(() => {
     if (ready) drawRef.current?.setMode(mode);

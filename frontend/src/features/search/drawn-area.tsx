@@ -1,4 +1,7 @@
-import { Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useMemo, useState } from 'react';
+import { locateArea } from '../../api/gen/leads/leads';
+import { Button } from '../../components/ui/button';
 import { Input, Label, Select } from '../../components/ui/field';
 import { useSiteConfig } from '../../lib/site-config';
 import type { AreaChoiceProps } from './area-choice';
@@ -9,11 +12,32 @@ import { areaFromTyped, areaProblem, describeArea, typedFromArea, type AreaReque
 // "Draw on a map"'s form part (issue #30 item 5), a small chunk of its own loaded when
 // drawing is picked: the map (a far larger chunk, loaded from here), the area in words
 // with its coordinates, and the same area typed as numbers, the way to set one without a
-// pointer.
+// pointer. The map opens on the location typed in the form: the server locates it
+// (`locate_area`: its cache, or one request on the user's key, once per location), never
+// the browser.
 
 /** The map, the typed numbers and the area in words. */
-export default function DrawnArea({ idPrefix, area, onAreaChange, disabled }: Omit<AreaChoiceProps, 'mode' | 'onModeChange'>) {
+export default function DrawnArea({ idPrefix, area, onAreaChange, location, leads, disabled }: Omit<AreaChoiceProps, 'mode' | 'onModeChange'>) {
   const styleUrl = useSiteConfig().mapStyleUrl ?? null;
+  const typedLocation = location.trim();
+  // The location the map shows: the one typed when it opened, or one asked for since (a
+  // button, never each keystroke). A search run again opens on its own area instead.
+  const [shown, setShown] = useState(() => (area === null ? typedLocation : ''));
+  const located = useQuery({
+    queryKey: ['locateArea', shown],
+    queryFn: ({ signal }) => locateArea({ location: shown }, { signal }),
+    enabled: shown !== '',
+    staleTime: Infinity,
+    retry: false,
+  });
+  const focus = shown !== '' ? (located.data ?? null) : null;
+  const points = useMemo(
+    () =>
+      (leads ?? []).flatMap((lead) =>
+        lead.latitude != null && lead.longitude != null ? [{ latitude: lead.latitude, longitude: lead.longitude, name: lead.name }] : [],
+      ),
+    [leads],
+  );
   const [typed, setTyped] = useState<TypedArea>(() => typedFromArea(area));
   const typedProblem = areaFromTyped(typed).problem;
   // A drawn rectangle or circle shows in the typed fields, which then say what is wrong with it.
@@ -32,8 +56,27 @@ export default function DrawnArea({ idPrefix, area, onAreaChange, disabled }: Om
   return (
     <div className="grid gap-3">
       <Suspense fallback={<MapLoading />}>
-        <AreaMap styleUrl={styleUrl} area={area} onDraw={fromMap} disabled={disabled} />
+        <AreaMap styleUrl={styleUrl} area={area} focus={focus} points={points} onDraw={fromMap} disabled={disabled} />
       </Suspense>
+      <div className="flex flex-wrap items-center gap-2 text-sm text-slate-700" aria-live="polite">
+        {shown !== '' && located.isPending && <span>Finding “{shown}” on the map...</span>}
+        {focus && <span>Map centred on “{focus.location}”.</span>}
+        {located.isError && (
+          <span className="text-red-700">
+            “{shown}” could not be shown on the map: {located.error.message}
+          </span>
+        )}
+        {typedLocation !== '' && typedLocation !== shown && (
+          <Button size="sm" variant="secondary" onClick={() => setShown(typedLocation)}>
+            Show “{typedLocation}” on the map
+          </Button>
+        )}
+        {points.length > 0 && (
+          <span>
+            {points.length.toLocaleString('en-US')} {points.length === 1 ? 'lead' : 'leads'} marked on the map.
+          </span>
+        )}
+      </div>
       <p id={`${idPrefix}-area-summary`} aria-live="polite" className="text-sm text-slate-800">
         {area ? describeArea(area) : 'No area yet: draw one on the map, or type one below.'}
         {drawnProblem && <span className="block font-medium text-red-700">{drawnProblem}</span>}

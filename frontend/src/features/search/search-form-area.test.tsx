@@ -19,8 +19,8 @@ const POLYGON = {
 };
 
 vi.mock('./area-map', () => ({
-  default: ({ area, onDraw, styleUrl }: AreaMapProps) => (
-    <div data-testid="map" data-area={JSON.stringify(area)} data-style={String(styleUrl)}>
+  default: ({ area, onDraw, styleUrl, focus, points }: AreaMapProps) => (
+    <div data-testid="map" data-area={JSON.stringify(area)} data-style={String(styleUrl)} data-focus={JSON.stringify(focus ?? null)} data-points={JSON.stringify(points ?? [])}>
       <button type="button" onClick={() => onDraw(POLYGON)}>
         Draw a polygon
       </button>
@@ -31,12 +31,15 @@ vi.mock('./area-map', () => ({
   ),
 }));
 
+const HOUSTON = { low: { latitude: 29.52, longitude: -95.7 }, high: { latitude: 30.02, longitude: -95.1 } };
+const locateCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/leads/locate').map(([, init]) => JSON.parse(String((init as RequestInit).body)) as unknown);
+
 const catalogue = { googleTypes: [], groups: [{ label: 'Health & Medical', types: [{ value: 'dentist', label: 'Dentist', textOnly: false }] }] };
 const STYLE = 'https://maps.agency.example/style.json';
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
-  fetchMock = vi.fn(async (url: string) => {
+  fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/leads/business-types') return jsonResponse(catalogue);
     if (url === '/api/site') return jsonResponse({ supportEmail: 's@x.example', legalEntity: 'L', businessAddress: 'A', jurisdiction: 'J', arbitrationRules: 'R', marketingFigures: [], mapStyleUrl: STYLE });
     if (url === '/api/leads/estimate')
@@ -49,6 +52,11 @@ beforeEach(() => {
         exact: true,
         spent: { requests: { idsOnly: 0, pro: 0, enterprise: 0 }, billableRequests: 0, costUsd: 0 },
       });
+    if (url === '/api/leads/locate') {
+      const { location } = JSON.parse(String(init?.body)) as { location: string };
+      if (location === 'Atlantis') return jsonResponse({ error: 'invalid_location', message: 'We could not find "Atlantis" on the map.' }, 400);
+      return jsonResponse({ location, ...HOUSTON, spent: { requests: { idsOnly: 0, pro: 1, enterprise: 0 }, billableRequests: 1, costUsd: 0.032 } });
+    }
     return jsonResponse({ error: 'not_found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -145,12 +153,51 @@ describe('SearchForm: an area drawn on a map', { timeout: 15_000 }, () => {
     expect(searchButton()).toBeDisabled();
   });
 
+  it('opens on the typed location, located by the server once, and shows another only when asked', async () => {
+    const { user } = await setup();
+    await user.type(screen.getByLabelText('Location'), 'Houston, TX');
+    expect(locateCalls()).toEqual([]);
+    await user.click(screen.getByRole('radio', { name: 'Draw on a map' }));
+    const map = await screen.findByTestId('map');
+    expect(await screen.findByText('Map centred on “Houston, TX”.')).toBeInTheDocument();
+    expect(JSON.parse(map.dataset.focus!)).toMatchObject(HOUSTON);
+    expect(locateCalls()).toEqual([{ location: 'Houston, TX' }]);
+
+    // Typing does not locate each keystroke: a button shows the new location.
+    await user.clear(screen.getByLabelText('Location'));
+    await user.type(screen.getByLabelText('Location'), 'Atlantis');
+    expect(locateCalls()).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Show “Atlantis” on the map' }));
+    expect(await screen.findByText(/^“Atlantis” could not be shown on the map: We could not find "Atlantis" on the map\.$/)).toBeInTheDocument();
+    expect(locateCalls()).toEqual([{ location: 'Houston, TX' }, { location: 'Atlantis' }]);
+    // The map stays usable: drawing still works.
+    await user.click(screen.getByRole('button', { name: 'Draw a polygon' }));
+    expect(searchButton()).toBeEnabled();
+  });
+
+  it('does not locate without a location, and marks the leads that have a position', async () => {
+    await setup({
+      leads: [
+        { name: 'Oak Dental', address: '', phone: '', website: '', placeId: 'a', rating: null, reviewCount: null, latitude: 29.76, longitude: -95.37 },
+        { name: 'No Pin', address: '', phone: '', website: '', placeId: 'b', rating: null, reviewCount: null },
+      ],
+    });
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Draw on a map' }));
+    const map = await screen.findByTestId('map');
+    expect(JSON.parse(map.dataset.points!)).toEqual([{ latitude: 29.76, longitude: -95.37, name: 'Oak Dental' }]);
+    expect(screen.getByText('1 lead marked on the map.')).toBeInTheDocument();
+    expect(JSON.parse(map.dataset.focus!)).toBeNull();
+    expect(locateCalls()).toEqual([]);
+  });
+
   it('runs a search with an area again on the map, and back on the location drops the area', async () => {
     const rectangle = { low: { latitude: 29.7, longitude: -95.5 }, high: { latitude: 29.85, longitude: -95.3 } };
     const { onSearch, user } = await setup({ initial: { businessType: 'dentist', location: 'East Houston', area: rectangle } });
     expect(screen.getByRole('radio', { name: 'Draw on a map' })).toBeChecked();
     expect(JSON.parse((await screen.findByTestId('map')).dataset.area!)).toEqual(rectangle);
     expect(screen.getByLabelText('North-east latitude')).toHaveValue('29.85');
+    // It opens on its own area, not on its location.
+    expect(locateCalls()).toEqual([]);
 
     await user.click(screen.getByRole('radio', { name: 'A city or ZIP code' }));
     expect(screen.queryByTestId('map')).not.toBeInTheDocument();

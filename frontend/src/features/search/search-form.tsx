@@ -4,7 +4,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Hint, Input, Label, Select } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import type { SearchQuery } from '../../lib/lead';
+import type { Lead, SearchQuery } from '../../lib/lead';
 import { AreaChoice, type AreaMode } from './area-choice';
 import { areaProblem, type AreaRequest } from './search-area';
 import { canStartSearch, searchSubmitError } from './search-form-rules';
@@ -27,6 +27,8 @@ export interface SearchFormProps {
    * type's label: the page's "Save as monitor".
    */
   actions?: (query: SearchQuery | null, typeLabel: string) => ReactNode;
+  /** The leads on screen (the search running or just done): the area map marks them. */
+  leads?: readonly Lead[];
 }
 
 /**
@@ -35,7 +37,7 @@ export interface SearchFormProps {
  * cannot be loaded, the error and a Retry button stand under it. Below: the coverage
  * ('Quick: top 60' or 'Full area' with its estimate and budget) and the filters (#11).
  */
-export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, userId = null, actions }: SearchFormProps) {
+export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, userId = null, actions, leads }: SearchFormProps) {
   const id = useId();
   const [businessType, setBusinessType] = useState(initial?.businessType ?? '');
   const [location, setLocation] = useState(initial?.location ?? '');
@@ -99,7 +101,16 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
           </Hint>
         </div>
         <fieldset disabled={isSearching} className="grid gap-4 md:col-span-3">
-          <AreaChoice idPrefix={id} mode={areaMode} onModeChange={setAreaMode} area={area} onAreaChange={setArea} disabled={isSearching} />
+          <AreaChoice
+            idPrefix={id}
+            mode={areaMode}
+            onModeChange={setAreaMode}
+            area={area}
+            onAreaChange={setArea}
+            location={location}
+            leads={leads}
+            disabled={isSearching}
+          />
           <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] md:items-start">
             <CoverageChoice idPrefix={id} options={options} onChange={changeOptions} />
             {full && <BudgetField idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />}

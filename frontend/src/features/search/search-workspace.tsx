@@ -41,6 +41,7 @@ export function SearchWorkspace({ search, hasApiKey, outcome, resultsActions, fo
         isSearching={searching}
         onSearch={search.search}
         actions={formActions}
+        leads={state.results ?? (searching ? search.liveLeads : undefined)}
       />
 
       {searching && state.reconnecting && (

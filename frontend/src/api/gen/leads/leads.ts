@@ -61,6 +61,14 @@ import type {
 } from '../model/listSearchesParams';
 
 import type {
+  LocateRequest
+} from '../model/locateRequest';
+
+import type {
+  LocatedArea
+} from '../model/locatedArea';
+
+import type {
   SavedSearchInfo
 } from '../model/savedSearchInfo';
 
@@ -566,6 +574,115 @@ export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
         TContext
       > => {
       return useMutation(getEstimateSearchMutationOptions(options), queryClient);
+    }
+    export const getLocateAreaUrl = () => {
+
+
+
+
+  return `/api/leads/locate`
+}
+
+/**
+ * The rectangle Google frames a typed location with (its viewport), which the web
+ * app's map shows before an area is drawn. It is the area a full search of the
+ * location tiles, and shares its cache: a location located before (by anyone, within
+ * 30 days; geography, no lead data) costs nothing; otherwise one Text Search Pro
+ * request on your Google key (list price $32 per 1,000), after which the full
+ * search or estimate of the same location pays nothing to locate it. Counts toward
+ * no allowance. Unlike a full search, an area of any size is answered (a state
+ * too). A location Google cannot place answers 400 `invalid_location`; without a
+ * cached answer, a workspace at its monthly spend cap is refused (403).
+ *
+ * API tokens: need the `searches:run` scope.
+ *
+ * Workspace role: at least `member` (403 `role_required` below it).
+ *
+ * Example:
+ *
+ * ```sh
+ * curl -X POST 'https://leadgen.example.com/api/leads/locate' \
+ *   -H "Authorization: Bearer $LEADGEN_TOKEN" \
+ *   -H 'Content-Type: application/json' \
+ *   -d '{"location":"Austin, TX"}'
+ * ```
+ * @summary Locate a location, to show it on the map
+ */
+export const locateArea = async (locateRequest: LocateRequest, options?: Parameters<typeof apiFetch>[1]): Promise<LocatedArea> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<LocatedArea>(getLocateAreaUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(locateRequest)
+  }
+);}
+
+
+
+
+
+export const getLocateAreaMutationKey = () => ['locateArea'] as const;
+
+export const getLocateAreaMutationOptions = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof locateArea>>, TError,LocateAreaMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof locateArea>>, TError,LocateAreaMutationVariables, TContext> => {
+
+const mutationKey = getLocateAreaMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof locateArea>>, LocateAreaMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  locateArea(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type LocateAreaMutationResult = NonNullable<Awaited<ReturnType<typeof locateArea>>>
+    export type LocateAreaMutationBody = BodyType<LocateRequest>
+    export type LocateAreaMutationError = ErrorType<ErrorBody>
+    export type LocateAreaMutationVariables = {data: BodyType<LocateRequest>}
+
+    /**
+ * @summary Locate a location, to show it on the map
+ */
+export const useLocateArea = <TError = ErrorType<ErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof locateArea>>, TError,LocateAreaMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof locateArea>>,
+        TError,
+        LocateAreaMutationVariables,
+        TContext
+      > => {
+      return useMutation(getLocateAreaMutationOptions(options), queryClient);
     }
     export const getListSavedSearchesUrl = () => {
 

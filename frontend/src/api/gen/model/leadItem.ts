@@ -23,6 +23,14 @@ export interface LeadItem {
      * (absent everywhere else, so unenriched leads keep their shape).
      */
   contacts?: ContactsItem & unknown;
+  /**
+     * Latitude of the place (degrees, WGS 84), from Google's `location`; absent, with
+     * `longitude`, when Google gives none or the lead predates positions (issue #30
+     * item 5), so older leads keep their shape.
+     */
+  latitude?: number;
+  /** Longitude of the place (degrees, WGS 84); present exactly when `latitude` is. */
+  longitude?: number;
   /** The place on Google Maps; absent when Google gives none. */
   mapsUrl?: string;
   /** Business name. */
