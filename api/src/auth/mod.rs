@@ -201,27 +201,33 @@ impl<'a, A: Access> ApiExtractor<'a> for Auth<A> {
 /// Verifies a bearer value: a personal token (by its hash: exists, unexpired), or a
 /// session token (signature, algorithm, expiry, and that its session is live).
 pub async fn authenticate(state: &AppState, token: &str) -> Result<AuthUser, ApiError> {
-    let (user_id, credential) = if personal_tokens::is_personal_token(token) {
+    if personal_tokens::is_personal_token(token) {
         let grant = state
             .store
             .authenticate_token(&personal_tokens::hash(token))
             .await?
             .ok_or_else(ApiError::token_invalid)?;
-        (grant.user_id.clone(), Credential::Token(grant))
-    } else {
-        let claims = state.sessions.verify(token).map_err(|_| ApiError::session_invalid())?;
-        let user_id = UserId::from(claims.sub.as_str());
-        if !state.store.is_session_active(&user_id, &claims.jti).await? {
-            return Err(ApiError::session_invalid());
-        }
-        (user_id, Credential::Session(claims))
-    };
+        let user = state
+            .store
+            .user(&grant.user_id)
+            .await?
+            .ok_or_else(ApiError::session_invalid)?;
+        return Ok(AuthUser {
+            user,
+            credential: Credential::Token(grant),
+        });
+    }
+    let claims = state.sessions.verify(token).map_err(|_| ApiError::session_invalid())?;
+    // The session's liveness and its user, in one read.
     let user = state
         .store
-        .user(&user_id)
+        .user_of_active_session(&UserId::from(claims.sub.as_str()), &claims.jti)
         .await?
         .ok_or_else(ApiError::session_invalid)?;
-    Ok(AuthUser { user, credential })
+    Ok(AuthUser {
+        user,
+        credential: Credential::Session(claims),
+    })
 }
 
 /// Issues and records a session token for `user_id`.

@@ -20,20 +20,6 @@ impl Store {
         Ok(())
     }
 
-    /// True if this user's session exists, is unexpired and was not revoked.
-    #[tracing::instrument(skip(self))]
-    pub async fn is_session_active(&self, user_id: &UserId, jti: &str) -> CoreResult<bool> {
-        let row: Option<(String,)> = sqlx::query_as(
-            "SELECT jti FROM sessions WHERE user_id = $1 AND jti = $2 AND revoked_at IS NULL AND expires_at > $3",
-        )
-        .bind(user_id)
-        .bind(jti)
-        .bind(now_unix())
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.is_some())
-    }
-
     /// Revokes one of the user's sessions. Returns whether it was active.
     #[tracing::instrument(skip(self))]
     pub async fn revoke_session(&self, user_id: &UserId, jti: &str) -> CoreResult<bool> {

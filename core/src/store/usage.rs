@@ -251,21 +251,27 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         };
+        // Writes that would change nothing are not made (a search that used its whole
+        // budget gives nothing back; one that sent nothing adds nothing).
         let unused = (budget - delivered).max(0);
-        sqlx::query(RELEASE_SQL)
-            .bind(workspace_id)
-            .bind(&day)
-            .bind("leads")
-            .bind(unused)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(ADD_SQL)
-            .bind(workspace_id)
-            .bind(&month)
-            .bind("leads")
-            .bind(delivered)
-            .execute(&mut *tx)
-            .await?;
+        if unused > 0 {
+            sqlx::query(RELEASE_SQL)
+                .bind(workspace_id)
+                .bind(&day)
+                .bind("leads")
+                .bind(unused)
+                .execute(&mut *tx)
+                .await?;
+        }
+        if delivered > 0 {
+            sqlx::query(ADD_SQL)
+                .bind(workspace_id)
+                .bind(&month)
+                .bind("leads")
+                .bind(delivered)
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
         Ok(true)
     }

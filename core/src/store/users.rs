@@ -53,6 +53,22 @@ impl Store {
         .await?)
     }
 
+    /// The user whose live session `jti` is (unexpired, not revoked), if any: a session
+    /// token's check and its user in one read, as every signed-in request makes them.
+    #[tracing::instrument(skip(self))]
+    pub async fn user_of_active_session(&self, user_id: &UserId, jti: &str) -> CoreResult<Option<User>> {
+        Ok(sqlx::query_as::<_, User>(
+            "SELECT u.id, u.issuer, u.subject, u.email, u.name, u.picture, u.onboarded, u.login_count, u.created_at
+             FROM users u JOIN sessions s ON s.user_id = u.id
+             WHERE u.id = $1 AND s.jti = $2 AND s.revoked_at IS NULL AND s.expires_at > $3",
+        )
+        .bind(user_id)
+        .bind(jti)
+        .bind(crate::time::now_unix())
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
     /// The email the identity provider vouched for at the user's last sign-in, if it did.
     #[tracing::instrument(skip(self))]
     pub async fn verified_email(&self, user_id: &UserId) -> CoreResult<Option<String>> {

@@ -59,9 +59,14 @@ both_backends!(
             iss: "leadgen".into(),
         };
         store.create_session(&claims).await.expect("create");
-        assert!(store.is_session_active(&user.id, "j1").await.expect("active"));
+        let live = store.user_of_active_session(&user.id, "j1").await.expect("active");
+        assert_eq!(live.map(|u| u.id), Some(user.id.clone()), "the live session's user");
         assert!(
-            !store.is_session_active(&other.id, "j1").await.expect("other user"),
+            store
+                .user_of_active_session(&other.id, "j1")
+                .await
+                .expect("other user")
+                .is_none(),
             "a jti is bound to its user"
         );
         assert!(
@@ -69,7 +74,13 @@ both_backends!(
             "others cannot revoke it"
         );
         assert!(store.revoke_session(&user.id, "j1").await.expect("revoke"));
-        assert!(!store.is_session_active(&user.id, "j1").await.expect("revoked"));
+        assert!(
+            store
+                .user_of_active_session(&user.id, "j1")
+                .await
+                .expect("revoked")
+                .is_none()
+        );
 
         let expired = Claims {
             jti: "j2".into(),
@@ -78,7 +89,13 @@ both_backends!(
             ..claims
         };
         store.create_session(&expired).await.expect("create expired");
-        assert!(!store.is_session_active(&user.id, "j2").await.expect("expired"));
+        assert!(
+            store
+                .user_of_active_session(&user.id, "j2")
+                .await
+                .expect("expired")
+                .is_none()
+        );
     }
 );
 
