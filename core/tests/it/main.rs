@@ -2,6 +2,7 @@
 //! store runs twice, on SQLite and on Postgres, each on a fresh database.
 
 mod aggregate;
+mod area_plans;
 mod backends;
 mod bus;
 mod caps;

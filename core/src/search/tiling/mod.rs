@@ -62,6 +62,7 @@ mod clock;
 mod flat;
 mod geometry;
 mod grouping;
+mod memory;
 mod planner;
 mod probe;
 mod repair;
@@ -71,5 +72,6 @@ mod state;
 mod tests;
 
 pub use geometry::{LatLng, MIN_SIDE, Rect};
+pub use memory::{Plans, Remembered, RememberedFetch, Tile};
 pub use probe::{CAP, Fetch, PAGE, Probe, ProbeId};
 pub use state::Planner;
