@@ -15,6 +15,7 @@ mod history;
 mod memory;
 mod monitor_delivery;
 pub mod no_lead_at_rest;
+mod plan_memory;
 mod polygon;
 mod postal;
 mod spend;
