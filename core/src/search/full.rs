@@ -9,6 +9,11 @@
 //! checkpoint naming the tiles done, and `progress` events say how far it is and what it
 //! costs. A budget (`maxCostUsd`) is checked before every billable request.
 //!
+//! A finished plan is remembered for the workspace (`LEADGEN_PLAN_MEMORY_DAYS`, see
+//! [`plan_memory`](super::plan_memory)); a later full search of the same query and area
+//! fetches the remembered rectangles at once instead of probing the area again, and
+//! leaves what it found (or verified) for the next one.
+//!
 //! With an `exclude`, a rectangle holding only a few new places may be fetched by Place
 //! Details instead ([`cheaper`](super::cheaper)); with a small count from the completeness
 //! meter, the places Google counts that no page listed are fetched by id at the end

@@ -12,6 +12,7 @@ mod import_loops;
 mod keys;
 mod place_memory;
 mod places;
+mod plan_runs;
 mod rotation;
 mod saved_searches;
 mod store;
