@@ -41,6 +41,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.auditRetentionDays": {"type": "integer", "minimum": 1, "maximum": 3650},
     "config.completeness": {"type": "string", "enum": ["on", "off"]},
     "config.completenessFetchMissing": {"type": "string", "enum": ["on", "off"]},
+    "config.planMemoryDays": {"type": "integer", "minimum": 0, "maximum": 30},
     "config.rateLimits.*": COUNT,
     "config.placesRps": {"type": "number", "exclusiveMinimum": 0},
     "config.placesPrices.*": {"type": "number", "minimum": 0},

@@ -60,79 +60,99 @@ async fn main() {
             .into_iter()
             .map(|p| p.id)
             .collect();
-        let body = json!({"businessType": kind, "location": location, "coverage": "full"});
-        s.sim.reset();
-        let started = Instant::now();
-        let estimate: Value = http
-            .post(format!("{base}/api/leads/estimate"))
-            .bearer_auth(&token)
-            .json(&body)
-            .send()
-            .await
-            .expect("estimate")
-            .json()
-            .await
-            .expect("estimate json");
-        let estimate_time = started.elapsed();
-
-        s.sim.reset();
-        let started = Instant::now();
-        let response = http
-            .post(format!("{base}/api/leads/search-stream"))
-            .bearer_auth(&token)
-            .json(&body)
-            .send()
-            .await
-            .expect("search");
-        let mut bytes = response.bytes_stream();
-        let mut text = String::new();
-        let mut first_lead = None;
-        while let Some(chunk) = bytes.next().await {
-            text.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
-            if first_lead.is_none() && text.contains("business_found") {
-                first_lead = Some(started.elapsed());
-            }
+        // The first search plans the area; the second, identical, runs from its plan
+        // (`LEADGEN_PLAN_MEMORY_DAYS`, issue #30 item 2).
+        for run in ["first", "repeat"] {
+            let label = format!("{plural} in {location} ({run})");
+            measure(&s, &http, &base, &token, &location, kind, &label, &truth).await;
         }
-        let complete = started.elapsed();
-        let events: Vec<Value> = text
-            .split("\n\n")
-            .filter_map(|frame| {
-                frame
-                    .lines()
-                    .find_map(|l| l.strip_prefix("data:"))
-                    .and_then(|d| serde_json::from_str(d.trim()).ok())
-            })
-            .collect();
-        let ids: Vec<&str> = events
-            .iter()
-            .filter(|e| e["type"] == "business_found")
-            .filter_map(|e| e["lead"]["placeId"].as_str())
-            .collect();
-        let unique: BTreeSet<String> = ids.iter().map(|s| s.to_string()).collect();
-        let found = unique.intersection(&truth).count();
-        let stats = s.sim.stats();
-        let (ids_only, pro, enterprise) = (
-            stats.billable(Sku::TextSearchEssentialsIdsOnly),
-            stats.billable(Sku::TextSearchPro),
-            stats.billable(Sku::TextSearchEnterprise),
-        );
-        let cost = stats.cost_usd.dollars();
-        let leads = unique.len().max(1) as f64;
-        println!(
-            "| {plural} in {location} | {} | {} {plural}, ${:.2}, {:.0} s ({:.1} s) | {} | {:.2}% | {} | {ids_only} / {pro} / {enterprise} | {} | ${cost:.2} | ${:.2} | {:.0} | {:.1} s | {:.1} s |",
-            truth.len(),
-            estimate["estimatedLeads"],
-            estimate["estimatedCostUsd"].as_f64().unwrap_or_default(),
-            estimate["estimatedSeconds"].as_f64().unwrap_or_default(),
-            estimate_time.as_secs_f64(),
-            unique.len(),
-            100.0 * found as f64 / truth.len() as f64,
-            ids.len() - unique.len(),
-            truth.len().div_ceil(20),
-            cost / leads * 1_000.0,
-            leads / complete.as_secs_f64() * 60.0,
-            first_lead.unwrap_or_default().as_secs_f64(),
-            complete.as_secs_f64(),
-        );
     }
+}
+
+/// Estimates, then runs, the full search of `kind` in `location`, and prints its row.
+#[allow(clippy::too_many_arguments)]
+async fn measure(
+    s: &common::Stack,
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    location: &str,
+    kind: &str,
+    label: &str,
+    truth: &BTreeSet<String>,
+) {
+    let body = json!({"businessType": kind, "location": location, "coverage": "full"});
+    s.sim.reset();
+    let started = Instant::now();
+    let estimate: Value = http
+        .post(format!("{base}/api/leads/estimate"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .expect("estimate")
+        .json()
+        .await
+        .expect("estimate json");
+    let estimate_time = started.elapsed();
+
+    s.sim.reset();
+    let started = Instant::now();
+    let response = http
+        .post(format!("{base}/api/leads/search-stream"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .expect("search");
+    let mut bytes = response.bytes_stream();
+    let mut text = String::new();
+    let mut first_lead = None;
+    while let Some(chunk) = bytes.next().await {
+        text.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+        if first_lead.is_none() && text.contains("business_found") {
+            first_lead = Some(started.elapsed());
+        }
+    }
+    let complete = started.elapsed();
+    let events: Vec<Value> = text
+        .split("\n\n")
+        .filter_map(|frame| {
+            frame
+                .lines()
+                .find_map(|l| l.strip_prefix("data:"))
+                .and_then(|d| serde_json::from_str(d.trim()).ok())
+        })
+        .collect();
+    let ids: Vec<&str> = events
+        .iter()
+        .filter(|e| e["type"] == "business_found")
+        .filter_map(|e| e["lead"]["placeId"].as_str())
+        .collect();
+    let unique: BTreeSet<String> = ids.iter().map(|s| s.to_string()).collect();
+    let found = unique.intersection(truth).count();
+    let stats = s.sim.stats();
+    let (ids_only, pro, enterprise) = (
+        stats.billable(Sku::TextSearchEssentialsIdsOnly),
+        stats.billable(Sku::TextSearchPro),
+        stats.billable(Sku::TextSearchEnterprise),
+    );
+    let cost = stats.cost_usd.dollars();
+    let leads = unique.len().max(1) as f64;
+    println!(
+        "| {label} | {} | {}, ${:.2}, {:.0} s ({:.1} s) | {} | {:.2}% | {} | {ids_only} / {pro} / {enterprise} | {} | ${cost:.2} | ${:.2} | {:.0} | {:.1} s | {:.1} s |",
+        truth.len(),
+        estimate["estimatedLeads"],
+        estimate["estimatedCostUsd"].as_f64().unwrap_or_default(),
+        estimate["estimatedSeconds"].as_f64().unwrap_or_default(),
+        estimate_time.as_secs_f64(),
+        unique.len(),
+        100.0 * found as f64 / truth.len() as f64,
+        ids.len() - unique.len(),
+        truth.len().div_ceil(20),
+        cost / leads * 1_000.0,
+        leads / complete.as_secs_f64() * 60.0,
+        first_lead.unwrap_or_default().as_secs_f64(),
+        complete.as_secs_f64(),
+    );
 }

@@ -38,6 +38,8 @@ pub struct WorkerDeps {
     /// Whether a full search fetches by id the places Google counts that its pages
     /// missed (`LEADGEN_COMPLETENESS_FETCH_MISSING`; only with the meter on).
     pub fetch_missing: bool,
+    /// Days a full search's area plan is remembered (`LEADGEN_PLAN_MEMORY_DAYS`; 0: off).
+    pub plan_memory_days: u32,
     /// Where events go.
     pub bus: EventBus,
     /// Usage reports for `complete`.

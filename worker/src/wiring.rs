@@ -150,6 +150,7 @@ impl Services {
             places: self.places.clone(),
             aggregate: self.aggregate.clone(),
             fetch_missing: self.config.places.completeness_fetch_missing,
+            plan_memory_days: self.config.places.plan_memory_days,
             bus: self.bus.clone(),
             usage: self.usage.clone(),
             gate: self.rate_gate(),

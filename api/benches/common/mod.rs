@@ -132,6 +132,7 @@ pub async fn stack_with(
             places: state.places.clone(),
             aggregate: state.aggregate.clone(),
             fetch_missing: state.config.places.completeness_fetch_missing,
+            plan_memory_days: state.config.places.plan_memory_days,
             bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus"))),
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places.rps, conn, &prefix),

@@ -235,7 +235,13 @@ impl LeadsApi {
         let usage = current_usage(&state, auth.workspace()).await?.usage;
         let leads_left_today = usage.daily_lead_limit.map(|limit| (limit - usage.leads_today).max(0));
         let excluded = state.store.excluded_places(auth.workspace(), search.exclude()).await?;
-        match search::estimate(&upstream, &search, &prices, &state.store, limits, &excluded).await {
+        let plan_memory = leadgen_core::store::WorkspacePlans::new(
+            &state.store,
+            auth.workspace(),
+            state.config.places.plan_memory_days,
+        );
+        let memory = plan_memory.as_ref().map(|m| m as &dyn search::PlanMemory);
+        match search::estimate(&upstream, &search, &prices, &state.store, limits, &excluded, memory).await {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,
                 allowance_warning: leadgen_core::usage::allowance_warning(

@@ -55,6 +55,14 @@ pub struct PlacesConfig {
     /// `on` or `off`. Default on; nothing happens while `LEADGEN_COMPLETENESS` is off.
     #[serde(deserialize_with = "switch")]
     pub completeness_fetch_missing: bool,
+    /// `LEADGEN_PLAN_MEMORY_DAYS`: days a full search's plan of its area (our rectangles
+    /// and how many places Google listed in each; no place data) is remembered, so that a
+    /// later full search of the same query and area in the same workspace fetches at once
+    /// instead of probing the area again. 0 turns it off. Default 30, at most 30: the plan
+    /// is derived from Google's answers, and 30 days is the longest Google's terms let
+    /// anything but place ids be kept.
+    #[serde(deserialize_with = "plan_memory_days")]
+    pub plan_memory_days: u32,
 }
 
 impl Default for PlacesConfig {
@@ -66,6 +74,7 @@ impl Default for PlacesConfig {
             aggregate_base_url: known(GOOGLE_AGGREGATE_BASE_URL),
             completeness: true,
             completeness_fetch_missing: true,
+            plan_memory_days: 30,
         }
     }
 }
@@ -136,6 +145,10 @@ impl Default for GoogleApis {
 fn rps<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     // Held to the range rather than refused, as it always was: 0 means "slowest".
     Ok(u32::try_from(de::whole(d)?.clamp(1, 10_000)).unwrap_or(10))
+}
+
+fn plan_memory_days<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    de::whole_in(d, 0, 30, "days").map(|n| n as u32)
 }
 
 /// A switch: `on`/`off`, `true`/`false`, `1`/`0` (or a TOML boolean).

@@ -610,6 +610,17 @@ mod tests {
         .expect("config");
         assert!(!no_fetch.places.completeness_fetch_missing);
         assert_eq!(no_fetch.places.prices.details, 17.0);
+        assert_eq!(
+            c.places.plan_memory_days, 30,
+            "plans are remembered for 30 days by default"
+        );
+        let off = config(&[("LEADGEN_PLAN_MEMORY_DAYS", "0")]).expect("config");
+        assert_eq!(off.places.plan_memory_days, 0);
+        let err = config(&[("LEADGEN_PLAN_MEMORY_DAYS", "31")]).expect_err("past Google's 30 days");
+        assert_eq!(
+            err.to_string(),
+            "LEADGEN_PLAN_MEMORY_DAYS: '31' must be days from 0 to 30"
+        );
         let err = config(&[("LEADGEN_COMPLETENESS", "maybe")]).expect_err("not a switch");
         assert_eq!(err.variable, "LEADGEN_COMPLETENESS");
         assert!(err.problem.contains("on or off"), "{err}");

@@ -18,15 +18,16 @@ use super::{
     cheaper::TileFetch,
     completeness,
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
-    full::{Done, FULL_CONCURRENCY, all_pages, base_request, probe},
+    full::{Done, FULL_CONCURRENCY, all_pages, probe},
     locate::{AreaCache, locate},
     meter::Completeness,
     options::{Area, Coverage},
     paging::{MAX_PAGES, PAGE_SIZE},
+    plan_memory::{PlanKey, PlanMemory},
     query::ValidSearch,
-    request::first_request,
+    request::{base_request, first_request},
     runner::{RateGate, SearchFailure, Upstream},
-    tiling::{Planner, Probe, Rect},
+    tiling::{Planner, Probe, Rect, Remembered},
 };
 use crate::places::IDS_FIELD_MASK;
 
@@ -96,6 +97,10 @@ pub struct Estimate {
 /// known and new places together), so only the places change; a full search's plan
 /// leaves out the rectangles whose probed places are all excluded and fetches by id the
 /// few new places of a rectangle when that is cheaper, as the search does.
+///
+/// A full search whose area's plan is in `memory` (and that has no `exclude`: the memory
+/// keeps no ids to tell new places by) is answered from it without probing: its pages
+/// exactly as the last search found them, and the probes of its empty rectangles.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
@@ -103,6 +108,7 @@ pub async fn estimate(
     cache: &impl AreaCache,
     limits: EstimateLimits,
     excluded: &HashSet<String>,
+    memory: Option<&dyn PlanMemory>,
 ) -> Result<Estimate, SearchFailure> {
     let mut spent = Requests::default();
     // A full search of a named location is located first: its probes and the meter both
@@ -127,10 +133,18 @@ pub async fn estimate(
     } else {
         limits
     };
+    let remembered = match (tiled, memory) {
+        (Some(area), Some(memory)) if excluded.is_empty() => memory
+            .recall(&PlanKey::of(search, area))
+            .await
+            .filter(|m| super::full::fits(m, area)),
+        _ => None,
+    };
     let probing = async {
         let mut probes = Requests::default();
-        let answer = match tiled {
-            None => {
+        let answer = match (tiled, &remembered) {
+            (Some(_), Some(memory)) => from_memory(search, memory),
+            (None, _) => {
                 let (places, pages) = all_pages(upstream, IDS_FIELD_MASK, first_request(search)).await?;
                 probes.add(Sku::IdsOnly, pages);
                 let ids = places.len() as u32;
@@ -148,7 +162,7 @@ pub async fn estimate(
                     rest: 0.0,
                 }
             }
-            Some(area) => full(upstream, search, area, limits, &mut probes, excluded, prices).await?,
+            (Some(area), None) => full(upstream, search, area, limits, &mut probes, excluded, prices).await?,
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
@@ -236,6 +250,31 @@ fn rest_requests(rest: f64) -> (u32, u32) {
         (rest / f64::from(PAGE_SIZE) * REST_OVERHEAD).ceil() as u32,
         (rest / PLACES_PER_PROBE_REQUEST).ceil() as u32,
     )
+}
+
+/// What a full search from `memory` is expected to find and request: the remembered
+/// fetches' places (a polygon's tiles counted by their share inside it, as below) and
+/// pages, and its IDs-only probes. Not exact: the places may have changed since.
+fn from_memory(search: &ValidSearch, memory: &Remembered) -> Forecast {
+    let places = match search.area() {
+        Some(area) => memory
+            .fetches
+            .iter()
+            .map(|f| f64::from(f.places) * area.share_of(f.rect))
+            .sum::<f64>()
+            .round() as u32,
+        None => memory.places() as u32,
+    };
+    let mut requests = Requests::default();
+    requests.add(Sku::Enterprise, memory.pages() as u32);
+    requests.add(Sku::IdsOnly, memory.probes(false) as u32);
+    Forecast {
+        places,
+        new: places,
+        requests,
+        exact: false,
+        rest: 0.0,
+    }
 }
 
 async fn full(

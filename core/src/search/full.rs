@@ -9,6 +9,11 @@
 //! checkpoint naming the tiles done, and `progress` events say how far it is and what it
 //! costs. A budget (`maxCostUsd`) is checked before every billable request.
 //!
+//! A finished plan is remembered for the workspace (`LEADGEN_PLAN_MEMORY_DAYS`, see
+//! [`plan_memory`](super::plan_memory)); a later full search of the same query and area
+//! fetches the remembered rectangles at once instead of probing the area again, and
+//! leaves what it found (or verified) for the next one.
+//!
 //! With an `exclude`, a rectangle holding only a few new places may be fetched by Place
 //! Details instead ([`cheaper`](super::cheaper)); with a small count from the completeness
 //! meter, the places Google counts that no page listed are fetched by id at the end
@@ -31,10 +36,10 @@ use super::{
     missing,
     options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
-    query::ValidSearch,
-    request::{accepted_lead, first_request, in_area},
+    plan_memory::PlanKey,
+    request::{accepted_lead, base_request, in_area},
     runner::{EventSink, LeadAllowance, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
-    tiling::{CAP, Planner, Probe, ProbeId, Rect},
+    tiling::{CAP, Plans, Probe, ProbeId, Rect, Remembered},
 };
 use crate::{
     lead::{BusinessFound, Lead, SearchEvent, SearchProgress, StopReason},
@@ -56,6 +61,8 @@ pub(crate) enum Done {
         /// The planned tile, or `None` for the planner's early page (one page of the
         /// area, fetched again with its region, so no tile is done by it).
         rect: Option<Rect>,
+        /// Which of the plans' tiles it is (`None` for the early page).
+        tile: Option<usize>,
         /// The requests counted against the budget when it started, by SKU.
         planned: Requests,
         /// The places, and the requests made, by SKU.
@@ -150,7 +157,21 @@ pub(crate) async fn run(
         low: tally.area.low,
         high: tally.area.high,
     });
-    let mut planner = Planner::new(tally.area);
+    // An earlier search of the same area and query may have left its plan: then the
+    // remembered rectangles are fetched at once (a resumed run too: its done tiles are
+    // the remembered ones when the memory did not change in between; when it did, tiles
+    // are fetched again, which costs pages, never leads).
+    let key = PlanKey::of(search, tally.area);
+    let remembered = match plan.plan_memory {
+        Some(memory) => memory.recall(&key).await.filter(|m| fits(m, tally.area)),
+        None => None,
+    };
+    let mut planner = match &remembered {
+        // With an `exclude`, each remembered rectangle is probed first: which places are
+        // new is decided from the ids a probe lists, and the memory keeps none.
+        Some(memory) => Plans::from_memory(memory, !plan.excluded.is_empty()),
+        None => Plans::fresh(tally.area),
+    };
     let mut inflight: FuturesUnordered<BoxFuture<'_, Done>> = FuturesUnordered::new();
     let mut next_fetch = 0usize;
     let mut last_progress = Instant::now();
@@ -187,12 +208,15 @@ pub(crate) async fn run(
                 }
                 tally.committed.add(Sku::Enterprise, 1);
                 inflight.push(first_page(upstream, &base, mask, rect).boxed());
-            } else if let Some(fetch) = planner.fetch_at(next_fetch) {
+            } else if let Some(fetch) = planner.fetch_at(next_fetch).cloned() {
+                let index = next_fetch;
                 next_fetch += 1;
                 if done_before.iter().any(|done| done.same_as(&fetch.rect)) {
+                    planner.passed_over(index);
                     continue;
                 }
                 if !may_hold(fetch.rect) {
+                    planner.passed_over(index);
                     // Wholly outside a polygon: none of its places could be sent.
                     tally.fetched += 1;
                     tally.done.push(DoneTile {
@@ -202,16 +226,17 @@ pub(crate) async fn run(
                     continue;
                 }
                 let pages = fetch.requests().max(1) as u32;
-                let choice = if plan.excluded.is_empty() {
-                    TileFetch::Pages(pages)
-                } else {
+                let choice = match &fetch.ids {
                     // Places left out, or fetched already on another tile, are not wanted.
-                    TileFetch::choose(
-                        &fetch.ids,
+                    Some(ids) if !plan.excluded.is_empty() => TileFetch::choose(
+                        ids,
                         pages,
                         |id| !plan.is_excluded(id) && !out.fetched_ids.contains(id),
                         &plan.prices,
-                    )
+                    ),
+                    // No `exclude`, or a remembered rectangle fetched at once (only
+                    // without one).
+                    _ => TileFetch::Pages(pages),
                 };
                 let rect = fetch.rect;
                 let (pages, by_id) = choice.requests();
@@ -232,7 +257,7 @@ pub(crate) async fn run(
                     // fetched, and are counted as left out (whether or not the filters
                     // would have dropped them).
                     out.left_out
-                        .extend(fetch.ids.iter().filter(|id| plan.is_excluded(id)).cloned());
+                        .extend(fetch.ids.iter().flatten().filter(|id| plan.is_excluded(id)).cloned());
                 }
                 match choice {
                     TileFetch::Skip => {
@@ -242,11 +267,11 @@ pub(crate) async fn run(
                     }
                     TileFetch::Details(ids) => {
                         tally.committed = tally.committed.plus(&planned);
-                        inflight.push(fetch_by_id(upstream, &by_id_mask, Some(rect), ids, planned).boxed());
+                        inflight.push(fetch_by_id(upstream, &by_id_mask, Some((rect, index)), ids, planned).boxed());
                     }
                     TileFetch::Pages(_) => {
                         tally.committed = tally.committed.plus(&planned);
-                        inflight.push(fetch_tile(upstream, &base, mask, rect, planned).boxed());
+                        inflight.push(fetch_tile(upstream, &base, mask, (rect, index), planned).boxed());
                     }
                 }
             } else if let Some((id, rect)) = planner.next_probe() {
@@ -275,14 +300,27 @@ pub(crate) async fn run(
                 expected = count;
                 tally.requests.add(Sku::Aggregate, requests.aggregate);
             }
-            Done::Fetch { rect, planned, result } => {
+            Done::Fetch {
+                rect,
+                tile,
+                planned,
+                result,
+            } => {
                 let (places, made) = result?;
                 tally.committed = minus(&tally.committed, &planned);
                 tally.requests = tally.requests.plus(&made);
+                // A remembered rectangle that comes back at the cap is planned afresh: its
+                // places go out now, but it is not done (a resumed run must ask it again).
+                let listed: Vec<String> = places
+                    .iter()
+                    .map(|p| p.id.clone())
+                    .filter(|id| !id.is_empty())
+                    .collect();
+                let whole = tile.is_none_or(|index| planner.fetched(index, listed));
                 let given = out
                     .take(places, plan, allowance, planner.found_count() as u32, &mut events)
                     .await;
-                if let Some(rect) = rect {
+                if let Some(rect) = rect.filter(|_| whole) {
                     tally.fetched += 1;
                     tally.done.push(DoneTile { rect, leads: given });
                 }
@@ -328,6 +366,14 @@ pub(crate) async fn run(
             .fetch(upstream, plan, &mut tally, &mut out, allowance, sink)
             .await?;
     }
+    if out.outcome.stop.is_none()
+        && let Some(memory) = plan.plan_memory
+        && let Some(learned) = planner.remembered()
+    {
+        // Finished, every region resolved: what this search learned (or verified) about
+        // the area is what the next one starts from.
+        memory.remember(&key, &learned).await;
+    }
     let mut outcome = out.outcome;
     // What the meter counts: places of the area (a polygon's or circle's, strictly inside).
     let in_area_ids = out.in_area;
@@ -341,6 +387,16 @@ pub(crate) async fn run(
     sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())
         .await?;
     Ok(outcome)
+}
+
+/// Whether remembered plan `memory` can be run from for `area` (see
+/// [`Remembered::fits`]); one that cannot is ignored, with a log line.
+pub(crate) fn fits(memory: &Remembered, area: Rect) -> bool {
+    let fits = memory.fits(area);
+    if !fits {
+        tracing::warn!("a remembered area plan does not cover its area; planning afresh");
+    }
+    fits
 }
 
 /// `a` less `b`, by SKU (what a finished fetch no longer holds against the budget).
@@ -512,19 +568,10 @@ impl MissedPlaces<'_> {
     }
 }
 
-/// A probe or fetch request of `search` before its rectangle is set: the business's label
-/// alone (the rectangle says where), its type and Google's `minRating`.
-pub(crate) fn base_request(search: &ValidSearch) -> SearchTextRequest {
-    let mut request = first_request(search);
-    request.text_query = search.business().label.to_owned();
-    request.location_restriction = None;
-    request
-}
-
 /// The `progress` event: what is done, and what the rest is expected to cost.
 fn progress(
     tally: &Tally,
-    planner: &Planner,
+    planner: &Plans,
     outcome: &SearchOutcome,
     plan: &SearchPlan<'_>,
     next_fetch: usize,
@@ -611,7 +658,7 @@ async fn fetch_tile(
     upstream: &Upstream<'_, impl RateGate>,
     base: &SearchTextRequest,
     mask: &str,
-    rect: Rect,
+    (rect, tile): (Rect, usize),
     planned: Requests,
 ) -> Done {
     let result = all_pages(upstream, mask, within(base, rect))
@@ -619,6 +666,7 @@ async fn fetch_tile(
         .map(|(places, pages)| (places, pages_of(pages)));
     Done::Fetch {
         rect: Some(rect),
+        tile: Some(tile),
         planned,
         result,
     }
@@ -637,7 +685,7 @@ fn pages_of(pages: u32) -> Requests {
 async fn fetch_by_id(
     upstream: &Upstream<'_, impl RateGate>,
     mask: &str,
-    rect: Option<Rect>,
+    at: Option<(Rect, usize)>,
     ids: Vec<String>,
     planned: Requests,
 ) -> Done {
@@ -658,7 +706,8 @@ async fn fetch_by_id(
         }
     }
     Done::Fetch {
-        rect,
+        rect: at.map(|(rect, _)| rect),
+        tile: at.map(|(_, tile)| tile),
         planned,
         result: failure.map_or(Ok((places, made)), Err),
     }
@@ -672,6 +721,7 @@ async fn first_page(upstream: &Upstream<'_, impl RateGate>, base: &SearchTextReq
         .map(|page| (page.places, pages_of(1)));
     Done::Fetch {
         rect: None,
+        tile: None,
         planned: pages_of(1),
         result,
     }

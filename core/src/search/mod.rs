@@ -17,6 +17,7 @@ mod meter;
 mod missing;
 mod options;
 mod paging;
+mod plan_memory;
 mod polygon;
 mod postal;
 mod query;
@@ -38,6 +39,7 @@ pub use options::{
     WebsiteFilter,
 };
 pub use paging::{MAX_LEADS, MAX_PAGES, PAGE_SIZE};
+pub use plan_memory::{PlanKey, PlanMemory};
 pub use polygon::{InvalidRing, MAX_POLYGON_POINTS, Ring};
 pub use postal::PostalCode;
 pub use query::{InvalidSearch, MAX_LOCATION, MISSING_FIELDS, RawSearch, SearchQuery, ValidSearch};

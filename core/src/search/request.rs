@@ -3,6 +3,15 @@
 use super::{leads::lead_from_place, paging::PAGE_SIZE, query::ValidSearch, tiling::LatLng};
 use crate::{lead::Lead, places::SearchTextRequest};
 
+/// A probe or fetch request of `search` before its rectangle is set: the business's label
+/// alone (the rectangle says where), its type and Google's `minRating`.
+pub(crate) fn base_request(search: &ValidSearch) -> SearchTextRequest {
+    let mut request = first_request(search);
+    request.text_query = search.business().label.to_owned();
+    request.location_restriction = None;
+    request
+}
+
 /// The Text Search request of a search's first page: "{label} in {location}", or the
 /// label alone restricted to an explicit area's bounds.
 pub fn first_request(search: &ValidSearch) -> SearchTextRequest {

@@ -145,6 +145,9 @@ pub struct SearchPlan<'a> {
     /// [`MAX_PLACE_IDS`](super::missing::MAX_PLACE_IDS) places or fewer fetches, by id,
     /// those Google lists that its pages did not (`LEADGEN_COMPLETENESS_FETCH_MISSING`).
     pub fetch_missing: bool,
+    /// The workspace's remembered plans (`LEADGEN_PLAN_MEMORY_DAYS`; `None` when off): a
+    /// full search runs from its area's plan when one is remembered, and leaves its own.
+    pub plan_memory: Option<&'a dyn super::plan_memory::PlanMemory>,
 }
 
 impl SearchPlan<'_> {
@@ -203,6 +206,7 @@ mod tests {
             spend_cap: spend_cap.map(LiveSpendCap::new),
             excluded: HashSet::new(),
             fetch_missing: false,
+            plan_memory: None,
         }
     }
 

@@ -8,6 +8,7 @@
 //! its workspace's id (a person's own rows, their id): there is no unscoped finder (rotation's listing is the one
 //! operator-only exception, named as such).
 
+mod area_plans;
 mod areas;
 mod audit;
 mod billing;
@@ -28,6 +29,7 @@ mod users;
 mod webhooks;
 mod workspaces;
 
+pub use area_plans::WorkspacePlans;
 pub use audit::AuditPage;
 pub use billing::EventOutcome;
 pub use handle::{Backend, PoolSize, Store};

@@ -91,6 +91,7 @@ async fn run(
         spend_cap: None,
         excluded,
         fetch_missing: false,
+        plan_memory: None,
     };
     let mut sink = Collect::default();
     let outcome = search::run(&upstream, &plan, &mut sink, &Unlimited, &NoAreaCache, Resume::fresh())

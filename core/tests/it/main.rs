@@ -2,6 +2,7 @@
 //! store runs twice, on SQLite and on Postgres, each on a fresh database.
 
 mod aggregate;
+mod area_plans;
 mod backends;
 mod bus;
 mod caps;
@@ -11,6 +12,7 @@ mod import_loops;
 mod keys;
 mod place_memory;
 mod places;
+mod plan_runs;
 mod rotation;
 mod saved_searches;
 mod store;

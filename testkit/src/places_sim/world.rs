@@ -245,8 +245,9 @@ pub struct World {
     seed: u64,
     metro_density: MetroDensity,
     generated: Mutex<Generated>,
-    /// Places Text Search never lists (see [`World::with_unlisted`]).
-    unlisted: HashSet<String>,
+    /// Places Text Search never lists (see [`World::with_unlisted`]), until
+    /// [`World::list`] opens them.
+    unlisted: Mutex<HashSet<String>>,
 }
 
 impl World {
@@ -264,7 +265,7 @@ impl World {
             seed,
             metro_density,
             generated: Mutex::new(HashMap::new()),
-            unlisted: HashSet::new(),
+            unlisted: Mutex::new(HashSet::new()),
         }
     }
 
@@ -273,9 +274,15 @@ impl World {
     /// them, Place Details answers them and [`World::truth`] holds them. What a place
     /// Google ranks out of every query looks like to a full search.
     #[must_use]
-    pub fn with_unlisted(mut self, ids: impl IntoIterator<Item = String>) -> Self {
-        self.unlisted.extend(ids);
+    pub fn with_unlisted(self, ids: impl IntoIterator<Item = String>) -> Self {
+        self.unlisted.lock().unwrap_or_else(|e| e.into_inner()).extend(ids);
         self
+    }
+
+    /// Text Search lists the unlisted place `id` from now on, as if it had just opened
+    /// (tests of what changed between two searches); answers whether it was unlisted.
+    pub fn list(&self, id: &str) -> bool {
+        self.unlisted.lock().unwrap_or_else(|e| e.into_inner()).remove(id)
     }
 
     /// The business with place id `id`, wherever it is (Place Details' answer); `None`
@@ -430,8 +437,9 @@ impl World {
         };
         let scope = self.scope(named_city, search.location_restriction.as_ref(), bias.as_ref());
         let floor = rating_floor(search.min_rating);
+        let unlisted = self.unlisted.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let mut hits = self.matching(&scope, &catalogue::types_carrying(wanted), |p| {
-            !self.unlisted.contains(&p.id)
+            !unlisted.contains(&p.id)
                 && zip.is_none_or(|z| p.zip == z)
                 && unit.as_ref().is_none_or(|code| &p.postal_code == code)
                 && search.location_restriction.is_none_or(|r| r.contains(p.location))

@@ -20,7 +20,7 @@ use leadgen_core::{
         SearchStatus, SearchStopped, StopReason, Upstream,
     },
     spend::{LiveSpendCap, SpendCap},
-    store::{SearchOutcomeRecord, SearchRun},
+    store::{SearchOutcomeRecord, SearchRun, WorkspacePlans},
     usage::{Tier, UsageService},
 };
 use secrecy::ExposeSecret;
@@ -613,6 +613,8 @@ async fn run(
             ));
         }
     };
+    let workspace = job.workspace();
+    let plan_memory = WorkspacePlans::new(&deps.store, &workspace, deps.plan_memory_days);
     let plan = SearchPlan {
         search: &job.search,
         lead_budget: job.lead_budget,
@@ -621,6 +623,7 @@ async fn run(
         spend_cap,
         excluded,
         fetch_missing: deps.fetch_missing,
+        plan_memory: plan_memory.as_ref().map(|m| m as &dyn search::PlanMemory),
     };
     let allowance = UsageAllowance {
         usage: &deps.usage,

@@ -84,6 +84,7 @@ impl SearchEnv {
             places: state.places.clone(),
             aggregate: state.aggregate.clone(),
             fetch_missing: state.config.places.completeness_fetch_missing,
+            plan_memory_days: state.config.places.plan_memory_days,
             bus: EventBus::Redis(Box::new(RedisBus::connect(&url, &self.prefix).await.expect("bus"))),
             usage: UsageService::new(state.store.clone(), state.config.usage_limits),
             gate: KeyRateGate::fleet(state.config.places.rps, conn, &self.prefix),

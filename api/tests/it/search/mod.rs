@@ -16,6 +16,7 @@ mod locate;
 mod memory;
 mod monitor_delivery;
 pub mod no_lead_at_rest;
+mod plan_memory;
 mod polygon;
 mod postal;
 mod spend;

@@ -86,13 +86,39 @@ pub(super) struct Timing {
 
 enum Task {
     Probe(ProbeId, Vec<String>),
-    Fetch(Vec<String>),
+    /// A fetch: the tile's index, and what Google lists there.
+    Fetch(usize, Vec<String>),
     Early(Vec<String>),
 }
 
-/// Runs the planner over `world` on the clock model (see the module docs).
+/// Runs the planner over `world` on the clock model (see the module docs): a first search.
 pub(super) fn clocked(area: Rect, world: &[(String, LatLng)]) -> Timing {
-    let mut planner = Planner::new(area);
+    let mut plans = Plans::fresh(area);
+    let timing = clocked_plans(&mut plans, world);
+    let planner = &plans.plans[0].0;
+    assert!(planner.is_done());
+    let (mut split, mut leaves, mut leaf_pages, mut extra) = (0, 0, 0, 0);
+    let mut hist = [0; 7];
+    for node in &planner.nodes {
+        match &node.state {
+            super::state::State::Split { .. } => split += 1,
+            super::state::State::Leaf { ids, .. } => {
+                hist[ids.len() / 10] += 1;
+                leaves += 1;
+                leaf_pages += ids.len().div_ceil(PAGE).max(1);
+            }
+            super::state::State::Extra => extra += 1,
+            _ => {}
+        }
+    }
+    eprintln!(
+        "  saturated probes {split}, leaves {leaves} ({leaf_pages} pages) by tens {hist:?}, repair probes {extra}"
+    );
+    timing
+}
+
+/// Runs `plans` (a first search's, or one from memory) over `world` on the clock model.
+pub(super) fn clocked_plans(plans: &mut Plans, world: &[(String, LatLng)]) -> Timing {
     // (time a page comes back, task index)
     let mut events: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut tasks: Vec<(Task, usize, usize)> = Vec::new(); // (task, pages read, pages in all)
@@ -121,7 +147,7 @@ pub(super) fn clocked(area: Rect, world: &[(String, LatLng)]) -> Timing {
     let pages_of = |n: usize| n.min(CAP).div_ceil(PAGE).max(1);
     loop {
         while inflight < CONCURRENCY {
-            let task = if let Some(rect) = planner.early_page() {
+            let task = if let Some(rect) = plans.early_page() {
                 // One page with the lead mask: the rectangle's first 20.
                 let ids: Vec<String> = inside(world, rect)
                     .iter()
@@ -129,16 +155,16 @@ pub(super) fn clocked(area: Rect, world: &[(String, LatLng)]) -> Timing {
                     .map(|(id, _)| id.clone())
                     .collect();
                 (Task::Early(ids), 1)
-            } else if let Some(fetch) = planner.fetch_at(next_fetch) {
-                next_fetch += 1;
+            } else if let Some(fetch) = plans.fetch_at(next_fetch) {
                 let ids: Vec<String> = inside(world, fetch.rect)
                     .iter()
                     .take(CAP)
                     .map(|(id, _)| id.clone())
                     .collect();
                 let pages = pages_of(ids.len());
-                (Task::Fetch(ids), pages)
-            } else if let Some((id, rect)) = planner.next_probe() {
+                next_fetch += 1;
+                (Task::Fetch(next_fetch - 1, ids), pages)
+            } else if let Some((id, rect)) = plans.next_probe() {
                 let ids: Vec<String> = inside(world, rect).iter().take(CAP).map(|(id, _)| id.clone()).collect();
                 let pages = pages_of(ids.len());
                 (Task::Probe(id, ids), pages)
@@ -164,11 +190,16 @@ pub(super) fn clocked(area: Rect, world: &[(String, LatLng)]) -> Timing {
             continue;
         }
         inflight -= 1;
-        match std::mem::replace(task, Task::Fetch(Vec::new())) {
-            Task::Probe(id, ids) => planner.record(id, Probe { ids }),
-            task @ (Task::Fetch(_) | Task::Early(_)) => {
+        match std::mem::replace(task, Task::Early(Vec::new())) {
+            Task::Probe(id, ids) => plans.record(id, Probe { ids }),
+            task @ (Task::Fetch(..) | Task::Early(_)) => {
                 let (ids, early) = match task {
-                    Task::Fetch(ids) => (ids, false),
+                    Task::Fetch(tile, ids) => {
+                        // A tile that comes back at the cap is planned afresh: its places
+                        // are fetched again with the sub-plan, like the early page's.
+                        let whole = plans.fetched(tile, ids.clone());
+                        (ids, !whole)
+                    }
                     Task::Early(ids) => (ids, true),
                     Task::Probe(..) => unreachable!(),
                 };
@@ -192,23 +223,6 @@ pub(super) fn clocked(area: Rect, world: &[(String, LatLng)]) -> Timing {
             }
         }
     }
-    assert!(planner.is_done());
-    let (mut split, mut leaves, mut leaf_pages, mut extra) = (0, 0, 0, 0);
-    let mut hist = [0; 7];
-    for node in &planner.nodes {
-        match &node.state {
-            super::state::State::Split { .. } => split += 1,
-            super::state::State::Leaf { ids, .. } => {
-                hist[ids.len() / 10] += 1;
-                leaves += 1;
-                leaf_pages += ids.len().div_ceil(PAGE).max(1);
-            }
-            super::state::State::Extra => extra += 1,
-            _ => {}
-        }
-    }
-    eprintln!(
-        "  saturated probes {split}, leaves {leaves} ({leaf_pages} pages) by tens {hist:?}, repair probes {extra}"
-    );
+    assert!(plans.is_done());
     timing
 }

@@ -394,3 +394,208 @@ fn outside_rectangles_stay_apart(world: &[(String, LatLng)]) {
         full.len()
     );
 }
+
+/// Every point of `area` lies in a remembered fetch or an unfetched rectangle (sampled on a
+/// fine grid, edges included).
+fn covers_the_area(memory: &Remembered, area: Rect) -> bool {
+    let steps = 200;
+    (0..=steps).all(|i| {
+        (0..=steps).all(|j| {
+            let p = LatLng {
+                lat: area.low.lat + (area.high.lat - area.low.lat) * i as f64 / steps as f64,
+                lng: area.low.lng + (area.high.lng - area.low.lng) * j as f64 / steps as f64,
+            };
+            memory.fetches.iter().any(|f| f.rect.contains(p)) || memory.unfetched.iter().any(|r| r.contains(p))
+        })
+    })
+}
+
+/// The simulator's metro searched again from what the first search remembered: every
+/// place, no more pages, only the empty rectangles probed, the first lead after one
+/// request; the figures are printed next to the first search's.
+#[test]
+fn a_search_from_memory_fetches_at_once_and_finds_every_place() {
+    for kind in ["dentist", "restaurant"] {
+        let (area, world) = clock::houston(kind);
+        let mut first = Plans::fresh(area);
+        let t1 = clock::clocked_plans(&mut first, &world);
+        let memory = first.remembered().expect("a finished plan is remembered");
+        assert!(
+            covers_the_area(&memory, area),
+            "{kind}: the memory covers the whole area"
+        );
+        assert_eq!(memory.places(), world.len(), "{kind}");
+        let mut again = Plans::from_memory(&memory, false);
+        let t2 = clock::clocked_plans(&mut again, &world);
+        let n = world.len();
+        for (name, t) in [("first", &t1), ("repeat", &t2)] {
+            eprintln!(
+                "clocked {kind} {name}: {} leads, first lead {:.1} s (after {} requests), complete {:.1} s, \
+                 {} probe + {} fetch requests, ${:.2} per 1,000, {:.0} leads/min",
+                t.leads.len(),
+                t.first_lead,
+                t.requests_before_first_lead,
+                t.complete,
+                t.probe_requests,
+                t.fetch_requests,
+                t.fetch_requests as f64 * 35.0 / n as f64,
+                t.leads.len() as f64 / t.complete * 60.0
+            );
+        }
+        eprintln!(
+            "  memory: {} fetches ({} of exactly the cap), {} unfetched rectangles",
+            memory.fetches.len(),
+            memory.fetches.iter().filter(|f| f.places as usize == CAP).count(),
+            memory.unfetched.len()
+        );
+        assert_eq!(t2.leads.len(), n, "{kind}: recall");
+        assert_eq!(t2.duplicates, 0, "{kind}");
+        assert!(
+            t2.probe_requests <= memory.probes(false) + 2,
+            "{kind}: only what the memory says is probed: {} of {}",
+            t2.probe_requests,
+            memory.probes(false)
+        );
+        assert!(t2.probe_requests * 5 < t1.probe_requests, "{kind}: {t2:?}");
+        assert!(
+            t2.fetch_requests < t1.fetch_requests,
+            "{kind}: no early page, the same plan"
+        );
+        assert_eq!(t2.requests_before_first_lead, 1, "{kind}");
+        assert_eq!(
+            again.remembered(),
+            Some(memory),
+            "{kind}: nothing changed, nothing to learn"
+        );
+    }
+}
+
+/// The world changed since the plan was remembered: a place opened in an empty rectangle,
+/// and a fetch's rectangle now holds more than the cap. Both are found: the empty
+/// rectangle's probe lists the new place, and the crowded rectangle is planned afresh.
+#[test]
+fn a_search_from_memory_finds_what_changed() {
+    let mut world = metro(1_500, 7);
+    let mut first = Plans::fresh(area());
+    clock::clocked_plans(&mut first, &world);
+    let memory = first.remembered().expect("remembered");
+    assert!(covers_the_area(&memory, area()));
+    let empty = *memory.unfetched.first().expect("the metro leaves an empty rectangle");
+    let centre = |r: Rect| LatLng {
+        lat: (r.low.lat + r.high.lat) / 2.0,
+        lng: (r.low.lng + r.high.lng) / 2.0,
+    };
+    world.push(("opened-in-the-empty".to_owned(), centre(empty)));
+    let busy = memory
+        .fetches
+        .iter()
+        .find(|f| f.places > 20 && (f.places as usize) < CAP)
+        .expect("a fetch made at once");
+    let mut next = uniform(42);
+    for i in 0..80 {
+        let (r, p) = (busy.rect, &mut next);
+        world.push((
+            format!("crowd-{i}"),
+            LatLng {
+                lat: r.low.lat + (r.high.lat - r.low.lat) * (0.05 + 0.9 * p()),
+                lng: r.low.lng + (r.high.lng - r.low.lng) * (0.05 + 0.9 * p()),
+            },
+        ));
+    }
+    let mut again = Plans::from_memory(&memory, false);
+    let t = clock::clocked_plans(&mut again, &world);
+    let truth: BTreeSet<String> = world
+        .iter()
+        .filter(|(_, p)| area().contains(*p))
+        .map(|(id, _)| id.clone())
+        .collect();
+    assert_eq!(t.leads, truth, "recall after the world changed");
+    let relearned = again.remembered().expect("remembered again");
+    assert!(covers_the_area(&relearned, area()));
+    assert_eq!(
+        relearned.places(),
+        truth.len(),
+        "the new memory counts what is there now"
+    );
+    // Searched once more from the new memory: nothing at the cap, so nothing planned afresh.
+    let mut third = Plans::from_memory(&relearned, false);
+    let t3 = clock::clocked_plans(&mut third, &world);
+    assert_eq!(t3.leads, truth);
+    assert!(t3.probe_requests <= relearned.probes(false) + 2);
+}
+
+/// With an `exclude`, every remembered rectangle is probed first (the search decides from
+/// the ids which places are new), still far fewer probes than planning the area.
+#[test]
+fn a_search_from_memory_with_an_exclude_probes_each_rectangle_once() {
+    let world = metro(1_500, 7);
+    let mut first = Plans::fresh(area());
+    let t1 = clock::clocked_plans(&mut first, &world);
+    let memory = first.remembered().expect("remembered");
+    let mut again = Plans::from_memory(&memory, true);
+    let t2 = clock::clocked_plans(&mut again, &world);
+    assert_eq!(t2.leads.len(), world.len());
+    let fetched: usize = (0..again.fetch_count())
+        .map(|i| again.fetch_at(i).expect("tile").requests())
+        .sum();
+    assert_eq!(fetched, memory.pages(), "the same pages, decided from fresh ids");
+    assert!((0..again.fetch_count()).all(|i| again.fetch_at(i).is_some_and(|t| t.ids.is_some())));
+    assert!(
+        t2.probe_requests < t1.probe_requests,
+        "{} vs {}",
+        t2.probe_requests,
+        t1.probe_requests
+    );
+}
+
+/// A plan that is not finished, or found more than the cap at one spot, is not remembered.
+#[test]
+fn only_a_finished_complete_plan_is_remembered() {
+    let world = metro(800, 3);
+    let mut planner = Planner::new(area());
+    let (id, rect) = planner.next_probe().expect("the area");
+    planner.record(id, probe(&world, rect));
+    assert_eq!(planner.remembered(), None, "probes still waiting");
+    let spot = LatLng { lat: 30.3, lng: -97.6 };
+    let crowd: Vec<(String, LatLng)> = (0..70).map(|i| (format!("mall-{i}"), spot)).collect();
+    let (planner, _) = run(&crowd);
+    assert!(planner.truncated());
+    assert_eq!(planner.remembered(), None, "truncated");
+    let (planner, plan) = run(&world);
+    let memory = planner.remembered().expect("finished");
+    assert_eq!(memory.fetches.len(), plan.len());
+    assert!(covers_the_area(&memory, area()));
+}
+
+/// A remembered plan that does not cover its area, or whose rectangles are not real ones
+/// inside it, is not run from (a damaged row must not cost recall).
+#[test]
+fn a_plan_that_does_not_cover_its_area_is_not_run_from() {
+    let (planner, _) = run(&metro(800, 3));
+    let memory = planner.remembered().expect("finished");
+    assert!(memory.fits(area()));
+    let mut gap = memory.clone();
+    gap.fetches.pop();
+    assert!(!gap.fits(area()), "a part of the area left out");
+    let other = Rect {
+        low: LatLng { lat: 29.0, lng: -98.0 },
+        high: LatLng { lat: 30.7, lng: -97.3 },
+    };
+    assert!(!memory.fits(other), "another area");
+    let mut inverted = memory.clone();
+    let r = &mut inverted.fetches[0].rect;
+    std::mem::swap(&mut r.low, &mut r.high);
+    assert!(!inverted.fits(area()));
+    let mut crowded = memory.clone();
+    crowded.fetches[0].places = 61;
+    assert!(!crowded.fits(area()), "past the cap");
+    let mut nan = memory;
+    nan.unfetched.push(Rect {
+        low: LatLng {
+            lat: f64::NAN,
+            lng: 0.0,
+        },
+        high: LatLng { lat: 0.0, lng: 0.0 },
+    });
+    assert!(!nan.fits(area()));
+}

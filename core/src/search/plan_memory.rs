@@ -1,0 +1,56 @@
+//! Where a full search finds and leaves its area's plan (issue #30 item 2): a later full
+//! search of the same workspace, query and area, within `LEADGEN_PLAN_MEMORY_DAYS`, runs
+//! from it (see [`tiling::Plans::from_memory`](super::tiling::Plans::from_memory)).
+//!
+//! The key is what decides Google's answer: the Text Search body the search sends, less
+//! its location restriction (and the field mask, which is not in the body), and the area
+//! exactly as asked (a polygon's ring, a circle, or the located rectangle). Two searches
+//! with the same key get the same answers from Google for the same rectangles.
+
+use futures_util::future::BoxFuture;
+use sha2::{Digest, Sha256};
+
+use super::{
+    query::ValidSearch,
+    request::base_request,
+    tiling::{Rect, Remembered},
+};
+
+/// What a remembered plan is found by, within a workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanKey {
+    /// SHA-256 (hex) of the Text Search body without its location restriction.
+    pub query: String,
+    /// SHA-256 (hex) of the area as asked.
+    pub area: String,
+}
+
+impl PlanKey {
+    /// The key of full search `search` of `area` (the located rectangle, used when the
+    /// search has no explicit area).
+    pub fn of(search: &ValidSearch, area: Rect) -> Self {
+        let digest = |text: String| hex::encode(Sha256::digest(text.as_bytes()));
+        // Plain structs of strings and numbers always serialise.
+        let body = serde_json::to_string(&base_request(search)).unwrap_or_default();
+        let area = match search.area() {
+            Some(explicit) => serde_json::to_string(explicit),
+            None => serde_json::to_string(&area),
+        }
+        .unwrap_or_default();
+        Self {
+            query: digest(body),
+            area: digest(area),
+        }
+    }
+}
+
+/// A workspace's remembered plans, as a search reads and writes them. Never fails a
+/// search: a plan that cannot be read is none (the search plans afresh), one that cannot
+/// be written is lost (the next search plans afresh); both are logged by the
+/// implementation.
+pub trait PlanMemory: Send + Sync {
+    /// The plan remembered under `key`, if one is fresh.
+    fn recall<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<Remembered>>;
+    /// Remembers `plan` under `key` (replacing any older one).
+    fn remember<'a>(&'a self, key: &'a PlanKey, plan: &'a Remembered) -> BoxFuture<'a, ()>;
+}

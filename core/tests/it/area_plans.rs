@@ -1,0 +1,143 @@
+//! Areas' plans remembered (issue #30 item 2) on both stores: per workspace, per query and
+//! area, within the window, and a row that cannot be read is none.
+
+use leadgen_core::{
+    ids::WorkspaceId,
+    search::{
+        PlanKey,
+        tiling::{LatLng, Rect, Remembered, RememberedFetch},
+    },
+    store::Store,
+};
+
+use crate::{both_backends, store::identity};
+
+fn rect(lat: f64) -> Rect {
+    Rect {
+        low: LatLng { lat, lng: -95.5 },
+        high: LatLng {
+            lat: lat + 0.1,
+            lng: -95.4,
+        },
+    }
+}
+
+fn plan(places: u32) -> Remembered {
+    Remembered {
+        fetches: vec![
+            RememberedFetch {
+                rect: rect(29.6),
+                places,
+            },
+            RememberedFetch {
+                rect: rect(29.7),
+                places: 7,
+            },
+        ],
+        unfetched: vec![rect(29.8)],
+    }
+}
+
+fn key(query: &str, area: &str) -> PlanKey {
+    PlanKey {
+        query: query.into(),
+        area: area.into(),
+    }
+}
+
+/// Whether `read` is `written` up to the last bit of each coordinate (JSON floats may come
+/// back a bit off).
+fn same(read: Option<Remembered>, written: &Remembered) -> bool {
+    read.is_some_and(|read| {
+        read.fetches.len() == written.fetches.len()
+            && read.unfetched.len() == written.unfetched.len()
+            && read
+                .fetches
+                .iter()
+                .zip(&written.fetches)
+                .all(|(a, b)| a.places == b.places && a.rect.same_as(&b.rect))
+            && read.unfetched.iter().zip(&written.unfetched).all(|(a, b)| a.same_as(b))
+    })
+}
+
+async fn workspace(store: &Store, name: &str) -> WorkspaceId {
+    let user = store.upsert_user_on_sign_in(&identity(name)).await.expect("user");
+    store.ensure_personal_workspace(&user.id).await.expect("ws");
+    WorkspaceId::from(user.id.to_string())
+}
+
+both_backends!(
+    a_plan_is_remembered_per_workspace_query_and_area,
+    |store: Store| async move {
+        let a = workspace(&store, "plans-a").await;
+        let b = workspace(&store, "plans-b").await;
+        let dentists = key("q-dentist", "houston");
+        assert_eq!(store.area_plan(&a, &dentists, 30).await.expect("read"), None);
+
+        store
+            .remember_area_plan(&a, &dentists, &plan(41), 30)
+            .await
+            .expect("write");
+        assert!(
+            same(store.area_plan(&a, &dentists, 30).await.expect("read"), &plan(41)),
+            "read back as written"
+        );
+        assert_eq!(
+            store.area_plan(&b, &dentists, 30).await.expect("read"),
+            None,
+            "another workspace sees nothing"
+        );
+        assert_eq!(
+            store
+                .area_plan(&a, &key("q-restaurant", "houston"), 30)
+                .await
+                .expect("read"),
+            None,
+            "another query sees nothing"
+        );
+        assert_eq!(
+            store
+                .area_plan(&a, &key("q-dentist", "austin"), 30)
+                .await
+                .expect("read"),
+            None,
+            "another area sees nothing"
+        );
+
+        // A later search replaces it.
+        store
+            .remember_area_plan(&a, &dentists, &plan(59), 30)
+            .await
+            .expect("rewrite");
+        assert!(same(store.area_plan(&a, &dentists, 30).await.expect("read"), &plan(59)));
+        assert_eq!(store.area_plan_count(&a).await.expect("count"), 1);
+        assert_eq!(store.area_plan_count(&b).await.expect("count"), 0);
+    }
+);
+
+both_backends!(
+    a_plan_past_its_window_is_not_read_and_is_forgotten,
+    |store: Store| async move {
+        let a = workspace(&store, "plans-expiry").await;
+        let old = key("q", "old");
+        store.remember_area_plan(&a, &old, &plan(10), 30).await.expect("write");
+        // Learned this second: within a day, but not within no time at all.
+        assert!(same(store.area_plan(&a, &old, 1).await.expect("read"), &plan(10)));
+        assert_eq!(
+            store.area_plan(&a, &old, 0).await.expect("read"),
+            None,
+            "past its window"
+        );
+        // Writing forgets the workspace's plans past the window (here: every earlier one).
+        store
+            .remember_area_plan(&a, &key("q", "new"), &plan(12), 0)
+            .await
+            .expect("write");
+        assert_eq!(store.area_plan_count(&a).await.expect("count"), 1);
+        assert_eq!(store.area_plan(&a, &old, 30).await.expect("read"), None, "forgotten");
+        assert!(same(
+            store.area_plan(&a, &key("q", "new"), 30).await.expect("read"),
+            &plan(12)
+        ));
+    }
+);
