@@ -162,8 +162,11 @@ pub struct SpendTotals {
     pub searches: i64,
     /// Leads delivered.
     pub leads: i64,
-    /// US dollars at Google's list prices (finished searches).
+    /// US dollars at Google's list prices (finished searches, and lookups).
     pub cost_usd: f64,
+    /// Of `cost_usd`, what lookups outside searches cost: places located for the map and
+    /// searches estimated.
+    pub lookups_usd: f64,
 }
 
 /// One member's share of a month.

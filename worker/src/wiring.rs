@@ -165,7 +165,8 @@ impl Services {
             sheets: self.sheets.clone(),
             mailer: self.mailer.clone(),
             prune: crate::jobs::prune::PruneSchedule::new(self.queues.prune.clone())
-                .keeping_audit_events(self.config.database.audit_retention_days),
+                .keeping_audit_events(self.config.database.audit_retention_days)
+                .keeping_area_plans(self.config.places.plan_memory_days),
             searches: self.queues.search.clone(),
             schedule: crate::jobs::schedule::ScheduleTimer::new(self.queues.schedule.clone())
                 .every(self.config.worker.scheduler_tick),

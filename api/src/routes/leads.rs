@@ -12,6 +12,7 @@ use leadgen_core::{
     places::PlacesError,
     search::{self, EstimateLimits, InvalidSearch, SearchFailure, Upstream, ValidSearch},
     spend::{ClientLabel, SpendCap},
+    store::LookupKind,
 };
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
@@ -204,6 +205,11 @@ impl LeadsApi {
     /// `spent`); null when the meter is off, the type is not Google's, the area is a
     /// named location searched quickly, or the count failed (the estimate still answers).
     ///
+    /// What the estimate spent (`spent`) counts toward the workspace's month and its
+    /// spend cap, under the request's `client` if it names one. A workspace at its cap
+    /// is estimated without the count, and a full search of a location not located
+    /// before is refused (403 `spend_cap_reached`): Google would bill both.
+    ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/estimate", method = "post", operation_id = "estimate_search")]
     async fn estimate_search(
@@ -213,20 +219,23 @@ impl LeadsApi {
         body: Json<SearchRequest>,
     ) -> Result<Json<EstimateResponse>, Fails<{ BAD_REQUEST | UNAUTHORIZED | FORBIDDEN | BAD_GATEWAY | UNAVAILABLE }>>
     {
+        let client = body.0.client.as_deref().map(ClientLabel::parse).transpose()?;
         let search = validate(body.0)?;
         let cap = spend_cap_left(&state, auth.workspace()).await?;
-        let Some(opened) = state.keys.open(auth.workspace()).await? else {
-            return Err(ApiError::bad_request("no_api_key", NO_KEY).into());
-        };
-        let key = opened.key.expose_secret();
-        let key_id = leadgen_core::api_key::fingerprint(key);
-        let upstream = Upstream {
-            client: &state.places,
-            api_key: key,
-            key_id: &key_id,
-            gate: &state.gate,
-            aggregate: state.aggregate.as_ref(),
-        };
+        let at_cap = cap.is_some_and(|cap| cap.reached());
+        // At the cap, only what Google does not bill: a location that must be located
+        // first is refused (as `locate_area` refuses it), and the meter's count is left out.
+        if at_cap
+            && let (search::Coverage::Full, None) = (search.coverage(), search.area())
+            && search::AreaCache::get(&state.store, &search::normalise_location(search.location()))
+                .await
+                .is_none()
+            && let Some(cap) = cap
+        {
+            return Err(spend_cap_reached(cap).into());
+        }
+        let key = PlacesKey::open(&state, auth.workspace()).await?;
+        let upstream = key.upstream(&state, if at_cap { None } else { state.aggregate.as_ref() });
         let limits = EstimateLimits {
             rps: f64::from(state.config.places.rps),
             ..EstimateLimits::default()
@@ -241,7 +250,12 @@ impl LeadsApi {
             state.config.places.plan_memory_days,
         );
         let memory = plan_memory.as_ref().map(|m| m as &dyn search::PlanMemory);
-        match search::estimate(&upstream, &search, &prices, &state.store, limits, &excluded, memory).await {
+        let estimate = search::estimate(&upstream, &search, &prices, &state.store, limits, &excluded, memory).await;
+        if let Ok(e) = &estimate {
+            let caller = (auth.workspace(), &auth.0.user.id);
+            record_lookup(&state, caller, LookupKind::Estimate, client.as_ref(), e.spent.cost_usd).await?;
+        }
+        match estimate {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,
                 allowance_warning: leadgen_core::usage::allowance_warning(
@@ -279,7 +293,8 @@ impl LeadsApi {
     /// search or estimate of the same location pays nothing to locate it. Counts toward
     /// no allowance. Unlike a full search, an area of any size is answered (a state
     /// too). A location Google cannot place answers 400 `invalid_location`; without a
-    /// cached answer, a workspace at its monthly spend cap is refused (403).
+    /// cached answer, a workspace at its monthly spend cap is refused (403). What it
+    /// spent counts toward the workspace's month and its spend cap.
     ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/locate", method = "post", operation_id = "locate_area")]
@@ -308,20 +323,21 @@ impl LeadsApi {
                 {
                     return Err(spend_cap_reached(cap).into());
                 }
-                let Some(opened) = state.keys.open(auth.workspace()).await? else {
-                    return Err(ApiError::bad_request("no_api_key", NO_KEY).into());
-                };
-                let key = opened.key.expose_secret();
-                let key_id = leadgen_core::api_key::fingerprint(key);
-                let upstream = Upstream {
-                    client: &state.places,
-                    api_key: key,
-                    key_id: &key_id,
-                    gate: &state.gate,
-                    aggregate: None,
-                };
+                let key = PlacesKey::open(&state, auth.workspace()).await?;
+                let upstream = key.upstream(&state, None);
                 let mut requests = search::Requests::default();
-                match search::area_of(&upstream, &location, &state.store, &mut requests).await {
+                let located = search::area_of(&upstream, &location, &state.store, &mut requests).await;
+                // Google bills the request whether or not it placed the location.
+                let spent = requests.report(&prices).cost_usd;
+                record_lookup(
+                    &state,
+                    (auth.workspace(), &auth.0.user.id),
+                    LookupKind::Locate,
+                    None,
+                    spent,
+                )
+                .await?;
+                match located {
                     Ok(area) => (area, requests),
                     Err(SearchFailure::Refused(message)) => {
                         return Err(ApiError::bad_request("invalid_location", message).into());
@@ -439,6 +455,58 @@ fn upstream_error(e: PlacesError) -> ApiError {
         e @ PlacesError::QuotaExhausted { .. } => ApiError::unavailable("quota_exhausted", e.to_string()),
         e => ApiError::bad_gateway("upstream_error", e.to_string()),
     }
+}
+
+/// The workspace's Google key, opened for a request the API itself makes to Google (an
+/// estimate, locating a place); a search's requests are the worker's.
+struct PlacesKey {
+    opened: leadgen_core::keys::OpenedKey,
+    /// The key's fingerprint, for the rate gate (never the key).
+    id: String,
+}
+
+impl PlacesKey {
+    /// The workspace's key, or the spec's 400 when none is saved.
+    async fn open(state: &AppState, workspace: &WorkspaceId) -> Result<Self, ApiError> {
+        let Some(opened) = state.keys.open(workspace).await? else {
+            return Err(ApiError::bad_request("no_api_key", NO_KEY));
+        };
+        let id = leadgen_core::api_key::fingerprint(opened.key.expose_secret());
+        Ok(Self { opened, id })
+    }
+
+    /// Google through this key, paced by the key's gate shared with the workers; with the
+    /// completeness meter when `aggregate` is given.
+    fn upstream<'a>(
+        &'a self,
+        state: &'a AppState,
+        aggregate: Option<&'a leadgen_core::places::AggregateClient>,
+    ) -> Upstream<'a, leadgen_worker::KeyRateGate> {
+        Upstream {
+            client: &state.places,
+            api_key: self.opened.key.expose_secret(),
+            key_id: &self.id,
+            gate: &state.gate,
+            aggregate,
+        }
+    }
+}
+
+/// Adds what a lookup outside a search spent on the workspace's key to its month (the
+/// spend cap and the breakdown count it).
+async fn record_lookup(
+    state: &AppState,
+    (workspace, user): (&WorkspaceId, &UserId),
+    kind: LookupKind,
+    client: Option<&ClientLabel>,
+    cost_usd: f64,
+) -> Result<(), ApiError> {
+    let month = leadgen_core::usage::periods(chrono::Utc::now()).month;
+    state
+        .store
+        .record_lookup_cost(workspace, user, &month, kind, client, cost_usd)
+        .await?;
+    Ok(())
 }
 
 /// What the workspace's monthly spend cap leaves this month, if it has one.

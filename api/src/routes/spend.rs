@@ -34,8 +34,12 @@ pub struct SpendFigures {
     /// Leads delivered.
     pub leads: i64,
     /// US dollars spent on the workspace's Google key, at list prices (finished
-    /// searches; a running one counts once it ends).
+    /// searches, a running one once it ends; and lookups outside searches).
     pub cost_usd: f64,
+    /// Of `costUsd`, what lookups outside searches cost: places located for the map
+    /// (`locate_area`) and searches estimated (`estimate_search`: its locate request
+    /// and its completeness count). Google bills them like a search's requests.
+    pub lookups_usd: f64,
 }
 
 impl From<SpendTotals> for SpendFigures {
@@ -44,6 +48,7 @@ impl From<SpendTotals> for SpendFigures {
             searches: t.searches,
             leads: t.leads,
             cost_usd: leadgen_core::money::round_cents(t.cost_usd),
+            lookups_usd: leadgen_core::money::round_cents(t.lookups_usd),
         }
     }
 }
@@ -73,7 +78,8 @@ pub struct ClientSpendItem {
     pub figures: SpendFigures,
 }
 
-/// A month's spend by member and by client.
+/// A month's spend by member and by client. Lookups outside searches are their member's,
+/// and an estimate its client's.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct UsageBreakdown {
@@ -139,11 +145,13 @@ impl SpendApi {
                 searches: 0,
                 leads: 0,
                 cost_usd: 0.0,
+                lookups_usd: 0.0,
             },
             |sum, c| SpendTotals {
                 searches: sum.searches + c.totals.searches,
                 leads: sum.leads + c.totals.leads,
                 cost_usd: sum.cost_usd + c.totals.cost_usd,
+                lookups_usd: sum.lookups_usd + c.totals.lookups_usd,
             },
         );
         let cap = state.store.spend_cap_cents(workspace).await?;

@@ -8,7 +8,7 @@ use leadgen_core::{
     ids::{SearchId, UserId, WorkspaceId},
     search::SearchStatus,
     spend::ClientLabel,
-    store::SearchRecord,
+    store::{LookupKind, SearchRecord},
     workspace::Role,
 };
 use serde_json::{Value, json};
@@ -479,5 +479,82 @@ both_backends!(
         assert_eq!(status, 200, "their own: {body}");
         let (status, body) = call(&app, "POST", &cancel(&adas), &carl, Some(&team), None).await;
         assert_eq!(status, 200, "an admin, anyone's: {body}");
+    }
+);
+
+both_backends!(
+    lookups_outside_searches_count_in_the_month_by_member_and_by_client,
+    |backend| async move {
+        let app = TestApp::start(backend, vec![]).await;
+        let (team, (ada_id, ada), (ben_id, _ben)) = team(&app).await;
+        let store = &app.state.store;
+        let month = "2026-10";
+        finished_search(&app, &team, &ada_id, month, Some("Acme"), 10, 0.10).await;
+        let acme = ClientLabel::parse("acme").expect("label");
+        // Ada estimated for Acme; Ben only located places for the map (he ran no search);
+        // a lookup the cache answered cost nothing and is not recorded.
+        for (user, kind, client, cost) in [
+            (&ada_id, LookupKind::Estimate, Some(&acme), 0.042),
+            (&ben_id, LookupKind::Locate, None, 0.032),
+            (&ben_id, LookupKind::Locate, None, 0.032),
+            (&ben_id, LookupKind::Locate, None, 0.0),
+        ] {
+            store
+                .record_lookup_cost(&team, user, month, kind, client, cost)
+                .await
+                .expect("lookup");
+        }
+        // Another month's and another workspace's lookups are not this month's.
+        store
+            .record_lookup_cost(&team, &ada_id, "2026-09", LookupKind::Locate, None, 5.0)
+            .await
+            .expect("lookup");
+        store
+            .record_lookup_cost(
+                &WorkspaceId::personal(&ada_id),
+                &ada_id,
+                month,
+                LookupKind::Locate,
+                None,
+                7.0,
+            )
+            .await
+            .expect("lookup");
+
+        let spent = store.month_spend_usd(&team, month, None).await.expect("spend");
+        assert!((spent - (0.10 + 0.042 + 0.064)).abs() < 1e-9, "{spent}");
+        let (status, breakdown) = call(
+            &app,
+            "GET",
+            &format!("/api/leads/usage/breakdown?month={month}"),
+            &ada,
+            Some(&team),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{breakdown}");
+        assert_eq!(figures(&breakdown["total"]), (1, 10, 21), "{breakdown}");
+        assert_eq!(cents(&breakdown["total"]["lookupsUsd"]), 11, "{breakdown}");
+        let rows = |list: &str, name: &str| -> Vec<(Value, (i64, i64, i64), i64)> {
+            breakdown[list]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| (r[name].clone(), figures(r), cents(&r["lookupsUsd"])))
+                .collect()
+        };
+        assert_eq!(
+            rows("members", "email"),
+            vec![
+                (json!("ada@example.com"), (1, 10, 14), 4),
+                (json!("ben@example.com"), (0, 0, 6), 6),
+            ],
+            "a member with only lookups has a row"
+        );
+        assert_eq!(
+            rows("clients", "client"),
+            vec![(json!("Acme"), (1, 10, 14), 4), (Value::Null, (0, 0, 6), 6)],
+            "an estimate is its client's"
+        );
     }
 );

@@ -74,7 +74,7 @@ impl Default for PlacesConfig {
             aggregate_base_url: known(GOOGLE_AGGREGATE_BASE_URL),
             completeness: true,
             completeness_fetch_missing: true,
-            plan_memory_days: 30,
+            plan_memory_days: DEFAULT_PLAN_MEMORY_DAYS,
         }
     }
 }
@@ -147,8 +147,11 @@ fn rps<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(u32::try_from(de::whole(d)?.clamp(1, 10_000)).unwrap_or(10))
 }
 
+/// `LEADGEN_PLAN_MEMORY_DAYS`' default, and its most.
+pub const DEFAULT_PLAN_MEMORY_DAYS: u32 = 30;
+
 fn plan_memory_days<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    de::whole_in(d, 0, 30, "days").map(|n| n as u32)
+    de::whole_in(d, 0, i64::from(DEFAULT_PLAN_MEMORY_DAYS), "days").map(|n| n as u32)
 }
 
 /// A switch: `on`/`off`, `true`/`false`, `1`/`0` (or a TOML boolean).

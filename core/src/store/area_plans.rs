@@ -83,6 +83,18 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets every workspace's plans older than `max_age_days` (all of them at 0, the
+    /// memory turned off): a workspace that stopped searching keeps none past the window
+    /// Google lets such content be kept. Returns how many were forgotten.
+    #[tracing::instrument(skip(self))]
+    pub async fn prune_area_plans(&self, max_age_days: u32) -> CoreResult<u64> {
+        let done = sqlx::query("DELETE FROM area_plans WHERE planned_at <= $1")
+            .bind(now_unix() - i64::from(max_age_days) * DAY_SECS)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// How many plans the workspace remembers (fresh or not).
     #[tracing::instrument(skip(self))]
     pub async fn area_plan_count(&self, workspace: &WorkspaceId) -> CoreResult<i64> {

@@ -40,6 +40,7 @@ pub use place_memory::PlaceMemoryEntry;
 pub use saved_searches::{SavedDeliveryRecord, SavedSearchFields, SavedSearchRecord};
 pub use secrets::{SecretKind, SecretOwner, StoredSecret};
 pub use sheets::{KnownSheet, SheetOrigin};
+pub use spend::LookupKind;
 pub use tokens::{TokenGrant, TokenRecord};
 pub use usage::{SearchRecord, SearchRun};
 pub use webhooks::{DeliveryRecord, EndpointForDelivery, EndpointRecord, NewDelivery};

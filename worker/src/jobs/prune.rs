@@ -1,5 +1,6 @@
 //! `PruneJobV1`: delete expired session records, abandoned sign-ins, invitations long
-//! expired and audit events past their retention, and the schedule
+//! expired, audit events past their retention and area plans past the plan memory's
+//! window (`LEADGEN_PLAN_MEMORY_DAYS`), and the schedule
 //! that queues it ([`schedule`], run by every worker beside its jobs).
 //!
 //! Several workers run the schedule. Each tick takes the queue's lease first
@@ -48,13 +49,19 @@ impl Job for PruneJob {
             .prune_audit_events(deps.prune.audit_retention_days)
             .await
             .map_err(|e| JobError::Permanent(format!("could not prune audit events: {e}")))?;
+        let area_plans = deps
+            .store
+            .prune_area_plans(deps.prune.plan_memory_days)
+            .await
+            .map_err(|e| JobError::Permanent(format!("could not prune area plans: {e}")))?;
         tracing::info!(
             sessions,
             sign_ins,
             invitations,
             audit_events,
+            area_plans,
             queued_at = job.queued_at,
-            "pruned expired sessions, sign-ins, invitations and old audit events"
+            "pruned expired sessions, sign-ins, invitations, old audit events and old area plans"
         );
         Ok(())
     }
@@ -75,6 +82,9 @@ pub struct PruneSchedule {
     pub every: Duration,
     /// Audit events older than this many days are pruned (`LEADGEN_AUDIT_RETENTION_DAYS`).
     pub audit_retention_days: u32,
+    /// Area plans older than this many days are pruned (`LEADGEN_PLAN_MEMORY_DAYS`; 0:
+    /// all, the memory is off).
+    pub plan_memory_days: u32,
 }
 
 impl PruneSchedule {
@@ -85,7 +95,14 @@ impl PruneSchedule {
             first_after: FIRST_AFTER,
             every: EVERY,
             audit_retention_days: leadgen_core::audit::DEFAULT_RETENTION_DAYS,
+            plan_memory_days: leadgen_core::config::DEFAULT_PLAN_MEMORY_DAYS,
         }
+    }
+
+    /// This schedule, keeping area plans `days` days (0: none).
+    pub fn keeping_area_plans(mut self, days: u32) -> Self {
+        self.plan_memory_days = days;
+        self
     }
 
     /// This schedule, keeping audit events `days` days.

@@ -89,3 +89,139 @@ async fn a_location_is_located_once_then_from_the_cache_and_bad_input_is_refused
     // place): nothing refused here reached Google.
     assert_eq!(env.sim.stats().billable(Sku::TextSearchPro), 3);
 }
+
+/// The workspace the env's user searches in (their personal one).
+async fn workspace_of(env: &SearchEnv) -> leadgen_core::ids::WorkspaceId {
+    let (status, body) = crate::workspaces::call(&env.app, "GET", "/api/workspaces", &env.token, None, None).await;
+    assert_eq!(status, 200, "{body}");
+    leadgen_core::ids::WorkspaceId::from(body["workspaces"][0]["id"].as_str().expect("id").to_owned())
+}
+
+/// Whole cents of a dollar figure.
+fn cents(v: &serde_json::Value) -> i64 {
+    (v.as_f64().unwrap_or_else(|| panic!("a number: {v}")) * 100.0).round() as i64
+}
+
+#[tokio::test]
+async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap() {
+    let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
+    let workspace = workspace_of(&env).await;
+    let me = Some(env.token.as_str());
+    // A cap of 10 cents: a locate ($0.032) and an estimate that locates and counts
+    // ($0.032 + $0.01) leave 2.6 cents; the next locate ($0.032) passes the cap.
+    assert!(
+        env.app
+            .state
+            .store
+            .set_spend_cap_cents(&workspace, Some(10))
+            .await
+            .expect("cap")
+    );
+    let breakdown = || async {
+        let (status, body) = env.app.get("/api/leads/usage/breakdown", me).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    };
+
+    let (status, located) = env
+        .app
+        .post("/api/leads/locate", me, Some(json!({"location": "Houston, TX"})))
+        .await;
+    assert_eq!(status, 200, "{located}");
+    let month = breakdown().await;
+    assert_eq!(
+        (cents(&month["total"]["costUsd"]), cents(&month["total"]["lookupsUsd"])),
+        (3, 3),
+        "{month}"
+    );
+    assert_eq!(
+        (&month["total"]["searches"], &month["total"]["leads"]),
+        (&json!(0), &json!(0)),
+        "a lookup is no search: {month}"
+    );
+    assert_eq!(cents(&month["members"][0]["lookupsUsd"]), 3, "{month}");
+
+    // An estimate for a client: its locate and its count, under that client.
+    let (status, estimate) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            me,
+            Some(json!({"businessType": "dentist", "location": "Austin, TX", "coverage": "full", "client": "Acme"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{estimate}");
+    assert_eq!(estimate["spent"]["requests"]["pro"], 1, "{estimate}");
+    assert_eq!(estimate["spent"]["requests"]["aggregate"], 1, "{estimate}");
+    let spent = estimate["spent"]["costUsd"].as_f64().expect("spent");
+    let month = breakdown().await;
+    let total = month["total"]["costUsd"].as_f64().expect("total");
+    assert!(
+        (total - (0.032 + spent)).abs() < 0.006,
+        "{total} after {spent}: {month}"
+    );
+    let acme = month["clients"]
+        .as_array()
+        .expect("clients")
+        .iter()
+        .find(|c| c["client"] == "Acme")
+        .unwrap_or_else(|| panic!("Acme's row: {month}"));
+    assert_eq!(cents(&acme["lookupsUsd"]), (spent * 100.0).round() as i64, "{month}");
+    assert_eq!(acme["searches"], 0, "{month}");
+
+    // A location answered from the cache costs nothing and records nothing.
+    let (status, again) = env
+        .app
+        .post("/api/leads/locate", me, Some(json!({"location": "Houston, TX"})))
+        .await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(breakdown().await["total"], month["total"]);
+
+    // A third lookup that Google bills passes the cap; the cap then refuses what Google
+    // would bill, and still answers what it does not.
+    let (status, third) = env
+        .app
+        .post("/api/leads/locate", me, Some(json!({"location": "Denver, CO"})))
+        .await;
+    assert_eq!(status, 200, "{third}");
+    let (status, refused) = env
+        .app
+        .post("/api/leads/locate", me, Some(json!({"location": "Seattle, WA"})))
+        .await;
+    assert_eq!(
+        (status, &refused["error"]),
+        (403, &json!("spend_cap_reached")),
+        "{refused}"
+    );
+    env.sim.reset();
+    let (status, refused) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            me,
+            Some(json!({"businessType": "dentist", "location": "Seattle, WA", "coverage": "full"})),
+        )
+        .await;
+    assert_eq!(
+        (status, &refused["error"]),
+        (403, &json!("spend_cap_reached")),
+        "{refused}"
+    );
+    let (status, free) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            me,
+            Some(json!({"businessType": "dentist", "location": "Austin, TX", "coverage": "full"})),
+        )
+        .await;
+    assert_eq!(status, 200, "a located area's probes are free: {free}");
+    assert_eq!(free["completeness"], json!(null), "no count at the cap: {free}");
+    assert_eq!(free["spent"]["costUsd"], json!(0.0), "{free}");
+    let stats = env.sim.stats();
+    assert_eq!(
+        (stats.billable(Sku::TextSearchPro), stats.billable(Sku::PlacesAggregate)),
+        (0, 0),
+        "nothing billed at the cap"
+    );
+}

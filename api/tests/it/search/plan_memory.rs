@@ -218,3 +218,58 @@ both_modes!(with_the_memory_off_every_search_plans_afresh, |mode| async move {
     );
     assert_eq!(plans_remembered(&env).await, 0, "nothing remembered");
 });
+
+crate::both_backends!(
+    plans_past_the_window_are_pruned_for_every_workspace,
+    |backend| async move {
+        use leadgen_core::search::{PlanKey, tiling::Remembered};
+        use sqlx::Connection;
+
+        let app = crate::support::TestApp::start(backend, vec![]).await;
+        let (ada, _) = app.sign_in("ada").await;
+        let (ben, _) = app.sign_in("ben").await;
+        let store = &app.state.store;
+        let plan = Remembered {
+            fetches: vec![],
+            unfetched: vec![],
+        };
+        for (user, area) in [(&ada, "ada's area"), (&ben, "ben's area")] {
+            let key = PlanKey {
+                query: "dentists".into(),
+                area: area.into(),
+            };
+            store
+                .remember_area_plan(&WorkspaceId::personal(user), &key, &plan, 30)
+                .await
+                .expect("remember");
+        }
+        // Ben's plan was learned 31 days ago, and he has not searched since (so no search of
+        // his workspace forgets it).
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&app._db.url).await.expect("connect");
+        sqlx::query("UPDATE area_plans SET planned_at = planned_at - 31 * 86400 WHERE area_digest = 'ben''s area'")
+            .execute(&mut conn)
+            .await
+            .expect("age ben's plan");
+        let count = |user| async move {
+            store
+                .area_plan_count(&WorkspaceId::personal(user))
+                .await
+                .expect("count")
+        };
+
+        assert_eq!(store.prune_area_plans(30).await.expect("prune"), 1);
+        assert_eq!(
+            (count(&ada).await, count(&ben).await),
+            (1, 0),
+            "only the stale plan goes"
+        );
+        assert_eq!(store.prune_area_plans(30).await.expect("prune"), 0);
+        assert_eq!(
+            store.prune_area_plans(0).await.expect("prune"),
+            1,
+            "with the memory off, no plan is kept"
+        );
+        assert_eq!(count(&ada).await, 0);
+    }
+);

@@ -29,7 +29,7 @@ async function renderAs(role: WorkspaceRole) {
     if (url === `/api/workspaces/${ACME}/place-memory` && method === 'DELETE') return jsonResponse({ forgotten: 1532 });
     if (url === '/api/workspaces') return jsonResponse({ workspaces: [info()] });
     if (url.includes('/breakdown'))
-      return jsonResponse({ month: '2026-11', monthlySpendCapUsd: null, total: { searches: 0, leads: 0, costUsd: 0 }, members: [], clients: [] });
+      return jsonResponse({ month: '2026-11', monthlySpendCapUsd: null, total: { searches: 0, leads: 0, costUsd: 0, lookupsUsd: 0 }, members: [], clients: [] });
     return new Response(null, { status: 500 });
   });
   const queryClient = testQueryClient();

@@ -15,14 +15,14 @@ const ACME = '0192f0c4-7a1e-7c3b-9a51-000000000002';
 const breakdown: UsageBreakdown = {
   month: '2026-11',
   monthlySpendCapUsd: 200,
-  total: { searches: 3, leads: 150, costUsd: 50.125 },
+  total: { searches: 3, leads: 150, costUsd: 50.125, lookupsUsd: 0.125 },
   members: [
-    { userId: 'u-olga', email: 'olga@example.com', searches: 2, leads: 100, costUsd: 40 },
-    { userId: 'u-mo', email: 'mo@example.com', searches: 1, leads: 50, costUsd: 10.125 },
+    { userId: 'u-olga', email: 'olga@example.com', searches: 2, leads: 100, costUsd: 40, lookupsUsd: 0 },
+    { userId: 'u-mo', email: 'mo@example.com', searches: 1, leads: 50, costUsd: 10.125, lookupsUsd: 0.125 },
   ],
   clients: [
-    { client: 'Smile Co', searches: 2, leads: 120, costUsd: 45 },
-    { client: null, searches: 1, leads: 30, costUsd: 5.125 },
+    { client: 'Smile Co', searches: 2, leads: 120, costUsd: 45, lookupsUsd: 0 },
+    { client: null, searches: 1, leads: 30, costUsd: 5.125, lookupsUsd: 0.125 },
   ],
 };
 
@@ -106,6 +106,9 @@ describe('Settings > Workspace > General: spend', () => {
     expect(within(clients).getByRole('rowheader', { name: 'No client' })).toBeInTheDocument();
     expect(within(clients).getByRole('row', { name: /Smile Co/ })).toHaveTextContent('Smile Co2120$45.00');
     expect(calls.some((c) => c.url.includes(`month=${currentMonth()}`))).toBe(true);
+    expect(screen.getByText(/3 searches, 150 leads/)).toHaveTextContent(
+      '3 searches, 150 leads, $50.13 in 2026-11, of which $0.13 on estimates and places located for the map.',
+    );
 
     const month = screen.getByLabelText('Month');
     await userEvent.clear(month);

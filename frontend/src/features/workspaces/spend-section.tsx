@@ -139,7 +139,10 @@ export function UsageBreakdownCard() {
         <>
           <p className="mt-3 text-sm text-slate-600">
             {usage.data.total.searches} searches, {usage.data.total.leads} leads, {formatUsd(usage.data.total.costUsd)} in{' '}
-            {usage.data.month}.
+            {usage.data.month}
+            {usage.data.total.lookupsUsd > 0
+              ? `, of which ${formatUsd(usage.data.total.lookupsUsd)} on estimates and places located for the map.`
+              : '.'}
           </p>
           <SpendTable
             caption="By member"

@@ -485,6 +485,11 @@ export const getEstimateSearchUrl = () => {
  * `spent`); null when the meter is off, the type is not Google's, the area is a
  * named location searched quickly, or the count failed (the estimate still answers).
  *
+ * What the estimate spent (`spent`) counts toward the workspace's month and its
+ * spend cap, under the request's `client` if it names one. A workspace at its cap
+ * is estimated without the count, and a full search of a location not located
+ * before is refused (403 `spend_cap_reached`): Google would bill both.
+ *
  * API tokens: need the `searches:run` scope.
  *
  * Workspace role: at least `member` (403 `role_required` below it).
@@ -592,7 +597,8 @@ export const useEstimateSearch = <TError = ErrorType<ErrorBody>,
  * search or estimate of the same location pays nothing to locate it. Counts toward
  * no allowance. Unlike a full search, an area of any size is answered (a state
  * too). A location Google cannot place answers 400 `invalid_location`; without a
- * cached answer, a workspace at its monthly spend cap is refused (403).
+ * cached answer, a workspace at its monthly spend cap is refused (403). What it
+ * spent counts toward the workspace's month and its spend cap.
  *
  * API tokens: need the `searches:run` scope.
  *

@@ -12,13 +12,19 @@
 export interface MemberSpendItem {
   /**
      * US dollars spent on the workspace's Google key, at list prices (finished
-     * searches; a running one counts once it ends).
+     * searches, a running one once it ends; and lookups outside searches).
      */
   costUsd: number;
   /** Their sign-in email. */
   email: string;
   /** Leads delivered. */
   leads: number;
+  /**
+     * Of `costUsd`, what lookups outside searches cost: places located for the map
+     * (`locate_area`) and searches estimated (`estimate_search`: its locate request
+     * and its completeness count). Google bills them like a search's requests.
+     */
+  lookupsUsd: number;
   /**
      * Searches started (a search given back because it failed before Google answered
      * is not counted).

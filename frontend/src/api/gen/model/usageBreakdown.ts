@@ -10,7 +10,8 @@ import type { MemberSpendItem } from './memberSpendItem';
 import type { SpendFigures } from './spendFigures';
 
 /**
- * A month's spend by member and by client.
+ * A month's spend by member and by client. Lookups outside searches are their member's,
+ * and an estimate its client's.
  */
 export interface UsageBreakdown {
   /** By client, most expensive first; `client: null` is searches run for no client. */
