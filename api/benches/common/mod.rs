@@ -262,6 +262,15 @@ pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
         .kill_on_drop(true)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
+    // BENCH_API_LOG=<file> keeps the API's log (with RUST_LOG set, every statement and its
+    // time), to see where a slow request waited.
+    if let Ok(path) = std::env::var("BENCH_API_LOG") {
+        let log = std::fs::File::create(path).expect("API log file");
+        cmd.stdout(log.try_clone().expect("log")).stderr(log);
+        if let Ok(filter) = std::env::var("RUST_LOG") {
+            cmd.env("RUST_LOG", filter);
+        }
+    }
     let child = cmd.spawn().expect("leadgen-api");
     let base = format!("http://127.0.0.1:{port}");
     for _ in 0..200 {

@@ -139,6 +139,32 @@ async fn seed(store: &Store) {
             .await
             .expect("audit event");
     }
+    let plan = leadgen_core::search::tiling::Remembered {
+        fetches: vec![],
+        unfetched: vec![],
+    };
+    for area in ["fresh-plan", "month-old-plan"] {
+        let key = leadgen_core::search::PlanKey {
+            query: "dentists".into(),
+            area: area.into(),
+        };
+        store
+            .remember_area_plan(&workspace, &key, &plan, 30)
+            .await
+            .expect("area plan");
+    }
+}
+
+/// The area digests of the plans left.
+async fn plan_areas(url: &str) -> Vec<String> {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(url).await.expect("connect");
+    let areas = sqlx::query_scalar("SELECT area_digest FROM area_plans ORDER BY area_digest")
+        .fetch_all(&mut conn)
+        .await
+        .expect("area plans");
+    let _ = conn.close().await;
+    areas
 }
 
 crate::both_modes!(
@@ -158,6 +184,12 @@ crate::both_modes!(
                 .execute(&mut conn)
                 .await
                 .expect("age an event");
+            sqlx::query(
+                "UPDATE area_plans SET planned_at = planned_at - 31 * 86400 WHERE area_digest = 'month-old-plan'",
+            )
+            .execute(&mut conn)
+            .await
+            .expect("age a plan");
             let _ = conn.close().await;
         }
         let seeded = rows(&db.url).await;
@@ -174,14 +206,17 @@ crate::both_modes!(
         }
         let mut left = rows(&db.url).await;
         let mut audit = audit_targets(&db.url).await;
+        let mut plans = plan_areas(&db.url).await;
         for _ in 0..200 {
-            if left.0.len() == 2 && left.1.len() == 1 && audit.len() == 1 {
+            if left.0.len() == 2 && left.1.len() == 1 && audit.len() == 1 && plans.len() == 1 {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
             left = rows(&db.url).await;
             audit = audit_targets(&db.url).await;
+            plans = plan_areas(&db.url).await;
         }
+        assert_eq!(plans, ["fresh-plan"], "area plans past the memory's 30 days are gone");
         assert_eq!(audit, ["recent"], "audit events past the retention (365 days) are gone");
         assert_eq!(
             left.0,
