@@ -39,6 +39,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.sessionTtlSecs": {"type": "integer", "minimum": 60, "maximum": 86400},
     "config.reconnectGraceSecs": {"type": "integer", "minimum": 0, "maximum": 3600},
     "config.auditRetentionDays": {"type": "integer", "minimum": 1, "maximum": 3650},
+    "config.databaseConnections": {"type": "integer", "minimum": 2, "maximum": 200},
     "config.completeness": {"type": "string", "enum": ["on", "off"]},
     "config.completenessFetchMissing": {"type": "string", "enum": ["on", "off"]},
     "config.planMemoryDays": {"type": "integer", "minimum": 0, "maximum": 30},

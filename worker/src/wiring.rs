@@ -64,7 +64,8 @@ impl Services {
     /// Connects and migrates the store, loads the secrets, connects Redis in distributed
     /// mode (or builds the in-process queue and bus), and prepares the clients.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
-        Self::build_with_pool(config, PoolSize::DEFAULT).await
+        let pool = PoolSize::for_api(config.database.api_connections);
+        Self::build_with_pool(config, pool).await
     }
 
     /// [`Services::build`] keeping `pool` connections to Postgres (a worker's, sized from

@@ -256,6 +256,10 @@ pub async fn start_api(s: &Stack) -> (tokio::process::Child, String) {
     for (k, v) in &s.vars {
         cmd.env(k, v);
     }
+    // The API's Postgres pool, to compare sizes (default: the API's own, 16).
+    if let Ok(connections) = std::env::var("LEADGEN_DATABASE_CONNECTIONS") {
+        cmd.env("LEADGEN_DATABASE_CONNECTIONS", connections);
+    }
     cmd.env("LEADGEN_LISTEN", format!("127.0.0.1:{port}"))
         .env("LEADGEN_OIDC_CLIENT_ID", "bench")
         .env("LEADGEN_METRICS_LISTEN", "off")

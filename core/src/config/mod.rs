@@ -621,6 +621,14 @@ mod tests {
             err.to_string(),
             "LEADGEN_PLAN_MEMORY_DAYS: '31' must be days from 0 to 30"
         );
+        assert_eq!(c.database.api_connections, 16, "an API keeps 16 connections by default");
+        let small = config(&[("LEADGEN_DATABASE_CONNECTIONS", "4")]).expect("config");
+        assert_eq!(small.database.api_connections, 4);
+        let err = config(&[("LEADGEN_DATABASE_CONNECTIONS", "1")]).expect_err("one is not a pool");
+        assert_eq!(
+            err.to_string(),
+            "LEADGEN_DATABASE_CONNECTIONS: '1' must be connections from 2 to 200"
+        );
         let err = config(&[("LEADGEN_COMPLETENESS", "maybe")]).expect_err("not a switch");
         assert_eq!(err.variable, "LEADGEN_COMPLETENESS");
         assert!(err.problem.contains("on or off"), "{err}");

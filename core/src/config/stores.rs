@@ -19,6 +19,12 @@ pub struct DatabaseConfig {
     /// the workers prune them. Default 365 days, from 1 to 3650.
     #[serde(deserialize_with = "retention_days")]
     pub audit_retention_days: u32,
+    /// `LEADGEN_DATABASE_CONNECTIONS`: Postgres connections one API process keeps open, a
+    /// fixed pool opened at start, so that no request waits for a connection to be opened
+    /// (one took about 90 ms with TLS; docs/benchmarks.md, the 4-user tail). Default 16,
+    /// from 2 to 200. Workers size theirs from their slots; SQLite ignores it.
+    #[serde(deserialize_with = "connections")]
+    pub api_connections: u32,
 }
 
 impl Default for DatabaseConfig {
@@ -26,12 +32,17 @@ impl Default for DatabaseConfig {
         Self {
             url: None,
             audit_retention_days: 365,
+            api_connections: 16,
         }
     }
 }
 
 fn retention_days<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     de::whole_in(d, 1, 3650, "days").map(|n| n as u32)
+}
+
+fn connections<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    de::whole_in(d, 2, 200, "connections").map(|n| n as u32)
 }
 
 /// Queue, events and the fleet.

@@ -52,6 +52,7 @@ pub const VARIABLES: &[Variable] = &[
     var("LEADGEN_DATA_DIR", "server.data_dir"),
     var("DATABASE_URL", "database.url"),
     var("LEADGEN_AUDIT_RETENTION_DAYS", "database.audit_retention_days"),
+    var("LEADGEN_DATABASE_CONNECTIONS", "database.api_connections"),
     var("REDIS_URL", "redis.url"),
     var("LEADGEN_PLACES_BASE_URL", "places.base_url"),
     var("LEADGEN_OIDC_ISSUER", "oidc.issuer"),

@@ -42,20 +42,34 @@ pub struct PoolSize {
 const MOST_KEPT_BY_A_WORKER: u32 = 8;
 
 impl PoolSize {
-    /// The API's and the commands'. Connections are kept open even when idle: opening one
-    /// took about 90 ms here (TLS negotiation included), and a search that had to wait for
-    /// one reached its first lead a page late. Four covers the API's usual overlap of
-    /// requests (eight was measured too, 2026-11-27: the 4-user tail in docs/benchmarks.md
-    /// did not move, so it is not this pool).
+    /// The commands' (migrate, and the like): a few kept, up to 16.
     pub const DEFAULT: Self = Self { min: 4, max: 16 };
 
-    /// A worker's, from its search slots: one connection kept open for each slot and two
-    /// for what runs beside them (heartbeats, the scheduler, the other job kinds), so slots
-    /// that start together do not each open one; at most [`MOST_KEPT_BY_A_WORKER`].
+    /// The API's: `connections` opened at start and kept, never more
+    /// (`LEADGEN_DATABASE_CONNECTIONS`).
+    ///
+    /// Why fixed: sqlx hands a released connection back to the pool from a task of its own,
+    /// after a ping, so a request's next statement, a moment later, finds it still away and
+    /// takes another. A request in flight so holds about two, and when the requests at once
+    /// needed more than were open, the pool opened one on a request's path: about 90 ms
+    /// here with TLS. That was the 4-user first-lead tail (p99 120 ms; docs/benchmarks.md).
+    /// At a fixed size a busy moment waits for a connection's return (under a millisecond)
+    /// instead of for a new one.
+    pub fn for_api(connections: u32) -> Self {
+        Self {
+            min: connections,
+            max: connections,
+        }
+    }
+
+    /// A worker's, from its search slots: two connections kept open for each slot (see
+    /// [`PoolSize::for_api`] for why a busy task holds about two) and two for what runs
+    /// beside them (heartbeats, the scheduler, the other job kinds), so slots that start
+    /// together do not open any; at most [`MOST_KEPT_BY_A_WORKER`], and up to 16 in a burst.
     pub fn for_worker(search_slots: usize) -> Self {
         let slots = u32::try_from(search_slots).unwrap_or(u32::MAX);
         Self {
-            min: slots.saturating_add(2).min(MOST_KEPT_BY_A_WORKER),
+            min: slots.saturating_mul(2).saturating_add(2).min(MOST_KEPT_BY_A_WORKER),
             max: Self::DEFAULT.max,
         }
     }
@@ -156,16 +170,22 @@ mod tests {
     #[test]
     fn a_worker_keeps_a_connection_for_each_slot_up_to_a_cap() {
         assert_eq!(
-            PoolSize::for_worker(4),
+            PoolSize::for_worker(2),
             PoolSize { min: 6, max: 16 },
-            "4 slots and 2 beside them"
+            "2 slots, two each, and 2 beside them"
         );
-        assert_eq!(PoolSize::for_worker(1).min, 3);
+        assert_eq!(PoolSize::for_worker(1).min, 4);
+        assert_eq!(PoolSize::for_worker(4).min, 8);
         assert_eq!(
             PoolSize::for_worker(64).min,
             8,
             "a large worker keeps no more than 8 idle, so a fleet fits Postgres' default 100"
         );
         assert_eq!(PoolSize::for_worker(usize::MAX).min, 8);
+    }
+
+    #[test]
+    fn the_api_opens_its_connections_at_start_and_never_more() {
+        assert_eq!(PoolSize::for_api(16), PoolSize { min: 16, max: 16 });
     }
 }
