@@ -206,7 +206,8 @@ impl LeadsApi {
     /// named location searched quickly, or the count failed (the estimate still answers).
     ///
     /// What the estimate spent (`spent`) counts toward the workspace's month and its
-    /// spend cap, under the request's `client` if it names one. A workspace at its cap
+    /// spend cap, under the request's `client` if it names one; so does what Google
+    /// billed an estimate that then failed (locating a place it does not know). A workspace at its cap
     /// is estimated without the count, and a full search of a location not located
     /// before is refused (403 `spend_cap_reached`): Google would bill both.
     ///
@@ -222,20 +223,24 @@ impl LeadsApi {
         let client = body.0.client.as_deref().map(ClientLabel::parse).transpose()?;
         let search = validate(body.0)?;
         let cap = spend_cap_left(&state, auth.workspace()).await?;
-        let at_cap = cap.is_some_and(|cap| cap.reached());
+        let reached = cap.filter(SpendCap::reached);
         // At the cap, only what Google does not bill: a location that must be located
         // first is refused (as `locate_area` refuses it), and the meter's count is left out.
-        if at_cap
+        if let Some(cap) = reached
             && let (search::Coverage::Full, None) = (search.coverage(), search.area())
             && search::AreaCache::get(&state.store, &search::normalise_location(search.location()))
                 .await
                 .is_none()
-            && let Some(cap) = cap
         {
             return Err(spend_cap_reached(cap).into());
         }
         let key = PlacesKey::open(&state, auth.workspace()).await?;
-        let upstream = key.upstream(&state, if at_cap { None } else { state.aggregate.as_ref() });
+        let meter = if reached.is_some() {
+            None
+        } else {
+            state.aggregate.as_ref()
+        };
+        let upstream = key.upstream(&state, meter);
         let limits = EstimateLimits {
             rps: f64::from(state.config.places.rps),
             ..EstimateLimits::default()
@@ -250,11 +255,24 @@ impl LeadsApi {
             state.config.places.plan_memory_days,
         );
         let memory = plan_memory.as_ref().map(|m| m as &dyn search::PlanMemory);
-        let estimate = search::estimate(&upstream, &search, &prices, &state.store, limits, &excluded, memory).await;
-        if let Ok(e) = &estimate {
-            let caller = (auth.workspace(), &auth.0.user.id);
-            record_lookup(&state, caller, LookupKind::Estimate, client.as_ref(), e.spent.cost_usd).await?;
-        }
+        let mut spent = search::Requests::default();
+        let estimate = search::estimate(
+            &upstream,
+            &search,
+            &prices,
+            &state.store,
+            limits,
+            search::WorkspaceKnows {
+                excluded: &excluded,
+                memory,
+            },
+            &mut spent,
+        )
+        .await;
+        // A failed estimate too: what Google billed it counts in the month.
+        let caller = (auth.workspace(), &auth.0.user.id);
+        let cost_usd = spent.report(&prices).cost_usd;
+        record_lookup(&state, caller, LookupKind::Estimate, client.as_ref(), cost_usd).await?;
         match estimate {
             Ok(e) => Ok(Json(EstimateResponse {
                 leads_left_today,

@@ -89,9 +89,19 @@ pub struct Estimate {
     pub new_places: Option<u32>,
 }
 
+/// What the workspace already knows that changes an estimate.
+#[derive(Clone, Copy)]
+pub struct WorkspaceKnows<'a> {
+    /// The place ids the search's `exclude` leaves out (empty for `none`).
+    pub excluded: &'a HashSet<String>,
+    /// The workspace's remembered area plans, when it keeps them.
+    pub memory: Option<&'a dyn PlanMemory>,
+}
+
 /// Estimates `search` (see the module docs); the completeness meter is `upstream`'s
-/// `aggregate`, when it is on; `excluded`, the place ids its `exclude` leaves out (empty
-/// for `none`).
+/// `aggregate`, when it is on. `spent` (start from empty) gathers what Google bills the estimate itself,
+/// failed or not: a location Google could not place, or probes that failed after the
+/// count answered, were still billed.
 ///
 /// With an `exclude`, a quick search still pays for every page it reads (Google lists
 /// known and new places together), so only the places change; a full search's plan
@@ -107,16 +117,16 @@ pub async fn estimate(
     prices: &PriceTable,
     cache: &impl AreaCache,
     limits: EstimateLimits,
-    excluded: &HashSet<String>,
-    memory: Option<&dyn PlanMemory>,
+    known: WorkspaceKnows<'_>,
+    spent: &mut Requests,
 ) -> Result<Estimate, SearchFailure> {
-    let mut spent = Requests::default();
+    let WorkspaceKnows { excluded, memory } = known;
     // A full search of a named location is located first: its probes and the meter both
     // need the area.
     let tiled = match (search.coverage(), search.area()) {
         (Coverage::Quick, _) => None,
         (Coverage::Full, Some(area)) => Some(area.bounds()),
-        (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, &mut spent).await?),
+        (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, spent).await?),
     };
     let metered = search.area().cloned().or(tiled.map(|r| Area::Rectangle {
         low: r.low,
@@ -167,6 +177,8 @@ pub async fn estimate(
         Ok::<_, SearchFailure>((answer, probes))
     };
     let (probed, (completeness, counted)) = futures_util::join!(probing, counting);
+    // Google bills the count even when the probes then fail.
+    spent.add(Sku::Aggregate, counted.aggregate);
     let (mut forecast, probes) = probed?;
     // Only where the count's area is the probed rectangle: a circle's count leaves out the
     // corners its bounding rectangle's probes include.
@@ -184,7 +196,6 @@ pub async fn estimate(
         ..
     } = forecast;
     spent.add(Sku::IdsOnly, probes.ids_only);
-    spent.add(Sku::Aggregate, counted.aggregate);
     // The search's own probes and locate: the estimate's probes are not reused (their
     // answers may change in between, and nothing of them is kept). A full search counts
     // its area once more for its own meter (nothing of the estimate is kept either), so

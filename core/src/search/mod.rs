@@ -29,7 +29,7 @@ pub mod tiling;
 
 pub use checkpoint::{Checkpoint, DoneTile, Progress, Resume};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
-pub use estimate::{Estimate, EstimateLimits, estimate};
+pub use estimate::{Estimate, EstimateLimits, WorkspaceKnows, estimate};
 pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
 pub use locate::{AreaCache, LOCATE_FIELD_MASK, NoAreaCache, area_of, locate, normalise_location};

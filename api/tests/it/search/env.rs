@@ -178,6 +178,14 @@ impl SearchEnv {
         &self.prefix
     }
 
+    /// The workspace this environment's user searches in (their personal one).
+    pub async fn workspace(&self) -> leadgen_core::ids::WorkspaceId {
+        let (status, body) =
+            crate::workspaces::call(&self.app, "GET", "/api/workspaces", &self.token, None, None).await;
+        assert_eq!(status, 200, "{body}");
+        leadgen_core::ids::WorkspaceId::from(body["workspaces"][0]["id"].as_str().expect("id").to_owned())
+    }
+
     /// Workers started so far (killed ones included).
     pub fn worker_count(&self) -> usize {
         self.workers.lock().expect("workers").len()

@@ -90,13 +90,6 @@ async fn a_location_is_located_once_then_from_the_cache_and_bad_input_is_refused
     assert_eq!(env.sim.stats().billable(Sku::TextSearchPro), 3);
 }
 
-/// The workspace the env's user searches in (their personal one).
-async fn workspace_of(env: &SearchEnv) -> leadgen_core::ids::WorkspaceId {
-    let (status, body) = crate::workspaces::call(&env.app, "GET", "/api/workspaces", &env.token, None, None).await;
-    assert_eq!(status, 200, "{body}");
-    leadgen_core::ids::WorkspaceId::from(body["workspaces"][0]["id"].as_str().expect("id").to_owned())
-}
-
 /// Whole cents of a dollar figure.
 fn cents(v: &serde_json::Value) -> i64 {
     (v.as_f64().unwrap_or_else(|| panic!("a number: {v}")) * 100.0).round() as i64
@@ -105,7 +98,7 @@ fn cents(v: &serde_json::Value) -> i64 {
 #[tokio::test]
 async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap() {
     let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
-    let workspace = workspace_of(&env).await;
+    let workspace = env.workspace().await;
     let me = Some(env.token.as_str());
     // A cap of 10 cents: a locate ($0.032) and an estimate that locates and counts
     // ($0.032 + $0.01) leave 2.6 cents; the next locate ($0.032) passes the cap.
@@ -224,4 +217,56 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
         (0, 0),
         "nothing billed at the cap"
     );
+}
+
+#[tokio::test]
+async fn an_estimate_that_fails_still_counts_what_google_billed_it() {
+    let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
+    let me = Some(env.token.as_str());
+    // A full search of a place Google does not know: locating it is billed, then refused.
+    let (status, refused) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            me,
+            Some(json!({"businessType": "dentist", "location": "Atlantis", "coverage": "full", "client": "Acme"})),
+        )
+        .await;
+    assert_eq!(
+        (status, &refused["error"]),
+        (400, &json!("invalid_location")),
+        "{refused}"
+    );
+    assert_eq!(
+        env.sim.stats().billable(Sku::TextSearchPro),
+        1,
+        "Google billed the locate"
+    );
+    let (status, month) = env.app.get("/api/leads/usage/breakdown", me).await;
+    assert_eq!(status, 200, "{month}");
+    assert_eq!(
+        (cents(&month["total"]["costUsd"]), cents(&month["total"]["lookupsUsd"])),
+        (3, 3),
+        "the refused estimate's locate is in the month: {month}"
+    );
+    let acme = month["clients"]
+        .as_array()
+        .expect("clients")
+        .iter()
+        .find(|c| c["client"] == "Acme")
+        .unwrap_or_else(|| panic!("Acme's row: {month}"));
+    assert_eq!(cents(&acme["lookupsUsd"]), 3, "under the estimate's client: {month}");
+
+    // A request refused before Google is asked (a blank location) records nothing.
+    let (status, blank) = env
+        .app
+        .post(
+            "/api/leads/estimate",
+            me,
+            Some(json!({"businessType": "dentist", "location": "  ", "coverage": "full"})),
+        )
+        .await;
+    assert_eq!(status, 400, "{blank}");
+    let (_, after) = env.app.get("/api/leads/usage/breakdown", me).await;
+    assert_eq!(after["total"], month["total"], "{after}");
 }

@@ -27,12 +27,6 @@ fn place_ids(complete: &Value) -> Vec<String> {
         .collect()
 }
 
-async fn personal_workspace(env: &SearchEnv) -> String {
-    let (status, body) = crate::workspaces::call(&env.app, "GET", "/api/workspaces", &env.token, None, None).await;
-    assert_eq!(status, 200, "{body}");
-    body["workspaces"][0]["id"].as_str().expect("id").to_owned()
-}
-
 both_modes!(
     searches_remember_ids_only_and_exclude_leaves_them_out,
     |mode: Mode| async move {
@@ -113,7 +107,7 @@ both_modes!(
         assert_eq!(answer["newCount"], 0);
 
         // Off: a search excludes nothing.
-        let workspace = personal_workspace(&env).await;
+        let workspace = env.workspace().await;
         let path = format!("/api/workspaces/{workspace}");
         let (status, info) = crate::workspaces::call(
             &env.app,

@@ -73,9 +73,7 @@ async fn search(env: &SearchEnv, city: &City) -> (BTreeSet<String>, SimStats, Va
 }
 
 async fn plans_remembered(env: &SearchEnv) -> i64 {
-    let (status, body) = crate::workspaces::call(&env.app, "GET", "/api/workspaces", &env.token, None, None).await;
-    assert_eq!(status, 200, "{body}");
-    let workspace = WorkspaceId::from(body["workspaces"][0]["id"].as_str().expect("id").to_owned());
+    let workspace = env.workspace().await;
     env.app.state.store.area_plan_count(&workspace).await.expect("count")
 }
 
