@@ -9,8 +9,9 @@
 //!     simulator's first-page latency, p50/p99/max, one user searching back to back and
 //!     four at once, one worker process;
 //! (b) searches and leads per second, many users at once, zero-latency simulator, through
-//!     the queue (two worker processes) versus calling the Places client in-process, and
-//!     their ratio;
+//!     the queue (two worker processes) versus calling the Places client in-process, their
+//!     ratio, and the CPU milliseconds a search takes in each process (the API, the
+//!     workers, Postgres' backends, Redis, and this process: clients and simulator);
 //! (c) concurrent SSE streams one API process holds, and its RSS at 1k, 5k, 10k;
 //! (d) billable Places requests per 1,000 leads.
 //! Sizes can be lowered for a quick look: BENCH_QUICK=1. BENCH_ONLY=latency|throughput|
@@ -27,7 +28,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{key_for, one_search, percentile, quick, rss_kib, stack, stack_with, start_api, start_worker};
+use common::{cpu, key_for, one_search, percentile, quick, rss_kib, stack, stack_with, start_api, start_worker};
+use leadgen_testkit::db::redis_url;
 use leadgen_core::places::{PlacesClient, SearchTextRequest};
 use leadgen_testkit::places_sim::{PlacesSim, Sku};
 use serde_json::json;
@@ -131,19 +133,40 @@ async fn overhead(users: usize) -> String {
     )
 }
 
+/// "API 2.1 ms, workers 3.4 ms, ... (total 19.0 ms)": CPU milliseconds a search.
+fn cpu_line(by_component: &[(&str, f64)]) -> String {
+    let total: f64 = by_component.iter().map(|(_, ms)| ms).sum();
+    let parts: Vec<String> = by_component
+        .iter()
+        .map(|(name, ms)| format!("{name} {ms:.1} ms"))
+        .collect();
+    format!("{} (total {total:.1} ms)", parts.join(", "))
+}
+
 async fn throughput() -> (String, String) {
     let users = if quick() { 16 } else { 32 };
     let seconds = if quick() { 5 } else { 15 };
     let s = stack(Duration::ZERO, users, 0, false).await;
-    let (_api, base) = start_api(&s).await;
-    let _workers = (start_worker(&s, SLOTS).await, start_worker(&s, SLOTS).await);
+    let (api, base) = start_api(&s).await;
+    let workers = (start_worker(&s, SLOTS).await, start_worker(&s, SLOTS).await);
     let http = reqwest::Client::new();
     let cities: Vec<String> = s.sim.cities().iter().map(|c| c.name.to_string()).collect();
     let run_for = Duration::from_secs(seconds);
+    // Where the CPU goes: this process is the load generator and the simulator (Google).
+    let mut cpu = cpu::Components {
+        named: vec![
+            ("API", api.id().into_iter().collect()),
+            ("workers", [workers.0.id(), workers.1.id()].into_iter().flatten().collect()),
+            ("Postgres", cpu::postgres_processes(&s._db.url).await),
+            ("Redis", cpu::redis_pid(&redis_url()).await.into_iter().collect()),
+            ("clients and simulator", vec![std::process::id()]),
+        ],
+    };
 
     // Through the queue: users stream searches back to back.
     s.sim.reset();
     let (searches, leads) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let before = cpu.snapshot();
     let started = Instant::now();
     let tasks: Vec<_> = s
         .tokens
@@ -167,6 +190,8 @@ async fn throughput() -> (String, String) {
         t.await.expect("task");
     }
     let elapsed = started.elapsed().as_secs_f64();
+    cpu.add("Postgres", cpu::postgres_processes(&s._db.url).await);
+    let queued_cpu = cpu.ms_per(&before, &cpu.snapshot(), searches.load(Ordering::Relaxed) as f64);
     let queued_sps = searches.load(Ordering::Relaxed) as f64 / elapsed;
     let queued_lps = leads.load(Ordering::Relaxed) as f64 / elapsed;
     let stats = s.sim.stats();
@@ -177,6 +202,7 @@ async fn throughput() -> (String, String) {
     // Direct: the same searches as Places client calls in this process, no queue or bus.
     let client = PlacesClient::new(&url::Url::parse(&s.sim.base_url).expect("url")).expect("client");
     let (d_searches, d_leads) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let before = cpu.snapshot();
     let started = Instant::now();
     let tasks: Vec<_> = (0..users)
         .map(|i| {
@@ -212,13 +238,18 @@ async fn throughput() -> (String, String) {
         t.await.expect("task");
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let direct_cpu = cpu.ms_per(&before, &cpu.snapshot(), d_searches.load(Ordering::Relaxed) as f64);
     let direct_sps = d_searches.load(Ordering::Relaxed) as f64 / elapsed;
     let direct_lps = d_leads.load(Ordering::Relaxed) as f64 / elapsed;
     let table = format!(
         "| (b) queued: API process + Redis queue + 2 worker processes + pub/sub + SSE ({users} users, {seconds} s, zero-latency simulator) | {queued_sps:.1} searches/s, {queued_lps:.0} leads/s |\n\
          | (b) direct: Places client in-process, same searches | {direct_sps:.1} searches/s, {direct_lps:.0} leads/s |\n\
-         | (b) queued / direct | {:.2} |\n",
-        queued_sps / direct_sps
+         | (b) queued / direct | {:.2} |\n\
+         | (b) CPU a queued search, by component | {} |\n\
+         | (b) CPU a direct search, by component | {} |\n",
+        queued_sps / direct_sps,
+        cpu_line(&queued_cpu),
+        cpu_line(&direct_cpu),
     );
     let billing = format!(
         "| (d) billable Places requests per 1,000 leads | {:.1} (all Text Search Enterprise: {:.1}) |\n",

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod cpu;
+
 use std::{
     net::SocketAddr,
     path::PathBuf,
