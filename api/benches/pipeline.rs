@@ -29,8 +29,8 @@ use std::{
 };
 
 use common::{cpu, key_for, one_search, percentile, quick, rss_kib, stack, stack_with, start_api, start_worker};
-use leadgen_testkit::db::redis_url;
 use leadgen_core::places::{PlacesClient, SearchTextRequest};
+use leadgen_testkit::db::redis_url;
 use leadgen_testkit::places_sim::{PlacesSim, Sku};
 use serde_json::json;
 
@@ -156,7 +156,10 @@ async fn throughput() -> (String, String) {
     let mut cpu = cpu::Components {
         named: vec![
             ("API", api.id().into_iter().collect()),
-            ("workers", [workers.0.id(), workers.1.id()].into_iter().flatten().collect()),
+            (
+                "workers",
+                [workers.0.id(), workers.1.id()].into_iter().flatten().collect(),
+            ),
             ("Postgres", cpu::postgres_processes(&s._db.url).await),
             ("Redis", cpu::redis_pid(&redis_url()).await.into_iter().collect()),
             ("clients and simulator", vec![std::process::id()]),

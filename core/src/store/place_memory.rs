@@ -9,6 +9,10 @@ use std::collections::HashSet;
 use super::handle::Store;
 use crate::{CoreResult, ids::WorkspaceId, search::Exclude, time::now_unix};
 
+/// Most place ids one statement writes: SQLite binds at most 32,766 parameters, and a
+/// thousand keeps a statement's plan and its transaction small.
+const IDS_A_STATEMENT: usize = 1_000;
+
 /// What the memory holds about one place: when, never what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct PlaceMemoryEntry {
@@ -44,12 +48,15 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Records that a search sent these places (one emitted page's worth): new ids are
-    /// first seen now, known ones last seen now. Nothing when the memory is off.
+    /// Records that a search sent these places (a search's worth, or a retried one's all):
+    /// new ids are first seen now, known ones last seen now. Nothing when the memory is off.
     #[tracing::instrument(skip(self, place_ids), fields(places = place_ids.len()))]
     pub async fn remember_places(&self, workspace: &WorkspaceId, place_ids: &[String]) -> CoreResult<()> {
-        self.upsert_places(workspace, place_ids, "NULL", "last_seen_at = excluded.last_seen_at")
-            .await
+        for chunk in place_ids.chunks(IDS_A_STATEMENT) {
+            self.upsert_places(workspace, chunk, "NULL", "last_seen_at = excluded.last_seen_at")
+                .await?;
+        }
+        Ok(())
     }
 
     /// Records that an export held these places: each is marked exported now (and seen,
@@ -57,22 +64,21 @@ impl Store {
     /// export code calls once it has produced a file.
     #[tracing::instrument(skip(self, place_ids), fields(places = place_ids.len()))]
     pub async fn mark_exported(&self, workspace: &WorkspaceId, place_ids: &[String]) -> CoreResult<()> {
-        self.upsert_places(
-            workspace,
-            place_ids,
-            "$2",
-            "last_exported_at = excluded.last_exported_at",
-        )
-        .await
+        for chunk in place_ids.chunks(IDS_A_STATEMENT) {
+            self.upsert_places(workspace, chunk, "$2", "last_exported_at = excluded.last_exported_at")
+                .await?;
+        }
+        Ok(())
     }
 
     /// One statement for all of `place_ids` (`$1` workspace, `$2` now, the ids from `$3`),
     /// inserting each new id with `exported_at` (an SQL expression: `NULL` or `$2`) and
     /// applying `on_known` to the known ones; nothing while the workspace has its memory
     /// off. One statement rather than one an id: a search's pages were 60 round trips and
-    /// most of Postgres' work per search (docs/benchmarks.md, queued searches). A page
-    /// holds at most 60 ids, far below either database's limit on parameters; an id twice
-    /// is written once (Postgres refuses to update a row twice in one statement).
+    /// most of Postgres' work per search (docs/benchmarks.md, queued searches). Callers
+    /// pass at most [`IDS_A_STATEMENT`] ids, far below either database's limit on
+    /// parameters; an id twice is written once (Postgres refuses to update a row twice in
+    /// one statement).
     async fn upsert_places(
         &self,
         workspace: &WorkspaceId,

@@ -94,27 +94,44 @@ impl CapWatch<'_> {
     }
 }
 
+/// Sent places gathered before the place memory is written: a quick search's (at most 60)
+/// go in one statement at its end rather than one a page, a full search's every ten pages
+/// or so. Postgres' costliest statement a quick search (docs/benchmarks.md, session 17).
+const REMEMBER_EVERY: usize = 200;
+
 /// Where a search's sent places are remembered: its workspace's place memory, which the
 /// store skips while the workspace has it off. Both modes pass through here (the API's
 /// embedded mode runs this same job in-process).
 struct PlaceMemory<'a> {
     store: &'a leadgen_core::store::Store,
     workspace: WorkspaceId,
+    /// Sent and not written yet. A run that dies before writing them leaves them to its
+    /// retry, which starts with every place the earlier runs sent.
+    unrecorded: Vec<String>,
 }
 
 impl PlaceMemory<'_> {
-    /// Records the places of one emitted page's `business_found` events, by id only. A
-    /// failure is logged, never the search's: the leads went out already.
-    async fn remember(&self, events: &[SearchEvent]) {
-        let ids: Vec<String> = events
-            .iter()
-            .filter_map(|e| match e {
-                SearchEvent::BusinessFound(found) => Some(found.lead.place_id.clone()),
-                _ => None,
-            })
-            .collect();
+    /// Notes the places of one emitted page's `business_found` events, by id only, and
+    /// writes what has gathered once it is [`REMEMBER_EVERY`].
+    async fn note(&mut self, events: &[SearchEvent]) {
+        self.unrecorded.extend(events.iter().filter_map(|e| match e {
+            SearchEvent::BusinessFound(found) => Some(found.lead.place_id.clone()),
+            _ => None,
+        }));
+        if self.unrecorded.len() >= REMEMBER_EVERY {
+            self.record().await;
+        }
+    }
+
+    /// Writes what was noted and not written yet. A failure is logged, never the search's:
+    /// the leads went out already.
+    async fn record(&mut self) {
+        if self.unrecorded.is_empty() {
+            return;
+        }
+        let ids = std::mem::take(&mut self.unrecorded);
         if let Err(e) = self.store.remember_places(&self.workspace, &ids).await {
-            tracing::warn!(error = %e, "could not record the page's places in the place memory");
+            tracing::warn!(error = %e, places = ids.len(), "could not record the search's places in the place memory");
         }
     }
 }
@@ -132,7 +149,7 @@ impl EventSink for BusSink<'_> {
         if self.delivered == 0 && leads > 0 {
             observe_first_lead(self.search_id);
         }
-        self.memory.remember(&events).await;
+        self.memory.note(&events).await;
         self.delivered += leads as u32;
         self.pages += 1;
         if let Some(cap) = &self.cap {
@@ -307,6 +324,7 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
         memory: PlaceMemory {
             store: &deps.store,
             workspace: job.workspace(),
+            unrecorded: resume.delivered.iter().map(|lead| lead.place_id.clone()).collect(),
         },
     };
     let params = job.search.params();
@@ -330,6 +348,9 @@ async fn run_job(job: &SearchJobV1, deps: &WorkerDeps, resume: Resume) -> Result
     sink.cap = spend_cap(job, deps).await?;
     let spend_cap = sink.cap.as_ref().map(|cap| cap.live.clone());
     let outcome = run(job, deps, tier, spend_cap.clone(), &mut sink, resume).await;
+    // Whatever the outcome, before anyone hears it: a search that has ended is in the
+    // memory (an `exclude` search right after it leaves its places out).
+    sink.memory.record().await;
     // Nothing came back from Google, in this run or an earlier one (a refused key).
     let unanswered = !resumed && sink.pages == 0;
     let delivered = i64::from(sink.delivered);
