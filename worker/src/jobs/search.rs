@@ -96,7 +96,8 @@ impl CapWatch<'_> {
 
 /// Sent places gathered before the place memory is written: a quick search's (at most 60)
 /// go in one statement at its end rather than one a page, a full search's every ten pages
-/// or so. Postgres' costliest statement a quick search (docs/benchmarks.md, session 17).
+/// or so. The memory's upsert was the costliest of a quick search's statements
+/// (docs/benchmarks.md, session 17).
 const REMEMBER_EVERY: usize = 200;
 
 /// Where a search's sent places are remembered: its workspace's place memory, which the
