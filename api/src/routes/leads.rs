@@ -207,9 +207,10 @@ impl LeadsApi {
     ///
     /// What the estimate spent (`spent`) counts toward the workspace's month and its
     /// spend cap, under the request's `client` if it names one; so does what Google
-    /// billed an estimate that then failed (locating a place it does not know). A workspace at its cap
-    /// is estimated without the count, and a full search of a location not located
-    /// before is refused (403 `spend_cap_reached`): Google would bill both.
+    /// billed an estimate that then failed (locating a place it does not know). A
+    /// workspace at its cap is estimated without the count, and a full search of a
+    /// location not located before is refused (403 `spend_cap_reached`): Google would
+    /// bill both.
     ///
     /// API tokens: need the `searches:run` scope.
     #[oai(path = "/estimate", method = "post", operation_id = "estimate_search")]
@@ -235,12 +236,7 @@ impl LeadsApi {
             return Err(spend_cap_reached(cap).into());
         }
         let key = PlacesKey::open(&state, auth.workspace()).await?;
-        let meter = if reached.is_some() {
-            None
-        } else {
-            state.aggregate.as_ref()
-        };
-        let upstream = key.upstream(&state, meter);
+        let upstream = key.upstream(&state, state.aggregate.as_ref().filter(|_| reached.is_none()));
         let limits = EstimateLimits {
             rps: f64::from(state.config.places.rps),
             ..EstimateLimits::default()

@@ -99,9 +99,9 @@ pub struct WorkspaceKnows<'a> {
 }
 
 /// Estimates `search` (see the module docs); the completeness meter is `upstream`'s
-/// `aggregate`, when it is on. `spent` (start from empty) gathers what Google bills the estimate itself,
-/// failed or not: a location Google could not place, or probes that failed after the
-/// count answered, were still billed.
+/// `aggregate`, when it is on. `spent` (start from empty) gathers what Google bills the
+/// estimate itself, failed or not: a location Google could not place, or probes that
+/// failed after the count answered, were still billed.
 ///
 /// With an `exclude`, a quick search still pays for every page it reads (Google lists
 /// known and new places together), so only the places change; a full search's plan

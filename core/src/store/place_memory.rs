@@ -52,11 +52,8 @@ impl Store {
     /// new ids are first seen now, known ones last seen now. Nothing when the memory is off.
     #[tracing::instrument(skip(self, place_ids), fields(places = place_ids.len()))]
     pub async fn remember_places(&self, workspace: &WorkspaceId, place_ids: &[String]) -> CoreResult<()> {
-        for chunk in place_ids.chunks(IDS_A_STATEMENT) {
-            self.upsert_places(workspace, chunk, "NULL", "last_seen_at = excluded.last_seen_at")
-                .await?;
-        }
-        Ok(())
+        self.upsert_places(workspace, place_ids, "NULL", "last_seen_at = excluded.last_seen_at")
+            .await
     }
 
     /// Records that an export held these places: each is marked exported now (and seen,
@@ -64,21 +61,22 @@ impl Store {
     /// export code calls once it has produced a file.
     #[tracing::instrument(skip(self, place_ids), fields(places = place_ids.len()))]
     pub async fn mark_exported(&self, workspace: &WorkspaceId, place_ids: &[String]) -> CoreResult<()> {
-        for chunk in place_ids.chunks(IDS_A_STATEMENT) {
-            self.upsert_places(workspace, chunk, "$2", "last_exported_at = excluded.last_exported_at")
-                .await?;
-        }
-        Ok(())
+        self.upsert_places(
+            workspace,
+            place_ids,
+            "$2",
+            "last_exported_at = excluded.last_exported_at",
+        )
+        .await
     }
 
-    /// One statement for all of `place_ids` (`$1` workspace, `$2` now, the ids from `$3`),
-    /// inserting each new id with `exported_at` (an SQL expression: `NULL` or `$2`) and
-    /// applying `on_known` to the known ones; nothing while the workspace has its memory
-    /// off. One statement rather than one an id: a search's pages were 60 round trips and
-    /// most of Postgres' work per search (docs/benchmarks.md, queued searches). Callers
-    /// pass at most [`IDS_A_STATEMENT`] ids, far below either database's limit on
-    /// parameters; an id twice is written once (Postgres refuses to update a row twice in
-    /// one statement).
+    /// One statement for each [`IDS_A_STATEMENT`] of `place_ids` (`$1` workspace, `$2` now,
+    /// the ids from `$3`), inserting each new id with `exported_at` (an SQL expression:
+    /// `NULL` or `$2`) and applying `on_known` to the known ones; nothing while the
+    /// workspace has its memory off. Statements rather than one an id: a search's pages
+    /// were 60 round trips and most of Postgres' work per search (docs/benchmarks.md,
+    /// queued searches). An id twice is written once (Postgres refuses to update a row
+    /// twice in one statement).
     async fn upsert_places(
         &self,
         workspace: &WorkspaceId,
@@ -91,29 +89,28 @@ impl Store {
             .iter()
             .filter(|id| !id.is_empty() && seen.insert(id.as_str()))
             .collect();
-        if ids.is_empty() {
-            return Ok(());
+        // One time for every part of one call.
+        let now = now_unix();
+        for chunk in ids.chunks(IDS_A_STATEMENT) {
+            let rows = (0..chunk.len())
+                .map(|i| format!("(${})", i + 3))
+                .collect::<Vec<_>>()
+                .join(", ");
+            // Both databases name a bare VALUES list's column `column1`.
+            let statement = format!(
+                "INSERT INTO place_memory (workspace_id, place_id, first_seen_at, last_seen_at, last_exported_at)
+                 SELECT $1, ids.column1, $2, $2, {exported_at} FROM (VALUES {rows}) AS ids
+                 WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = $1 AND place_memory = 1)
+                 ON CONFLICT (workspace_id, place_id) DO UPDATE SET {on_known}"
+            );
+            // Safe to run as built: only this module's two constant fragments and numbered
+            // placeholders go into it; the ids are bound.
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(statement)).bind(workspace).bind(now);
+            for id in chunk {
+                query = query.bind(*id);
+            }
+            query.execute(&self.pool).await?;
         }
-        let rows = (0..ids.len())
-            .map(|i| format!("(${})", i + 3))
-            .collect::<Vec<_>>()
-            .join(", ");
-        // Both databases name a bare VALUES list's column `column1`.
-        let statement = format!(
-            "INSERT INTO place_memory (workspace_id, place_id, first_seen_at, last_seen_at, last_exported_at)
-             SELECT $1, ids.column1, $2, $2, {exported_at} FROM (VALUES {rows}) AS ids
-             WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = $1 AND place_memory = 1)
-             ON CONFLICT (workspace_id, place_id) DO UPDATE SET {on_known}"
-        );
-        // Safe to run as built: only this module's two constant fragments and numbered
-        // placeholders go into it; the ids are bound.
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(statement))
-            .bind(workspace)
-            .bind(now_unix());
-        for id in ids {
-            query = query.bind(id);
-        }
-        query.execute(&self.pool).await?;
         Ok(())
     }
 

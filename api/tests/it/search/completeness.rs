@@ -28,7 +28,7 @@ fn circle(env: &SearchEnv, place_type: &str) -> (Value, u64) {
 }
 
 async fn estimate(env: &SearchEnv, body: Value) -> Value {
-    let (status, estimate) = env.app.post("/api/leads/estimate", Some(&env.token), Some(body)).await;
+    let (status, estimate) = env.estimate(body).await;
     assert_eq!(status, 200, "{estimate}");
     estimate
 }

@@ -186,6 +186,13 @@ impl SearchEnv {
         leadgen_core::ids::WorkspaceId::from(body["workspaces"][0]["id"].as_str().expect("id").to_owned())
     }
 
+    /// `POST /api/leads/estimate` as this environment's user.
+    pub async fn estimate(&self, body: Value) -> (u16, Value) {
+        self.app
+            .post("/api/leads/estimate", Some(&self.token), Some(body))
+            .await
+    }
+
     /// Workers started so far (killed ones included).
     pub fn worker_count(&self) -> usize {
         self.workers.lock().expect("workers").len()

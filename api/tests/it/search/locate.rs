@@ -95,6 +95,26 @@ fn cents(v: &serde_json::Value) -> i64 {
     (v.as_f64().unwrap_or_else(|| panic!("a number: {v}")) * 100.0).round() as i64
 }
 
+/// The env's user's month, by member and by client (`GET /api/leads/usage/breakdown`).
+async fn breakdown(env: &SearchEnv) -> serde_json::Value {
+    let (status, body) = env
+        .app
+        .get("/api/leads/usage/breakdown", Some(env.token.as_str()))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// The breakdown's row for `client`.
+fn client_row<'a>(month: &'a serde_json::Value, client: &str) -> &'a serde_json::Value {
+    month["clients"]
+        .as_array()
+        .expect("clients")
+        .iter()
+        .find(|c| c["client"] == client)
+        .unwrap_or_else(|| panic!("{client}'s row: {month}"))
+}
+
 #[tokio::test]
 async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap() {
     let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
@@ -110,18 +130,13 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
             .await
             .expect("cap")
     );
-    let breakdown = || async {
-        let (status, body) = env.app.get("/api/leads/usage/breakdown", me).await;
-        assert_eq!(status, 200, "{body}");
-        body
-    };
 
     let (status, located) = env
         .app
         .post("/api/leads/locate", me, Some(json!({"location": "Houston, TX"})))
         .await;
     assert_eq!(status, 200, "{located}");
-    let month = breakdown().await;
+    let month = breakdown(&env).await;
     assert_eq!(
         (cents(&month["total"]["costUsd"]), cents(&month["total"]["lookupsUsd"])),
         (3, 3),
@@ -136,29 +151,19 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
 
     // An estimate for a client: its locate and its count, under that client.
     let (status, estimate) = env
-        .app
-        .post(
-            "/api/leads/estimate",
-            me,
-            Some(json!({"businessType": "dentist", "location": "Austin, TX", "coverage": "full", "client": "Acme"})),
-        )
+        .estimate(json!({"businessType": "dentist", "location": "Austin, TX", "coverage": "full", "client": "Acme"}))
         .await;
     assert_eq!(status, 200, "{estimate}");
     assert_eq!(estimate["spent"]["requests"]["pro"], 1, "{estimate}");
     assert_eq!(estimate["spent"]["requests"]["aggregate"], 1, "{estimate}");
     let spent = estimate["spent"]["costUsd"].as_f64().expect("spent");
-    let month = breakdown().await;
+    let month = breakdown(&env).await;
     let total = month["total"]["costUsd"].as_f64().expect("total");
     assert!(
         (total - (0.032 + spent)).abs() < 0.006,
         "{total} after {spent}: {month}"
     );
-    let acme = month["clients"]
-        .as_array()
-        .expect("clients")
-        .iter()
-        .find(|c| c["client"] == "Acme")
-        .unwrap_or_else(|| panic!("Acme's row: {month}"));
+    let acme = client_row(&month, "Acme");
     assert_eq!(cents(&acme["lookupsUsd"]), (spent * 100.0).round() as i64, "{month}");
     assert_eq!(acme["searches"], 0, "{month}");
 
@@ -168,7 +173,7 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
         .post("/api/leads/locate", me, Some(json!({"location": "Houston, TX"})))
         .await;
     assert_eq!(status, 200, "{again}");
-    assert_eq!(breakdown().await["total"], month["total"]);
+    assert_eq!(breakdown(&env).await["total"], month["total"]);
 
     // A third lookup that Google bills passes the cap; the cap then refuses what Google
     // would bill, and still answers what it does not.
@@ -188,12 +193,7 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
     );
     env.sim.reset();
     let (status, refused) = env
-        .app
-        .post(
-            "/api/leads/estimate",
-            me,
-            Some(json!({"businessType": "dentist", "location": "Seattle, WA", "coverage": "full"})),
-        )
+        .estimate(json!({"businessType": "dentist", "location": "Seattle, WA", "coverage": "full"}))
         .await;
     assert_eq!(
         (status, &refused["error"]),
@@ -201,12 +201,7 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
         "{refused}"
     );
     let (status, free) = env
-        .app
-        .post(
-            "/api/leads/estimate",
-            me,
-            Some(json!({"businessType": "dentist", "location": "Austin, TX", "coverage": "full"})),
-        )
+        .estimate(json!({"businessType": "dentist", "location": "Austin, TX", "coverage": "full"}))
         .await;
     assert_eq!(status, 200, "a located area's probes are free: {free}");
     assert_eq!(free["completeness"], json!(null), "no count at the cap: {free}");
@@ -222,15 +217,9 @@ async fn what_locating_and_estimating_spend_counts_toward_the_month_and_the_cap(
 #[tokio::test]
 async fn an_estimate_that_fails_still_counts_what_google_billed_it() {
     let env = SearchEnv::start(Mode::Embedded, PlacesSim::builder(), 0, vec![]).await;
-    let me = Some(env.token.as_str());
     // A full search of a place Google does not know: locating it is billed, then refused.
     let (status, refused) = env
-        .app
-        .post(
-            "/api/leads/estimate",
-            me,
-            Some(json!({"businessType": "dentist", "location": "Atlantis", "coverage": "full", "client": "Acme"})),
-        )
+        .estimate(json!({"businessType": "dentist", "location": "Atlantis", "coverage": "full", "client": "Acme"}))
         .await;
     assert_eq!(
         (status, &refused["error"]),
@@ -242,31 +231,20 @@ async fn an_estimate_that_fails_still_counts_what_google_billed_it() {
         1,
         "Google billed the locate"
     );
-    let (status, month) = env.app.get("/api/leads/usage/breakdown", me).await;
-    assert_eq!(status, 200, "{month}");
+    let month = breakdown(&env).await;
     assert_eq!(
         (cents(&month["total"]["costUsd"]), cents(&month["total"]["lookupsUsd"])),
         (3, 3),
         "the refused estimate's locate is in the month: {month}"
     );
-    let acme = month["clients"]
-        .as_array()
-        .expect("clients")
-        .iter()
-        .find(|c| c["client"] == "Acme")
-        .unwrap_or_else(|| panic!("Acme's row: {month}"));
+    let acme = client_row(&month, "Acme");
     assert_eq!(cents(&acme["lookupsUsd"]), 3, "under the estimate's client: {month}");
 
     // A request refused before Google is asked (a blank location) records nothing.
     let (status, blank) = env
-        .app
-        .post(
-            "/api/leads/estimate",
-            me,
-            Some(json!({"businessType": "dentist", "location": "  ", "coverage": "full"})),
-        )
+        .estimate(json!({"businessType": "dentist", "location": "  ", "coverage": "full"}))
         .await;
     assert_eq!(status, 400, "{blank}");
-    let (_, after) = env.app.get("/api/leads/usage/breakdown", me).await;
+    let after = breakdown(&env).await;
     assert_eq!(after["total"], month["total"], "{after}");
 }

@@ -487,9 +487,10 @@ export const getEstimateSearchUrl = () => {
  *
  * What the estimate spent (`spent`) counts toward the workspace's month and its
  * spend cap, under the request's `client` if it names one; so does what Google
- * billed an estimate that then failed (locating a place it does not know). A workspace at its cap
- * is estimated without the count, and a full search of a location not located
- * before is refused (403 `spend_cap_reached`): Google would bill both.
+ * billed an estimate that then failed (locating a place it does not know). A
+ * workspace at its cap is estimated without the count, and a full search of a
+ * location not located before is refused (403 `spend_cap_reached`): Google would
+ * bill both.
  *
  * API tokens: need the `searches:run` scope.
  *
