@@ -229,9 +229,7 @@ impl LeadsApi {
         // first is refused (as `locate_area` refuses it), and the meter's count is left out.
         if let Some(cap) = reached
             && let (search::Coverage::Full, None) = (search.coverage(), search.area())
-            && search::AreaCache::get(&state.store, &search::normalise_location(search.location()))
-                .await
-                .is_none()
+            && search::cached(&state.store, search.location()).await.is_none()
         {
             return Err(spend_cap_reached(cap).into());
         }
@@ -325,7 +323,7 @@ impl LeadsApi {
         if location.chars().count() > search::MAX_LOCATION {
             return Err(ApiError::bad_request("invalid_request", InvalidSearch::LocationTooLong.to_string()).into());
         }
-        let cached = search::AreaCache::get(&state.store, &search::normalise_location(&location)).await;
+        let cached = search::cached(&state.store, &location).await.map(|l| l.area);
         let prices = state.config.places.prices;
         let (area, requests) = match cached {
             Some(area) => (area, search::Requests::default()),
@@ -352,7 +350,7 @@ impl LeadsApi {
                 )
                 .await?;
                 match located {
-                    Ok(area) => (area, requests),
+                    Ok(located) => (located.area, requests),
                     Err(SearchFailure::Refused(message)) => {
                         return Err(ApiError::bad_request("invalid_location", message).into());
                     }

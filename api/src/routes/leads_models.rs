@@ -172,7 +172,9 @@ impl SearchRequest {
 #[oai(rename_all = "camelCase")]
 pub struct EstimateResponse {
     /// Places expected (matching the type, area and `minRating`; the website, phone and
-    /// review filters may leave fewer).
+    /// review filters may leave fewer). For a location that is a postal code, the code's
+    /// own places by Google's count when the meter answers (its viewport's pages are in
+    /// the cost); without the count, every place of the viewport.
     pub estimated_leads: u32,
     /// US dollars the search would spend on your Google key.
     pub estimated_cost_usd: f64,
@@ -189,9 +191,10 @@ pub struct EstimateResponse {
     /// completeness meter's count).
     pub spent: SearchCost,
     /// How many places of the type the area holds, by Google's own count (the
-    /// completeness meter); null when it is off, the type is not a Google place type, the
-    /// area is not known before the search (a quick search of a named location), or the
-    /// count failed.
+    /// completeness meter; for a postal code, the code's own region); null when it is
+    /// off, the type is not a Google place type, the area is not known before the search
+    /// (a quick search of a named location), Google matched no postal code for one that
+    /// names it, or the count failed.
     #[oai(nullable)]
     pub completeness: Option<Completeness>,
     /// Leads today's allowance leaves (null when the plan has no daily cap).

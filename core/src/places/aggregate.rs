@@ -62,6 +62,12 @@ pub enum AggregateArea {
         /// The closed ring.
         coordinates: Vec<LatLngLiteral>,
     },
+    /// A region Google knows by its place id (a postal code's, as the locate request
+    /// answered it), sent as `region.place: "places/ID"`.
+    Region {
+        /// The place id, without the `places/` prefix.
+        place_id: String,
+    },
 }
 
 /// What to count: places of one Table A type in an area, optionally rated at least
@@ -183,8 +189,7 @@ struct Filter<'a> {
     rating_filter: Option<RatingFilter>,
 }
 
-/// One of Google's location filters (`region` is not sent: a search's area is a circle, a
-/// rectangle or a polygon).
+/// One of Google's location filters.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 enum LocationFilter {
@@ -196,6 +201,10 @@ enum LocationFilter {
     },
     CustomArea {
         polygon: Polygon,
+    },
+    Region {
+        /// `places/PLACE_ID`.
+        place: String,
     },
 }
 
@@ -210,6 +219,9 @@ impl LocationFilter {
                 polygon: Polygon {
                     coordinates: coordinates.clone(),
                 },
+            },
+            AggregateArea::Region { ref place_id } => Self::Region {
+                place: format!("places/{place_id}"),
             },
             // Google wants a closed ring, counterclockwise: SW, SE, NE, NW, SW.
             AggregateArea::Rectangle {
@@ -355,6 +367,22 @@ mod tests {
         query.min_rating = Some(0.5);
         let body = serde_json::to_value(ComputeInsightsRequest::new("INSIGHT_COUNT", &query)).expect("json");
         assert!(body["filter"].get("ratingFilter").is_none(), "Google takes 1.0 to 5.0");
+    }
+
+    #[test]
+    fn a_postal_code_is_counted_as_its_region_by_place_name() {
+        let query = AggregateQuery {
+            place_type: "restaurant",
+            area: AggregateArea::Region {
+                place_id: "ChIJ7zip".into(),
+            },
+            min_rating: None,
+        };
+        let body = serde_json::to_value(ComputeInsightsRequest::new("INSIGHT_COUNT", &query)).expect("json");
+        assert_eq!(
+            body["filter"]["locationFilter"],
+            json!({"region": {"place": "places/ChIJ7zip"}})
+        );
     }
 
     #[test]

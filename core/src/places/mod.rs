@@ -17,7 +17,7 @@ pub use details::details_field_mask;
 pub use error::PlacesError;
 pub use retry::RetryPolicy;
 pub use wire::{
-    LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport,
+    AddressComponent, LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport,
 };
 
 /// Text Search path, relative to the base URL.

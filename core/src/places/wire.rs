@@ -137,6 +137,8 @@ pub struct Place {
     pub location: Option<LatLngLiteral>,
     /// The area it covers (the locate request asks for a city's or ZIP code's).
     pub viewport: Option<Viewport>,
+    /// Its types (the locate request asks, to tell a postal code from a city).
+    pub types: Option<Vec<String>>,
 }
 
 /// One part of a place's address (`AddressComponent` of the Places API).

@@ -10,7 +10,8 @@
 //! the area's places while the probes run (`completeness`); it never fails the estimate.
 //! Where it answers for the probed rectangle, the count, not the planner's guess, says
 //! how many places the unprobed regions hold, and the probes stop sooner (issue #30
-//! item 4: within 10%, within 3 s).
+//! item 4: within 10%, within 3 s). For a postal code it counts the code's own region:
+//! the places the search sends, while the viewport's probes say what it pays for.
 
 use std::collections::HashSet;
 
@@ -66,7 +67,8 @@ impl Default for EstimateLimits {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     /// Places expected (matching type, area and `minRating`; the website, phone and
-    /// review filters may send fewer).
+    /// review filters may send fewer): a postal code's own, by the meter's count of its
+    /// region, when it answers.
     pub estimated_leads: u32,
     /// Dollars the search would spend on the user's key.
     pub estimated_cost_usd: f64,
@@ -123,19 +125,24 @@ pub async fn estimate(
     let WorkspaceKnows { excluded, memory } = known;
     // A full search of a named location is located first: its probes and the meter both
     // need the area.
+    let located = match (search.coverage(), search.area()) {
+        (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, spent).await?),
+        _ => None,
+    };
     let tiled = match (search.coverage(), search.area()) {
         (Coverage::Quick, _) => None,
         (Coverage::Full, Some(area)) => Some(area.bounds()),
-        (Coverage::Full, None) => Some(locate(upstream, search.location(), cache, spent).await?),
+        (Coverage::Full, None) => located.as_ref().map(|l| l.area),
     };
-    let metered = search.area().cloned().or(tiled.map(|r| Area::Rectangle {
-        low: r.low,
-        high: r.high,
-    }));
+    let metered = completeness::counted_area(search, located.as_ref());
     let counting = completeness::expected(upstream.aggregate, upstream.api_key, search, metered);
     // With a count coming, fewer probes do: the count replaces the extrapolation of what
     // the probes did not reach (a count that then fails leaves a rougher extrapolation).
-    let limits = if upstream.aggregate.is_some() && search.business().is_included_type() {
+    // Not a postal code's: its count is of the code, its pages are of the viewport.
+    let limits = if upstream.aggregate.is_some()
+        && search.business().is_included_type()
+        && search.postal_code().is_none()
+    {
         EstimateLimits {
             max_probe_requests: limits.max_probe_requests.min(COUNTED_PROBE_REQUESTS),
             ..limits
@@ -181,12 +188,20 @@ pub async fn estimate(
     spent.add(Sku::Aggregate, counted.aggregate);
     let (mut forecast, probes) = probed?;
     // Only where the count's area is the probed rectangle: a circle's count leaves out the
-    // corners its bounding rectangle's probes include.
-    let same_area = tiled.is_some() && matches!(search.area(), None | Some(Area::Rectangle { .. }));
+    // corners its bounding rectangle's probes include, a postal code's the codes around it
+    // that its viewport's probes list.
+    let same_area = tiled.is_some()
+        && matches!(search.area(), None | Some(Area::Rectangle { .. }))
+        && search.postal_code().is_none();
     if let Some(count) = completeness.filter(|_| !forecast.exact && same_area) {
         // Google's count of the area replaces the extrapolation of the unprobed regions.
         let found = f64::from(forecast.places) - forecast.rest;
         forecast.extrapolated(f64::from(count.expected) - found);
+    }
+    if let Some(count) = completeness.filter(|_| search.postal_code().is_some()) {
+        // A postal code's search pays for its viewport's pages and sends the code's
+        // places: Google's count of the code's region.
+        forecast.sent_only(count.expected);
     }
     let Forecast {
         places,
@@ -247,6 +262,18 @@ impl Forecast {
         self.places = (found + rest).round() as u32;
         self.new = self.places.saturating_sub(known);
         self.rest = rest;
+    }
+
+    /// The same forecast sending only `sent` of its places (a postal code's, of its
+    /// viewport's), the new ones in the same share; its requests do not change.
+    fn sent_only(&mut self, sent: u32) {
+        let share = if self.places == 0 {
+            0.0
+        } else {
+            f64::from(self.new) / f64::from(self.places)
+        };
+        self.places = sent;
+        self.new = (f64::from(sent) * share).round() as u32;
     }
 }
 

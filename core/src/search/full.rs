@@ -34,7 +34,6 @@ use super::{
     locate::{AreaCache, locate},
     meter::Completeness,
     missing,
-    options::Area,
     paging::{MAX_LEADS, MAX_PAGES},
     plan_memory::PlanKey,
     request::{accepted_lead, base_request, in_area},
@@ -43,7 +42,9 @@ use super::{
 };
 use crate::{
     lead::{BusinessFound, Lead, SearchEvent, SearchProgress, StopReason},
-    places::{IDS_FIELD_MASK, LEAD_FIELD_MASK, Place, PlacesError, SearchTextRequest, details_field_mask},
+    places::{
+        AggregateArea, IDS_FIELD_MASK, LEAD_FIELD_MASK, Place, PlacesError, SearchTextRequest, details_field_mask,
+    },
 };
 
 /// Requests one full search keeps in flight; the key's rate gate paces them (at 10 a
@@ -108,6 +109,8 @@ pub(crate) async fn run(
 ) -> Result<SearchOutcome, SearchFailure> {
     let search = plan.search;
     let mut out = Output::new(resume.delivered, plan.lead_budget);
+    // What the meter counts: known on a first run only (a resumed one shows no count).
+    let mut meter_area = None;
     let mut tally = match resume.checkpoint {
         Some(Checkpoint::Tiles { area, done, requests }) => Tally {
             area,
@@ -119,16 +122,18 @@ pub(crate) async fn run(
         },
         _ => {
             let mut requests = Requests::default();
-            let area = match search.area() {
-                Some(area) => area.bounds(),
+            let (area, located) = match search.area() {
+                Some(area) => (area.bounds(), None),
                 None => {
                     if let Some(limit) = plan.limit_passed(&requests, Sku::Pro, 1) {
                         out.outcome.stop = Some(limit);
                         return Ok(out.outcome);
                     }
-                    locate(upstream, search.location(), cache, &mut requests).await?
+                    let located = locate(upstream, search.location(), cache, &mut requests).await?;
+                    (located.area, Some(located))
                 }
             };
+            meter_area = completeness::counted_area(search, located.as_ref());
             let tally = Tally {
                 area,
                 done: Vec::new(),
@@ -152,11 +157,6 @@ pub(crate) async fn run(
     let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
     // The same fields by id, so a place fetched either way is the same lead.
     let by_id_mask = details_field_mask(mask);
-    // What the meter counts: the search's own area, or the located rectangle.
-    let meter_area = search.area().cloned().unwrap_or(Area::Rectangle {
-        low: tally.area.low,
-        high: tally.area.high,
-    });
     // An earlier search of the same area and query may have left its plan: then the
     // remembered rectangles are fetched at once (a resumed run too: its done tiles are
     // the remembered ones when the memory did not change in between; when it did, tiles
@@ -180,8 +180,12 @@ pub(crate) async fn run(
     // only: a resumed search is not charged for a second count, and shows none).
     // A budget too tight for the count goes without it, rather than stop the search.
     let count_fits = plan.limit_passed(&tally.requests, Sku::Aggregate, 1).is_none();
-    if tally.done.is_empty() && out.outcome.leads.is_empty() && count_fits && upstream.aggregate.is_some() {
-        let area = meter_area.clone();
+    if let Some(area) = meter_area.clone()
+        && tally.done.is_empty()
+        && out.outcome.leads.is_empty()
+        && count_fits
+        && upstream.aggregate.is_some()
+    {
         let api_key = upstream.api_key;
         let meter = upstream.aggregate;
         inflight.push(
@@ -354,11 +358,12 @@ pub(crate) async fn run(
     if plan.fetch_missing
         && out.outcome.stop.is_none()
         && let Some(meter) = upstream.aggregate
+        && let Some(area) = &meter_area
         && missing::worth_asking(expected, out.in_area.union(&out.left_out).count())
     {
         let missed = MissedPlaces {
             meter,
-            area: &meter_area,
+            area,
             mask: &by_id_mask,
             found: planner.found_count() as u32,
         };
@@ -501,7 +506,7 @@ impl Output {
 /// [`missing`]).
 struct MissedPlaces<'a> {
     meter: &'a crate::places::AggregateClient,
-    area: &'a Area,
+    area: &'a AggregateArea,
     /// The Place Details mask: the lead fields.
     mask: &'a str,
     /// Places the probes found (each lead's `total`).

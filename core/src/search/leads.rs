@@ -1,6 +1,9 @@
 //! From Google's place to our lead.
 
-use crate::{lead::Lead, places::Place};
+use crate::{
+    lead::Lead,
+    places::{AddressComponent, Place},
+};
 
 /// The lead for a place; `None` for a place without id or name (nothing to contact).
 pub fn lead_from_place(place: Place) -> Option<Lead> {
@@ -10,7 +13,7 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
     }
     let parts = place.address_components.unwrap_or_default();
     let part = |kind: &str, short: bool| {
-        parts.iter().find(|c| c.types.iter().any(|t| t == kind)).map(|c| {
+        address_part(&parts, kind).map(|c| {
             if short {
                 c.short_text.clone()
             } else {
@@ -45,6 +48,17 @@ pub fn lead_from_place(place: Place) -> Option<Lead> {
         longitude: place.location.map(|at| at.longitude),
         contacts: None,
     })
+}
+
+/// The postal code in a place's address, as its lead carries it ("" when it has none).
+pub(crate) fn postal_code_of(place: &Place) -> &str {
+    let parts = place.address_components.as_deref().unwrap_or_default();
+    address_part(parts, "postal_code").map_or("", |c| c.long_text.as_str())
+}
+
+/// The first part of an address of `kind` (`locality`, `postal_code`...).
+fn address_part<'a>(parts: &'a [AddressComponent], kind: &str) -> Option<&'a AddressComponent> {
+    parts.iter().find(|c| c.types.iter().any(|t| t == kind))
 }
 
 #[cfg(test)]

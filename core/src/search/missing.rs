@@ -10,8 +10,8 @@
 //! ids call is skipped when the search already knows as many of the area's places as
 //! Google counts.
 
-use super::{completeness, meter::Completeness, options::Area, query::ValidSearch};
-use crate::places::{AggregateClient, PlacesError};
+use super::{completeness, meter::Completeness, query::ValidSearch};
+use crate::places::{AggregateArea, AggregateClient, PlacesError};
 
 /// The most places Google's `INSIGHT_PLACES` lists; a larger count is not asked.
 pub const MAX_PLACE_IDS: u32 = 100;
@@ -29,9 +29,9 @@ pub(crate) async fn listed(
     meter: &AggregateClient,
     api_key: &str,
     search: &ValidSearch,
-    area: &Area,
+    area: &AggregateArea,
 ) -> Result<Vec<String>, PlacesError> {
-    match completeness::query(search, area) {
+    match completeness::query(search, area.clone()) {
         Some(query) => meter.place_ids(api_key, &query).await,
         None => Ok(Vec::new()),
     }

@@ -1,6 +1,6 @@
 //! A search's Text Search request, and which of the places it returns become leads.
 
-use super::{leads::lead_from_place, paging::PAGE_SIZE, query::ValidSearch, tiling::LatLng};
+use super::{leads::{lead_from_place, postal_code_of}, paging::PAGE_SIZE, query::ValidSearch, tiling::LatLng};
 use crate::{lead::Lead, places::SearchTextRequest};
 
 /// A probe or fetch request of `search` before its rectangle is set: the business's label
@@ -31,10 +31,12 @@ pub fn first_request(search: &ValidSearch) -> SearchTextRequest {
 }
 
 /// Whether a place lies in the search's area, as far as Google's rectangle does not say
-/// so already (a circle, a polygon). A place whose position is needed but missing is not
-/// known to lie in it, so it does not.
+/// so already (a circle, a polygon), or, for a location that is a postal code, carries
+/// that code in its address (the code's viewport reaches into its neighbours). A place
+/// whose position or address is needed but missing is not known to lie in it, so it does
+/// not.
 pub(crate) fn in_area(search: &ValidSearch, place: &crate::places::Place) -> bool {
-    match search.area().filter(|a| a.needs_location()) {
+    let inside = match search.area().filter(|a| a.needs_location()) {
         None => true,
         Some(area) => place.location.is_some_and(|at| {
             area.contains(LatLng {
@@ -42,16 +44,15 @@ pub(crate) fn in_area(search: &ValidSearch, place: &crate::places::Place) -> boo
                 lng: at.longitude,
             })
         }),
-    }
+    };
+    inside && search.postal_code().is_none_or(|code| code.holds(postal_code_of(place)))
 }
 
-/// The lead of a place if it passes the search's filters and lies in its area (or, for a
-/// location that is a postal code, carries that code in its address).
+/// The lead of a place if it lies in the search's area (see [`in_area`]) and passes the
+/// search's filters.
 pub(crate) fn accepted_lead(search: &ValidSearch, place: crate::places::Place) -> Option<Lead> {
     if !in_area(search, &place) {
         return None;
     }
-    lead_from_place(place).filter(|lead| {
-        search.filters().accepts(lead) && search.postal_code().is_none_or(|code| code.holds(&lead.postal_code))
-    })
+    lead_from_place(place).filter(|lead| search.filters().accepts(lead))
 }

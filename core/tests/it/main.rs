@@ -10,6 +10,7 @@ mod doc_links;
 mod exclude;
 mod import_loops;
 mod keys;
+mod located_areas;
 mod place_memory;
 mod places;
 mod plan_runs;

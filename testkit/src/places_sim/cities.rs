@@ -151,6 +151,16 @@ impl City {
         Some(Viewport::new(low, LatLng::new(low.latitude + lat, low.longitude + lng)))
     }
 
+    /// The full postcodes of a UK district ("SW1A 1AA" ... "SW1A 4AE"); none in the US.
+    pub fn unit_codes(&self, zip: &str) -> Vec<String> {
+        if self.country != Country::UnitedKingdom {
+            return Vec::new();
+        }
+        (1..=UNIT_GRID)
+            .flat_map(|row| UNIT_LETTERS.iter().map(move |letter| format!("{zip} {row}A{letter}")))
+            .collect()
+    }
+
     fn rows() -> usize {
         8 / ZIP_COLUMNS
     }

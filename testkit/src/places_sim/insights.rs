@@ -6,9 +6,10 @@
 //!   `{"placeInsights": [{"place": "places/ID"}]}`, only when 100 or fewer match
 //!   (otherwise 400 `INVALID_ARGUMENT`).
 //! - `filter.locationFilter`: one of `circle` (`latLng` or `place`, and a `radius` in
-//!   metres), `region` (`place`: a city or ZIP code of the world, as Text Search answers
-//!   it when asked for the location alone; the region is the businesses of that city or
-//!   ZIP code) or `customArea.polygon` (a closed counterclockwise ring; points strictly inside).
+//!   metres), `region` (`place`: a city, ZIP code, UK postcode district or full UK
+//!   postcode of the world, as Text Search answers it when asked for the location alone;
+//!   the region is the businesses of that city or code) or `customArea.polygon` (a closed
+//!   counterclockwise ring; points strictly inside).
 //!   A circle's `place` must be a city or ZIP code too: its centre is the area's.
 //! - `filter.typeFilter`: `includedTypes`/`excludedTypes` match a business's `types`,
 //!   `includedPrimaryTypes`/`excludedPrimaryTypes` its `primaryType`; one of the two
@@ -53,10 +54,12 @@ pub(crate) enum Insight {
 pub(crate) enum Location {
     /// Within `radius` metres of `center`.
     Circle { center: LatLng, radius: f64 },
-    /// The businesses of a city, or of one of its ZIP codes.
+    /// The businesses of a city, of one of its ZIP codes (UK districts), or of one full
+    /// UK postcode.
     Region {
         city: &'static City,
         zip: Option<&'static str>,
+        postcode: Option<String>,
     },
     /// Inside a closed ring.
     Polygon(Vec<LatLng>),
@@ -86,7 +89,11 @@ impl Location {
     fn contains(&self, place: &Place) -> bool {
         match self {
             Self::Circle { center, radius } => center.distance_m(place.location) <= *radius,
-            Self::Region { city, zip } => place.city == city.name && zip.is_none_or(|z| place.zip == z),
+            Self::Region { city, zip, postcode } => {
+                place.city == city.name
+                    && zip.is_none_or(|z| place.zip == z)
+                    && postcode.as_ref().is_none_or(|code| place.postal_code == *code)
+            }
             Self::Polygon(ring) => inside_ring(ring, place.location),
         }
     }
@@ -332,8 +339,8 @@ fn location_filter(value: &Value) -> Result<Location, Refusal> {
         let Some(place) = region.get("place") else {
             return Err(Refusal::argument("region.place is required."));
         };
-        let (_, city, zip) = area_place(place)?;
-        return Ok(Location::Region { city, zip });
+        let (_, city, zip, postcode) = area_place(place)?;
+        return Ok(Location::Region { city, zip, postcode });
     }
     let custom = object(
         map.get("customArea").unwrap_or(&Value::Null),
@@ -414,8 +421,11 @@ fn inside_ring(ring: &[LatLng], p: LatLng) -> bool {
     inside
 }
 
-/// The city or ZIP code a `places/ID` names.
-fn area_place(value: &Value) -> Result<(AreaPlace, &'static City, Option<&'static str>), Refusal> {
+/// A city, one of its ZIP codes, or one of its full UK postcodes.
+type AreaOfPlace = (AreaPlace, &'static City, Option<&'static str>, Option<String>);
+
+/// The city, ZIP code or full UK postcode a `places/ID` names.
+fn area_place(value: &Value) -> Result<AreaOfPlace, Refusal> {
     let Some(name) = value.as_str() else {
         return Err(Refusal::Json("Invalid value at 'place' (TYPE_STRING).".to_owned()));
     };
@@ -427,11 +437,16 @@ fn area_place(value: &Value) -> Result<(AreaPlace, &'static City, Option<&'stati
     for city in CITIES.iter() {
         let named = locate(&format!("{}, {}", city.name, city.region)).filter(|a| a.id == id);
         if let Some(area) = named {
-            return Ok((area, city, None));
+            return Ok((area, city, None, None));
         }
         for zip in city.zip_codes.iter() {
             if let Some(area) = locate(zip).filter(|a| a.id == id) {
-                return Ok((area, city, Some(zip)));
+                return Ok((area, city, Some(zip), None));
+            }
+            for code in city.unit_codes(zip) {
+                if let Some(area) = locate(&code).filter(|a| a.id == id) {
+                    return Ok((area, city, Some(zip), Some(code)));
+                }
             }
         }
     }
@@ -637,6 +652,50 @@ mod tests {
         let huge = json!({"circle": {"latLng": {"latitude": 29.76, "longitude": -95.37}, "radius": 60000}});
         assert!(refusal(json!({"locationFilter": huge, "typeFilter": {"includedTypes": ["cafe"]}})).contains("radius"));
         assert!(refusal(json!({"locationFilter": {"region": {"place": "places/nowhere"}}, "typeFilter": {"includedTypes": ["cafe"]}})).contains("not found"));
+    }
+
+    #[test]
+    fn a_postal_codes_region_is_the_businesses_with_that_code() {
+        let world = world();
+        let every_status = json!([
+            "OPERATING_STATUS_OPERATIONAL",
+            "OPERATING_STATUS_TEMPORARILY_CLOSED",
+            "OPERATING_STATUS_PERMANENTLY_CLOSED"
+        ]);
+        let count = |location: &str, city: &str| {
+            let place = locate(location).expect("the code locates");
+            let filter = json!({
+                "locationFilter": {"region": {"place": format!("places/{}", place.id)}},
+                "typeFilter": {"includedTypes": ["restaurant"]},
+                "operatingStatus": every_status,
+            });
+            let mut ids: Vec<String> = parse(&body(filter))
+                .expect("valid")
+                .matches(&world)
+                .into_iter()
+                .map(|p| p.id)
+                .collect();
+            ids.sort();
+            let mut truth: Vec<String> = world
+                .places_for(city, "restaurant")
+                .into_iter()
+                .filter(|p| p.postal_code == location || p.zip == location)
+                .map(|p| p.id)
+                .collect();
+            truth.sort();
+            assert!(!truth.is_empty(), "{location} has restaurants");
+            assert_eq!(ids, truth, "{location}");
+            ids.len()
+        };
+        count("78704", "Austin");
+        let district = count("SW1A", "London");
+        let london = world.places_for("London", "restaurant");
+        let unit = london
+            .iter()
+            .find(|p| p.zip == "SW1A")
+            .map(|p| p.postal_code.clone())
+            .expect("a restaurant in SW1A");
+        assert!(count(&unit, "London") < district, "a full postcode is one unit of its district");
     }
 
     #[test]

@@ -1,14 +1,20 @@
 //! A ZIP code typed as the location (#30 item 5): it is located to the code's area (one
 //! Pro request answered with a `postal_code` place), and only places whose address
 //! carries the code are sent, though the code's viewport reaches into its neighbours; in
-//! both modes.
+//! both modes. The completeness meter and the estimate count the code's own region (the
+//! Aggregate API's `region.place`, by the place id the locate request answered), not the
+//! viewport: "found N of about M" and the estimate's leads are the code's.
 
 use std::collections::BTreeSet;
 
+use leadgen_core::search::{
+    Located, Matched, normalise_location,
+    tiling::{LatLng, Rect},
+};
 use leadgen_testkit::places_sim::{PlacesSim, Sku};
 use serde_json::{Value, json};
 
-use super::env::SearchEnv;
+use super::env::{SearchEnv, last_of};
 use crate::both_modes;
 
 fn found(events: &[(u64, Value)]) -> Vec<Value> {
@@ -38,10 +44,19 @@ both_modes!(
             .count();
         assert!(!truth.is_empty(), "78704 has restaurants");
         assert!(neighbours > 0, "the code's viewport reaches into its neighbours");
-        let (status, events) = env
-            .stream_body(json!({"businessType": "restaurant", "location": "78704", "coverage": "full"}))
-            .await;
+        let body = json!({"businessType": "restaurant", "location": "78704", "coverage": "full"});
+        let (status, estimate) = env.estimate(body.clone()).await;
+        assert_eq!(status, 200, "{estimate}");
+        let code = json!({"expected": truth.len(), "source": "google_aggregate"});
+        assert_eq!(estimate["completeness"], code, "Google's count of the code, not of its viewport");
+        assert_eq!(estimate["estimatedLeads"], truth.len(), "{estimate}");
+        let (status, events) = env.stream_body(body).await;
         assert_eq!(status, 200);
+        assert_eq!(
+            last_of(&events, "complete")["completeness"],
+            json!({"found": truth.len(), "expected": truth.len(), "source": "google_aggregate"}),
+            "found of expected, both the code's"
+        );
         let leads = found(&events);
         let ids: BTreeSet<String> = leads
             .iter()
@@ -52,8 +67,71 @@ both_modes!(
         assert_eq!(
             env.sim.stats().billable(Sku::TextSearchPro),
             1,
-            "one request located the code"
+            "one request located the code, for the estimate and the search"
         );
+    }
+);
+
+both_modes!(
+    an_area_cached_before_the_match_was_kept_is_located_again_for_a_postal_code_only,
+    |mode| async move {
+        let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;
+        let world = env.sim.world();
+        let store = &env.app.state.store;
+        // Rows as an older release left them: the viewport, nothing of what Google matched.
+        for location in ["78704", "Austin, TX"] {
+            let place = world.locate(location).expect("the world has it");
+            let unrecorded = Located {
+                area: Rect {
+                    low: LatLng {
+                        lat: place.viewport.low.latitude,
+                        lng: place.viewport.low.longitude,
+                    },
+                    high: LatLng {
+                        lat: place.viewport.high.latitude,
+                        lng: place.viewport.high.longitude,
+                    },
+                },
+                matched: Matched::Unrecorded,
+            };
+            store
+                .remember_area(&normalise_location(location), &unrecorded)
+                .await
+                .expect("remember");
+        }
+        let estimate = |location: &str| {
+            env.estimate(json!({"businessType": "restaurant", "location": location, "coverage": "full"}))
+        };
+        let (status, city) = estimate("Austin, TX").await;
+        assert_eq!(status, 200, "{city}");
+        assert_eq!(
+            env.sim.stats().billable(Sku::TextSearchPro),
+            0,
+            "a city's cached viewport serves"
+        );
+        assert_eq!(city["completeness"]["source"], "google_aggregate");
+        let (status, zip) = estimate("78704").await;
+        assert_eq!(status, 200, "{zip}");
+        assert_eq!(
+            env.sim.stats().billable(Sku::TextSearchPro),
+            1,
+            "a postal code is located again, for its place id"
+        );
+        assert!(zip["completeness"]["expected"].as_u64().is_some(), "{zip}");
+        let (status, _) = estimate("78704").await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            env.sim.stats().billable(Sku::TextSearchPro),
+            1,
+            "and then served from the cache"
+        );
+        let kept = store
+            .located_area(&normalise_location("78704"))
+            .await
+            .expect("read")
+            .expect("cached");
+        let id = world.locate("78704").expect("78704").id;
+        assert_eq!(kept.matched, Matched::PostalCode(id));
     }
 );
 
@@ -97,6 +175,11 @@ both_modes!(
             .map(|l| l["placeId"].as_str().expect("placeId").to_owned())
             .collect();
         assert_eq!(ids, truth, "every restaurant of SW1A, none of its neighbours");
+        assert_eq!(
+            last_of(&events, "complete")["completeness"],
+            json!({"found": truth.len(), "expected": truth.len(), "source": "google_aggregate"}),
+            "the district's own count"
+        );
         assert!(
             leads
                 .iter()
@@ -118,5 +201,10 @@ both_modes!(
         let leads = found(&events);
         assert_eq!(leads.len(), count, "{code}: {leads:?}");
         assert!(leads.iter().all(|l| l["postalCode"] == code), "{leads:?}");
+        assert_eq!(
+            last_of(&events, "complete")["completeness"],
+            json!({"found": count, "expected": count, "source": "google_aggregate"}),
+            "the full postcode's own count"
+        );
     }
 );

@@ -24,9 +24,10 @@ export interface EstimateResponse {
   billableRequests: number;
   /**
      * How many places of the type the area holds, by Google's own count (the
-     * completeness meter); null when it is off, the type is not a Google place type, the
-     * area is not known before the search (a quick search of a named location), or the
-     * count failed.
+     * completeness meter; for a postal code, the code's own region); null when it is
+     * off, the type is not a Google place type, the area is not known before the search
+     * (a quick search of a named location), Google matched no postal code for one that
+     * names it, or the count failed.
      * @nullable
      */
   completeness?: EstimateResponseCompleteness;
@@ -34,7 +35,9 @@ export interface EstimateResponse {
   estimatedCostUsd: number;
   /**
      * Places expected (matching the type, area and `minRating`; the website, phone and
-     * review filters may leave fewer).
+     * review filters may leave fewer). For a location that is a postal code, the code's
+     * own places by Google's count when the meter answers (its viewport's pages are in
+     * the cost); without the count, every place of the viewport.
      */
   estimatedLeads: number;
   /** Seconds it would take at your key's pace. */

@@ -9,9 +9,10 @@ import type { Completeness } from './completeness';
 
 /**
  * How many places of the type the area holds, by Google's own count (the
- * completeness meter); null when it is off, the type is not a Google place type, the
- * area is not known before the search (a quick search of a named location), or the
- * count failed.
+ * completeness meter; for a postal code, the code's own region); null when it is
+ * off, the type is not a Google place type, the area is not known before the search
+ * (a quick search of a named location), Google matched no postal code for one that
+ * names it, or the count failed.
  * @nullable
  */
 export type EstimateResponseCompleteness = Completeness & ({ [key: string]: unknown } | null) | null;
