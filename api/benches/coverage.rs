@@ -8,7 +8,9 @@
 //! Prints a Markdown report (copied into docs/benchmarks.md): per search, the estimate
 //! (figures and time), then the search: recall against the simulator's ground truth,
 //! duplicates, requests by SKU, cost per 1,000 leads at list prices, leads a minute, time
-//! to the first lead and to `complete`. BENCH_QUICK=1 runs the dentists only.
+//! to the first lead and to `complete`, and the completeness meter's "found of about". A
+//! ZIP code of the metro follows: its search sends the code's places only, though its
+//! viewport reaches into the codes around it. BENCH_QUICK=1 runs the dentists only.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -49,9 +51,9 @@ async fn main() {
         &[("dentist", "dentists"), ("restaurant", "restaurants")]
     };
     println!(
-        "| search | places | estimate (time) | leads | recall | dup | requests IDs-only / Pro / Enterprise | floor | cost | $ per 1,000 leads | leads/min | first lead | complete |"
+        "| search | places | estimate (time) | leads | recall | dup | requests IDs-only / Pro / Enterprise | floor | cost | $ per 1,000 leads | leads/min | first lead | complete | meter |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (kind, plural) in kinds {
         let truth: BTreeSet<String> = s
             .sim
@@ -66,6 +68,23 @@ async fn main() {
             let label = format!("{plural} in {location} ({run})");
             measure(&s, &http, &base, &token, &location, kind, &label, &truth).await;
         }
+    }
+    if !quick() {
+        // The metro's ZIP code with the most restaurants: truth is the places of that code.
+        let world = s.sim.world();
+        let restaurants = world.truth("restaurant", &metro.viewport, None);
+        let zip = metro
+            .zip_codes
+            .iter()
+            .max_by_key(|z| restaurants.iter().filter(|p| p.zip == **z).count())
+            .expect("the metro has ZIP codes");
+        let truth: BTreeSet<String> = restaurants
+            .into_iter()
+            .filter(|p| p.zip == *zip)
+            .map(|p| p.id)
+            .collect();
+        let label = format!("restaurants in ZIP {zip} (first)");
+        measure(&s, &http, &base, &token, zip, "restaurant", &label, &truth).await;
     }
 }
 
@@ -139,8 +158,14 @@ async fn measure(
     );
     let cost = stats.cost_usd.dollars();
     let leads = unique.len().max(1) as f64;
+    let meter = events
+        .iter()
+        .rfind(|e| e["type"] == "complete")
+        .map(|e| &e["completeness"])
+        .filter(|c| !c.is_null())
+        .map_or("none".to_owned(), |c| format!("{} of {}", c["found"], c["expected"]));
     println!(
-        "| {label} | {} | {}, ${:.2}, {:.0} s ({:.1} s) | {} | {:.2}% | {} | {ids_only} / {pro} / {enterprise} | {} | ${cost:.2} | ${:.2} | {:.0} | {:.1} s | {:.1} s |",
+        "| {label} | {} | {}, ${:.2}, {:.0} s ({:.1} s) | {} | {:.2}% | {} | {ids_only} / {pro} / {enterprise} | {} | ${cost:.2} | ${:.2} | {:.0} | {:.1} s | {:.1} s | {meter} |",
         truth.len(),
         estimate["estimatedLeads"],
         estimate["estimatedCostUsd"].as_f64().unwrap_or_default(),

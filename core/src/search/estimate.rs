@@ -10,8 +10,8 @@
 //! the area's places while the probes run (`completeness`); it never fails the estimate.
 //! Where it answers for the probed rectangle, the count, not the planner's guess, says
 //! how many places the unprobed regions hold, and the probes stop sooner (issue #30
-//! item 4: within 10%, within 3 s). For a postal code it counts the code's own region:
-//! the places the search sends, while the viewport's probes say what it pays for.
+//! item 4: within 10%, within 3 s). For a postal code it counts the code's own region,
+//! the places the search sends, and the code's viewport, whose pages it pays for.
 
 use std::collections::HashSet;
 
@@ -30,7 +30,7 @@ use super::{
     runner::{RateGate, SearchFailure, Upstream},
     tiling::{Planner, Probe, Rect, Remembered},
 };
-use crate::places::IDS_FIELD_MASK;
+use crate::places::{AggregateArea, IDS_FIELD_MASK};
 
 /// Lead pages per place beyond the floor's `1/20` (measured: 1.05-1.125x the floor).
 const REST_OVERHEAD: f64 = 1.09;
@@ -136,13 +136,27 @@ pub async fn estimate(
     };
     let metered = completeness::counted_area(search, located.as_ref());
     let counting = completeness::expected(upstream.aggregate, upstream.api_key, search, metered);
+    // A postal code's meter counts the code, but the search pays for its viewport's
+    // pages: the viewport is counted too (one more Aggregate call), for the cost.
+    let viewport = located
+        .as_ref()
+        .filter(|_| search.postal_code().is_some())
+        .map(|l| Area::Rectangle {
+            low: l.area.low,
+            high: l.area.high,
+        });
+    let counting_viewport = async {
+        match viewport {
+            Some(area) => {
+                let area = Some(AggregateArea::from(&area));
+                completeness::expected(upstream.aggregate, upstream.api_key, search, area).await
+            }
+            None => (None, Requests::default()),
+        }
+    };
     // With a count coming, fewer probes do: the count replaces the extrapolation of what
     // the probes did not reach (a count that then fails leaves a rougher extrapolation).
-    // Not a postal code's: its count is of the code, its pages are of the viewport.
-    let limits = if upstream.aggregate.is_some()
-        && search.business().is_included_type()
-        && search.postal_code().is_none()
-    {
+    let limits = if upstream.aggregate.is_some() && search.business().is_included_type() {
         EstimateLimits {
             max_probe_requests: limits.max_probe_requests.min(COUNTED_PROBE_REQUESTS),
             ..limits
@@ -183,17 +197,19 @@ pub async fn estimate(
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
-    let (probed, (completeness, counted)) = futures_util::join!(probing, counting);
-    // Google bills the count even when the probes then fail.
-    spent.add(Sku::Aggregate, counted.aggregate);
+    let (probed, (completeness, counted), (viewport_count, viewport_counted)) =
+        futures_util::join!(probing, counting, counting_viewport);
+    // Google bills the counts even when the probes then fail.
+    spent.add(Sku::Aggregate, counted.aggregate + viewport_counted.aggregate);
     let (mut forecast, probes) = probed?;
-    // Only where the count's area is the probed rectangle: a circle's count leaves out the
-    // corners its bounding rectangle's probes include, a postal code's the codes around it
-    // that its viewport's probes list.
-    let same_area = tiled.is_some()
-        && matches!(search.area(), None | Some(Area::Rectangle { .. }))
-        && search.postal_code().is_none();
-    if let Some(count) = completeness.filter(|_| !forecast.exact && same_area) {
+    // A count of the probed rectangle: the meter's, where its area is that rectangle (a
+    // circle's count leaves out the corners its bounding rectangle's probes include), or
+    // a postal code's viewport's.
+    let rectangle_count = match search.postal_code() {
+        Some(_) => viewport_count,
+        None => completeness.filter(|_| tiled.is_some() && matches!(search.area(), None | Some(Area::Rectangle { .. }))),
+    };
+    if let Some(count) = rectangle_count.filter(|_| !forecast.exact) {
         // Google's count of the area replaces the extrapolation of the unprobed regions.
         let found = f64::from(forecast.places) - forecast.rest;
         forecast.extrapolated(f64::from(count.expected) - found);
@@ -211,12 +227,12 @@ pub async fn estimate(
         ..
     } = forecast;
     spent.add(Sku::IdsOnly, probes.ids_only);
-    // The search's own probes and locate: the estimate's probes are not reused (their
-    // answers may change in between, and nothing of them is kept). A full search counts
-    // its area once more for its own meter (nothing of the estimate is kept either), so
-    // the count is in its cost too when the estimate's count answered.
+    // The search's own probes: the estimate's are not reused (their answers may change
+    // in between, and nothing of them is kept). Not its locate: the area the estimate
+    // located is cached, and the search reads it there. A full search counts its area
+    // once more for its own meter (nothing of the estimate is kept either), so the count
+    // is in its cost too when the estimate's count answered.
     requests.ids_only += spent.ids_only;
-    requests.pro += spent.pro;
     if tiled.is_some() && completeness.is_some() {
         requests.add(Sku::Aggregate, 1);
     }

@@ -50,8 +50,22 @@ both_modes!(
         let code = json!({"expected": truth.len(), "source": "google_aggregate"});
         assert_eq!(estimate["completeness"], code, "Google's count of the code, not of its viewport");
         assert_eq!(estimate["estimatedLeads"], truth.len(), "{estimate}");
+        assert_eq!(
+            estimate["spent"]["requests"]["aggregate"].as_u64(),
+            Some(2),
+            "the code counted for the meter, its viewport for the cost"
+        );
+        // Within 3 s at Google's default 10 requests a second, as for a city.
+        let probes = env.sim.stats().billable(Sku::TextSearchEssentialsIdsOnly);
+        assert!(probes <= 20, "{probes} probe requests");
+        let estimated_cost = estimate["estimatedCostUsd"].as_f64().expect("cost");
         let (status, events) = env.stream_body(body).await;
         assert_eq!(status, 200);
+        let cost = last_of(&events, "complete")["cost"]["costUsd"].as_f64().expect("cost");
+        assert!(
+            (estimated_cost / cost - 1.0).abs() <= 0.10,
+            "estimated ${estimated_cost} for ${cost}"
+        );
         assert_eq!(
             last_of(&events, "complete")["completeness"],
             json!({"found": truth.len(), "expected": truth.len(), "source": "google_aggregate"}),
