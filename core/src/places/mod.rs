@@ -17,7 +17,8 @@ pub use details::details_field_mask;
 pub use error::PlacesError;
 pub use retry::RetryPolicy;
 pub use wire::{
-    AddressComponent, LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse, Viewport,
+    AddressComponent, LatLngLiteral, LocalizedText, LocationRestriction, Place, SearchTextRequest, SearchTextResponse,
+    Viewport,
 };
 
 /// Text Search path, relative to the base URL.

@@ -27,10 +27,9 @@ pub fn counted_area(search: &ValidSearch, located: Option<&Located>) -> Option<A
     }
     let located = located?;
     if search.postal_code().is_some() {
-        return located
-            .matched
-            .postal_code_place()
-            .map(|id| AggregateArea::Region { place_id: id.to_owned() });
+        return located.matched.postal_code_place().map(|id| AggregateArea::Region {
+            place_id: id.to_owned(),
+        });
     }
     Some(AggregateArea::from(&Area::Rectangle {
         low: located.area.low,

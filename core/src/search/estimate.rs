@@ -207,7 +207,9 @@ pub async fn estimate(
     // a postal code's viewport's.
     let rectangle_count = match search.postal_code() {
         Some(_) => viewport_count,
-        None => completeness.filter(|_| tiled.is_some() && matches!(search.area(), None | Some(Area::Rectangle { .. }))),
+        None => {
+            completeness.filter(|_| tiled.is_some() && matches!(search.area(), None | Some(Area::Rectangle { .. })))
+        }
     };
     if let Some(count) = rectangle_count.filter(|_| !forecast.exact) {
         // Google's count of the area replaces the extrapolation of the unprobed regions.

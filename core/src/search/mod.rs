@@ -32,7 +32,9 @@ pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, WorkspaceKnows, estimate};
 pub use full::FULL_CONCURRENCY;
 pub use leads::lead_from_place;
-pub use locate::{AreaCache, LOCATE_FIELD_MASK, Located, Matched, NoAreaCache, area_of, cached, locate, normalise_location};
+pub use locate::{
+    AreaCache, LOCATE_FIELD_MASK, Located, Matched, NoAreaCache, area_of, cached, locate, normalise_location,
+};
 pub use meter::{Completeness, CompletenessSource, SearchCompleteness};
 pub use options::{
     Area, Coverage, Exclude, InvalidOption, LeadFilters, MAX_COST_USD, MAX_MIN_REVIEWS, MAX_RADIUS_METERS, PhoneFilter,

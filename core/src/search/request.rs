@@ -1,6 +1,11 @@
 //! A search's Text Search request, and which of the places it returns become leads.
 
-use super::{leads::{lead_from_place, postal_code_of}, paging::PAGE_SIZE, query::ValidSearch, tiling::LatLng};
+use super::{
+    leads::{lead_from_place, postal_code_of},
+    paging::PAGE_SIZE,
+    query::ValidSearch,
+    tiling::LatLng,
+};
 use crate::{lead::Lead, places::SearchTextRequest};
 
 /// A probe or fetch request of `search` before its rectangle is set: the business's label
@@ -45,7 +50,10 @@ pub(crate) fn in_area(search: &ValidSearch, place: &crate::places::Place) -> boo
             })
         }),
     };
-    inside && search.postal_code().is_none_or(|code| code.holds(postal_code_of(place)))
+    inside
+        && search
+            .postal_code()
+            .is_none_or(|code| code.holds(postal_code_of(place)))
 }
 
 /// The lead of a place if it lies in the search's area (see [`in_area`]) and passes the

@@ -695,7 +695,10 @@ mod tests {
             .find(|p| p.zip == "SW1A")
             .map(|p| p.postal_code.clone())
             .expect("a restaurant in SW1A");
-        assert!(count(&unit, "London") < district, "a full postcode is one unit of its district");
+        assert!(
+            count(&unit, "London") < district,
+            "a full postcode is one unit of its district"
+        );
     }
 
     #[test]

@@ -48,7 +48,10 @@ both_modes!(
         let (status, estimate) = env.estimate(body.clone()).await;
         assert_eq!(status, 200, "{estimate}");
         let code = json!({"expected": truth.len(), "source": "google_aggregate"});
-        assert_eq!(estimate["completeness"], code, "Google's count of the code, not of its viewport");
+        assert_eq!(
+            estimate["completeness"], code,
+            "Google's count of the code, not of its viewport"
+        );
         assert_eq!(estimate["estimatedLeads"], truth.len(), "{estimate}");
         assert_eq!(
             estimate["spent"]["requests"]["aggregate"].as_u64(),
