@@ -31,7 +31,7 @@ use super::{
     checkpoint::{Checkpoint, DoneTile, Resume},
     completeness,
     cost::{Requests, Sku, round_cents},
-    locate::{AreaCache, locate},
+    locate::{AreaCache, Located, Matched, cached, locate},
     meter::Completeness,
     missing,
     paging::{MAX_LEADS, MAX_PAGES},
@@ -109,17 +109,28 @@ pub(crate) async fn run(
 ) -> Result<SearchOutcome, SearchFailure> {
     let search = plan.search;
     let mut out = Output::new(resume.delivered, plan.lead_budget);
-    // What the meter counts: known on a first run only (a resumed one shows no count).
-    let mut meter_area = None;
+    // What the meter counts (it counts only on a run that has sent nothing yet).
+    let meter_area;
     let mut tally = match resume.checkpoint {
-        Some(Checkpoint::Tiles { area, done, requests }) => Tally {
-            area,
-            fetched: done.len() as u32,
-            done,
-            requests,
-            probed: 0,
-            committed: Requests::default(),
-        },
+        Some(Checkpoint::Tiles { area, done, requests }) => {
+            // A retry's area is its checkpoint's; what Google matched is in the cache (a
+            // postal code's place id; none when it is gone: no count rather than a wrong
+            // one).
+            let matched = match search.postal_code() {
+                Some(_) => cached(cache, search.location()).await.map(|l| l.matched),
+                None => Some(Matched::Other),
+            };
+            meter_area =
+                matched.and_then(|matched| completeness::counted_area(search, Some(&Located { area, matched })));
+            Tally {
+                area,
+                fetched: done.len() as u32,
+                done,
+                requests,
+                probed: 0,
+                committed: Requests::default(),
+            }
+        }
         _ => {
             let mut requests = Requests::default();
             let (area, located) = match search.area() {
@@ -176,8 +187,9 @@ pub(crate) async fn run(
     let mut next_fetch = 0usize;
     let mut last_progress = Instant::now();
     let mut last_cancel_check = Instant::now();
-    // The completeness meter counts the area alongside the first probes (a first run
-    // only: a resumed search is not charged for a second count, and shows none).
+    // The completeness meter counts the area alongside the first probes (on a run that
+    // has sent nothing: a search resumed after that is not charged for a second count,
+    // and shows none).
     // A budget too tight for the count goes without it, rather than stop the search.
     let count_fits = plan.limit_passed(&tally.requests, Sku::Aggregate, 1).is_none();
     if let Some(area) = meter_area.clone()

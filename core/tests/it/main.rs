@@ -14,6 +14,7 @@ mod located_areas;
 mod place_memory;
 mod places;
 mod plan_runs;
+mod resumed_meter;
 mod rotation;
 mod saved_searches;
 mod store;

@@ -1,0 +1,173 @@
+//! The completeness meter on a full search of a ZIP code that stops right after it was
+//! located (the worker dies before any page went out) and is resumed from that
+//! checkpoint: the retry counts the code's own region, found of about is the code's, and
+//! the place id comes from the located-area cache, not a second locate.
+
+use std::{
+    collections::{BTreeSet, HashMap, HashSet},
+    net::SocketAddr,
+    sync::Mutex,
+};
+
+use leadgen_core::{
+    lead::{Lead, SearchEvent},
+    places::{AggregateClient, PlacesClient},
+    search::{
+        self, AreaCache, Checkpoint, EventSink, LeadAllowance, Located, Matched, PriceTable, RateGate, RawSearch,
+        Resume, SearchCompleteness, SearchFailure, SearchPlan, SearchStopped, Upstream, ValidSearch,
+    },
+};
+use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
+
+const KEY: &str = "AIzaSyResumedMeter0123456789abcdefghijk";
+
+struct NoGate;
+
+impl RateGate for NoGate {
+    async fn until_ready(&self, _key_id: &str) {}
+}
+
+struct Unlimited;
+
+impl LeadAllowance for Unlimited {
+    async fn grant(&self, wanted: u32) -> u32 {
+        wanted
+    }
+}
+
+/// The located-area cache, in memory.
+#[derive(Default)]
+struct Areas(Mutex<HashMap<String, Located>>);
+
+impl AreaCache for Areas {
+    async fn get(&self, location: &str) -> Option<Located> {
+        self.0.lock().expect("areas").get(location).cloned()
+    }
+
+    async fn put(&self, location: &str, located: &Located) {
+        self.0
+            .lock()
+            .expect("areas")
+            .insert(location.to_owned(), located.clone());
+    }
+}
+
+/// Collects leads, the last checkpoint and the last meter reading; fails its `stop_at`-th
+/// emit (the worker dies: that emit's events and checkpoint are not delivered).
+struct Sink {
+    sent: Vec<Lead>,
+    last: Option<Checkpoint>,
+    meter: Option<SearchCompleteness>,
+    stop_at: Option<usize>,
+    emits: usize,
+}
+
+impl Sink {
+    fn new(stop_at: Option<usize>) -> Self {
+        Self {
+            sent: Vec::new(),
+            last: None,
+            meter: None,
+            stop_at,
+            emits: 0,
+        }
+    }
+}
+
+impl EventSink for Sink {
+    async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
+        self.emits += 1;
+        if self.stop_at == Some(self.emits) {
+            return Err(SearchStopped("the worker stopped".into()));
+        }
+        for event in events {
+            match event {
+                SearchEvent::BusinessFound(found) => self.sent.push(found.lead),
+                SearchEvent::Progress(progress) => self.meter = progress.completeness.or(self.meter),
+                _ => {}
+            }
+        }
+        self.last = Some(checkpoint.clone());
+        Ok(())
+    }
+
+    async fn cancelled(&mut self) -> bool {
+        false
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_zip_code_search_resumed_after_its_locate_counts_the_code() {
+    leadgen_core::install_crypto_provider();
+    let sim = PlacesSim::builder()
+        .start(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("sim");
+    let base = url::Url::parse(&sim.base_url).expect("url");
+    let client = PlacesClient::new(&base).expect("client");
+    let meter = AggregateClient::new(&base).expect("aggregate");
+    let world = World::new(DEFAULT_SEED);
+    let truth: BTreeSet<String> = world
+        .places_for("Austin", "restaurant")
+        .into_iter()
+        .filter(|p| p.zip == "78704")
+        .map(|p| p.id)
+        .collect();
+    assert!(!truth.is_empty());
+    let search = ValidSearch::try_from(RawSearch {
+        business_type: "restaurant".into(),
+        location: "78704".into(),
+        coverage: search::Coverage::Full,
+        ..RawSearch::default()
+    })
+    .expect("valid");
+    let upstream = Upstream {
+        client: &client,
+        api_key: KEY,
+        key_id: "test",
+        gate: &NoGate,
+        aggregate: Some(&meter),
+    };
+    let plan = SearchPlan {
+        search: &search,
+        lead_budget: 1_000,
+        prices: PriceTable::default(),
+        concurrency: 1,
+        spend_cap: None,
+        excluded: HashSet::new(),
+        fetch_missing: false,
+        plan_memory: None,
+    };
+    let areas = Areas::default();
+
+    // The first emit is the checkpoint right after the locate; the second never arrives.
+    let mut stopped = Sink::new(Some(2));
+    let failure = search::run(&upstream, &plan, &mut stopped, &Unlimited, &areas, Resume::fresh()).await;
+    assert!(matches!(failure, Err(SearchFailure::Stopped(_))));
+    let Some(Checkpoint::Tiles { ref done, .. }) = stopped.last else {
+        panic!("a tiles checkpoint: {:?}", stopped.last);
+    };
+    assert!(
+        done.is_empty() && stopped.sent.is_empty(),
+        "stopped before any page went out"
+    );
+    let zip = world.locate("78704").expect("78704");
+    let cached = areas.get("78704").await.expect("located and cached");
+    assert_eq!(cached.matched, Matched::PostalCode(zip.id));
+
+    sim.reset();
+    let mut resumed = Sink::new(None);
+    let resume = Resume {
+        checkpoint: stopped.last.clone(),
+        delivered: Vec::new(),
+    };
+    search::run(&upstream, &plan, &mut resumed, &Unlimited, &areas, resume)
+        .await
+        .expect("resumed");
+    let sent: BTreeSet<String> = resumed.sent.iter().map(|l| l.place_id.clone()).collect();
+    assert_eq!(sent, truth, "every restaurant of the code");
+    let meter = resumed.meter.expect("the retry counts the code");
+    assert_eq!((meter.found, meter.expected), (truth.len() as u32, truth.len() as u32));
+    assert_eq!(sim.stats().billable(Sku::TextSearchPro), 0, "not located again");
+    assert_eq!(sim.stats().billable(Sku::PlacesAggregate), 1, "one count, of the code");
+}
