@@ -352,7 +352,16 @@ impl Router {
         self.routes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A receiver of `channel`'s events, subscribing to it in Redis for the first one.
+    ///
+    /// Both this and [`Self::unroute`] decide and send their command under the sink's
+    /// lock. Deciding outside it let a stream that ended (its route now unused) and a
+    /// stream of the same search starting on the same process (a browser reconnecting)
+    /// send UNSUBSCRIBE after the new route's SUBSCRIBE: Redis then delivered nothing to
+    /// the new stream, which timed out silent. Under the lock, a receiver is also handed
+    /// out only once Redis delivers to its channel.
     async fn route(&self, channel: &str) -> CoreResult<broadcast::Receiver<Arc<Envelope>>> {
+        let mut sink = self.sink.lock().await;
         let (receiver, is_new) = {
             let mut routes = self.routes();
             match routes.get(channel) {
@@ -364,13 +373,18 @@ impl Router {
                 }
             }
         };
-        if is_new {
-            self.sink.lock().await.subscribe(channel).await?;
+        if is_new && let Err(e) = sink.subscribe(channel).await {
+            // Not subscribed: the next subscriber tries again.
+            self.routes().remove(channel);
+            return Err(e.into());
         }
         Ok(receiver)
     }
 
+    /// Drops `channel`'s route and its Redis subscription when no receiver is left (see
+    /// [`Self::route`] for why under the sink's lock).
     async fn unroute(&self, channel: &str) {
+        let mut sink = self.sink.lock().await;
         let unused = {
             let mut routes = self.routes();
             let unused = routes.get(channel).is_some_and(|s| s.receiver_count() == 0);
@@ -379,7 +393,7 @@ impl Router {
             }
             unused
         };
-        if unused && let Err(e) = self.sink.lock().await.unsubscribe(channel).await {
+        if unused && let Err(e) = sink.unsubscribe(channel).await {
             tracing::warn!(error = %e, "could not unsubscribe");
         }
     }

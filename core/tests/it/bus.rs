@@ -130,3 +130,37 @@ async fn the_redis_bus_cancels_a_detached_search_after_its_grace_unless_a_client
         );
     }
 }
+
+/// A stream of a search ending on one process while another stream of the same search
+/// starts there (a browser reconnecting): the new stream receives the search's events.
+/// Run many times on two threads, the two at once: the decision to unsubscribe the ended
+/// stream's channel once raced the new stream's subscribe, and Redis could receive the
+/// UNSUBSCRIBE last, leaving the new stream silent until it timed out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_starts_as_another_of_its_search_ends_still_hears_it() {
+    let prefix = format!("test-bus-{}", uuid::Uuid::new_v4().simple());
+    let url = leadgen_testkit::db::redis_url();
+    let bus = EventBus::Redis(Box::new(RedisBus::connect(&url, &prefix).await.expect("bus")));
+    for round in 0..200 {
+        let search: SearchId = format!("s-{round}").into();
+        let ended = bus.subscribe(&search, 0).await.expect("subscribe");
+        let (leaving, joining) = (bus.clone(), bus.clone());
+        let (left, joined) = (search.clone(), search.clone());
+        let leave = tokio::spawn(async move {
+            drop(ended);
+            leaving.release(&left).await;
+        });
+        let join = tokio::spawn(async move { joining.subscribe(&joined, 0).await.expect("subscribe") });
+        leave.await.expect("leave");
+        let mut new = join.await.expect("join");
+        bus.publish(&search, &event("heard")).await.expect("publish");
+        let heard = tokio::time::timeout(Duration::from_secs(2), new.live.recv()).await;
+        assert!(
+            matches!(heard, Ok(Ok(_))),
+            "round {round}: the new stream heard nothing ({heard:?})"
+        );
+        drop(new);
+        bus.release(&search).await;
+    }
+    keys_with_ttl(&url, &prefix).await;
+}
