@@ -6,52 +6,17 @@
 use std::{collections::HashSet, net::SocketAddr};
 
 use leadgen_core::{
-    lead::{Lead, SearchEvent},
+    lead::Lead,
     places::PlacesClient,
     search::{
-        self, Checkpoint, Coverage, EventSink, LeadAllowance, NoAreaCache, PriceTable, RateGate, RawSearch, Resume,
-        SearchOutcome, SearchPlan, SearchStopped, Upstream, ValidSearch,
+        self, Coverage, NoAreaCache, PriceTable, RawSearch, Resume, SearchOutcome, SearchPlan, Upstream, ValidSearch,
     },
 };
 use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder, Sku};
 
+use crate::runner_doubles::{NoGate, Sink, Unlimited};
+
 const KEY: &str = "AIzaSyExclude0123456789abcdefghijklmnop";
-
-struct NoGate;
-
-impl RateGate for NoGate {
-    async fn until_ready(&self, _key_id: &str) {}
-}
-
-/// Collects the leads sent, page by page.
-#[derive(Default)]
-struct Collect {
-    sent: Vec<Lead>,
-}
-
-impl EventSink for Collect {
-    async fn emit(&mut self, events: Vec<SearchEvent>, _checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
-        for event in events {
-            if let SearchEvent::BusinessFound(found) = event {
-                self.sent.push(found.lead);
-            }
-        }
-        Ok(())
-    }
-
-    async fn cancelled(&mut self) -> bool {
-        false
-    }
-}
-
-/// Grants whatever is asked.
-struct Unlimited;
-
-impl LeadAllowance for Unlimited {
-    async fn grant(&self, wanted: u32) -> u32 {
-        wanted
-    }
-}
 
 async fn sim(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
     leadgen_core::install_crypto_provider();
@@ -93,7 +58,7 @@ async fn run(
         fetch_missing: false,
         plan_memory: None,
     };
-    let mut sink = Collect::default();
+    let mut sink = Sink::new(None);
     let outcome = search::run(&upstream, &plan, &mut sink, &Unlimited, &NoAreaCache, Resume::fresh())
         .await
         .expect("search");

@@ -16,6 +16,7 @@ mod places;
 mod plan_runs;
 mod resumed_meter;
 mod rotation;
+mod runner_doubles;
 mod saved_searches;
 mod store;
 mod usage;

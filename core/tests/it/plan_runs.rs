@@ -10,30 +10,17 @@ use std::{
 
 use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{
-    lead::{Lead, SearchEvent},
     places::PlacesClient,
     search::{
-        self, Checkpoint, EventSink, LeadAllowance, NoAreaCache, PlanKey, PlanMemory, PriceTable, RateGate, RawSearch,
-        Resume, SearchFailure, SearchPlan, SearchStopped, Upstream, ValidSearch, tiling::Remembered,
+        self, Checkpoint, NoAreaCache, PlanKey, PlanMemory, PriceTable, RawSearch, Resume, SearchFailure, SearchPlan,
+        Upstream, ValidSearch, tiling::Remembered,
     },
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
 
+use crate::runner_doubles::{NoGate, Sink, Unlimited};
+
 const KEY: &str = "AIzaSyPlanRuns0123456789abcdefghijklmno";
-
-struct NoGate;
-
-impl RateGate for NoGate {
-    async fn until_ready(&self, _key_id: &str) {}
-}
-
-struct Unlimited;
-
-impl LeadAllowance for Unlimited {
-    async fn grant(&self, wanted: u32) -> u32 {
-        wanted
-    }
-}
 
 /// One remembered plan, whatever the key (one search is run here).
 #[derive(Default)]
@@ -48,35 +35,6 @@ impl PlanMemory for OnePlan {
     fn remember<'a>(&'a self, _key: &'a PlanKey, plan: &'a Remembered) -> BoxFuture<'a, ()> {
         *self.0.lock().expect("plan") = Some(plan.clone());
         async {}.boxed()
-    }
-}
-
-/// Collects the leads sent and the last checkpoint; fails its `stop_at`-th emit (the
-/// worker dies: that page's events and checkpoint are not delivered).
-struct Sink {
-    sent: Vec<Lead>,
-    last: Option<Checkpoint>,
-    stop_at: Option<usize>,
-    emits: usize,
-}
-
-impl EventSink for Sink {
-    async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
-        self.emits += 1;
-        if self.stop_at == Some(self.emits) {
-            return Err(SearchStopped("the worker stopped".into()));
-        }
-        for event in events {
-            if let SearchEvent::BusinessFound(found) = event {
-                self.sent.push(found.lead);
-            }
-        }
-        self.last = Some(checkpoint.clone());
-        Ok(())
-    }
-
-    async fn cancelled(&mut self) -> bool {
-        false
     }
 }
 
@@ -125,12 +83,7 @@ async fn a_run_from_memory_stopped_midway_resumes_without_paying_twice() {
         fetch_missing: false,
         plan_memory: Some(&memory),
     };
-    let sink = |stop_at| Sink {
-        sent: Vec::new(),
-        last: None,
-        stop_at,
-        emits: 0,
-    };
+    let sink = Sink::new;
 
     // The first search plans the area and leaves its plan.
     let mut first = sink(None);

@@ -10,30 +10,17 @@ use std::{
 };
 
 use leadgen_core::{
-    lead::{Lead, SearchEvent},
     places::{AggregateClient, PlacesClient},
     search::{
-        self, AreaCache, Checkpoint, EventSink, LeadAllowance, Located, Matched, PriceTable, RateGate, RawSearch,
-        Resume, SearchCompleteness, SearchFailure, SearchPlan, SearchStopped, Upstream, ValidSearch,
+        self, AreaCache, Checkpoint, Located, Matched, PriceTable, RawSearch, Resume, SearchFailure, SearchPlan,
+        Upstream, ValidSearch,
     },
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
 
+use crate::runner_doubles::{NoGate, Sink, Unlimited};
+
 const KEY: &str = "AIzaSyResumedMeter0123456789abcdefghijk";
-
-struct NoGate;
-
-impl RateGate for NoGate {
-    async fn until_ready(&self, _key_id: &str) {}
-}
-
-struct Unlimited;
-
-impl LeadAllowance for Unlimited {
-    async fn grant(&self, wanted: u32) -> u32 {
-        wanted
-    }
-}
 
 /// The located-area cache, in memory.
 #[derive(Default)]
@@ -49,50 +36,6 @@ impl AreaCache for Areas {
             .lock()
             .expect("areas")
             .insert(location.to_owned(), located.clone());
-    }
-}
-
-/// Collects leads, the last checkpoint and the last meter reading; fails its `stop_at`-th
-/// emit (the worker dies: that emit's events and checkpoint are not delivered).
-struct Sink {
-    sent: Vec<Lead>,
-    last: Option<Checkpoint>,
-    meter: Option<SearchCompleteness>,
-    stop_at: Option<usize>,
-    emits: usize,
-}
-
-impl Sink {
-    fn new(stop_at: Option<usize>) -> Self {
-        Self {
-            sent: Vec::new(),
-            last: None,
-            meter: None,
-            stop_at,
-            emits: 0,
-        }
-    }
-}
-
-impl EventSink for Sink {
-    async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
-        self.emits += 1;
-        if self.stop_at == Some(self.emits) {
-            return Err(SearchStopped("the worker stopped".into()));
-        }
-        for event in events {
-            match event {
-                SearchEvent::BusinessFound(found) => self.sent.push(found.lead),
-                SearchEvent::Progress(progress) => self.meter = progress.completeness.or(self.meter),
-                _ => {}
-            }
-        }
-        self.last = Some(checkpoint.clone());
-        Ok(())
-    }
-
-    async fn cancelled(&mut self) -> bool {
-        false
     }
 }
 

@@ -1,0 +1,68 @@
+//! Stand-ins for what a worker gives `search::run` (a rate gate, an allowance, an event
+//! sink), shared by the tests that drive the runner against the Places simulator.
+
+use leadgen_core::{
+    lead::{Lead, SearchEvent},
+    search::{Checkpoint, EventSink, LeadAllowance, RateGate, SearchCompleteness, SearchStopped},
+};
+
+/// A rate gate that never waits.
+pub struct NoGate;
+
+impl RateGate for NoGate {
+    async fn until_ready(&self, _key_id: &str) {}
+}
+
+/// An allowance that grants every lead asked for.
+pub struct Unlimited;
+
+impl LeadAllowance for Unlimited {
+    async fn grant(&self, wanted: u32) -> u32 {
+        wanted
+    }
+}
+
+/// Collects the leads sent, the last checkpoint and the last meter reading; fails its
+/// `stop_at`-th emit (the worker dies: that emit's events and checkpoint are not
+/// delivered).
+pub struct Sink {
+    pub sent: Vec<Lead>,
+    pub last: Option<Checkpoint>,
+    pub meter: Option<SearchCompleteness>,
+    stop_at: Option<usize>,
+    emits: usize,
+}
+
+impl Sink {
+    pub fn new(stop_at: Option<usize>) -> Self {
+        Self {
+            sent: Vec::new(),
+            last: None,
+            meter: None,
+            stop_at,
+            emits: 0,
+        }
+    }
+}
+
+impl EventSink for Sink {
+    async fn emit(&mut self, events: Vec<SearchEvent>, checkpoint: &Checkpoint) -> Result<(), SearchStopped> {
+        self.emits += 1;
+        if self.stop_at == Some(self.emits) {
+            return Err(SearchStopped("the worker stopped".into()));
+        }
+        for event in events {
+            match event {
+                SearchEvent::BusinessFound(found) => self.sent.push(found.lead),
+                SearchEvent::Progress(progress) => self.meter = progress.completeness.or(self.meter),
+                _ => {}
+            }
+        }
+        self.last = Some(checkpoint.clone());
+        Ok(())
+    }
+
+    async fn cancelled(&mut self) -> bool {
+        false
+    }
+}
