@@ -8,13 +8,11 @@ use std::{collections::HashSet, net::SocketAddr};
 use leadgen_core::{
     lead::Lead,
     places::PlacesClient,
-    search::{
-        self, Coverage, NoAreaCache, PriceTable, RawSearch, Resume, SearchOutcome, SearchPlan, Upstream, ValidSearch,
-    },
+    search::{self, Coverage, NoAreaCache, PriceTable, Resume, SearchOutcome, SearchPlan, Upstream, ValidSearch},
 };
 use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder, Sku};
 
-use crate::runner_doubles::{NoGate, Sink, Unlimited};
+use crate::runner_doubles::{NoGate, Sink, Unlimited, search};
 
 const KEY: &str = "AIzaSyExclude0123456789abcdefghijklmnop";
 
@@ -23,16 +21,6 @@ async fn sim(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
     let sim = builder.start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
     let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
     (sim, client)
-}
-
-fn search(business_type: &str, location: &str, coverage: Coverage) -> ValidSearch {
-    ValidSearch::try_from(RawSearch {
-        business_type: business_type.into(),
-        location: location.into(),
-        coverage,
-        ..RawSearch::default()
-    })
-    .expect("valid")
 }
 
 async fn run(

@@ -12,13 +12,13 @@ use futures_util::{FutureExt, future::BoxFuture};
 use leadgen_core::{
     places::PlacesClient,
     search::{
-        self, Checkpoint, NoAreaCache, PlanKey, PlanMemory, PriceTable, RawSearch, Resume, SearchFailure, SearchPlan,
-        Upstream, ValidSearch, tiling::Remembered,
+        self, Checkpoint, NoAreaCache, PlanKey, PlanMemory, PriceTable, Resume, SearchFailure, SearchPlan, Upstream,
+        tiling::Remembered,
     },
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
 
-use crate::runner_doubles::{NoGate, Sink, Unlimited};
+use crate::runner_doubles::{NoGate, Sink, Unlimited, search as valid_search};
 
 const KEY: &str = "AIzaSyPlanRuns0123456789abcdefghijklmno";
 
@@ -58,13 +58,11 @@ async fn a_run_from_memory_stopped_midway_resumes_without_paying_twice() {
         .into_iter()
         .map(|p| p.id)
         .collect();
-    let search = ValidSearch::try_from(RawSearch {
-        business_type: "restaurant".into(),
-        location: format!("{}, {}", city.name, city.region),
-        coverage: search::Coverage::Full,
-        ..RawSearch::default()
-    })
-    .expect("valid");
+    let search = valid_search(
+        "restaurant",
+        &format!("{}, {}", city.name, city.region),
+        search::Coverage::Full,
+    );
     let upstream = Upstream {
         client: &client,
         api_key: KEY,

@@ -11,14 +11,11 @@ use std::{
 
 use leadgen_core::{
     places::{AggregateClient, PlacesClient},
-    search::{
-        self, AreaCache, Checkpoint, Located, Matched, PriceTable, RawSearch, Resume, SearchFailure, SearchPlan,
-        Upstream, ValidSearch,
-    },
+    search::{self, AreaCache, Checkpoint, Located, Matched, PriceTable, Resume, SearchFailure, SearchPlan, Upstream},
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
 
-use crate::runner_doubles::{NoGate, Sink, Unlimited};
+use crate::runner_doubles::{NoGate, Sink, Unlimited, search as valid_search};
 
 const KEY: &str = "AIzaSyResumedMeter0123456789abcdefghijk";
 
@@ -57,13 +54,7 @@ async fn a_zip_code_search_resumed_after_its_locate_counts_the_code() {
         .map(|p| p.id)
         .collect();
     assert!(!truth.is_empty());
-    let search = ValidSearch::try_from(RawSearch {
-        business_type: "restaurant".into(),
-        location: "78704".into(),
-        coverage: search::Coverage::Full,
-        ..RawSearch::default()
-    })
-    .expect("valid");
+    let search = valid_search("restaurant", "78704", search::Coverage::Full);
     let upstream = Upstream {
         client: &client,
         api_key: KEY,

@@ -3,8 +3,22 @@
 
 use leadgen_core::{
     lead::{Lead, SearchEvent},
-    search::{Checkpoint, EventSink, LeadAllowance, RateGate, SearchCompleteness, SearchStopped},
+    search::{
+        Checkpoint, Coverage, EventSink, LeadAllowance, RateGate, RawSearch, SearchCompleteness, SearchStopped,
+        ValidSearch,
+    },
 };
+
+/// A valid search of `business_type` in `location`.
+pub fn search(business_type: &str, location: &str, coverage: Coverage) -> ValidSearch {
+    ValidSearch::try_from(RawSearch {
+        business_type: business_type.into(),
+        location: location.into(),
+        coverage,
+        ..RawSearch::default()
+    })
+    .expect("valid")
+}
 
 /// A rate gate that never waits.
 pub struct NoGate;
