@@ -110,7 +110,9 @@ pub struct SearchProgress {
     pub cost_usd: f64,
     /// US dollars expected at the end (exact once every area is probed).
     pub estimated_cost_usd: f64,
-    /// Places expected at the end (exact once every area is probed).
+    /// Places of the area expected at the end (exact once every area is probed). Where
+    /// the tiles reach past the area (a circle, a polygon, a postal code's viewport), the
+    /// probes' places are counted in the share of those fetched so far that lie inside it.
     pub estimated_places: u32,
     /// Found so far of what Google counts in the area (the completeness meter), when the
     /// meter is on and the type is one of Google's; absent until the count answers.

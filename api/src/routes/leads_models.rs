@@ -185,7 +185,9 @@ pub struct EstimateResponse {
     /// Requests Google would bill.
     pub billable_requests: u32,
     /// True when every region was probed (exact for today's data); false when the
-    /// estimate stopped early and extrapolated.
+    /// estimate stopped early and extrapolated, or when the location is a postal code
+    /// that Google did not count (a quick search, the meter off, or the count failed):
+    /// the leads are then every place of the code's viewport, more than the search sends.
     pub exact: bool,
     /// What this estimate itself cost (the locate request, unless cached, and the
     /// completeness meter's count).

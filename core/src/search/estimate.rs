@@ -76,7 +76,8 @@ pub struct Estimate {
     pub estimated_seconds: f64,
     /// Requests the search would make, by SKU.
     pub requests: Requests,
-    /// Whether every region was probed (the figures are then exact for today's data).
+    /// Whether every region was probed (the figures are then exact for today's data);
+    /// never for a postal code Google did not count (its leads are then the viewport's).
     pub exact: bool,
     /// What the estimate itself spent (the locate request, unless cached, and the
     /// meter's count).
@@ -216,11 +217,15 @@ pub async fn estimate(
         let found = f64::from(forecast.places) - forecast.rest;
         forecast.extrapolated(f64::from(count.expected) - found);
     }
-    if let Some(count) = completeness.filter(|_| search.postal_code().is_some()) {
-        // A postal code's search pays for its viewport's pages and sends the code's
-        // places: Google's count of the code's region.
-        forecast.sent_only(count.expected);
-    }
+    let code_counted = match completeness.filter(|_| search.postal_code().is_some()) {
+        Some(count) => {
+            // A postal code's search pays for its viewport's pages and sends the code's
+            // places: Google's count of the code's region.
+            forecast.sent_only(count.expected);
+            true
+        }
+        None => false,
+    };
     let Forecast {
         places,
         new,
@@ -228,6 +233,10 @@ pub async fn estimate(
         exact,
         ..
     } = forecast;
+    // Uncounted, a postal code's leads are every place its viewport lists (IDs-only
+    // answers carry no address to tell the code's own by), more than the search sends:
+    // never exact.
+    let exact = exact && (search.postal_code().is_none() || code_counted);
     spent.add(Sku::IdsOnly, probes.ids_only);
     // The search's own probes: the estimate's are not reused (their answers may change
     // in between, and nothing of them is kept). Not its locate: the area the estimate

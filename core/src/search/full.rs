@@ -352,6 +352,7 @@ pub(crate) async fn run(
                 plan,
                 next_fetch,
                 meter,
+                out.in_area_share(),
             )));
             sink.emit(events, &tally.checkpoint()).await?;
             last_progress = Instant::now();
@@ -391,6 +392,7 @@ pub(crate) async fn run(
         // the area is what the next one starts from.
         memory.remember(&key, &learned).await;
     }
+    let in_area_share = out.in_area_share();
     let mut outcome = out.outcome;
     // What the meter counts: places of the area (a polygon's or circle's, strictly inside).
     let in_area_ids = out.in_area;
@@ -399,7 +401,15 @@ pub(crate) async fn run(
     outcome.truncated = planner.truncated();
     outcome.completeness = expected.map(|c| c.with_found(in_area_ids.len() as u32));
     outcome.excluded = left_out.len() as u32;
-    let last = progress(&tally, &planner, &outcome, plan, next_fetch, outcome.completeness);
+    let last = progress(
+        &tally,
+        &planner,
+        &outcome,
+        plan,
+        next_fetch,
+        outcome.completeness,
+        in_area_share,
+    );
     outcome.expected_places = Some(last.estimated_places);
     sink.emit(vec![SearchEvent::Progress(last)], &tally.checkpoint())
         .await?;
@@ -458,6 +468,17 @@ impl Output {
                 ..SearchOutcome::default()
             },
             left_out: HashSet::new(),
+        }
+    }
+
+    /// Of the places fetched so far, the share inside the search's area: its tiles list
+    /// places outside a circle, a polygon or a postal code too, which the probes count.
+    /// Whole before anything is fetched.
+    fn in_area_share(&self) -> f64 {
+        if self.fetched_ids.is_empty() {
+            1.0
+        } else {
+            self.in_area.len() as f64 / self.fetched_ids.len() as f64
         }
     }
 
@@ -593,6 +614,7 @@ fn progress(
     plan: &SearchPlan<'_>,
     next_fetch: usize,
     completeness: Option<super::meter::SearchCompleteness>,
+    in_area_share: f64,
 ) -> SearchProgress {
     let prices = &plan.prices;
     let unresolved = planner.unresolved();
@@ -620,7 +642,7 @@ fn progress(
         billable_requests: tally.requests.billable(prices),
         cost_usd: round_cents(spent),
         estimated_cost_usd: round_cents(expected),
-        estimated_places: (planner.found_count() + unresolved * CAP) as u32,
+        estimated_places: ((planner.found_count() + unresolved * CAP) as f64 * in_area_share).round() as u32,
         completeness,
     }
 }

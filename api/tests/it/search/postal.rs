@@ -162,6 +162,66 @@ both_modes!(a_quick_search_of_a_zip_code_stays_in_it, |mode| async move {
 });
 
 both_modes!(
+    a_zip_codes_estimate_without_the_codes_count_is_not_exact,
+    |mode| async move {
+        // The meter off: nothing counts the code, and the IDs-only probes carry no
+        // address, so the leads are every place of the viewport, its neighbours' too.
+        let env = SearchEnv::start(
+            mode,
+            PlacesSim::builder(),
+            1,
+            vec![("LEADGEN_COMPLETENESS", "off".to_owned())],
+        )
+        .await;
+        let in_code = env
+            .sim
+            .world()
+            .places_for("Austin", "restaurant")
+            .iter()
+            .filter(|p| p.zip == "78704")
+            .count();
+        let (status, full) = env
+            .estimate(json!({"businessType": "restaurant", "location": "78704", "coverage": "full"}))
+            .await;
+        assert_eq!(status, 200, "{full}");
+        assert_eq!(full["completeness"], Value::Null);
+        let leads = full["estimatedLeads"].as_u64().expect("leads") as usize;
+        assert!(
+            leads > in_code,
+            "{leads} leads for {in_code} in the code: the viewport's"
+        );
+        assert_eq!(full["exact"], false, "{full}");
+        // The search's own "of about" counts the probes' places in the share of fetched
+        // places that carry the code: the code's, not the viewport's, once all is fetched.
+        let (status, events) = env
+            .stream_body(json!({"businessType": "restaurant", "location": "78704", "coverage": "full"}))
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(found(&events).len(), in_code);
+        let last = last_of(&events, "progress");
+        assert_eq!(last["estimatedPlaces"], in_code, "{last}");
+        assert!(
+            last["placesFound"].as_u64().expect("found") as usize > in_code,
+            "{last}"
+        );
+        // A quick search is never located before it runs, so never counted either.
+        let (status, quick) = env
+            .estimate(json!({"businessType": "dentist", "location": "77002"}))
+            .await;
+        assert_eq!(status, 200, "{quick}");
+        assert_eq!(quick["exact"], false, "{quick}");
+        let (status, city) = env
+            .estimate(json!({"businessType": "dentist", "location": "Houston, TX"}))
+            .await;
+        assert_eq!(status, 200, "{city}");
+        assert_eq!(
+            city["exact"], true,
+            "a city's quick estimate lists what it sends: {city}"
+        );
+    }
+);
+
+both_modes!(
     a_uk_postcode_district_and_a_full_postcode_send_only_their_places,
     |mode| async move {
         let env = SearchEnv::start(mode, PlacesSim::builder(), 1, vec![]).await;

@@ -28,7 +28,11 @@ export interface SearchProgress {
   costUsd: number;
   /** US dollars expected at the end (exact once every area is probed). */
   estimatedCostUsd: number;
-  /** Places expected at the end (exact once every area is probed). */
+  /**
+     * Places of the area expected at the end (exact once every area is probed). Where
+     * the tiles reach past the area (a circle, a polygon, a postal code's viewport), the
+     * probes' places are counted in the share of those fetched so far that lie inside it.
+     */
   estimatedPlaces: number;
   /** Leads sent so far. */
   leads: number;
