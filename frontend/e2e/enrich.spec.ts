@@ -45,11 +45,12 @@ test('enrichment: emails appear beside the leads as their sites are read, then i
     const response = page.waitForResponse((r) => isStream(r.url()) && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Searching for Restaurant in Austin, TX...' })).toBeVisible();
-    // While the search still runs (pages take over a second each), an email is beside a name.
+    // While the search still runs (pages take over a second each), an email is beside a
+    // name. The live list ('Businesses found') is there only while the search runs (the
+    // table replaces it when it completes), so one check proves both: on a slow machine
+    // the search may complete right after the first email shows.
     const live = page.getByRole('list', { name: 'Businesses found' }).getByTestId('live-email').first();
-    await expect(live).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByRole('heading', { name: 'Searching for Restaurant in Austin, TX...' })).toBeVisible();
-    await expect(live).toHaveText(/^[^@\s]+@[^@\s]+\.[a-z]+( \+\d+)?$/);
+    await expect(live).toHaveText(/^[^@\s]+@[^@\s]+\.[a-z]+( \+\d+)?$/, { timeout: 20_000 });
     await shot(page, '50-enrichment-live');
 
     const res = await response;

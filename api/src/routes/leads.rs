@@ -249,6 +249,9 @@ impl LeadsApi {
             state.config.places.plan_memory_days,
         );
         let memory = plan_memory.as_ref().map(|m| m as &dyn search::PlanMemory);
+        // An estimate's probes are left for its search only where the workspace keeps
+        // place ids at all (its place memory is on).
+        let keeps_place_ids = plan_memory.is_some() && state.store.place_memory_enabled(auth.workspace()).await?;
         let mut spent = search::Requests::default();
         let estimate = search::estimate(
             &upstream,
@@ -259,6 +262,7 @@ impl LeadsApi {
             search::WorkspaceKnows {
                 excluded: &excluded,
                 memory,
+                keeps_place_ids,
             },
             &mut spent,
         )

@@ -24,7 +24,7 @@ use super::{
     meter::Completeness,
     options::{Area, Coverage},
     paging::{MAX_PAGES, PAGE_SIZE},
-    plan_memory::{PlanKey, PlanMemory},
+    plan_memory::{PlanKey, PlanMemory, ProbeAnswer, ProbeAnswers},
     query::ValidSearch,
     request::{base_request, first_request},
     runner::{RateGate, SearchFailure, Upstream},
@@ -99,6 +99,9 @@ pub struct WorkspaceKnows<'a> {
     pub excluded: &'a HashSet<String>,
     /// The workspace's remembered area plans, when it keeps them.
     pub memory: Option<&'a dyn PlanMemory>,
+    /// Whether the workspace keeps place ids (its place memory is on): only then does a
+    /// full search's estimate leave its probes' answers in `memory` for the search.
+    pub keeps_place_ids: bool,
 }
 
 /// Estimates `search` (see the module docs); the completeness meter is `upstream`'s
@@ -113,7 +116,9 @@ pub struct WorkspaceKnows<'a> {
 ///
 /// A full search whose area's plan is in `memory` (and that has no `exclude`: the memory
 /// keeps no ids to tell new places by) is answered from it without probing: its pages
-/// exactly as the last search found them, and the probes of its empty rectangles.
+/// exactly as the last search found them, and the probes of its empty rectangles. One
+/// that probes leaves the answers in `memory` (see [`PlanMemory::leave_probes`]) when the
+/// workspace keeps place ids: the search that follows does not ask for them again.
 pub async fn estimate(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
@@ -123,7 +128,11 @@ pub async fn estimate(
     known: WorkspaceKnows<'_>,
     spent: &mut Requests,
 ) -> Result<Estimate, SearchFailure> {
-    let WorkspaceKnows { excluded, memory } = known;
+    let WorkspaceKnows {
+        excluded,
+        memory,
+        keeps_place_ids,
+    } = known;
     // A full search of a named location is located first: its probes and the meter both
     // need the area.
     let located = match (search.coverage(), search.area()) {
@@ -172,6 +181,7 @@ pub async fn estimate(
             .filter(|m| super::full::fits(m, area)),
         _ => None,
     };
+    let mut answers = ProbeAnswers::default();
     let probing = async {
         let mut probes = Requests::default();
         let answer = match (tiled, &remembered) {
@@ -194,7 +204,13 @@ pub async fn estimate(
                     rest: 0.0,
                 }
             }
-            (Some(area), None) => full(upstream, search, area, limits, &mut probes, excluded, prices).await?,
+            (Some(area), None) => {
+                let probed = Probed {
+                    requests: &mut probes,
+                    answers: &mut answers,
+                };
+                full(upstream, search, area, limits, probed, excluded, prices).await?
+            }
         };
         Ok::<_, SearchFailure>((answer, probes))
     };
@@ -238,12 +254,21 @@ pub async fn estimate(
     // never exact.
     let exact = exact && (search.postal_code().is_none() || code_counted);
     spent.add(Sku::IdsOnly, probes.ids_only);
-    // The search's own probes: the estimate's are not reused (their answers may change
-    // in between, and nothing of them is kept). Not its locate: the area the estimate
-    // located is cached, and the search reads it there. A full search counts its area
-    // once more for its own meter (nothing of the estimate is kept either), so the count
-    // is in its cost too when the estimate's count answered.
-    requests.ids_only += spent.ids_only;
+    // The estimate's probes are the search's first ones: left for it, the search does not
+    // make them again; otherwise it does. Not its locate: the area the estimate located
+    // is cached, and the search reads it there. A full search counts its area once more
+    // for its own meter (nothing of the estimate's count is kept), so the count is in its
+    // cost too when the estimate's count answered.
+    let left = match (tiled, memory) {
+        (Some(area), Some(memory)) if keeps_place_ids && !answers.0.is_empty() => {
+            memory.leave_probes(&PlanKey::of(search, area), &answers).await;
+            true
+        }
+        _ => false,
+    };
+    if !left {
+        requests.ids_only += spent.ids_only;
+    }
     if tiled.is_some() && completeness.is_some() {
         requests.add(Sku::Aggregate, 1);
     }
@@ -342,15 +367,25 @@ fn from_memory(search: &ValidSearch, memory: &Remembered) -> Forecast {
     }
 }
 
+/// Where an estimate's probes go: the requests they made, and what Google answered.
+struct Probed<'a> {
+    requests: &'a mut Requests,
+    answers: &'a mut ProbeAnswers,
+}
+
 async fn full(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
     area: Rect,
     limits: EstimateLimits,
-    spent: &mut Requests,
+    probed: Probed<'_>,
     excluded: &HashSet<String>,
     prices: &PriceTable,
 ) -> Result<Forecast, SearchFailure> {
+    let Probed {
+        requests: spent,
+        answers: probe_answers,
+    } = probed;
     let base = base_request(search);
     let may_hold = |rect: Rect| search.area().is_none_or(|a| a.may_hold(rect));
     let mut planner = Planner::new(area);
@@ -373,13 +408,15 @@ async fn full(
         if round.is_empty() {
             break;
         }
+        let rects: Vec<Rect> = round.iter().map(|(_, rect)| *rect).collect();
         let answers =
             futures_util::future::join_all(round.into_iter().map(|(id, rect)| probe(upstream, &base, id, rect))).await;
-        for done in answers {
+        for (done, rect) in answers.into_iter().zip(rects) {
             if let Done::Probe(id, result) = done {
                 let (ids, pages) = result?;
                 spent.add(Sku::IdsOnly, pages);
                 used += pages;
+                probe_answers.0.push(ProbeAnswer { rect, ids: ids.clone() });
                 planner.record(id, Probe { ids });
             }
         }

@@ -35,7 +35,7 @@ use super::{
     meter::Completeness,
     missing,
     paging::{MAX_LEADS, MAX_PAGES},
-    plan_memory::PlanKey,
+    plan_memory::{PlanKey, ProbeAnswers},
     request::{accepted_lead, base_request, in_area},
     runner::{EventSink, LeadAllowance, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
     tiling::{CAP, Plans, Probe, ProbeId, Rect, Remembered},
@@ -177,6 +177,13 @@ pub(crate) async fn run(
         Some(memory) => memory.recall(&key).await.filter(|m| fits(m, tally.area)),
         None => None,
     };
+    // An estimate of the same search may have left what its probes answered (the web
+    // app estimates before a full search): those rectangles are not asked again. A plan
+    // from memory probes only its empty rectangles, which no estimate probed.
+    let mut probed_before = match (plan.plan_memory, &remembered) {
+        (Some(memory), None) => memory.probed(&key).await.unwrap_or_default(),
+        _ => ProbeAnswers::default(),
+    };
     let mut planner = match &remembered {
         // With an `exclude`, each remembered rectangle is probed first: which places are
         // new is decided from the ids a probe lists, and the memory keeps none.
@@ -297,7 +304,10 @@ pub(crate) async fn run(
                     planner.record_outside(id);
                     continue;
                 }
-                inflight.push(probe(upstream, &base, id, rect).boxed());
+                match probed_before.take(&rect) {
+                    Some(ids) => inflight.push(async move { Done::Probe(id, Ok((ids, 0))) }.boxed()),
+                    None => inflight.push(probe(upstream, &base, id, rect).boxed()),
+                }
             } else {
                 break;
             }

@@ -41,7 +41,7 @@ pub use options::{
     WebsiteFilter,
 };
 pub use paging::{MAX_LEADS, MAX_PAGES, PAGE_SIZE};
-pub use plan_memory::{PlanKey, PlanMemory};
+pub use plan_memory::{PROBES_KEPT, PlanKey, PlanMemory, ProbeAnswer, ProbeAnswers};
 pub use polygon::{InvalidRing, MAX_POLYGON_POINTS, Ring};
 pub use postal::PostalCode;
 pub use query::{InvalidSearch, MAX_LOCATION, MISSING_FIELDS, RawSearch, SearchQuery, ValidSearch};

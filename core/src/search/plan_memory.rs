@@ -6,8 +6,15 @@
 //! its location restriction (and the field mask, which is not in the body), and the area
 //! exactly as asked (a polygon's ring, a circle, or the located rectangle). Two searches
 //! with the same key get the same answers from Google for the same rectangles.
+//!
+//! An estimate leaves what its probes answered under the same key, for a few minutes: the
+//! search that follows it (the web app estimates a full search before it runs) asks
+//! Google again only for the rectangles the estimate did not probe.
 
-use futures_util::future::BoxFuture;
+use std::time::Duration;
+
+use futures_util::{FutureExt, future::BoxFuture};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{
@@ -44,6 +51,30 @@ impl PlanKey {
     }
 }
 
+/// How long an estimate's probe answers wait for its search: long enough to read the
+/// estimate and press Search, short enough that Google's listing has not moved.
+pub const PROBES_KEPT: Duration = Duration::from_secs(15 * 60);
+
+/// One rectangle an estimate probed (IDs only) and the place ids Google listed there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeAnswer {
+    pub rect: Rect,
+    pub ids: Vec<String>,
+}
+
+/// What an estimate's probes answered, in the order they were asked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProbeAnswers(pub Vec<ProbeAnswer>);
+
+impl ProbeAnswers {
+    /// The ids listed for `rect`, if it was probed; each answer is given once (a planner
+    /// probes a rectangle once).
+    pub fn take(&mut self, rect: &Rect) -> Option<Vec<String>> {
+        let at = self.0.iter().position(|answer| answer.rect.same_as(rect))?;
+        Some(self.0.swap_remove(at).ids)
+    }
+}
+
 /// A workspace's remembered plans, as a search reads and writes them. Never fails a
 /// search: a plan that cannot be read is none (the search plans afresh), one that cannot
 /// be written is lost (the next search plans afresh); both are logged by the
@@ -53,4 +84,14 @@ pub trait PlanMemory: Send + Sync {
     fn recall<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<Remembered>>;
     /// Remembers `plan` under `key` (replacing any older one).
     fn remember<'a>(&'a self, key: &'a PlanKey, plan: &'a Remembered) -> BoxFuture<'a, ()>;
+    /// The probe answers an estimate left under `key` within [`PROBES_KEPT`], if any. By
+    /// default none: a memory that keeps only plans.
+    fn probed<'a>(&'a self, _key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
+        async { None }.boxed()
+    }
+    /// Leaves an estimate's probe answers under `key` (replacing any older ones) for the
+    /// search that may follow. By default nothing is kept.
+    fn leave_probes<'a>(&'a self, _key: &'a PlanKey, _answers: &'a ProbeAnswers) -> BoxFuture<'a, ()> {
+        async {}.boxed()
+    }
 }

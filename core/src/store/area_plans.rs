@@ -1,7 +1,10 @@
 //! Areas' plans remembered (issue #30 item 2): per workspace, what a finished full search
 //! learned about its area (our rectangles and how many places Google listed in each; no
-//! place id, no place's position), found by digests of its query and its area. See
-//! `search::plan_memory`.
+//! place id, no place's position), found by digests of its query and its area; and, for
+//! a few minutes, what an estimate's probes answered (place ids), for the search that
+//! follows it. See `search::plan_memory`.
+
+use std::time::Duration;
 
 use futures_util::{FutureExt, future::BoxFuture};
 
@@ -9,12 +12,17 @@ use super::handle::Store;
 use crate::{
     CoreResult,
     ids::WorkspaceId,
-    search::{PlanKey, PlanMemory, tiling::Remembered},
+    search::{PROBES_KEPT, PlanKey, PlanMemory, ProbeAnswers, tiling::Remembered},
     time::now_unix,
 };
 
 /// Seconds in a day.
 const DAY_SECS: i64 = 24 * 3600;
+
+/// Whole seconds of `age`, as the store's clock counts them.
+fn seconds(age: Duration) -> i64 {
+    i64::try_from(age.as_secs()).unwrap_or(i64::MAX)
+}
 
 impl Store {
     /// The plan the workspace remembers under `key`, if it was learned less than
@@ -95,6 +103,82 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// The probe answers an estimate of the workspace left under `key` less than
+    /// `max_age` ago ([`PROBES_KEPT`] for a search). A row that cannot be decoded is
+    /// none, with a log line.
+    #[tracing::instrument(skip(self))]
+    pub async fn estimate_probes(
+        &self,
+        workspace: &WorkspaceId,
+        key: &PlanKey,
+        max_age: Duration,
+    ) -> CoreResult<Option<ProbeAnswers>> {
+        let row: Option<String> = sqlx::query_scalar(
+            "SELECT answers FROM estimate_probes
+             WHERE workspace_id = $1 AND query_digest = $2 AND area_digest = $3 AND probed_at > $4",
+        )
+        .bind(workspace)
+        .bind(&key.query)
+        .bind(&key.area)
+        .bind(now_unix().saturating_sub(seconds(max_age)))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.and_then(|answers| {
+            serde_json::from_str(&answers)
+                .inspect_err(|error| tracing::warn!(%error, "an estimate's probe answers could not be read"))
+                .ok()
+        }))
+    }
+
+    /// Leaves an estimate's probe answers under `key` for the workspace, probed now
+    /// (replacing the ones there), and forgets the workspace's answers older than
+    /// `max_age`, which no search reads any more.
+    #[tracing::instrument(skip(self, answers), fields(probes = answers.0.len()))]
+    pub async fn leave_estimate_probes(
+        &self,
+        workspace: &WorkspaceId,
+        key: &PlanKey,
+        answers: &ProbeAnswers,
+        max_age: Duration,
+    ) -> CoreResult<()> {
+        let now = now_unix();
+        // Rectangles and strings always serialise.
+        let encoded = serde_json::to_string(answers).unwrap_or_default();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM estimate_probes WHERE workspace_id = $1 AND probed_at <= $2")
+            .bind(workspace)
+            .bind(now.saturating_sub(seconds(max_age)))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO estimate_probes (workspace_id, query_digest, area_digest, answers, probed_at)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (workspace_id, query_digest, area_digest)
+             DO UPDATE SET answers = excluded.answers, probed_at = excluded.probed_at",
+        )
+        .bind(workspace)
+        .bind(&key.query)
+        .bind(&key.area)
+        .bind(encoded)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Forgets every workspace's estimate probe answers older than `max_age`
+    /// ([`PROBES_KEPT`] for the fleet's pruning: estimates no search followed). Returns
+    /// how many were forgotten.
+    #[tracing::instrument(skip(self))]
+    pub async fn prune_estimate_probes(&self, max_age: Duration) -> CoreResult<u64> {
+        let done = sqlx::query("DELETE FROM estimate_probes WHERE probed_at <= $1")
+            .bind(now_unix().saturating_sub(seconds(max_age)))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// How many plans the workspace remembers (fresh or not).
     #[tracing::instrument(skip(self))]
     pub async fn area_plan_count(&self, workspace: &WorkspaceId) -> CoreResult<i64> {
@@ -149,6 +233,32 @@ impl PlanMemory for WorkspacePlans<'_> {
                 .await
             {
                 tracing::warn!(%error, "could not remember an area plan");
+            }
+        }
+        .boxed()
+    }
+
+    fn probed<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
+        async move {
+            // Unread answers only cost the probes they would have saved.
+            self.store
+                .estimate_probes(self.workspace, key, PROBES_KEPT)
+                .await
+                .inspect_err(|error| tracing::warn!(%error, "could not read an estimate's probe answers"))
+                .ok()
+                .flatten()
+        }
+        .boxed()
+    }
+
+    fn leave_probes<'a>(&'a self, key: &'a PlanKey, answers: &'a ProbeAnswers) -> BoxFuture<'a, ()> {
+        async move {
+            if let Err(error) = self
+                .store
+                .leave_estimate_probes(self.workspace, key, answers, PROBES_KEPT)
+                .await
+            {
+                tracing::warn!(%error, "could not leave an estimate's probe answers");
             }
         }
         .boxed()

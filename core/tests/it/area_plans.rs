@@ -1,10 +1,13 @@
 //! Areas' plans remembered (issue #30 item 2) on both stores: per workspace, per query and
-//! area, within the window, and a row that cannot be read is none.
+//! area, within the window, and a row that cannot be read is none; an estimate's probe
+//! answers likewise, for minutes.
+
+use std::time::Duration;
 
 use leadgen_core::{
     ids::WorkspaceId,
     search::{
-        PlanKey,
+        PlanKey, ProbeAnswer, ProbeAnswers,
         tiling::{LatLng, Rect, Remembered, RememberedFetch},
     },
     store::Store,
@@ -139,5 +142,83 @@ both_backends!(
             store.area_plan(&a, &key("q", "new"), 30).await.expect("read"),
             &plan(12)
         ));
+    }
+);
+
+fn answers(ids: &[&str]) -> ProbeAnswers {
+    ProbeAnswers(vec![
+        ProbeAnswer {
+            rect: rect(29.6),
+            ids: ids.iter().map(|id| id.to_string()).collect(),
+        },
+        ProbeAnswer {
+            rect: rect(29.7),
+            ids: Vec::new(),
+        },
+    ])
+}
+
+/// Whether `read` holds `written`'s rectangles (to the last bit) and ids, in order.
+fn same_answers(read: Option<ProbeAnswers>, written: &ProbeAnswers) -> bool {
+    read.is_some_and(|read| {
+        read.0.len() == written.0.len()
+            && read
+                .0
+                .iter()
+                .zip(&written.0)
+                .all(|(a, b)| a.ids == b.ids && a.rect.same_as(&b.rect))
+    })
+}
+
+both_backends!(
+    an_estimates_probe_answers_wait_per_workspace_query_and_area_within_their_window,
+    |store: Store| async move {
+        let kept = Duration::from_secs(15 * 60);
+        let a = workspace(&store, "probes-a").await;
+        let b = workspace(&store, "probes-b").await;
+        let dentists = key("q-dentist", "houston");
+        assert_eq!(store.estimate_probes(&a, &dentists, kept).await.expect("read"), None);
+
+        store
+            .leave_estimate_probes(&a, &dentists, &answers(&["p1", "p2"]), kept)
+            .await
+            .expect("write");
+        let read = store.estimate_probes(&a, &dentists, kept).await.expect("read");
+        assert!(same_answers(read, &answers(&["p1", "p2"])), "read back as written");
+        for (workspace, key, what) in [
+            (&b, &dentists, "another workspace"),
+            (&a, &key("q-restaurant", "houston"), "another query"),
+            (&a, &key("q-dentist", "austin"), "another area"),
+        ] {
+            assert_eq!(
+                store.estimate_probes(workspace, key, kept).await.expect("read"),
+                None,
+                "{what} sees nothing"
+            );
+        }
+        // Probed this second: within the window, but not within no time at all.
+        assert_eq!(
+            store
+                .estimate_probes(&a, &dentists, Duration::ZERO)
+                .await
+                .expect("read"),
+            None,
+            "past its window"
+        );
+
+        // A later estimate replaces them; pruning leaves answers within the window.
+        store
+            .leave_estimate_probes(&a, &dentists, &answers(&["p3"]), kept)
+            .await
+            .expect("rewrite");
+        let read = store.estimate_probes(&a, &dentists, kept).await.expect("read");
+        assert!(same_answers(read, &answers(&["p3"])));
+        assert_eq!(store.prune_estimate_probes(kept).await.expect("prune"), 0);
+        assert_eq!(store.prune_estimate_probes(Duration::ZERO).await.expect("prune"), 1);
+        assert_eq!(
+            store.estimate_probes(&a, &dentists, kept).await.expect("read"),
+            None,
+            "forgotten"
+        );
     }
 );

@@ -7,6 +7,7 @@ mod backends;
 mod bus;
 mod caps;
 mod doc_links;
+mod estimate_probes;
 mod exclude;
 mod import_loops;
 mod keys;

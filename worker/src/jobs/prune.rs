@@ -54,14 +54,20 @@ impl Job for PruneJob {
             .prune_area_plans(deps.prune.plan_memory_days)
             .await
             .map_err(|e| JobError::Permanent(format!("could not prune area plans: {e}")))?;
+        let estimate_probes = deps
+            .store
+            .prune_estimate_probes(leadgen_core::search::PROBES_KEPT)
+            .await
+            .map_err(|e| JobError::Permanent(format!("could not prune estimate probes: {e}")))?;
         tracing::info!(
             sessions,
             sign_ins,
             invitations,
             audit_events,
             area_plans,
+            estimate_probes,
             queued_at = job.queued_at,
-            "pruned expired sessions, sign-ins, invitations, old audit events and old area plans"
+            "pruned expired sessions, sign-ins, invitations, old audit events, area plans and estimate probes"
         );
         Ok(())
     }

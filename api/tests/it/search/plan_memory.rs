@@ -271,3 +271,65 @@ crate::both_backends!(
         assert_eq!(count(&ada).await, 0);
     }
 );
+
+/// The full search of `business_type` in `city` after its estimate: the leads, the
+/// IDs-only requests the search made, and the rectangles its planner had answered (the
+/// last `progress`' `areasProbed`). Every probe Google answers takes at least one request,
+/// so fewer requests than rectangles means some answers were the estimate's.
+async fn estimate_then_search(env: &SearchEnv, city: &City, business_type: &str) -> (BTreeSet<String>, u64, u64) {
+    let body = json!({"businessType": business_type, "coverage": "full", "area": area_of(city)});
+    env.sim.reset();
+    let (status, estimate) = env
+        .app
+        .post("/api/leads/estimate", Some(&env.token), Some(body.clone()))
+        .await;
+    assert_eq!(status, 200, "{estimate}");
+    assert!(
+        env.sim.stats().billable(Sku::TextSearchEssentialsIdsOnly) > 0,
+        "the estimate probed"
+    );
+    env.sim.reset();
+    let (status, events) = env.stream_body(body).await;
+    assert_eq!(status, 200);
+    let found: BTreeSet<String> = found_ids(&events).into_iter().collect();
+    let probed = last_of(&events, "progress")["areasProbed"]
+        .as_u64()
+        .expect("areasProbed");
+    (
+        found,
+        env.sim.stats().billable(Sku::TextSearchEssentialsIdsOnly),
+        probed,
+    )
+}
+
+both_modes!(
+    a_full_search_after_its_estimate_asks_google_only_what_the_estimate_did_not,
+    |mode| async move {
+        let env = start(mode, PlacesSim::builder(), "30").await;
+        let city = city();
+        let truth: BTreeSet<String> = restaurants(&env, city).into_iter().collect();
+        let (found, requests, probed) = estimate_then_search(&env, city, "restaurant").await;
+        assert_eq!(found, truth, "every restaurant of {}", city.name);
+        assert!(probed > 0);
+        assert!(
+            requests < probed,
+            "{requests} IDs-only requests for {probed} rectangles: the estimate's answers were used"
+        );
+
+        // A workspace whose place memory is off keeps no place ids: its estimate leaves
+        // nothing, and its search asks Google for every rectangle.
+        let workspace = env.workspace().await;
+        env.app
+            .state
+            .store
+            .set_place_memory(&workspace, false)
+            .await
+            .expect("place memory off");
+        let (_, requests, probed) = estimate_then_search(&env, city, "dentist").await;
+        assert!(probed > 0);
+        assert!(
+            requests >= probed,
+            "{requests} IDs-only requests for {probed} rectangles"
+        );
+    }
+);

@@ -495,15 +495,30 @@ impl Plans {
     /// Records what fetching tile `index` listed (`ids`, before any filter). Answers
     /// whether the tile is done: a remembered fetch made at once that comes back at the
     /// cap may hold more, so its region is planned afresh, with this answer as its first
-    /// probe (its places went out; the sub-plan's fetches send the rest).
+    /// probe (its places went out; the sub-plan's fetches send the rest). So is a planned
+    /// fetch whose probe listed fewer than the cap: the listing grew after its probe (an
+    /// estimate's probe answers are minutes old by the time its search fetches).
     pub fn fetched(&mut self, index: usize, ids: Vec<String>) -> bool {
-        let Some(region) = self.tiles.get(index).and_then(|t| t.region) else {
+        let Some(&Tile {
+            rect: tile_rect,
+            places: planned,
+            region,
+            ..
+        }) = self.tiles.get(index)
+        else {
+            return true;
+        };
+        let probe = Probe { ids };
+        let Some(region) = region else {
+            if probe.saturated() && planned < CAP {
+                self.replan(tile_rect, probe);
+                return false;
+            }
             return true;
         };
         let Region::Waiting { rect, .. } = self.regions[region] else {
             return true;
         };
-        let probe = Probe { ids };
         if probe.saturated() {
             let plan = self.replan(rect, probe);
             self.resolve(region, vec![Part::Planned(plan)]);

@@ -599,3 +599,53 @@ fn a_plan_that_does_not_cover_its_area_is_not_run_from() {
     });
     assert!(!nan.fits(area()));
 }
+
+/// A fresh plan's fetch whose probe listed fewer than the cap comes back at it: the
+/// listing grew after the probe (an estimate's answers are minutes old when its search
+/// fetches). The rectangle is planned afresh from that answer, and every place of the
+/// grown world is fetched.
+#[test]
+fn a_fetch_at_the_cap_after_a_smaller_probe_is_planned_afresh() {
+    let before = spread(40, 3);
+    let mut plans = Plans::fresh(area());
+    let (id, rect) = plans.next_probe().expect("the area's probe");
+    plans.record(id, probe(&before, rect));
+    assert_eq!(plans.fetch_count(), 1, "40 places: one fetch of the area");
+    assert!(plans.next_probe().is_none());
+
+    let mut grown = before.clone();
+    grown.extend(spread(60, 4).into_iter().map(|(id, p)| (format!("new-{id}"), p)));
+    let listed = probe(&grown, area()).ids;
+    assert_eq!(listed.len(), CAP);
+    assert!(!plans.fetched(0, listed), "not done: it may hold more");
+    let mut fetched: BTreeSet<String> = BTreeSet::new();
+    let mut next_fetch = 1;
+    while !plans.is_done() || next_fetch < plans.fetch_count() {
+        while let Some((id, rect)) = plans.next_probe() {
+            plans.record(id, probe(&grown, rect));
+        }
+        while let Some(tile) = plans.fetch_at(next_fetch).cloned() {
+            let listed = probe(&grown, tile.rect).ids;
+            fetched.extend(listed.iter().cloned());
+            assert!(plans.fetched(next_fetch, listed), "the world does not change again");
+            next_fetch += 1;
+        }
+    }
+    let truth: BTreeSet<String> = grown.into_iter().map(|(id, _)| id).collect();
+    assert_eq!(fetched, truth, "every place of the grown world");
+
+    // A fetch whose probe listed the cap already (a spot too small to split) is done.
+    let spot = LatLng { lat: 30.3, lng: -97.7 };
+    let crowded: Vec<(String, LatLng)> = (0..80).map(|i| (format!("mall-{i}"), spot)).collect();
+    let mut plans = Plans::fresh(area());
+    while !plans.is_done() {
+        while let Some((id, rect)) = plans.next_probe() {
+            plans.record(id, probe(&crowded, rect));
+        }
+    }
+    let (index, tile) = (0..plans.fetch_count())
+        .filter_map(|i| plans.fetch_at(i).cloned().map(|t| (i, t)))
+        .find(|(_, t)| t.places >= CAP)
+        .expect("the spot's fetch, at the cap");
+    assert!(plans.fetched(index, probe(&crowded, tile.rect).ids));
+}

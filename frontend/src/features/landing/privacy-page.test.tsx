@@ -35,6 +35,9 @@ describe("PrivacyPage", () => {
     expect(section).toHaveTextContent(
       "Google's terms allow place IDs to be kept indefinitely",
     );
+    expect(section).toHaveTextContent(
+      "An estimate of a full search also keeps, for 15 minutes, the place IDs its free probes listed",
+    );
     expect(section).toHaveTextContent("turn the place memory off");
   });
 });

@@ -64,6 +64,9 @@ export function PrivacyPage() {
           Nothing else about a business is kept: no name, address, phone
           number, website or rating. Google's terms allow place IDs to be
           kept indefinitely, as they identify a place without describing it.
+          An estimate of a full search also keeps, for 15 minutes, the place
+          IDs its free probes listed, so that the search that follows does not
+          ask Google for them again.
           A workspace admin can turn the place memory off (nothing more is
           recorded) or make it forget everything at any time.
         </p>
