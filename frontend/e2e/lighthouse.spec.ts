@@ -93,6 +93,12 @@ function cpuSlowdownFor(benchmarkIndex: number): number {
   return Math.round(Math.min(DEFAULT_CPU_SLOWDOWN, Math.max(1, scaled)) * 100) / 100;
 }
 
+/**
+ * `LEADGEN_LIGHTHOUSE_SLOWDOWN=4` fixes the slowdown and audits every page all `RUNS` times,
+ * to compare two builds on one machine (docs/benchmarks.md); CI leaves it unset.
+ */
+const FIXED_SLOWDOWN = Number(process.env.LEADGEN_LIGHTHOUSE_SLOWDOWN) || null;
+
 /** Every run's benchmark index: the next run's slowdown follows their median. */
 const benchmarkIndexes: number[] = [];
 
@@ -119,7 +125,7 @@ async function audit(pathname: string, name: string, budget: Partial<Record<Cate
   const url = new URL(pathname, process.env.LEADGEN_E2E_BASE_URL).toString();
   let best: { scores: Record<Category, number>; lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'] } | null = null;
   for (let run = 1; run <= RUNS; run++) {
-    const cpuSlowdownMultiplier = cpuSlowdownFor(median(benchmarkIndexes));
+    const cpuSlowdownMultiplier = FIXED_SLOWDOWN ?? cpuSlowdownFor(median(benchmarkIndexes));
     const result = await lighthouse(url, {
       port,
       output: 'html',
@@ -140,7 +146,7 @@ async function audit(pathname: string, name: string, budget: Partial<Record<Cate
       best = { scores, lhr: result.lhr };
       fs.writeFileSync(path.join(REPORT_DIR, `${name}.html`), String(result.report));
     }
-    if ((Object.entries(budget) as [Category, number][]).every(([category, min]) => best!.scores[category] >= min)) break;
+    if (!FIXED_SLOWDOWN && (Object.entries(budget) as [Category, number][]).every(([category, min]) => best!.scores[category] >= min)) break;
   }
   const { scores, lhr } = best!;
   const { categories, audits } = lhr;

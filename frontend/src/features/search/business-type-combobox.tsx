@@ -146,39 +146,42 @@ export function BusinessTypeCombobox({ id, catalogue, value, onChange, disabled 
         hidden={!expanded}
         className="absolute z-20 mt-1 max-h-72 w-full overflow-auto rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200"
       >
-        {groups.map((group) => (
-          <div key={group.label} role="group" aria-labelledby={`${listId}-${slug(group.label)}`}>
-            <div id={`${listId}-${slug(group.label)}`} role="presentation" className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
-              {group.label}
+        {/* The options exist only while the list is open: closed, they would be a quarter of
+            the dashboard's first render (82 elements nobody sees), its longest task. */}
+        {expanded &&
+          groups.map((group) => (
+            <div key={group.label} role="group" aria-labelledby={`${listId}-${slug(group.label)}`}>
+              <div id={`${listId}-${slug(group.label)}`} role="presentation" className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                {group.label}
+              </div>
+              {group.types.map((type) => {
+                index += 1;
+                const at = index;
+                return (
+                  <div
+                    key={type.value}
+                    id={optionId(at)}
+                    role="option"
+                    aria-selected={type.value === value}
+                    className={cn(
+                      'cursor-pointer px-3 py-1.5 text-slate-800',
+                      at === active && 'bg-indigo-600 text-white',
+                      type.value === value && at !== active && 'font-semibold text-indigo-800',
+                    )}
+                    // Keeps the focus in the field, so its blur does not settle first.
+                    onMouseDown={(event) => event.preventDefault()}
+                    // The pointer highlights only when it moves: a list that opens under a
+                    // resting pointer must not take the highlight from what was typed
+                    // (Enter would then choose the option under the pointer).
+                    onMouseMove={() => at !== active && setActive(at)}
+                    onClick={() => choose(type)}
+                  >
+                    {type.label}
+                  </div>
+                );
+              })}
             </div>
-            {group.types.map((type) => {
-              index += 1;
-              const at = index;
-              return (
-                <div
-                  key={type.value}
-                  id={optionId(at)}
-                  role="option"
-                  aria-selected={type.value === value}
-                  className={cn(
-                    'cursor-pointer px-3 py-1.5 text-slate-800',
-                    at === active && 'bg-indigo-600 text-white',
-                    type.value === value && at !== active && 'font-semibold text-indigo-800',
-                  )}
-                  // Keeps the focus in the field, so its blur does not settle first.
-                  onMouseDown={(event) => event.preventDefault()}
-                  // The pointer highlights only when it moves: a list that opens under a
-                  // resting pointer must not take the highlight from what was typed
-                  // (Enter would then choose the option under the pointer).
-                  onMouseMove={() => at !== active && setActive(at)}
-                  onClick={() => choose(type)}
-                >
-                  {type.label}
-                </div>
-              );
-            })}
-          </div>
-        ))}
+          ))}
       </div>
       {open && typed !== null && typed.trim() !== '' && options.length === 0 && (
         <p role="status" className="absolute z-20 mt-1 w-full rounded-lg bg-white px-3 py-2 text-sm text-slate-600 shadow-lg ring-1 ring-slate-200">

@@ -187,6 +187,11 @@ describe('SearchForm', () => {
     const { user } = await setup();
     const box = typeSelect();
     expect(box).toHaveAttribute('aria-expanded', 'false');
+    // Closed, the list holds no options at all (they would be a quarter of the
+    // dashboard's first render), not merely hidden ones.
+    const closed = document.getElementById(box.getAttribute('aria-controls')!)!;
+    expect(closed).not.toBeVisible();
+    expect(closed.querySelectorAll('[role="option"]')).toHaveLength(0);
     await user.click(box);
     expect(box).toHaveAttribute('aria-expanded', 'true');
     const list = screen.getByRole('listbox', { name: 'Business types' });

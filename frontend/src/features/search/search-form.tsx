@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Coverage } from '../../api/gen/model/coverage';
+import { AfterFirstPaint } from '../../components/after-first-paint';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Hint, Input, Label, Select } from '../../components/ui/field';
@@ -100,65 +101,74 @@ export function SearchForm({ hasApiKey, isSearching, onSearch, initial = null, u
             {areaMode === 'map' ? 'Optional with a drawn area: it names the search in your history' : 'Enter a city, state, ZIP code or full address'}
           </Hint>
         </div>
-        <fieldset disabled={isSearching} className="grid gap-4 md:col-span-3">
-          <AreaChoice
-            idPrefix={id}
-            mode={areaMode}
-            onModeChange={setAreaMode}
-            area={area}
-            onAreaChange={setArea}
-            location={location}
-            leads={leads}
-            disabled={isSearching}
-          />
-          <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] md:items-start">
-            <CoverageChoice idPrefix={id} options={options} onChange={changeOptions} />
-            {full && <BudgetField idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />}
-          </div>
-          {/* A drawn area is estimated before spending whatever the coverage (issue #30 item 5). */}
-          {(full || drawing) && (
-            <CostEstimate
-              query={query}
-              typeLabel={businessTypeLabel(catalogue, businessType)}
-              disabled={!hasApiKey || isSearching}
+        {/* The options and the button: one render after the fields above, at transition
+            priority (split into short tasks), so the page's first render stays short. Together,
+            so nothing painted moves: on a phone the button sits below the options. */}
+        <AfterFirstPaint>
+          <fieldset disabled={isSearching} className="grid gap-4 md:col-span-3">
+            <AreaChoice
+              idPrefix={id}
+              mode={areaMode}
+              onModeChange={setAreaMode}
+              area={area}
+              onAreaChange={setArea}
+              location={location}
+              leads={leads}
+              disabled={isSearching}
             />
-          )}
-          <div className="grid gap-4 md:grid-cols-2 md:items-start">
-            <ClientField idPrefix={id} options={options} onChange={changeOptions} />
-            <ExcludeChoice idPrefix={id} options={options} onChange={changeOptions} />
-          </div>
-          <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
-          <EnrichChoice
-            id={`${id}-enrich`}
-            checked={options.enrich}
-            onChange={(enrich) => {
-              changeOptions({ enrich });
-              writeEnrichPreference(userId, enrich);
-            }}
-          />
-        </fieldset>
-        {/* After the options in the page (a phone's one column, and the tab order: fill
-            everything, then search), beside the location on wider screens (issue #26 item 9). */}
-        <div className="md:col-start-3 md:row-start-1 md:pt-[1.625rem]">
-          <Button type="submit" size="field" className="w-full md:w-auto" disabled={!enabled}>
-            {isSearching ? (
-              <>
-                <Spinner />
-                Searching...
-              </>
-            ) : (
-              <>
-                <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-5">
-                  <circle cx="11" cy="11" r="7" />
-                  <path strokeLinecap="round" d="m20 20-3.5-3.5" />
-                </svg>
-                Search
-              </>
+            <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] md:items-start">
+              <CoverageChoice idPrefix={id} options={options} onChange={changeOptions} />
+              {full && <BudgetField idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />}
+            </div>
+            {/* A drawn area is estimated before spending whatever the coverage (issue #30 item 5). */}
+            {(full || drawing) && (
+              <CostEstimate
+                query={query}
+                typeLabel={businessTypeLabel(catalogue, businessType)}
+                disabled={!hasApiKey || isSearching}
+              />
             )}
-          </Button>
-        </div>
+            <div className="grid gap-4 md:grid-cols-2 md:items-start">
+              <ClientField idPrefix={id} options={options} onChange={changeOptions} />
+              <ExcludeChoice idPrefix={id} options={options} onChange={changeOptions} />
+            </div>
+            <SearchFilters idPrefix={id} options={options} onChange={changeOptions} errors={optionErrors} />
+            <EnrichChoice
+              id={`${id}-enrich`}
+              checked={options.enrich}
+              onChange={(enrich) => {
+                changeOptions({ enrich });
+                writeEnrichPreference(userId, enrich);
+              }}
+            />
+          </fieldset>
+          {/* After the options in the page (a phone's one column, and the tab order: fill
+              everything, then search), beside the location on wider screens (issue #26 item 9). */}
+          <div className="md:col-start-3 md:row-start-1 md:pt-[1.625rem]">
+            <Button type="submit" size="field" className="w-full md:w-auto" disabled={!enabled}>
+              {isSearching ? (
+                <>
+                  <Spinner />
+                  Searching...
+                </>
+              ) : (
+                <>
+                  <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} className="size-5">
+                    <circle cx="11" cy="11" r="7" />
+                    <path strokeLinecap="round" d="m20 20-3.5-3.5" />
+                  </svg>
+                  Search
+                </>
+              )}
+            </Button>
+          </div>
+        </AfterFirstPaint>
       </form>
-      {actions && <div className="mt-4 flex flex-wrap items-center gap-2">{actions(query, businessTypeLabel(catalogue, businessType))}</div>}
+      {actions && (
+        <AfterFirstPaint>
+          <div className="mt-4 flex flex-wrap items-center gap-2">{actions(query, businessTypeLabel(catalogue, businessType))}</div>
+        </AfterFirstPaint>
+      )}
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">
           {error}
