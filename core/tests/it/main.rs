@@ -8,6 +8,7 @@ mod bus;
 mod caps;
 mod doc_links;
 mod estimate_probes;
+mod estimate_time;
 mod exclude;
 mod import_loops;
 mod keys;
