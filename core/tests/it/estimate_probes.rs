@@ -4,21 +4,17 @@
 
 use std::{
     collections::{BTreeSet, HashSet},
-    net::SocketAddr,
     sync::Mutex,
 };
 
 use futures_util::{FutureExt, future::BoxFuture};
-use leadgen_core::{
-    places::PlacesClient,
-    search::{
-        self, EstimateLimits, NoAreaCache, PlanKey, PlanMemory, PriceTable, ProbeAnswers, Requests, Resume, SearchPlan,
-        Upstream, WorkspaceKnows, tiling::Remembered,
-    },
+use leadgen_core::search::{
+    self, EstimateLimits, NoAreaCache, PlanKey, PlanMemory, PriceTable, ProbeAnswers, Requests, Resume, SearchPlan,
+    Upstream, WorkspaceKnows, tiling::Remembered,
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
 
-use crate::runner_doubles::{NoGate, Sink, Unlimited, search as valid_search};
+use crate::runner_doubles::{NoGate, Sink, Unlimited, search as valid_search, simulator};
 
 const KEY: &str = "AIzaSyEstProbes0123456789abcdefghijklmn";
 
@@ -49,12 +45,7 @@ impl PlanMemory for ProbesOnly {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_after_its_estimate_asks_google_only_what_the_estimate_did_not() {
-    leadgen_core::install_crypto_provider();
-    let sim = PlacesSim::builder()
-        .start(SocketAddr::from(([127, 0, 0, 1], 0)))
-        .await
-        .expect("sim");
-    let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
+    let (sim, client) = simulator(PlacesSim::builder()).await;
     let world = World::new(DEFAULT_SEED);
     // A city the estimate cannot probe whole within its bound, so the search has its own
     // probes to make as well.

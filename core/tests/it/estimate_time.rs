@@ -2,29 +2,23 @@
 //! within 3 s): a slow Google gets the area's probe and no second round, and the count
 //! stands for the rest.
 
-use std::{collections::HashSet, net::SocketAddr, time::Duration};
+use std::{collections::HashSet, time::Duration};
 
 use leadgen_core::{
-    places::{AggregateClient, PlacesClient},
+    places::AggregateClient,
     search::{self, EstimateLimits, NoAreaCache, PriceTable, Requests, Upstream, WorkspaceKnows},
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, METRO_CITY, PlacesSim, Sku, World};
 
-use crate::runner_doubles::{NoGate, search as valid_search};
+use crate::runner_doubles::{NoGate, search as valid_search, simulator};
 
 const KEY: &str = "AIzaSyEstTime0123456789abcdefghijklmnopq";
 
 /// Probes an estimate makes of the metro's dentists, Google answering every request after
 /// `latency`.
 async fn estimate_at(latency: Duration) -> (search::Estimate, u64) {
-    let sim = PlacesSim::builder()
-        .latency(latency)
-        .start(SocketAddr::from(([127, 0, 0, 1], 0)))
-        .await
-        .expect("sim");
-    let base = url::Url::parse(&sim.base_url).expect("url");
-    let client = PlacesClient::new(&base).expect("client");
-    let meter = AggregateClient::new(&base).expect("aggregate");
+    let (sim, client) = simulator(PlacesSim::builder().latency(latency)).await;
+    let meter = AggregateClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("aggregate");
     let upstream = Upstream {
         client: &client,
         api_key: KEY,
@@ -60,7 +54,6 @@ async fn estimate_at(latency: Duration) -> (search::Estimate, u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_google_gets_the_areas_probe_and_the_count_stands_for_the_rest() {
-    leadgen_core::install_crypto_provider();
     let truth = World::new(DEFAULT_SEED).places_for(METRO_CITY, "dentist").len() as u32;
     // At Google's usual pace the estimate probes a second round within its bound.
     let (prompt, prompt_probes) = estimate_at(Duration::ZERO).await;

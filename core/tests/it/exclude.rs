@@ -3,25 +3,18 @@
 //! whose places the free probes show are all left out, and fetches a rectangle's few new
 //! places by id when that costs less than its pages.
 
-use std::{collections::HashSet, net::SocketAddr};
+use std::collections::HashSet;
 
 use leadgen_core::{
     lead::Lead,
     places::PlacesClient,
     search::{self, Coverage, NoAreaCache, PriceTable, Resume, SearchOutcome, SearchPlan, Upstream, ValidSearch},
 };
-use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder, Sku};
+use leadgen_testkit::places_sim::{PlacesSim, Sku};
 
-use crate::runner_doubles::{NoGate, Sink, Unlimited, search};
+use crate::runner_doubles::{NoGate, Sink, Unlimited, search, simulator};
 
 const KEY: &str = "AIzaSyExclude0123456789abcdefghijklmnop";
-
-async fn sim(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
-    leadgen_core::install_crypto_provider();
-    let sim = builder.start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
-    let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
-    (sim, client)
-}
 
 async fn run(
     client: &PlacesClient,
@@ -59,7 +52,7 @@ fn ids(leads: &[Lead]) -> HashSet<String> {
 
 #[tokio::test]
 async fn a_quick_search_leaves_out_excluded_places_and_does_not_count_them() {
-    let (_sim, client) = sim(PlacesSim::builder()).await;
+    let (_sim, client) = simulator(PlacesSim::builder()).await;
     let quick = search("restaurant", "Austin, TX", Coverage::Quick);
     let (first, sent) = run(&client, &quick, 60, HashSet::new()).await;
     assert!(sent.len() >= 40, "enough places to split: {}", sent.len());
@@ -90,13 +83,13 @@ async fn a_quick_search_leaves_out_excluded_places_and_does_not_count_them() {
 async fn a_full_search_re_run_sends_only_the_new_places_and_pays_far_less() {
     const BEFORE: u32 = 1_500;
     const ADDED: u32 = 5;
-    let (before_sim, before) = sim(PlacesSim::builder().metro_density("dentist", BEFORE)).await;
+    let (before_sim, before) = simulator(PlacesSim::builder().metro_density("dentist", BEFORE)).await;
     let full = search("dentist", "Houston, TX", Coverage::Full);
     let (first, sent) = run(&before, &full, 10_000, HashSet::new()).await;
     assert_eq!(sent.len() as u32, BEFORE, "the first run finds every dentist");
     let first_cost = before_sim.stats();
 
-    let (after_sim, after) = sim(PlacesSim::builder().metro_density("dentist", BEFORE + ADDED)).await;
+    let (after_sim, after) = simulator(PlacesSim::builder().metro_density("dentist", BEFORE + ADDED)).await;
     let seen = ids(&sent);
     let (second, new) = run(&after, &full, 10_000, seen.clone()).await;
     let second_cost = after_sim.stats();

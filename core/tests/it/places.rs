@@ -1,21 +1,16 @@
 //! The Places client against the simulator: pagination, field mask and SKU, retries.
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
 use leadgen_core::{
-    places::{PlacesClient, PlacesError, RetryPolicy, SearchTextRequest},
+    places::{PlacesError, RetryPolicy, SearchTextRequest},
     search::lead_from_place,
 };
-use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder, Sku};
+use leadgen_testkit::places_sim::{PlacesSim, Sku};
+
+use crate::runner_doubles::simulator;
 
 const KEY: &str = "AIzaSyCore0123456789abcdefghijklmnopqr";
-
-async fn sim(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
-    leadgen_core::install_crypto_provider();
-    let sim = builder.start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
-    let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
-    (sim, client)
-}
 
 fn request(city: &str) -> SearchTextRequest {
     SearchTextRequest {
@@ -30,7 +25,7 @@ fn request(city: &str) -> SearchTextRequest {
 
 #[tokio::test]
 async fn three_pages_of_exactly_the_lead_fields_billed_as_enterprise() {
-    let (sim, client) = sim(PlacesSim::builder()).await;
+    let (sim, client) = simulator(PlacesSim::builder()).await;
     let city = sim.cities()[0].name.to_string();
     let mut req = request(&city);
     let mut leads = Vec::new();
@@ -76,7 +71,7 @@ async fn three_pages_of_exactly_the_lead_fields_billed_as_enterprise() {
 
 #[tokio::test]
 async fn a_503_is_retried_and_then_succeeds() {
-    let (sim, client) = sim(PlacesSim::builder()).await;
+    let (sim, client) = simulator(PlacesSim::builder()).await;
     let key = "AIzaSyCore_FLAKY_0123456789abcdefghijklm";
     let answer = client
         .search_text(key, &request("Austin"))
@@ -88,7 +83,7 @@ async fn a_503_is_retried_and_then_succeeds() {
 
 #[tokio::test]
 async fn time_outs_are_retried_a_bounded_number_of_times() {
-    let (sim, client) = sim(PlacesSim::builder().slow_delay(Duration::from_secs(2))).await;
+    let (sim, client) = simulator(PlacesSim::builder().slow_delay(Duration::from_secs(2))).await;
     let client = client
         .with_timeout(Duration::from_millis(200))
         .expect("client")
@@ -108,7 +103,7 @@ async fn time_outs_are_retried_a_bounded_number_of_times() {
 
 #[tokio::test]
 async fn quota_errors_wait_for_google_s_retry_delay() {
-    let (sim, client) = sim(PlacesSim::builder()).await;
+    let (sim, client) = simulator(PlacesSim::builder()).await;
     let client = client.with_retry(RetryPolicy {
         max_retries: 1,
         base_backoff: Duration::from_millis(10),
@@ -139,7 +134,7 @@ async fn quota_errors_wait_for_google_s_retry_delay() {
 
 #[tokio::test]
 async fn place_details_answers_one_place_with_the_lead_fields_billed_as_details_enterprise() {
-    let (sim, client) = sim(PlacesSim::builder()).await;
+    let (sim, client) = simulator(PlacesSim::builder()).await;
     let city = sim.cities()[0].name;
     let known = sim.world().places_for(city, "restaurant")[0].clone();
     let mask = leadgen_core::places::details_field_mask(leadgen_core::places::LEAD_FIELD_MASK);

@@ -5,17 +5,16 @@
 
 use std::{
     collections::{BTreeSet, HashMap, HashSet},
-    net::SocketAddr,
     sync::Mutex,
 };
 
 use leadgen_core::{
-    places::{AggregateClient, PlacesClient},
+    places::AggregateClient,
     search::{self, AreaCache, Checkpoint, Located, Matched, PriceTable, Resume, SearchFailure, SearchPlan, Upstream},
 };
 use leadgen_testkit::places_sim::{DEFAULT_SEED, PlacesSim, Sku, World};
 
-use crate::runner_doubles::{NoGate, Sink, Unlimited, search as valid_search};
+use crate::runner_doubles::{NoGate, Sink, Unlimited, search as valid_search, simulator};
 
 const KEY: &str = "AIzaSyResumedMeter0123456789abcdefghijk";
 
@@ -38,14 +37,8 @@ impl AreaCache for Areas {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_zip_code_search_resumed_after_its_locate_counts_the_code() {
-    leadgen_core::install_crypto_provider();
-    let sim = PlacesSim::builder()
-        .start(SocketAddr::from(([127, 0, 0, 1], 0)))
-        .await
-        .expect("sim");
-    let base = url::Url::parse(&sim.base_url).expect("url");
-    let client = PlacesClient::new(&base).expect("client");
-    let meter = AggregateClient::new(&base).expect("aggregate");
+    let (sim, client) = simulator(PlacesSim::builder()).await;
+    let meter = AggregateClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("aggregate");
     let world = World::new(DEFAULT_SEED);
     let truth: BTreeSet<String> = world
         .places_for("Austin", "restaurant")

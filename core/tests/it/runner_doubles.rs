@@ -1,13 +1,26 @@
 //! Stand-ins for what a worker gives `search::run` (a rate gate, an allowance, an event
 //! sink), shared by the tests that drive the runner against the Places simulator.
 
+use std::net::SocketAddr;
+
 use leadgen_core::{
     lead::{Lead, SearchEvent},
+    places::PlacesClient,
     search::{
         Checkpoint, Coverage, EventSink, LeadAllowance, RateGate, RawSearch, SearchCompleteness, SearchStopped,
         ValidSearch,
     },
 };
+use leadgen_testkit::places_sim::{PlacesSim, PlacesSimBuilder};
+
+/// The Places simulator `builder` describes, on a free loopback port, and a client of it
+/// (the rustls provider installed first).
+pub async fn simulator(builder: PlacesSimBuilder) -> (PlacesSim, PlacesClient) {
+    leadgen_core::install_crypto_provider();
+    let sim = builder.start(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("sim");
+    let client = PlacesClient::new(&url::Url::parse(&sim.base_url).expect("url")).expect("client");
+    (sim, client)
+}
 
 /// A valid search of `business_type` in `location`.
 pub fn search(business_type: &str, location: &str, coverage: Coverage) -> ValidSearch {
