@@ -11,6 +11,11 @@
 //! to the first lead and to `complete`, and the completeness meter's "found of about". A
 //! ZIP code of the metro follows: its search sends the code's places only, though its
 //! viewport reaches into the codes around it. BENCH_QUICK=1 runs the dentists only.
+//!
+//! `BENCH_READING_SECS=N` waits N seconds between each estimate and its search, as a user
+//! reading the estimate before pressing Search does (default 0: pressed at once). The
+//! estimate's probes go on meanwhile (`LEADGEN_PROBE_AFTER_ESTIMATE_SECS`); the search's
+//! figures are timed from the press.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -29,6 +34,15 @@ use serde_json::{Value, json};
 const LATENCY: Duration = Duration::from_millis(300);
 /// Google's default quota: 600 Text Search requests a minute.
 const RPS: &str = "10";
+
+/// How long the user reads each estimate before pressing Search (`BENCH_READING_SECS`).
+fn reading() -> Duration {
+    let secs = std::env::var("BENCH_READING_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Duration::from_secs(secs)
+}
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -65,7 +79,7 @@ async fn main() {
         // The first search plans the area; the second, identical, runs from its plan
         // (`LEADGEN_PLAN_MEMORY_DAYS`, issue #30 item 2).
         for run in ["first", "repeat"] {
-            let label = format!("{plural} in {location} ({run})");
+            let label = format!("{plural} in {location} ({run}{})", read_note());
             measure(&s, &http, &base, &token, &location, kind, &label, &truth).await;
         }
     }
@@ -83,8 +97,16 @@ async fn main() {
             .filter(|p| p.zip == *zip)
             .map(|p| p.id)
             .collect();
-        let label = format!("restaurants in ZIP {zip} (first)");
+        let label = format!("restaurants in ZIP {zip} (first{})", read_note());
         measure(&s, &http, &base, &token, zip, "restaurant", &label, &truth).await;
+    }
+}
+
+/// How a row says the estimate was read before the search, if it was.
+fn read_note() -> String {
+    match reading().as_secs() {
+        0 => String::new(),
+        secs => format!(", estimate read {secs} s"),
     }
 }
 
@@ -114,6 +136,7 @@ async fn measure(
         .await
         .expect("estimate json");
     let estimate_time = started.elapsed();
+    tokio::time::sleep(reading()).await;
 
     s.sim.reset();
     let started = Instant::now();

@@ -16,6 +16,7 @@ pub mod openapi_readers;
 pub mod openapi_rules;
 pub mod openapi_workspaces;
 pub mod payload_errors;
+pub mod probing_after_estimates;
 pub mod rate_limits;
 pub mod relay;
 pub mod routes;

@@ -60,6 +60,8 @@ pub struct Inner {
     pub rate_limits: crate::rate_limits::RateLimits,
     /// Live search streams open per user on this process.
     pub streams: crate::stream_slots::StreamSlots,
+    /// Estimates whose probes go on after they answered, on this process.
+    pub probing: crate::probing_after_estimates::ProbingAfterEstimates,
     /// Users' "send a test event" counts (in Redis when distributed, so every replica
     /// shares them).
     pub test_events: TestEventLimit,
@@ -155,6 +157,7 @@ impl AppState {
                 config.server.rate_limit_per_token,
                 config.server.trusted_proxies.clone(),
             ),
+            probing: crate::probing_after_estimates::ProbingAfterEstimates::default(),
             streams: crate::stream_slots::StreamSlots::new(config.server.http_limits.max_streams_per_user),
             config,
         })))

@@ -196,8 +196,11 @@ impl LeadsApi {
     /// What the search would find, cost on your Google key and take, from Google's free
     /// IDs-only probes (and, for a full search of a named location, one request to
     /// locate it, cached afterwards). Counts toward no allowance. A full search of a
-    /// large metro is probed up to a bound (about 8 seconds at 10 requests a second);
-    /// past it the figures are extrapolated and `exact` is false.
+    /// large metro is probed up to a bound (about 8 seconds at 10 requests a second, about
+    /// 2 when Google's count of the area answers too); past it the figures are
+    /// extrapolated and `exact` is false. Where the workspace keeps place ids, those
+    /// probes then go on for a while after the answer (free, at the key's pace,
+    /// `LEADGEN_PROBE_AFTER_ESTIMATE_SECS`), so the search that follows has less to probe.
     ///
     /// When the business type is one of Google's place types and the area is known (a
     /// full search, or an explicit area), `completeness.expected` is how many places of
@@ -234,6 +237,8 @@ impl LeadsApi {
             return Err(spend_cap_reached(cap).into());
         }
         let key = PlacesKey::open(&state, auth.workspace()).await?;
+        // The workspace's earlier estimate stops probing: this one has the key's pace.
+        state.probing.stop(auth.workspace());
         let upstream = key.upstream(&state, state.aggregate.as_ref().filter(|_| reached.is_none()));
         let limits = EstimateLimits {
             rps: f64::from(state.config.places.rps),
@@ -272,25 +277,33 @@ impl LeadsApi {
         let cost_usd = spent.report(&prices).cost_usd;
         record_lookup(&state, caller, LookupKind::Estimate, client.as_ref(), cost_usd).await?;
         match estimate {
-            Ok(e) => Ok(Json(EstimateResponse {
-                leads_left_today,
-                allowance_warning: leadgen_core::usage::allowance_warning(
-                    // Left-out places use no allowance.
-                    u64::from(e.new_places.unwrap_or(e.estimated_leads)),
+            Ok(mut e) => {
+                if let Some(unfinished) = e.unfinished.take() {
+                    // Its probes go on while the user reads it (issue #30).
+                    state
+                        .probing
+                        .start(&state, auth.workspace(), search.clone(), unfinished);
+                }
+                Ok(Json(EstimateResponse {
                     leads_left_today,
-                ),
-                spend_cap_left_usd: cap.map(|cap| leadgen_core::money::round_cents(cap.left_usd)),
-                spend_cap_warning: cap.and_then(|cap| spend_cap_warning(cap, e.estimated_cost_usd)),
-                estimated_leads: e.estimated_leads,
-                estimated_cost_usd: e.estimated_cost_usd,
-                estimated_seconds: e.estimated_seconds,
-                requests: e.requests,
-                billable_requests: e.requests.billable(&prices),
-                exact: e.exact,
-                spent: e.spent,
-                completeness: e.completeness,
-                new_places: e.new_places,
-            })),
+                    allowance_warning: leadgen_core::usage::allowance_warning(
+                        // Left-out places use no allowance.
+                        u64::from(e.new_places.unwrap_or(e.estimated_leads)),
+                        leads_left_today,
+                    ),
+                    spend_cap_left_usd: cap.map(|cap| leadgen_core::money::round_cents(cap.left_usd)),
+                    spend_cap_warning: cap.and_then(|cap| spend_cap_warning(cap, e.estimated_cost_usd)),
+                    estimated_leads: e.estimated_leads,
+                    estimated_cost_usd: e.estimated_cost_usd,
+                    estimated_seconds: e.estimated_seconds,
+                    requests: e.requests,
+                    billable_requests: e.requests.billable(&prices),
+                    exact: e.exact,
+                    spent: e.spent,
+                    completeness: e.completeness,
+                    new_places: e.new_places,
+                }))
+            }
             Err(SearchFailure::Refused(message)) => Err(ApiError::bad_request("invalid_location", message).into()),
             Err(SearchFailure::Upstream(e)) => Err(upstream_error(e).into()),
             Err(SearchFailure::Stopped(_)) => {

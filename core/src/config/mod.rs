@@ -34,8 +34,9 @@ pub use access::{OidcConfig, SecretsConfig};
 pub use billing::{BillingConfig, STRIPE_API_BASE_URL};
 pub use delivery::{DeliverySchedule, MailConfig, OutboundConfig, parse_host_port};
 pub use google::{
-    DEFAULT_PLAN_MEMORY_DAYS, GOOGLE_AGGREGATE_BASE_URL, GOOGLE_DRIVE_BASE_URL, GOOGLE_ISSUER, GOOGLE_PLACES_BASE_URL,
-    GOOGLE_SHEETS_BASE_URL, GOOGLE_TOKEN_URL, GoogleApis, PlacesConfig, PriceTable,
+    DEFAULT_PLAN_MEMORY_DAYS, DEFAULT_PROBE_AFTER_ESTIMATE_SECS, GOOGLE_AGGREGATE_BASE_URL, GOOGLE_DRIVE_BASE_URL,
+    GOOGLE_ISSUER, GOOGLE_PLACES_BASE_URL, GOOGLE_SHEETS_BASE_URL, GOOGLE_TOKEN_URL, GoogleApis, PlacesConfig,
+    PriceTable,
 };
 pub use server::{HttpLimits, ServerConfig, parse_trusted_proxies};
 pub use site::SiteInfo;

@@ -88,6 +88,7 @@ pub const VARIABLES: &[Variable] = &[
     ),
     var("LEADGEN_PRICE_PLACE_DETAILS_ENTERPRISE", "places.prices.details"),
     var("LEADGEN_PLAN_MEMORY_DAYS", "places.plan_memory_days"),
+    var("LEADGEN_PROBE_AFTER_ESTIMATE_SECS", "places.probe_after_estimate_secs"),
     var("LEADGEN_WORKER_CONCURRENCY", "worker.concurrency"),
     var("LEADGEN_WORKER_NAME", "worker.name"),
     var("LEADGEN_WORKER_DRAIN_SECS", "worker.drain_secs"),

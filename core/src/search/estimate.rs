@@ -20,6 +20,7 @@ use super::{
     completeness,
     cost::{PriceTable, Requests, SearchCost, Sku, round_cents},
     full::{Done, FULL_CONCURRENCY, all_pages, probe},
+    keep_probing::Unfinished,
     locate::{AreaCache, locate},
     meter::Completeness,
     options::{Area, Coverage},
@@ -97,6 +98,9 @@ pub struct Estimate {
     /// not hold (the ones the search would send); `None` without one. Unprobed regions of
     /// an estimate that is not exact count as new.
     pub new_places: Option<u32>,
+    /// Where the probes stopped, when they left their answers for the search and did not
+    /// finish the area: [`keep_probing`](super::keep_probing) goes on from here.
+    pub unfinished: Option<Unfinished>,
 }
 
 /// What the workspace already knows that changes an estimate.
@@ -260,6 +264,7 @@ pub async fn estimate(
         exact,
         ..
     } = forecast;
+    let probes_done = exact;
     // Uncounted, a postal code's leads are every place its viewport lists (IDs-only
     // answers carry no address to tell the code's own by), more than the search sends:
     // never exact.
@@ -270,12 +275,14 @@ pub async fn estimate(
     // is cached, and the search reads it there. A full search counts its area once more
     // for its own meter (nothing of the estimate's count is kept), so the count is in its
     // cost too when the estimate's count answered.
-    let left = match (tiled, memory) {
+    let (left, unfinished) = match (tiled, memory) {
         (Some(area), Some(memory)) if keeps_place_ids && !answers.0.is_empty() => {
-            memory.leave_probes(&PlanKey::of(search, area), &answers).await;
-            true
+            let key = PlanKey::of(search, area);
+            memory.leave_probes(&key, &answers).await;
+            let unfinished = (!probes_done).then_some(Unfinished { key, area, answers });
+            (true, unfinished)
         }
-        _ => false,
+        _ => (false, None),
     };
     if !left {
         requests.ids_only += spent.ids_only;
@@ -294,6 +301,7 @@ pub async fn estimate(
         spent: spent.report(prices),
         completeness,
         new_places: (search.exclude() != super::options::Exclude::None).then_some(new),
+        unfinished,
     })
 }
 

@@ -181,7 +181,7 @@ pub(crate) async fn run(
     // app estimates before a full search): those rectangles are not asked again. A plan
     // from memory probes only its empty rectangles, which no estimate probed.
     let mut probed_before = match (plan.plan_memory, &remembered) {
-        (Some(memory), None) => memory.probed(&key).await.unwrap_or_default(),
+        (Some(memory), None) => memory.take_probes(&key).await.unwrap_or_default(),
         _ => ProbeAnswers::default(),
     };
     let mut planner = match &remembered {

@@ -9,7 +9,9 @@
 //!
 //! An estimate leaves what its probes answered under the same key, for a few minutes: the
 //! search that follows it (the web app estimates a full search before it runs) asks
-//! Google again only for the rectangles the estimate did not probe.
+//! Google again only for the rectangles the estimate did not probe. The estimate's
+//! probes may go on after it answers, adding to them (see `keep_probing`), until the
+//! search takes them.
 
 use std::time::Duration;
 
@@ -84,14 +86,22 @@ pub trait PlanMemory: Send + Sync {
     fn recall<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<Remembered>>;
     /// Remembers `plan` under `key` (replacing any older one).
     fn remember<'a>(&'a self, key: &'a PlanKey, plan: &'a Remembered) -> BoxFuture<'a, ()>;
-    /// The probe answers an estimate left under `key` within [`PROBES_KEPT`], if any. By
-    /// default none: a memory that keeps only plans.
-    fn probed<'a>(&'a self, _key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
+    /// Takes the probe answers an estimate left under `key` within [`PROBES_KEPT`], if
+    /// any: they are no longer there afterwards, so the estimate's probes that go on
+    /// meanwhile (see [`add_probes`](Self::add_probes)) stop. By default none: a memory
+    /// that keeps only plans.
+    fn take_probes<'a>(&'a self, _key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
         async { None }.boxed()
     }
     /// Leaves an estimate's probe answers under `key` (replacing any older ones) for the
     /// search that may follow. By default nothing is kept.
     fn leave_probes<'a>(&'a self, _key: &'a PlanKey, _answers: &'a ProbeAnswers) -> BoxFuture<'a, ()> {
         async {}.boxed()
+    }
+    /// Replaces the answers left under `key` with `answers` (the ones left and more), only
+    /// while they are still there: false once a search took them, they aged out, or
+    /// nothing is kept (the default), and the probes need not go on.
+    fn add_probes<'a>(&'a self, _key: &'a PlanKey, _answers: &'a ProbeAnswers) -> BoxFuture<'a, bool> {
+        async { false }.boxed()
     }
 }

@@ -103,19 +103,22 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// The probe answers an estimate of the workspace left under `key` less than
-    /// `max_age` ago ([`PROBES_KEPT`] for a search). A row that cannot be decoded is
-    /// none, with a log line.
+    /// Takes the probe answers an estimate of the workspace left under `key` less than
+    /// `max_age` ago ([`PROBES_KEPT`] for a search): the row is gone afterwards, so the
+    /// estimate's probes that go on ([`add_estimate_probes`](Self::add_estimate_probes))
+    /// find nothing to add to and stop. A row that cannot be decoded is none, with a log
+    /// line.
     #[tracing::instrument(skip(self))]
-    pub async fn estimate_probes(
+    pub async fn take_estimate_probes(
         &self,
         workspace: &WorkspaceId,
         key: &PlanKey,
         max_age: Duration,
     ) -> CoreResult<Option<ProbeAnswers>> {
         let row: Option<String> = sqlx::query_scalar(
-            "SELECT answers FROM estimate_probes
-             WHERE workspace_id = $1 AND query_digest = $2 AND area_digest = $3 AND probed_at > $4",
+            "DELETE FROM estimate_probes
+             WHERE workspace_id = $1 AND query_digest = $2 AND area_digest = $3 AND probed_at > $4
+             RETURNING answers",
         )
         .bind(workspace)
         .bind(&key.query)
@@ -128,6 +131,31 @@ impl Store {
                 .inspect_err(|error| tracing::warn!(%error, "an estimate's probe answers could not be read"))
                 .ok()
         }))
+    }
+
+    /// Replaces the probe answers left under `key` with `answers`, only while a row is
+    /// there: false once a search took it (or it was pruned). Its age is kept: answers
+    /// added later are no fresher than the first ones.
+    #[tracing::instrument(skip(self, answers), fields(probes = answers.0.len()))]
+    pub async fn add_estimate_probes(
+        &self,
+        workspace: &WorkspaceId,
+        key: &PlanKey,
+        answers: &ProbeAnswers,
+    ) -> CoreResult<bool> {
+        // Rectangles and strings always serialise.
+        let encoded = serde_json::to_string(answers).unwrap_or_default();
+        let done = sqlx::query(
+            "UPDATE estimate_probes SET answers = $4
+             WHERE workspace_id = $1 AND query_digest = $2 AND area_digest = $3",
+        )
+        .bind(workspace)
+        .bind(&key.query)
+        .bind(&key.area)
+        .bind(encoded)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Leaves an estimate's probe answers under `key` for the workspace, probed now
@@ -238,11 +266,11 @@ impl PlanMemory for WorkspacePlans<'_> {
         .boxed()
     }
 
-    fn probed<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
+    fn take_probes<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
         async move {
             // Unread answers only cost the probes they would have saved.
             self.store
-                .estimate_probes(self.workspace, key, PROBES_KEPT)
+                .take_estimate_probes(self.workspace, key, PROBES_KEPT)
                 .await
                 .inspect_err(|error| tracing::warn!(%error, "could not read an estimate's probe answers"))
                 .ok()
@@ -260,6 +288,18 @@ impl PlanMemory for WorkspacePlans<'_> {
             {
                 tracing::warn!(%error, "could not leave an estimate's probe answers");
             }
+        }
+        .boxed()
+    }
+
+    fn add_probes<'a>(&'a self, key: &'a PlanKey, answers: &'a ProbeAnswers) -> BoxFuture<'a, bool> {
+        async move {
+            // A write that fails stops the probes: the search then makes the rest.
+            self.store
+                .add_estimate_probes(self.workspace, key, answers)
+                .await
+                .inspect_err(|error| tracing::warn!(%error, "could not add to an estimate's probe answers"))
+                .unwrap_or(false)
         }
         .boxed()
     }

@@ -171,52 +171,90 @@ fn same_answers(read: Option<ProbeAnswers>, written: &ProbeAnswers) -> bool {
 }
 
 both_backends!(
-    an_estimates_probe_answers_wait_per_workspace_query_and_area_within_their_window,
+    an_estimates_probe_answers_wait_per_workspace_query_and_area_within_their_window_for_one_search,
     |store: Store| async move {
         let kept = Duration::from_secs(15 * 60);
         let a = workspace(&store, "probes-a").await;
         let b = workspace(&store, "probes-b").await;
         let dentists = key("q-dentist", "houston");
-        assert_eq!(store.estimate_probes(&a, &dentists, kept).await.expect("read"), None);
+        assert_eq!(
+            store.take_estimate_probes(&a, &dentists, kept).await.expect("take"),
+            None
+        );
+        assert!(
+            !store
+                .add_estimate_probes(&a, &dentists, &answers(&["p1"]))
+                .await
+                .expect("add"),
+            "nothing left to add to"
+        );
 
         store
             .leave_estimate_probes(&a, &dentists, &answers(&["p1", "p2"]), kept)
             .await
             .expect("write");
-        let read = store.estimate_probes(&a, &dentists, kept).await.expect("read");
-        assert!(same_answers(read, &answers(&["p1", "p2"])), "read back as written");
         for (workspace, key, what) in [
             (&b, &dentists, "another workspace"),
             (&a, &key("q-restaurant", "houston"), "another query"),
             (&a, &key("q-dentist", "austin"), "another area"),
         ] {
             assert_eq!(
-                store.estimate_probes(workspace, key, kept).await.expect("read"),
+                store.take_estimate_probes(workspace, key, kept).await.expect("take"),
                 None,
                 "{what} sees nothing"
             );
         }
-        // Probed this second: within the window, but not within no time at all.
+        // Probed this second: within the window, but not within no time at all (and a
+        // take that finds none removes nothing).
         assert_eq!(
             store
-                .estimate_probes(&a, &dentists, Duration::ZERO)
+                .take_estimate_probes(&a, &dentists, Duration::ZERO)
                 .await
-                .expect("read"),
+                .expect("take"),
             None,
             "past its window"
+        );
+        // The estimate's probes that go on add to them while they wait.
+        assert!(
+            store
+                .add_estimate_probes(&a, &dentists, &answers(&["p1", "p2", "p4"]))
+                .await
+                .expect("add")
+        );
+        let taken = store.take_estimate_probes(&a, &dentists, kept).await.expect("take");
+        assert!(same_answers(taken, &answers(&["p1", "p2", "p4"])), "taken as added");
+        // A search took them: gone for the next, and nothing to add to.
+        assert_eq!(
+            store.take_estimate_probes(&a, &dentists, kept).await.expect("take"),
+            None
+        );
+        assert!(
+            !store
+                .add_estimate_probes(&a, &dentists, &answers(&["p1", "p2", "p4", "p5"]))
+                .await
+                .expect("add"),
+            "taken: the probes stop"
         );
 
         // A later estimate replaces them; pruning leaves answers within the window.
         store
+            .leave_estimate_probes(&a, &dentists, &answers(&["p6"]), kept)
+            .await
+            .expect("write");
+        store
             .leave_estimate_probes(&a, &dentists, &answers(&["p3"]), kept)
             .await
             .expect("rewrite");
-        let read = store.estimate_probes(&a, &dentists, kept).await.expect("read");
-        assert!(same_answers(read, &answers(&["p3"])));
         assert_eq!(store.prune_estimate_probes(kept).await.expect("prune"), 0);
+        let taken = store.take_estimate_probes(&a, &dentists, kept).await.expect("take");
+        assert!(same_answers(taken, &answers(&["p3"])));
+        store
+            .leave_estimate_probes(&a, &dentists, &answers(&["p3"]), kept)
+            .await
+            .expect("write");
         assert_eq!(store.prune_estimate_probes(Duration::ZERO).await.expect("prune"), 1);
         assert_eq!(
-            store.estimate_probes(&a, &dentists, kept).await.expect("read"),
+            store.take_estimate_probes(&a, &dentists, kept).await.expect("take"),
             None,
             "forgotten"
         );

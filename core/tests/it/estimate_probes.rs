@@ -32,14 +32,30 @@ impl PlanMemory for ProbesOnly {
         async {}.boxed()
     }
 
-    fn probed<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
-        let left = self.0.lock().expect("probes").clone();
-        async move { left.filter(|(k, _)| k == key).map(|(_, answers)| answers) }.boxed()
+    fn take_probes<'a>(&'a self, key: &'a PlanKey) -> BoxFuture<'a, Option<ProbeAnswers>> {
+        let mut left = self.0.lock().expect("probes");
+        let taken = match left.take() {
+            Some((k, answers)) if &k == key => Some(answers),
+            other => {
+                *left = other;
+                None
+            }
+        };
+        async move { taken }.boxed()
     }
 
     fn leave_probes<'a>(&'a self, key: &'a PlanKey, answers: &'a ProbeAnswers) -> BoxFuture<'a, ()> {
         *self.0.lock().expect("probes") = Some((key.clone(), answers.clone()));
         async {}.boxed()
+    }
+
+    fn add_probes<'a>(&'a self, key: &'a PlanKey, answers: &'a ProbeAnswers) -> BoxFuture<'a, bool> {
+        let mut left = self.0.lock().expect("probes");
+        let there = matches!(&*left, Some((k, _)) if k == key);
+        if there {
+            *left = Some((key.clone(), answers.clone()));
+        }
+        async move { there }.boxed()
     }
 }
 
@@ -127,6 +143,7 @@ async fn a_search_after_its_estimate_asks_google_only_what_the_estimate_did_not(
     let memory: &'static ProbesOnly = Box::leak(Box::default());
     let estimate = estimate_with(memory, true).await;
     assert!(!estimate.exact, "the estimate stopped at its bound: {estimate:?}");
+    assert!(estimate.unfinished.is_some(), "where its probes stopped is said");
     let estimated = sim.stats().billable(Sku::TextSearchEssentialsIdsOnly);
     assert!(
         estimated > 0 && estimated < probes_alone,
@@ -158,9 +175,58 @@ async fn a_search_after_its_estimate_asks_google_only_what_the_estimate_did_not(
     let none: &'static ProbesOnly = Box::leak(Box::default());
     let kept_nothing = estimate_with(none, false).await;
     assert!(none.0.lock().expect("probes").is_none());
+    assert_eq!(kept_nothing.unfinished, None, "nothing left to go on from");
     assert_eq!(
         u64::from(kept_nothing.requests.ids_only),
         u64::from(estimate.requests.ids_only) + estimated,
         "{kept_nothing:?} against {estimate:?}"
     );
+
+    // Its probes go on after it answers (while the user reads it) until the area is all
+    // probed: the search then asks Google for no rectangle at all, and sends the same.
+    sim.reset();
+    let memory: &'static ProbesOnly = Box::leak(Box::default());
+    let unfinished = estimate_with(memory, true).await.unfinished.expect("unfinished");
+    let estimated = sim.stats().billable(Sku::TextSearchEssentialsIdsOnly);
+    let forever = tokio::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let kept = search::keep_probing(&upstream, &search, unfinished.clone(), memory, forever).await;
+    assert_eq!(kept.ended, search::ProbingEnded::Finished, "{kept:?}");
+    assert_eq!(
+        estimated + u64::from(kept.requests),
+        probes_alone,
+        "the estimate and its probes after it ask what the search alone asks: {estimated} + {kept:?}"
+    );
+    sim.reset();
+    let sent_after_reading = run(memory).await;
+    assert_eq!(
+        sim.stats().billable(Sku::TextSearchEssentialsIdsOnly),
+        0,
+        "the search probes nothing"
+    );
+    let unique: BTreeSet<String> = sent_after_reading.iter().cloned().collect();
+    assert_eq!(
+        (unique.len(), &unique),
+        (sent_after_reading.len(), &truth),
+        "every place, once"
+    );
+
+    // A search that takes the answers stops them: the round in flight is the last.
+    leave(memory, &unfinished);
+    assert!(memory.take_probes(&unfinished.key).await.is_some());
+    let kept = search::keep_probing(&upstream, &search, unfinished.clone(), memory, forever).await;
+    assert_eq!(kept.ended, search::ProbingEnded::Taken, "{kept:?}");
+    assert!(
+        (1..=4 * 3).contains(&kept.requests),
+        "one round of at most 4 probes: {kept:?}"
+    );
+    // So does its time bound, before asking anything.
+    leave(memory, &unfinished);
+    let now = tokio::time::Instant::now();
+    let kept = search::keep_probing(&upstream, &search, unfinished, memory, now).await;
+    assert_eq!((kept.ended, kept.requests), (search::ProbingEnded::TimedOut, 0));
+}
+
+/// Leaves `unfinished`'s answers in `memory`, as its estimate did.
+fn leave(memory: &ProbesOnly, unfinished: &search::Unfinished) {
+    *memory.0.lock().expect("probes") = Some((unfinished.key.clone(), unfinished.answers.clone()));
 }

@@ -2,10 +2,11 @@
 //! same query and area runs from the first one's plan (far fewer IDs-only probes, no more
 //! lead pages, the same leads), finds what opened in between, falls back to planning
 //! where a remembered rectangle now holds more than Google lists, and with
-//! `LEADGEN_PLAN_MEMORY_DAYS=0` behaves as before. The completeness meter is off here, so
+//! `LEADGEN_PLAN_MEMORY_DAYS=0` behaves as before; an estimate's probes, left for its
+//! search, and going on after it answered. The completeness meter is off here, so
 //! that no place is found by id at the end: what the pages list is what the search finds.
 
-use std::collections::BTreeSet;
+use std::{collections::BTreeSet, time::Duration};
 
 use leadgen_core::ids::WorkspaceId;
 use leadgen_testkit::places_sim::{City, PlacesSim, PlacesSimBuilder, SimStats, Sku};
@@ -330,6 +331,73 @@ both_modes!(
         assert!(
             requests >= probed,
             "{requests} IDs-only requests for {probed} rectangles"
+        );
+    }
+);
+
+both_modes!(
+    an_estimates_probes_go_on_while_it_is_read_and_its_search_then_probes_nothing,
+    |mode| async move {
+        let env = SearchEnv::start(
+            mode,
+            PlacesSim::builder(),
+            1,
+            vec![
+                ("LEADGEN_COMPLETENESS", "off".to_owned()),
+                ("LEADGEN_PROBE_AFTER_ESTIMATE_SECS", "20".to_owned()),
+                ("LEADGEN_FREE_DAILY_LEADS", "5000".to_owned()),
+                // The key's pace is not what is tested: the simulator answers at once.
+                ("LEADGEN_PLACES_RPS", "1000".to_owned()),
+            ],
+        )
+        .await;
+        // The city with the most dentists (the metro's 1,500): more than the estimate
+        // probes within its bound.
+        let world = env.sim.world();
+        let city = world
+            .cities()
+            .iter()
+            .max_by_key(|c| world.places_for(c.name, "dentist").len())
+            .expect("a city");
+        let truth: BTreeSet<String> = world
+            .places_for(city.name, "dentist")
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        let body = json!({"businessType": "dentist", "coverage": "full", "area": area_of(city)});
+        let (status, estimate) = env
+            .app
+            .post("/api/leads/estimate", Some(&env.token), Some(body.clone()))
+            .await;
+        assert_eq!(status, 200, "{estimate}");
+        assert_eq!(
+            estimate["exact"], false,
+            "the estimate stopped at its bound: {estimate}"
+        );
+        // While the user reads it, its probes go on to the end of the area.
+        let waited = tokio::time::Instant::now();
+        while env.app.state.probing.running() > 0 {
+            assert!(waited.elapsed() < Duration::from_secs(30), "the probes end");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        env.sim.reset();
+        let (status, events) = env.stream_body(body).await;
+        assert_eq!(status, 200);
+        let found = found_ids(&events);
+        let unique: BTreeSet<String> = found.iter().cloned().collect();
+        assert_eq!(unique.len(), found.len(), "no dentist twice");
+        assert!(unique == truth, "every dentist: {} of {}", unique.len(), truth.len());
+        assert_eq!(
+            env.sim.stats().billable(Sku::TextSearchEssentialsIdsOnly),
+            0,
+            "the search probes nothing: the estimate's probes had answered every rectangle"
+        );
+        assert!(
+            last_of(&events, "progress")["areasProbed"]
+                .as_u64()
+                .expect("areasProbed")
+                > 0,
+            "its planner had the answers"
         );
     }
 );

@@ -476,8 +476,11 @@ export const getEstimateSearchUrl = () => {
  * What the search would find, cost on your Google key and take, from Google's free
  * IDs-only probes (and, for a full search of a named location, one request to
  * locate it, cached afterwards). Counts toward no allowance. A full search of a
- * large metro is probed up to a bound (about 8 seconds at 10 requests a second);
- * past it the figures are extrapolated and `exact` is false.
+ * large metro is probed up to a bound (about 8 seconds at 10 requests a second, about
+ * 2 when Google's count of the area answers too); past it the figures are
+ * extrapolated and `exact` is false. Where the workspace keeps place ids, those
+ * probes then go on for a while after the answer (free, at the key's pace,
+ * `LEADGEN_PROBE_AFTER_ESTIMATE_SECS`), so the search that follows has less to probe.
  *
  * When the business type is one of Google's place types and the area is known (a
  * full search, or an explicit area), `completeness.expected` is how many places of
