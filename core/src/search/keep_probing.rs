@@ -1,7 +1,7 @@
 //! After an estimate answers, its free IDs-only probes go on while the user reads it
 //! (issue #30: 4,000 leads a minute on a first search). The web app shows the estimate
-//! before the user presses Search; the seconds between are the key's, unused. Each round
-//! of answers joins the ones the estimate left (see [`PlanMemory::add_probes`]), so the
+//! before the user presses Search; the seconds between are the key's, unused. The
+//! answers join the ones the estimate left (see [`PlanMemory::add_probes`]), so the
 //! search that follows asks Google again for none of them and starts fetching sooner.
 //!
 //! It stops at whichever comes first: every region probed, its time bound
@@ -9,9 +9,13 @@
 //! answers (the search's read removes them, so the next write finds nothing to add to).
 //! Its requests go through the key's rate gate, shared with the fleet's searches, so it
 //! never overruns Google's pace; a search that starts meanwhile waits at most for the
-//! round already in flight.
+//! probes already in flight. The first probe waits a moment ([`FIRST_PROBE_AFTER`]): a
+//! client that searches as soon as the estimate answers takes the answers before any
+//! probe of it reaches the gate.
 
-use futures_util::future::join_all;
+use std::time::Duration;
+
+use futures_util::{FutureExt, StreamExt, stream::FuturesUnordered};
 use tokio::time::Instant;
 
 use super::{
@@ -23,9 +27,18 @@ use super::{
     tiling::{Planner, Probe, Rect},
 };
 
-/// Probes asked at once: a search that starts meanwhile waits for at most these (their
-/// pages, 3 at most each) at the shared gate.
-const ROUND: usize = 4;
+/// How long after the estimate answered the first probe starts: a person reads an
+/// estimate for longer; a program that searches at once has taken the answers by then.
+pub const FIRST_PROBE_AFTER: Duration = Duration::from_secs(1);
+
+/// Probes in flight at once: at 300 ms a request, 4 keep 10 requests a second going; a
+/// search that starts meanwhile waits for at most these (their pages, 3 at most each) at
+/// the shared gate.
+const IN_FLIGHT: usize = 4;
+
+/// How often the answers are written while probes are in flight (each write is the whole
+/// set): the answers of a moment are lost when the search takes the rest meanwhile.
+const WRITE_EVERY: Duration = Duration::from_millis(300);
 
 /// An estimate whose probes did not finish its area, and what they answered: where
 /// [`keep_probing`] starts.
@@ -59,8 +72,8 @@ pub enum ProbingEnded {
     Failed,
 }
 
-/// Probes on from where `left` stopped until `until` (see the module docs), adding each
-/// round's answers to the ones in `memory`.
+/// Probes on from where `left` stopped until `until` (see the module docs), adding the
+/// answers to the ones in `memory` as they come.
 pub async fn keep_probing(
     upstream: &Upstream<'_, impl RateGate>,
     search: &ValidSearch,
@@ -76,9 +89,20 @@ pub async fn keep_probing(
     let mut replay = answers.clone();
     let mut planner = Planner::new(area);
     let mut requests = 0u32;
+    tokio::time::sleep_until((Instant::now() + FIRST_PROBE_AFTER).min(until)).await;
+    // Still there? (Rewriting them as they are changes nothing.)
+    if !memory.add_probes(&key, &answers).await {
+        return KeptProbing {
+            requests,
+            ended: ProbingEnded::Taken,
+        };
+    }
+    let mut inflight = FuturesUnordered::new();
+    let mut written = (answers.0.len(), Instant::now());
     let ended = loop {
-        let mut round = Vec::new();
-        while round.len() < ROUND {
+        // As many probes in flight as keep the key's pace busy: the planner's next ones,
+        // those the estimate answered recorded without asking.
+        while inflight.len() < IN_FLIGHT && Instant::now() < until {
             let Some((id, rect)) = planner.next_probe() else { break };
             if !may_hold(rect) && planner.may_skip(id) {
                 planner.record_outside(id);
@@ -86,34 +110,35 @@ pub async fn keep_probing(
             }
             match replay.take(&rect) {
                 Some(ids) => planner.record(id, Probe { ids }),
-                None => round.push((id, rect)),
+                None => inflight.push(probe(upstream, &base, id, rect).map(move |done| (rect, done))),
             }
         }
-        if round.is_empty() {
-            break ProbingEnded::Finished;
-        }
-        if Instant::now() >= until {
-            break ProbingEnded::TimedOut;
-        }
-        let rects: Vec<Rect> = round.iter().map(|(_, rect)| *rect).collect();
-        let done = join_all(round.into_iter().map(|(id, rect)| probe(upstream, &base, id, rect))).await;
-        let mut failed = false;
-        for (done, rect) in done.into_iter().zip(rects) {
-            let Done::Probe(id, result) = done else { continue };
-            match result {
-                Ok((ids, pages)) => {
-                    requests += pages;
-                    answers.0.push(ProbeAnswer { rect, ids: ids.clone() });
-                    planner.record(id, Probe { ids });
-                }
-                Err(error) => {
-                    tracing::info!(%error, "an estimate's probes stopped: Google refused one");
-                    failed = true;
-                }
+        let Some((rect, done)) = inflight.next().await else {
+            break if Instant::now() >= until {
+                ProbingEnded::TimedOut
+            } else {
+                ProbingEnded::Finished
+            };
+        };
+        let Done::Probe(id, result) = done else { continue };
+        let failed = match result {
+            Ok((ids, pages)) => {
+                requests += pages;
+                answers.0.push(ProbeAnswer { rect, ids: ids.clone() });
+                planner.record(id, Probe { ids });
+                false
             }
-        }
-        if !memory.add_probes(&key, &answers).await {
-            break ProbingEnded::Taken;
+            Err(error) => {
+                tracing::info!(%error, "an estimate's probes stopped: Google refused one");
+                true
+            }
+        };
+        let due = failed || inflight.is_empty() || written.1.elapsed() >= WRITE_EVERY;
+        if due && written.0 < answers.0.len() {
+            if !memory.add_probes(&key, &answers).await {
+                break ProbingEnded::Taken;
+            }
+            written = (answers.0.len(), Instant::now());
         }
         if failed {
             break ProbingEnded::Failed;

@@ -32,7 +32,7 @@ pub use checkpoint::{Checkpoint, DoneTile, Progress, Resume};
 pub use cost::{PriceTable, Requests, SearchCost, Sku, round_cents};
 pub use estimate::{Estimate, EstimateLimits, WorkspaceKnows, estimate};
 pub use full::FULL_CONCURRENCY;
-pub use keep_probing::{KeptProbing, ProbingEnded, Unfinished, keep_probing};
+pub use keep_probing::{FIRST_PROBE_AFTER, KeptProbing, ProbingEnded, Unfinished, keep_probing};
 pub use leads::lead_from_place;
 pub use locate::{
     AreaCache, LOCATE_FIELD_MASK, Located, Matched, NoAreaCache, area_of, cached, locate, normalise_location,
