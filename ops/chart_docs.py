@@ -43,6 +43,7 @@ CONSTRAINTS: dict[str, dict] = {
     "config.completeness": {"type": "string", "enum": ["on", "off"]},
     "config.completenessFetchMissing": {"type": "string", "enum": ["on", "off"]},
     "config.planMemoryDays": {"type": "integer", "minimum": 0, "maximum": 30},
+    "config.probeAfterEstimateSecs": {"type": "integer", "minimum": 0, "maximum": 60},
     "config.rateLimits.*": COUNT,
     "config.placesRps": {"type": "number", "exclusiveMinimum": 0},
     "config.placesPrices.*": {"type": "number", "minimum": 0},
