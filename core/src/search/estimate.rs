@@ -29,7 +29,7 @@ use super::{
     query::ValidSearch,
     request::{base_request, first_request},
     runner::{RateGate, SearchFailure, Upstream},
-    tiling::{Planner, Probe, Rect, Remembered},
+    tiling::{Planner, Probe, ProbeQueue, Rect, Remembered},
 };
 use crate::places::{AggregateArea, IDS_FIELD_MASK};
 
@@ -429,13 +429,10 @@ async fn full(
             && used + (round.len() * MAX_PAGES) as u32 + MAX_PAGES as u32 <= limits.max_probe_requests
             && in_time(round.len() + 1)
         {
-            let Some((id, rect)) = planner.next_probe() else { break };
-            if !may_hold(rect) && planner.may_skip(id) {
-                // Wholly outside a polygon: known empty without asking, as the search does.
-                planner.record_outside(id);
-                continue;
-            }
-            round.push((id, rect));
+            let Some(next) = planner.next_probe_within(may_hold) else {
+                break;
+            };
+            round.push(next);
         }
         if round.is_empty() {
             break;

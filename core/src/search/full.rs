@@ -38,7 +38,7 @@ use super::{
     plan_memory::{PlanKey, ProbeAnswers},
     request::{accepted_lead, base_request, in_area},
     runner::{EventSink, LeadAllowance, RateGate, SearchFailure, SearchOutcome, SearchPlan, SearchStopped, Upstream},
-    tiling::{CAP, Plans, Probe, ProbeId, Rect, Remembered},
+    tiling::{CAP, Plans, Probe, ProbeId, ProbeQueue, Rect, Remembered},
 };
 use crate::{
     lead::{BusinessFound, Lead, SearchEvent, SearchProgress, StopReason},
@@ -297,13 +297,7 @@ pub(crate) async fn run(
                         inflight.push(fetch_tile(upstream, &base, mask, (rect, index), planned).boxed());
                     }
                 }
-            } else if let Some((id, rect)) = planner.next_probe() {
-                if !may_hold(rect) && planner.may_skip(id) {
-                    // Wholly outside a polygon: no place of it counts, so it is known
-                    // empty without asking (recall is kept: a tile partly inside is probed).
-                    planner.record_outside(id);
-                    continue;
-                }
+            } else if let Some((id, rect)) = planner.next_probe_within(may_hold) {
                 match probed_before.take(&rect) {
                     Some(ids) => inflight.push(async move { Done::Probe(id, Ok((ids, 0))) }.boxed()),
                     None => inflight.push(probe(upstream, &base, id, rect).boxed()),

@@ -24,7 +24,7 @@ use super::{
     query::ValidSearch,
     request::base_request,
     runner::{RateGate, Upstream},
-    tiling::{Planner, Probe, Rect},
+    tiling::{Planner, Probe, ProbeQueue, Rect},
 };
 
 /// How long after the estimate answered the first probe starts: a person reads an
@@ -103,11 +103,9 @@ pub async fn keep_probing(
         // As many probes in flight as keep the key's pace busy: the planner's next ones,
         // those the estimate answered recorded without asking.
         while inflight.len() < IN_FLIGHT && Instant::now() < until {
-            let Some((id, rect)) = planner.next_probe() else { break };
-            if !may_hold(rect) && planner.may_skip(id) {
-                planner.record_outside(id);
-                continue;
-            }
+            let Some((id, rect)) = planner.next_probe_within(may_hold) else {
+                break;
+            };
             match replay.take(&rect) {
                 Some(ids) => planner.record(id, Probe { ids }),
                 None => inflight.push(probe(upstream, &base, id, rect).map(move |done| (rect, done))),

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use leadgen_core::{
     places::{PlacesClient, SearchTextRequest},
-    search::tiling::{LatLng, Planner, Rect},
+    search::tiling::{LatLng, Planner, ProbeQueue, Rect},
 };
 use leadgen_testkit::places_sim::{PlacesSim, Sku};
 

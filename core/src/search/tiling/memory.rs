@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     geometry::Rect,
-    probe::{CAP, PAGE, Probe, ProbeId},
+    probe::{CAP, PAGE, Probe, ProbeId, ProbeQueue},
     state::{Planner, State},
 };
 
@@ -381,47 +381,6 @@ impl Plans {
         self.plans.first().map_or(0, |(plan, _)| plan.extra_requests())
     }
 
-    /// The next rectangle to probe, if one is waiting: remembered regions first, then
-    /// the plans' probes, first plan first.
-    pub fn next_probe(&mut self) -> Option<(ProbeId, Rect)> {
-        if let Some((region, half)) = self.queue.pop_front() {
-            let rect = match (&self.regions[region], half) {
-                (Region::Waiting { rect, .. }, None) => *rect,
-                (Region::Halves { rect, .. }, Some(k)) => halves(*rect)[k],
-                _ => return self.next_probe(),
-            };
-            self.targets.push(Target::Region(region, half));
-            return Some((self.targets.len() - 1, rect));
-        }
-        for (index, (plan, _)) in self.plans.iter_mut().enumerate() {
-            if let Some((id, rect)) = plan.next_probe() {
-                self.targets.push(Target::Plan(index, id));
-                return Some((self.targets.len() - 1, rect));
-            }
-        }
-        None
-    }
-
-    /// Whether probe `id` may be recorded with [`Self::record_outside`] (see
-    /// [`Planner::may_skip`]).
-    pub fn may_skip(&self, id: ProbeId) -> bool {
-        match self.targets[id] {
-            Target::Plan(plan, id) => self.plans[plan].0.may_skip(id),
-            Target::Region(..) => true,
-        }
-    }
-
-    /// Records, without a probe, that `id`'s rectangle lies outside the search's polygon.
-    pub fn record_outside(&mut self, id: ProbeId) {
-        match self.targets[id] {
-            Target::Plan(plan, id) => {
-                self.plans[plan].0.record_outside(id);
-                self.pull(plan);
-            }
-            Target::Region(..) => self.record(id, Probe::default()),
-        }
-    }
-
     /// Records a probe's answer.
     pub fn record(&mut self, id: ProbeId, probe: Probe) {
         match self.targets[id] {
@@ -640,5 +599,44 @@ impl Plans {
             }
         }
         Some(out)
+    }
+}
+
+impl ProbeQueue for Plans {
+    /// Remembered regions first, then the plans' probes, first plan first.
+    fn next_probe(&mut self) -> Option<(ProbeId, Rect)> {
+        if let Some((region, half)) = self.queue.pop_front() {
+            let rect = match (&self.regions[region], half) {
+                (Region::Waiting { rect, .. }, None) => *rect,
+                (Region::Halves { rect, .. }, Some(k)) => halves(*rect)[k],
+                _ => return self.next_probe(),
+            };
+            self.targets.push(Target::Region(region, half));
+            return Some((self.targets.len() - 1, rect));
+        }
+        for (index, (plan, _)) in self.plans.iter_mut().enumerate() {
+            if let Some((id, rect)) = plan.next_probe() {
+                self.targets.push(Target::Plan(index, id));
+                return Some((self.targets.len() - 1, rect));
+            }
+        }
+        None
+    }
+
+    fn may_skip(&self, id: ProbeId) -> bool {
+        match self.targets[id] {
+            Target::Plan(plan, id) => self.plans[plan].0.may_skip(id),
+            Target::Region(..) => true,
+        }
+    }
+
+    fn record_outside(&mut self, id: ProbeId) {
+        match self.targets[id] {
+            Target::Plan(plan, id) => {
+                self.plans[plan].0.record_outside(id);
+                self.pull(plan);
+            }
+            Target::Region(..) => self.record(id, Probe::default()),
+        }
     }
 }

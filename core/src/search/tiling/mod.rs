@@ -83,5 +83,5 @@ mod tests;
 
 pub use geometry::{LatLng, MIN_SIDE, Rect};
 pub use memory::{Plans, Remembered, RememberedFetch, Tile};
-pub use probe::{CAP, Fetch, PAGE, Probe, ProbeId};
+pub use probe::{CAP, Fetch, PAGE, Probe, ProbeId, ProbeQueue};
 pub use state::Planner;

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::{
     geometry::Rect,
-    probe::{CAP, Fetch, Probe, ProbeId},
+    probe::{CAP, Fetch, Probe, ProbeId, ProbeQueue},
     split::UNKNOWN_SATURATED,
     state::{Node, Planner, State},
 };
@@ -43,14 +43,6 @@ impl Planner {
             path,
         });
         id
-    }
-
-    /// The next rectangle to probe, if one is waiting. Several may be probed at once.
-    /// Repairs' probes come first (fetches wait on them), then the tree depth first.
-    pub fn next_probe(&mut self) -> Option<(ProbeId, Rect)> {
-        let (_, id) = self.queue.pop_first()?;
-        self.probing += 1;
-        Some((id, self.nodes[id].rect))
     }
 
     /// The area's first page, to fetch at once with the lead mask (one billable request),
@@ -116,23 +108,6 @@ impl Planner {
                 }
             },
         }
-    }
-
-    /// Whether `id` may be recorded with [`Self::record_outside`]: a rectangle of the tree,
-    /// not a repair's probe (a repair counts what a strip between two fetches really
-    /// holds, wherever it lies, so it is always asked).
-    pub fn may_skip(&self, id: ProbeId) -> bool {
-        self.nodes[id].repair.is_none()
-    }
-
-    /// Records, without a probe, that `id`'s rectangle holds nothing the search wants (it
-    /// lies wholly outside the search's polygon). It becomes an empty leaf that is never
-    /// grouped with a neighbour: the places it really holds are unknown, and a fetch
-    /// spanning it could pass Google's cap. Only for a rectangle that [`Self::may_skip`].
-    pub fn record_outside(&mut self, id: ProbeId) {
-        debug_assert!(self.may_skip(id), "a repair's probe is always asked");
-        self.outside.insert(id);
-        self.record(id, Probe::default());
     }
 
     /// Whether every rectangle is probed.
@@ -216,5 +191,27 @@ impl Planner {
     /// A runner may start fetching one as soon as it appears.
     pub fn fetch_plan(&self) -> Vec<Fetch> {
         self.fetches.clone()
+    }
+}
+
+impl ProbeQueue for Planner {
+    /// Repairs' probes come first (fetches wait on them), then the tree depth first.
+    fn next_probe(&mut self) -> Option<(ProbeId, Rect)> {
+        let (_, id) = self.queue.pop_first()?;
+        self.probing += 1;
+        Some((id, self.nodes[id].rect))
+    }
+
+    /// A rectangle of the tree, not a repair's probe.
+    fn may_skip(&self, id: ProbeId) -> bool {
+        self.nodes[id].repair.is_none()
+    }
+
+    /// It becomes an empty leaf that is never grouped with a neighbour: the places it
+    /// really holds are unknown, and a fetch spanning it could pass Google's cap.
+    fn record_outside(&mut self, id: ProbeId) {
+        debug_assert!(self.may_skip(id), "a repair's probe is always asked");
+        self.outside.insert(id);
+        self.record(id, Probe::default());
     }
 }
