@@ -66,7 +66,8 @@ pub enum ProbingEnded {
     Finished,
     /// The time bound passed.
     TimedOut,
-    /// The search took the answers (or they were forgotten): nobody reads more.
+    /// Nobody reads more: the search took the answers, a newer estimate of the workspace
+    /// left its own (on any API process), or they were forgotten.
     Taken,
     /// Google refused a probe (the key, its quota): the search will say so itself.
     Failed,

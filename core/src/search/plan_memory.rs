@@ -99,8 +99,9 @@ pub trait PlanMemory: Send + Sync {
         async {}.boxed()
     }
     /// Replaces the answers left under `key` with `answers` (the ones left and more), only
-    /// while they are still there: false once a search took them, they aged out, or
-    /// nothing is kept (the default), and the probes need not go on.
+    /// while they are still there: false once a search took them, they aged out, a newer
+    /// estimate of the workspace left its own, or nothing is kept (the default), and the
+    /// probes need not go on.
     fn add_probes<'a>(&'a self, _key: &'a PlanKey, _answers: &'a ProbeAnswers) -> BoxFuture<'a, bool> {
         async { false }.boxed()
     }

@@ -134,8 +134,11 @@ impl Store {
     }
 
     /// Replaces the probe answers left under `key` with `answers`, only while a row is
-    /// there: false once a search took it (or it was pruned). Its age is kept: answers
-    /// added later are no fresher than the first ones.
+    /// there and no newer estimate of the workspace left its own: false once a search took
+    /// it (or it was pruned), or once the workspace's user estimated something else, so the
+    /// probes stop whichever API process runs them (a process stops its own at once; this
+    /// reaches the others, within a write). Its age is kept: answers added later are no
+    /// fresher than the first ones.
     #[tracing::instrument(skip(self, answers), fields(probes = answers.0.len()))]
     pub async fn add_estimate_probes(
         &self,
@@ -147,7 +150,11 @@ impl Store {
         let encoded = serde_json::to_string(answers).unwrap_or_default();
         let done = sqlx::query(
             "UPDATE estimate_probes SET answers = $4
-             WHERE workspace_id = $1 AND query_digest = $2 AND area_digest = $3",
+             WHERE workspace_id = $1 AND query_digest = $2 AND area_digest = $3
+               AND NOT EXISTS (
+                   SELECT 1 FROM estimate_probes AS newer
+                   WHERE newer.workspace_id = $1 AND newer.probed_at > estimate_probes.probed_at
+               )",
         )
         .bind(workspace)
         .bind(&key.query)

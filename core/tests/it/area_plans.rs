@@ -260,3 +260,64 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_newer_estimate_of_the_workspace_stops_the_adds_to_the_older_ones_answers,
+    |store: Store| async move {
+        let kept = Duration::from_secs(15 * 60);
+        let a = workspace(&store, "newer-a").await;
+        let b = workspace(&store, "newer-b").await;
+        let (dentists, restaurants) = (key("q-dentist", "houston"), key("q-restaurant", "houston"));
+        store
+            .leave_estimate_probes(&a, &dentists, &answers(&["p1"]), kept)
+            .await
+            .expect("write");
+        store
+            .leave_estimate_probes(&b, &dentists, &answers(&["p1"]), kept)
+            .await
+            .expect("write");
+        // Estimates are stamped in whole seconds: the next one is a second later.
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        store
+            .leave_estimate_probes(&a, &restaurants, &answers(&["r1"]), kept)
+            .await
+            .expect("write");
+        // The user estimated restaurants since: the dentists' probes (on whichever API
+        // process) find no row of theirs to add to and stop; the answers left stay for a
+        // search of the dentists.
+        assert!(
+            !store
+                .add_estimate_probes(&a, &dentists, &answers(&["p1", "p2"]))
+                .await
+                .expect("add"),
+            "superseded"
+        );
+        assert!(
+            store
+                .add_estimate_probes(&a, &restaurants, &answers(&["r1", "r2"]))
+                .await
+                .expect("add"),
+            "the newest goes on"
+        );
+        assert!(
+            store
+                .add_estimate_probes(&b, &dentists, &answers(&["p1", "p2"]))
+                .await
+                .expect("add"),
+            "another workspace's goes on"
+        );
+        let taken = store.take_estimate_probes(&a, &dentists, kept).await.expect("take");
+        assert!(same_answers(taken, &answers(&["p1"])), "kept as the estimate left them");
+        // Re-estimating the same search makes it the newest again.
+        store
+            .leave_estimate_probes(&a, &dentists, &answers(&["p1"]), kept)
+            .await
+            .expect("write");
+        assert!(
+            store
+                .add_estimate_probes(&a, &dentists, &answers(&["p1", "p3"]))
+                .await
+                .expect("add")
+        );
+    }
+);
