@@ -161,6 +161,10 @@ impl ApiProcess {
 
     /// [`ApiProcess::start`] with more environment variables (after the deployment's).
     pub async fn start_with(binary: &Path, deployment: &Deployment, extra: &[(&str, &str)]) -> Self {
+        // Its readiness is asked with reqwest, which needs the process's TLS provider: a
+        // test run alone (or each in its own process, as nextest runs them) has no other
+        // test to have installed it.
+        leadgen_core::install_crypto_provider();
         let port = free_port();
         let log = std::env::var_os("API_LOG").is_some();
         let mut command = tokio::process::Command::new(binary);
