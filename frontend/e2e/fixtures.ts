@@ -98,19 +98,30 @@ export async function shot(page: Page, name: string) {
  */
 export async function expectAccessible(page: Page, screen: string) {
   // Colours mid-transition (a card fading in, a button changing state) are not what anyone
-  // reads: axe blended them once into a 1.93 contrast. Let finite animations end first
-  // (spinners run forever and are left alone).
-  await page.evaluate(() =>
-    Promise.all(
+  // reads: axe blended them into a 1.93, a 2.15 and a 4.2 contrast. Transitions and
+  // animations are stilled while axe reads the page, so every colour is its final one,
+  // also on what changes during the audit (a search that ends meanwhile re-enables the
+  // form's button: CI failed on that). Finite animations already running end first.
+  await page.evaluate(() => {
+    const still = document.createElement('style');
+    still.id = 'e2e-axe-still';
+    still.textContent = '*, *::before, *::after { transition: none !important; animation-duration: 0s !important; animation-delay: 0s !important; }';
+    document.head.append(still);
+    return Promise.all(
       document
         .getAnimations()
         .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
         .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-  const { violations } = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
+    );
+  });
+  let violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
+  try {
+    ({ violations } = await new AxeBuilder({ page })
+      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+      .analyze());
+  } finally {
+    await page.evaluate(() => document.getElementById('e2e-axe-still')?.remove()).catch(() => undefined);
+  }
   const report = violations.map(
     (v) =>
       `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
