@@ -169,6 +169,8 @@ impl ApiProcess {
             .env("LEADGEN_METRICS_LISTEN", "off")
             .env("LEADGEN_ENCRYPTION_KEY", TEST_ENCRYPTION_KEY)
             .env("LEADGEN_JWT_SECRET", TEST_JWT_SECRET)
+            // 4 connections kept, not 16: tests run side by side (see upgrade.rs' vars).
+            .env("LEADGEN_DATABASE_CONNECTIONS", "4")
             .env("RUST_LOG", std::env::var("API_LOG").unwrap_or_else(|_| "warn".into()))
             .kill_on_drop(true)
             .stdout(if std::env::var_os("API_LOG").is_some() {

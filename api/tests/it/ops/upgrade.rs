@@ -121,6 +121,9 @@ impl Deployment {
             ("LEADGEN_PLACES_BASE_URL", self.sim.base_url.clone()),
             ("LEADGEN_PLACES_RPS", "1000".into()),
             ("LEADGEN_FREE_DAILY_LEADS", "0".into()),
+            // 4 connections kept, not the default 16, as the in-process test apps keep
+            // (support.rs): tests run side by side, and Postgres takes 100 clients in all.
+            ("LEADGEN_DATABASE_CONNECTIONS", "4".into()),
             // Sign-in is not exercised: the test writes its session into the database.
             ("LEADGEN_OIDC_CLIENT_ID", "upgrade-test".into()),
             ("LEADGEN_OIDC_ISSUER", "http://127.0.0.1:9/".into()),
