@@ -133,6 +133,37 @@ async fn overhead(users: usize) -> String {
     )
 }
 
+/// The components that stand for what is not ours in production: Google (the simulator)
+/// and the users' browsers (the clients), both in this process.
+const STAND_INS: &str = "clients and simulator";
+
+/// "11.4 ms: 88 quick searches a second a core; 0.5 of direct needs at most 4.3 ms".
+///
+/// When both phases keep the same cores busy, queued / direct is the inverse ratio of the
+/// CPU a search takes in all: Sd / (Sq + O), with Sd and Sq the stand-ins' CPU a direct
+/// and a queued search and O our side's. So 0.5 needs O <= 2 Sd - Sq: the ratio follows
+/// the stand-ins' cost as much as ours (a dearer simulator raises it). O, and what one
+/// core of it carries, is the figure to size a deployment with (docs/benchmarks.md).
+fn our_side_line(queued: &[(&str, f64)], direct: &[(&str, f64)]) -> String {
+    let stand_ins = |phase: &[(&str, f64)]| -> f64 {
+        phase
+            .iter()
+            .filter(|(name, _)| *name == STAND_INS)
+            .map(|(_, ms)| ms)
+            .sum()
+    };
+    let ours: f64 = queued
+        .iter()
+        .filter(|(name, _)| *name != STAND_INS)
+        .map(|(_, ms)| ms)
+        .sum();
+    let half_needs = 2.0 * stand_ins(direct) - stand_ins(queued);
+    format!(
+        "{ours:.1} ms: {:.0} quick searches a second a core; 0.5 of direct needs at most {half_needs:.1} ms",
+        1000.0 / ours.max(0.001)
+    )
+}
+
 /// "API 2.1 ms, workers 3.4 ms, ... (total 19.0 ms)": CPU milliseconds a search.
 fn cpu_line(by_component: &[(&str, f64)]) -> String {
     let total: f64 = by_component.iter().map(|(_, ms)| ms).sum();
@@ -162,7 +193,7 @@ async fn throughput() -> (String, String) {
             ),
             ("Postgres", cpu::postgres_processes(&s._db.url).await),
             ("Redis", cpu::redis_pid(&redis_url()).await.into_iter().collect()),
-            ("clients and simulator", vec![std::process::id()]),
+            (STAND_INS, vec![std::process::id()]),
         ],
     };
 
@@ -249,10 +280,12 @@ async fn throughput() -> (String, String) {
          | (b) direct: Places client in-process, same searches | {direct_sps:.1} searches/s, {direct_lps:.0} leads/s |\n\
          | (b) queued / direct | {:.2} |\n\
          | (b) CPU a queued search, by component | {} |\n\
-         | (b) CPU a direct search, by component | {} |\n",
+         | (b) CPU a direct search, by component | {} |\n\
+         | (b) our side's CPU a queued search (all but the clients and simulator) | {} |\n",
         queued_sps / direct_sps,
         cpu_line(&queued_cpu),
         cpu_line(&direct_cpu),
+        our_side_line(&queued_cpu, &direct_cpu),
     );
     let billing = format!(
         "| (d) billable Places requests per 1,000 leads | {:.1} (all Text Search Enterprise: {:.1}) |\n",
