@@ -111,7 +111,7 @@ describe('ApiKeysTab', () => {
 
   it('the how-to asks for Places API (New), not the legacy Places API alone', async () => {
     await renderWithProviders(<ApiKeysTab />);
-    const steps = screen.getByRole('heading', { name: 'How to get a Google Places API key' }).nextElementSibling!;
+    const steps = (await screen.findByRole('heading', { name: 'How to get a Google Places API key' })).nextElementSibling!;
     expect(steps).toHaveTextContent('Enable Places API (New) for that project');
     expect(steps).toHaveTextContent('Restrict the key to Places API (New)');
     expect(steps).toHaveTextContent('SERVICE_DISABLED');
@@ -128,6 +128,24 @@ describe('ApiKeysTab', () => {
     expect(JSON.parse(String(check?.[1]?.body))).toEqual({ apiKey: typed });
     expect(fetchMock.mock.calls.some((c) => c[0] === '/api/leads/test-api-key' || c[0] === '/api/user/api-key')).toBe(false);
     expect(field().value).toBe(typed);
+  });
+
+  it("waits as a whole until the key's status answers, so nothing drawn grows under the help card", async () => {
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockImplementation((url: string) =>
+      url === '/api/user/api-key/status' ? new Promise<Response>((resolve) => (answer = resolve)) : Promise.resolve(jsonResponse({}, 404)),
+    );
+    await renderWithProviders(<ApiKeysTab />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading your API key...');
+    expect(screen.queryByText('How to get a Google Places API key')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Places API key')).not.toBeInTheDocument();
+
+    await act(async () => answer(jsonResponse({ api_key_status: status })));
+    // Both cards at once, the key's card complete: its status and its buttons.
+    expect(await screen.findByText('How to get a Google Places API key')).toBeInTheDocument();
+    expect(screen.getByTestId('api-key-status')).toHaveTextContent('API Key Status Unknown');
+    expect(screen.getByRole('button', { name: 'Remove key' })).toBeInTheDocument();
+    expect(field().value).toBe('AIzaSy...1234');
   });
 
   it('offers no Test button without a stored key', async () => {

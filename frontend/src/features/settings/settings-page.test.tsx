@@ -39,7 +39,8 @@ describe('SettingsPage', () => {
     await render();
     expect(screen.getByRole('link', { name: 'API Keys' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
-    expect(screen.getByText('Google Places API key')).toBeInTheDocument();
+    // The tab itself once the key's status has answered (it waits as a whole).
+    expect(await screen.findByText('Google Places API key')).toBeInTheDocument();
   });
 
   it('opens Billing when asked (?tab=billing)', async () => {
