@@ -47,7 +47,9 @@ export function ApiKeysTab({ canManage = true }: { canManage?: boolean }) {
   const saving = saveKey.isPending || deleteKey.isPending;
   const testing = testKey.isPending || checkKey.isPending;
 
-  const [value, setValue] = useState('');
+  // From the first render when the status is already known (read by the dashboard, say):
+  // the field never shows empty for a frame before the effect below fills it.
+  const [value, setValue] = useState(() => preview ?? '');
   const [visible, setVisible] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
