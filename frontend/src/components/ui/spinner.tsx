@@ -22,3 +22,12 @@ export function PageLoading({ message }: { message: string }) {
     </div>
   );
 }
+
+/** A one-line loading state with a visible, announced message, where a part of a page waits. */
+export function InlineLoading({ message }: { message: string }) {
+  return (
+    <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+      <Spinner /> {message}
+    </p>
+  );
+}

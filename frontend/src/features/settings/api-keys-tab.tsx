@@ -4,7 +4,7 @@ import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Hint, Input, Label } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
+import { InlineLoading, Spinner } from '../../components/ui/spinner';
 import { apiKeySaveError, canSaveApiKey, canTestApiKey, MESSAGE_CLEAR_MS } from './api-key-rules';
 import { useApiKeyStatus, useDeleteKey, useSaveKey, useTestKey } from './use-api-key';
 
@@ -102,13 +102,7 @@ export function ApiKeysTab({ canManage = true }: { canManage?: boolean }) {
   // it, the key's card grew (its status, buttons and hint) and pushed the help card down:
   // a layout shift Lighthouse measured on Settings whenever the start-up session check
   // answered before the status did (CLS 0.049 in 2 of 5 runs, docs/benchmarks.md).
-  if (status.isPending) {
-    return (
-      <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
-        <Spinner /> Loading your API key...
-      </p>
-    );
-  }
+  if (status.isPending) return <InlineLoading message="Loading your API key..." />;
 
   return (
     <div className="space-y-6">

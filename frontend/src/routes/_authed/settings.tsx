@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { getGetApiKeyStatusQueryOptions } from '../../api/gen/user/user';
-import { Spinner } from '../../components/ui/spinner';
+import { InlineLoading } from '../../components/ui/spinner';
 import { BillingTab } from '../../features/billing/billing-tab';
 import { SettingsPage } from '../../features/settings/settings-page';
 import { isSettingsTab, type SettingsTab } from '../../features/settings/settings-tabs';
@@ -15,11 +15,7 @@ const ActivityTab = lazy(() => import('../../features/workspaces/activity-tab').
 const MembersTab = lazy(() => import('../../features/workspaces/members-tab').then((m) => ({ default: m.MembersTab })));
 
 function TabLoading() {
-  return (
-    <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
-      <Spinner /> Loading...
-    </p>
-  );
+  return <InlineLoading message="Loading..." />;
 }
 
 export const Route = createFileRoute('/_authed/settings')({
